@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Subweave",
+    products: [
+        .library(name: "Subweave", targets: ["Subweave"]),
+        .executable(name: "subweave", targets: ["SubweaveCLI"]),
+    ],
+    targets: [
+        // Integer media time (90 kHz), PTS rollover, BCP 47 language tags.
+        .target(name: "Timebase"),
+        // M3U8 model, lossless parser and writer, media-playlist writer, validation.
+        .target(name: "HLS", dependencies: ["Timebase"]),
+        // Cue model, WebVTT and SubRip parsing, WebVTT writing, text encodings, segmenter.
+        .target(name: "TimedText", dependencies: ["Timebase"]),
+        // MPEG-TS and ISO BMFF reading: packets, PES timestamps, boxes, the presentation timeline.
+        .target(name: "Containers", dependencies: ["Timebase"]),
+        // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
+        .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
+        // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
+        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions"]),
+        // The `subweave` command: argument parsing, help, exit codes, JSON output.
+        .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave"]),
+        // Release-built benchmark driver (see Benchmarks/README.md).
+        .executableTarget(name: "SubweaveBench", dependencies: ["Subweave", "Captions"], path: "Benchmarks/SubweaveBench"),
+
+        .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport"),
+        .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
+        .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "TestSupport"]),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TestSupport"]),
+        .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,124 @@
+import Timebase
+
+/// Where a segment's presentation starts on the 90 kHz media clock, read from the media itself.
+public struct SegmentTimeline: Sendable, Equatable {
+    public enum Container: String, Sendable { case mpegTS = "mpeg-ts", fragmentedMP4 = "fmp4" }
+    public enum Source: String, Sendable { case video, audio }
+
+    public let container: Container
+    /// The start on the 90 kHz clock, wrapped into `0 ..< 2^33`.
+    public let start: Int64
+    /// Which stream gave the start.
+    public let source: Source
+    /// The video stream's ISO 639 language from the PMT, when the PMT has one.
+    public let videoLanguage: String?
+}
+
+/// Reads the presentation start of a media segment.
+///
+/// - MPEG-TS: the lowest PTS among the PES packets of the video streams the PMT lists (with
+///   B-frames the first PES in the file is not the earliest frame); the lowest audio PTS when
+///   there is no video. Timestamps are compared across the 2^33 wrap.
+/// - fMP4: the first fragment's `tfdt` baseMediaDecodeTime for the video track (else audio), on
+///   the timescale of the init segment's `mdhd`, converted to 90 kHz.
+public enum TimelineProbe {
+    /// Probes `segment`; `initialization` is the `EXT-X-MAP` data for fMP4 (nil for TS, or for
+    /// fMP4 whose segment carries its own `moov`).
+    public static func probe(segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
+        if let offset = TransportStream.firstPacketOffset(segment) {
+            return try probeTransportStream(segment, from: offset)
+        }
+        if ISOBMFF.looksLikeISOBMFF(segment) {
+            return try probeFragmentedMP4(segment, initialization: initialization)
+        }
+        let head = segment.prefix(8).map { String($0, radix: 16).leftPadded(2) }.joined(separator: " ")
+        throw ContainerError(.unknownFormat, offset: 0,
+            "neither MPEG-TS (no sync byte 0x47 repeating every 188 bytes) nor fragmented MP4 (no ISO BMFF box); first bytes: \(head.isEmpty ? "none (empty file)" : head)")
+    }
+
+    static func probeTransportStream(_ data: [UInt8], from first: Int) throws(ContainerError) -> SegmentTimeline {
+        var patAssembler = SectionAssembler()
+        var pmtAssemblers: [UInt16: SectionAssembler] = [:]
+        var streams: [UInt16: TransportStream.ElementaryStream] = [:]
+        var firstPTS: [UInt16: Int64] = [:]
+        var lowestPTS: [UInt16: Int64] = [:]  // unwrapped against the stream's first PTS
+        var sawPAT = false
+        var offset = first
+        while offset + TransportStream.packetSize <= data.count {
+            guard let packet = TransportStream.Packet(data, at: offset) else {
+                throw ContainerError(.malformed, offset: offset, "lost MPEG-TS sync: expected 0x47, found 0x\(String(data[offset], radix: 16))")
+            }
+            offset += TransportStream.packetSize
+            if packet.pid == 0 {
+                if let section = patAssembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
+                    sawPAT = true
+                    for pid in TransportStream.programMapPIDs(pat: section) where pmtAssemblers[pid] == nil {
+                        pmtAssemblers[pid] = SectionAssembler()
+                    }
+                }
+                continue
+            }
+            if var assembler = pmtAssemblers[packet.pid] {
+                if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
+                   let list = TransportStream.elementaryStreams(pmt: section) {
+                    for stream in list { streams[stream.pid] = stream }
+                }
+                pmtAssemblers[packet.pid] = assembler
+                continue
+            }
+            guard packet.payloadUnitStart, !packet.payload.isEmpty,
+                  let header = TransportStream.PESHeader(data[packet.payload]), let pts = header.pts else { continue }
+            if let reference = firstPTS[packet.pid] {
+                let unwrapped = PresentationTimestamp.unwrapped(pts, near: reference)
+                lowestPTS[packet.pid] = min(lowestPTS[packet.pid] ?? unwrapped, unwrapped)
+            } else {
+                firstPTS[packet.pid] = pts
+                lowestPTS[packet.pid] = pts
+            }
+        }
+        guard sawPAT else {
+            throw ContainerError(.missing, offset: first, "no PAT (PID 0) in the segment: its streams cannot be identified")
+        }
+        guard !streams.isEmpty else {
+            throw ContainerError(.missing, offset: first, "no PMT in the segment: its streams cannot be identified")
+        }
+        func lowest(_ kind: TransportStream.ElementaryStream.Kind) -> Int64? {
+            let values = streams.values.filter { $0.kind == kind }.compactMap { lowestPTS[$0.pid] }
+            guard let reference = values.first else { return nil }
+            // Streams may sit either side of a wrap: compare each against the first.
+            return values.map { PresentationTimestamp.unwrapped($0, near: reference) }.min()
+        }
+        let videoLanguage = streams.values.filter { $0.kind == .video }.sorted { $0.pid < $1.pid }.first?.language
+        if let video = lowest(.video) {
+            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage)
+        }
+        if let audio = lowest(.audio) {
+            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil)
+        }
+        throw ContainerError(.missing, offset: first, "no PES packet with a PTS for any video or audio stream the PMT lists")
+    }
+
+    static func probeFragmentedMP4(_ segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
+        let tracks = try ISOBMFF.tracks(initialization ?? segment)
+        let (moofOffset, times) = try ISOBMFF.firstFragmentDecodeTimes(segment)
+        for handler in ["vide", "soun"] {
+            for track in tracks where track.handler == handler {
+                guard let time = times[track.trackID] else { continue }
+                guard track.timescale > 0 else {
+                    throw ContainerError(.malformed, offset: 0, "track \(track.trackID) has timescale 0 in its 'mdhd'")
+                }
+                let ticks = MediaTime(Int64(clamping: time), timescale: Int64(track.timescale)).ticks
+                return SegmentTimeline(container: .fragmentedMP4, start: PresentationTimestamp.wrapped(ticks),
+                                       source: handler == "vide" ? .video : .audio, videoLanguage: nil)
+            }
+        }
+        throw ContainerError(.missing, offset: moofOffset,
+            "the first 'moof' has no 'tfdt' for a video or audio track of the init segment (tracks: \(tracks.map { "\($0.trackID) \($0.handler)" }.joined(separator: ", ")))")
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,194 @@
+/// MPEG-2 transport stream structures (ISO/IEC 13818-1): 188-byte packets, the PAT and PMT, and
+/// PES headers. Each piece is a small pure function over bytes.
+public enum TransportStream {
+    public static let packetSize = 188
+    public static let syncByte: UInt8 = 0x47
+
+    /// The offset of the first packet: where 0x47 repeats at 188-byte steps (three in a row, or as
+    /// many as the data holds). Nil when the data is not a transport stream.
+    public static func firstPacketOffset(_ data: [UInt8]) -> Int? {
+        let limit = min(data.count, packetSize)
+        for start in 0..<limit where data[start] == syncByte {
+            var ok = true
+            var k = 1
+            while k < 3, start + k * packetSize < data.count {
+                if data[start + k * packetSize] != syncByte { ok = false; break }
+                k += 1
+            }
+            if ok && start + packetSize <= data.count { return start }
+        }
+        return nil
+    }
+
+    /// One transport packet's header fields and where its payload lies.
+    public struct Packet: Sendable, Equatable {
+        public let offset: Int
+        public let pid: UInt16
+        public let payloadUnitStart: Bool
+        public let continuityCounter: UInt8
+        /// The payload's byte range within the data; empty when the packet has none.
+        public let payload: Range<Int>
+        /// The adaptation field's discontinuity indicator.
+        public let discontinuity: Bool
+
+        /// Parses the packet at `offset`; nil if it lacks the sync byte or is cut short.
+        public init?(_ data: [UInt8], at offset: Int) {
+            guard offset + TransportStream.packetSize <= data.count, data[offset] == TransportStream.syncByte else { return nil }
+            let b1 = data[offset + 1], b2 = data[offset + 2], b3 = data[offset + 3]
+            self.offset = offset
+            pid = UInt16(b1 & 0x1F) << 8 | UInt16(b2)
+            payloadUnitStart = b1 & 0x40 != 0
+            continuityCounter = b3 & 0x0F
+            let control = (b3 >> 4) & 0x3
+            var start = offset + 4
+            var discontinuity = false
+            if control & 0x2 != 0 {
+                let length = Int(data[offset + 4])
+                if length > 0 && offset + 5 < data.count { discontinuity = data[offset + 5] & 0x80 != 0 }
+                start += 1 + length
+            }
+            self.discontinuity = discontinuity
+            let end = offset + TransportStream.packetSize
+            payload = control & 0x1 != 0 && start < end ? start..<end : end..<end
+        }
+    }
+
+    /// An elementary stream the PMT lists.
+    public struct ElementaryStream: Sendable, Equatable {
+        public let pid: UInt16
+        public let streamType: UInt8
+        /// The ISO 639 language descriptor's code (tag 0x0A), if present.
+        public let language: String?
+        /// Descriptor tags present (to recognise AC-3 and others carried as private data).
+        public let descriptorTags: [UInt8]
+
+        public var kind: Kind {
+            switch streamType {
+            case 0x01, 0x02, 0x10, 0x1B, 0x20, 0x24, 0x42, 0xD1, 0xDB, 0xEA: return .video
+            case 0x03, 0x04, 0x0F, 0x11, 0x81, 0x87, 0xC1, 0xC2, 0xCF: return .audio
+            case 0x06 where descriptorTags.contains(where: { [0x6A, 0x7A, 0x7B, 0x7C, 0x81].contains($0) }): return .audio
+            default: return .other
+            }
+        }
+
+        public enum Kind: Sendable { case video, audio, other }
+    }
+
+    /// The PMT PIDs a PAT section lists (program number ≠ 0). `section` starts at table_id.
+    public static func programMapPIDs(pat section: ArraySlice<UInt8>) -> [UInt16] {
+        let s = Array(section)
+        guard s.count >= 8, s[0] == 0x00 else { return [] }
+        let length = Int(s[1] & 0x0F) << 8 | Int(s[2])
+        let end = min(s.count, 3 + length) - 4  // before CRC
+        var result: [UInt16] = []
+        var i = 8
+        while i + 4 <= end {
+            let program = UInt16(s[i]) << 8 | UInt16(s[i + 1])
+            let pid = UInt16(s[i + 2] & 0x1F) << 8 | UInt16(s[i + 3])
+            if program != 0 { result.append(pid) }
+            i += 4
+        }
+        return result
+    }
+
+    /// The elementary streams a PMT section lists. `section` starts at table_id.
+    public static func elementaryStreams(pmt section: ArraySlice<UInt8>) -> [ElementaryStream]? {
+        let s = Array(section)
+        guard s.count >= 12, s[0] == 0x02 else { return nil }
+        let length = Int(s[1] & 0x0F) << 8 | Int(s[2])
+        let end = min(s.count, 3 + length) - 4
+        let programInfoLength = Int(s[10] & 0x0F) << 8 | Int(s[11])
+        var i = 12 + programInfoLength
+        var streams: [ElementaryStream] = []
+        while i + 5 <= end {
+            let type = s[i]
+            let pid = UInt16(s[i + 1] & 0x1F) << 8 | UInt16(s[i + 2])
+            let infoLength = Int(s[i + 3] & 0x0F) << 8 | Int(s[i + 4])
+            var language: String?
+            var tags: [UInt8] = []
+            var d = i + 5
+            let descriptorsEnd = min(end, i + 5 + infoLength)
+            while d + 2 <= descriptorsEnd {
+                let tag = s[d], dl = Int(s[d + 1])
+                tags.append(tag)
+                if tag == 0x0A, dl >= 3, d + 5 <= descriptorsEnd {
+                    let code = s[(d + 2)..<(d + 5)]
+                    if code.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) }) {
+                        language = String(decoding: code, as: UTF8.self).lowercased()
+                    }
+                }
+                d += 2 + dl
+            }
+            streams.append(ElementaryStream(pid: pid, streamType: type, language: language, descriptorTags: tags))
+            i += 5 + infoLength
+        }
+        return streams
+    }
+
+    /// A PES packet header (ISO/IEC 13818-1 §2.4.3.6).
+    public struct PESHeader: Sendable, Equatable {
+        public let streamID: UInt8
+        /// PES_packet_length (0 = unbounded, usual for video).
+        public let packetLength: Int
+        public let pts: Int64?
+        public let dts: Int64?
+        /// Bytes from the start of the PES packet to its payload.
+        public let headerLength: Int
+
+        /// Parses the header at the start of `bytes`; nil if there is no start code prefix.
+        public init?(_ bytes: ArraySlice<UInt8>) {
+            let b = bytes.startIndex
+            guard bytes.count >= 6, bytes[b] == 0, bytes[b + 1] == 0, bytes[b + 2] == 1 else { return nil }
+            streamID = bytes[b + 3]
+            packetLength = Int(bytes[b + 4]) << 8 | Int(bytes[b + 5])
+            // Streams without the optional header: program stream map, padding, private 2, ECM, EMM, directory, DSMCC, H.222.1 E.
+            let plain: Set<UInt8> = [0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xFF, 0xF2, 0xF8]
+            guard !plain.contains(streamID), bytes.count >= 9, bytes[b + 6] & 0xC0 == 0x80 else {
+                pts = nil
+                dts = nil
+                headerLength = 6
+                return
+            }
+            let flags = bytes[b + 7] >> 6
+            headerLength = 9 + Int(bytes[b + 8])
+            func timestamp(_ o: Int) -> Int64? {
+                guard o + 5 <= bytes.count else { return nil }
+                let p = b + o
+                let v = (Int64(bytes[p] >> 1) & 0x07) << 30 | Int64(bytes[p + 1]) << 22 | Int64(bytes[p + 2] >> 1) << 15
+                    | Int64(bytes[p + 3]) << 7 | Int64(bytes[p + 4] >> 1)
+                return v
+            }
+            pts = flags & 0x2 != 0 ? timestamp(9) : nil
+            dts = flags == 0x3 ? timestamp(14) : nil
+        }
+    }
+}
+
+/// Reassembles PSI sections (PAT, PMT) from packet payloads.
+struct SectionAssembler {
+    private var buffer: [UInt8] = []
+    private var collecting = false
+
+    /// Adds a packet's payload; returns a complete section (from table_id) when one ends.
+    mutating func add(_ data: [UInt8], payload: Range<Int>, unitStart: Bool) -> ArraySlice<UInt8>? {
+        guard !payload.isEmpty else { return nil }
+        if unitStart {
+            let pointer = Int(data[payload.lowerBound])
+            let start = payload.lowerBound + 1 + pointer
+            guard start < payload.upperBound else { return nil }
+            buffer = Array(data[start..<payload.upperBound])
+            collecting = true
+        } else if collecting {
+            buffer += data[payload]
+        } else {
+            return nil
+        }
+        guard buffer.count >= 3 else { return nil }
+        let length = Int(buffer[1] & 0x0F) << 8 | Int(buffer[2])
+        if buffer.count >= 3 + length {
+            collecting = false
+            return buffer[0..<(3 + length)]
+        }
+        return nil
+    }
+}

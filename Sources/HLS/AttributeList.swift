@@ -1,0 +1,181 @@
+/// An attribute list (RFC 8216bis §4.2): `NAME=VALUE` pairs in their original order and form.
+///
+/// Each value keeps its raw text, quotes included, so an unchanged attribute is written back exactly
+/// as read. Setting an attribute that exists replaces its value in place; a new attribute is placed
+/// by the tag's spec order (see ``set(_:_:order:)``) and never duplicates an existing name.
+///
+/// ```swift
+/// var list = try AttributeList(parsing: #"BANDWIDTH=1280000,CODECS="avc1.4d401f,mp4a.40.2""#)
+/// list["CODECS"]?.unquoted                                    // "avc1.4d401f,mp4a.40.2"
+/// list.set("SUBTITLES", .quoted("subs"), order: AttributeOrder.streamInf)
+/// ```
+public struct AttributeList: Sendable, Equatable {
+    /// The attributes in order.
+    public private(set) var attributes: [Attribute]
+
+    /// An empty list.
+    public init() { attributes = [] }
+
+    /// A list of `attributes` in the given order.
+    public init(_ attributes: [Attribute]) { self.attributes = attributes }
+
+    /// Parses `text`. Tolerates spaces after commas (some packagers write them); rejects a missing
+    /// `=`, an unterminated quoted string and text after a closing quote.
+    public init(parsing text: Substring) throws(AttributeListError) {
+        var attributes: [Attribute] = []
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        func offset() -> Int { i }
+        while i < scalars.count {
+            while i < scalars.count, scalars[i] == " " || scalars[i] == "\t" { i += 1 }
+            if i == scalars.count { break }
+            let nameStart = i
+            while i < scalars.count, scalars[i] != "=", scalars[i] != "," { i += 1 }
+            guard i < scalars.count, scalars[i] == "=" else {
+                throw AttributeListError(offset: nameStart, reason: "expected NAME=VALUE, found \"\(String(String.UnicodeScalarView(scalars[nameStart..<i])))\" without '='")
+            }
+            let name = String(String.UnicodeScalarView(scalars[nameStart..<i])).trimmingCharacters(inSet: [" ", "\t"])
+            guard !name.isEmpty else { throw AttributeListError(offset: nameStart, reason: "an attribute has an empty name") }
+            i += 1
+            let valueStart = i
+            if i < scalars.count, scalars[i] == "\"" {
+                i += 1
+                while i < scalars.count, scalars[i] != "\"" { i += 1 }
+                guard i < scalars.count else {
+                    throw AttributeListError(offset: valueStart, reason: "the quoted value of \(name) has no closing quote")
+                }
+                i += 1
+                let afterQuote = i
+                while i < scalars.count, scalars[i] == " " || scalars[i] == "\t" { i += 1 }
+                guard i == scalars.count || scalars[i] == "," else {
+                    throw AttributeListError(offset: afterQuote, reason: "unexpected text after the closing quote of \(name)")
+                }
+                attributes.append(Attribute(name: name, rawValue: String(String.UnicodeScalarView(scalars[valueStart..<afterQuote]))))
+            } else {
+                while i < scalars.count, scalars[i] != "," { i += 1 }
+                let raw = String(String.UnicodeScalarView(scalars[valueStart..<i])).trimmingCharacters(inSet: [" ", "\t"])
+                attributes.append(Attribute(name: name, rawValue: raw))
+            }
+            if i < scalars.count { i += 1 }  // the comma
+        }
+        self.attributes = attributes
+    }
+
+    /// The first attribute named `name`.
+    public subscript(name: String) -> Attribute? {
+        attributes.first { $0.name == name }
+    }
+
+    /// Names that occur more than once (§4.2 forbids it).
+    public var duplicateNames: [String] {
+        var seen: Set<String> = []
+        var duplicates: [String] = []
+        for attribute in attributes where !seen.insert(attribute.name).inserted && !duplicates.contains(attribute.name) {
+            duplicates.append(attribute.name)
+        }
+        return duplicates
+    }
+
+    /// Sets `name` to `value`. An existing attribute keeps its position; a new one goes after the
+    /// last present attribute that precedes it in `order`, or, if none does, before the first that
+    /// follows it, or else at the end. Names not in `order` keep their places.
+    public mutating func set(_ name: String, _ value: AttributeValue, order: [String]) {
+        if let index = attributes.firstIndex(where: { $0.name == name }) {
+            attributes[index] = Attribute(name: name, rawValue: value.rawValue)
+            for later in attributes.indices.reversed() where later > index && attributes[later].name == name {
+                attributes.remove(at: later)
+            }
+            return
+        }
+        let new = Attribute(name: name, rawValue: value.rawValue)
+        guard let rank = order.firstIndex(of: name) else {
+            attributes.append(new)
+            return
+        }
+        let before = Set(order[..<rank])
+        let after = Set(order[(rank + 1)...])
+        if let last = attributes.lastIndex(where: { before.contains($0.name) }) {
+            attributes.insert(new, at: last + 1)
+        } else if let first = attributes.firstIndex(where: { after.contains($0.name) }) {
+            attributes.insert(new, at: first)
+        } else {
+            attributes.append(new)
+        }
+    }
+
+    /// Removes every attribute named `name`.
+    public mutating func remove(_ name: String) {
+        attributes.removeAll { $0.name == name }
+    }
+
+    /// The list as text: `NAME=VALUE` joined by commas.
+    public var text: String {
+        attributes.map { "\($0.name)=\($0.rawValue)" }.joined(separator: ",")
+    }
+}
+
+/// One `NAME=VALUE` pair, with the value's raw text.
+public struct Attribute: Sendable, Equatable {
+    public let name: String
+    /// The value exactly as written, quotes included.
+    public let rawValue: String
+
+    public init(name: String, rawValue: String) {
+        self.name = name
+        self.rawValue = rawValue
+    }
+
+    /// True when the value is a quoted-string.
+    public var isQuoted: Bool { rawValue.count >= 2 && rawValue.hasPrefix("\"") && rawValue.hasSuffix("\"") }
+
+    /// The value without surrounding quotes (the raw text if it is not quoted).
+    public var unquoted: String { isQuoted ? String(rawValue.dropFirst().dropLast()) : rawValue }
+}
+
+/// A value to write into an attribute list, typed as §4.2 types it.
+public enum AttributeValue: Sendable, Equatable {
+    /// A quoted-string: written in double quotes. Must not contain `"`, CR or LF.
+    case quoted(String)
+    /// An enumerated-string (`YES`, `NONE`, `SUBTITLES`): written bare.
+    case enumerated(String)
+    /// A decimal-integer.
+    case integer(Int)
+
+    public var rawValue: String {
+        switch self {
+        case .quoted(let s): return "\"\(s)\""
+        case .enumerated(let s): return s
+        case .integer(let n): return String(n)
+        }
+    }
+}
+
+/// The spec's attribute order for tags Subweave writes or changes (RFC 8216bis, draft 22).
+public enum AttributeOrder {
+    /// §4.4.6.1 EXT-X-MEDIA.
+    public static let media = [
+        "TYPE", "URI", "GROUP-ID", "LANGUAGE", "ASSOC-LANGUAGE", "NAME", "STABLE-RENDITION-ID",
+        "DEFAULT", "AUTOSELECT", "FORCED", "INSTREAM-ID", "BIT-DEPTH", "SAMPLE-RATE", "CHARACTERISTICS", "CHANNELS",
+    ]
+    /// §4.4.6.2 EXT-X-STREAM-INF.
+    public static let streamInf = [
+        "BANDWIDTH", "AVERAGE-BANDWIDTH", "SCORE", "CODECS", "SUPPLEMENTAL-CODECS", "RESOLUTION", "FRAME-RATE",
+        "HDCP-LEVEL", "ALLOWED-CPC", "VIDEO-RANGE", "REQ-VIDEO-LAYOUT", "STABLE-VARIANT-ID", "AUDIO", "VIDEO",
+        "SUBTITLES", "CLOSED-CAPTIONS", "PATHWAY-ID",
+    ]
+}
+
+/// An attribute list that does not follow RFC 8216bis §4.2; `offset` counts characters into the tag value.
+public struct AttributeListError: Error, Sendable, Equatable {
+    public let offset: Int
+    public let reason: String
+}
+
+extension String {
+    func trimmingCharacters(inSet set: Set<Character>) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,29 @@
+/// Writes the media playlist of a subtitle rendition that mirrors a reference (video) playlist.
+///
+/// The result has the reference's segment count, EXTINF durations (as written), discontinuity
+/// positions and sequence numbers, PROGRAM-DATE-TIME tags, target duration, playlist type and
+/// ENDLIST (RFC 8216bis §6.2.4, Apple HLS Authoring Spec 5.5, 8.7, 8.15), so every player lines
+/// the two up segment for segment.
+public enum SubtitlePlaylistWriter {
+    /// The playlist text, LF line endings. `segmentURIs` has one entry per reference segment.
+    public static func text(mirroring reference: MediaPlaylist, segmentURIs: [String]) -> String {
+        precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
+        var lines: [String] = ["#EXTM3U"]
+        // Decimal EXTINF durations need version 3 (§7); nothing else written here needs more.
+        lines.append("#EXT-X-VERSION:3")
+        lines.append("#EXT-X-TARGETDURATION:\(reference.targetDuration)")
+        lines.append("#EXT-X-MEDIA-SEQUENCE:\(reference.mediaSequence)")
+        if reference.discontinuitySequence != 0 || reference.segments.contains(where: \.discontinuity) {
+            lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(reference.discontinuitySequence)")
+        }
+        if let type = reference.playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(type)") }
+        for (segment, uri) in zip(reference.segments, segmentURIs) {
+            if segment.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+            if let date = segment.programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(date)") }
+            lines.append("#EXTINF:\(segment.durationText),")
+            lines.append(uri)
+        }
+        if reference.hasEndList { lines.append("#EXT-X-ENDLIST") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

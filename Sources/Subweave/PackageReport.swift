@@ -1,0 +1,95 @@
+/// What a `package` run did, for people (``summary``) and machines (JSON, snake_case keys).
+public struct PackageReport: Sendable, Codable, Equatable {
+    /// One subtitle rendition's account.
+    public struct Track: Sendable, Codable, Equatable {
+        public var sourceID: String
+        /// `external:<sourceID>:<language>` (or `cea608:<service>` for decoded captions).
+        public var identity: String
+        public var language: String
+        public var name: String
+        /// `vtt`, `srt_converted`, `cea608` …
+        public var ingestFormat: String
+        public var encoding: String?
+        public var cueCount: Int
+        /// Seconds, on the programme timeline (after any delay).
+        public var firstCueStart: Double?
+        /// The rendition's playlist URI, relative to the master.
+        public var playlist: String
+        /// Paths written (relative to the master's folder); empty on a dry run.
+        public var filesWritten: [String]
+        public var warnings: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case sourceID = "source_id", identity, language, name, ingestFormat = "ingest_format", encoding
+            case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings
+        }
+    }
+
+    /// Where one discontinuity sequence's presentation starts.
+    public struct Sequence: Sendable, Codable, Equatable {
+        public var discontinuitySequence: Int
+        public var firstSegment: Int
+        /// Seconds on the playlist timeline.
+        public var playlistStart: Double
+        /// The first frame's 90 kHz timestamp.
+        public var mpegts: Int64
+        /// `mpeg-ts` or `fmp4`.
+        public var container: String
+        /// `video` or `audio`.
+        public var source: String
+
+        enum CodingKeys: String, CodingKey {
+            case discontinuitySequence = "discontinuity_sequence", firstSegment = "first_segment"
+            case playlistStart = "playlist_start", mpegts, container, source
+        }
+    }
+
+    /// In-band caption services found by the scan (empty when none, or the scan was off).
+    public struct CaptionService: Sendable, Codable, Equatable {
+        public var service: String
+        public var language: String?
+        /// Seconds from the programme start of the first caption character found.
+        public var firstSeen: Double?
+        public var segment: String?
+
+        enum CodingKeys: String, CodingKey { case service, language, firstSeen = "first_seen", segment }
+    }
+
+    public var master: String
+    /// Where the master was written; nil on a dry run.
+    public var output: String?
+    public var dryRun: Bool
+    public var referencePlaylist: String
+    public var segmentCount: Int
+    /// Seconds.
+    public var duration: Double
+    public var timeline: [Sequence]
+    public var groups: [String]
+    public var tracks: [Track]
+    public var captions: [CaptionService]
+    public var warnings: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", segmentCount = "segment_count"
+        case duration, timeline, groups, tracks, captions, warnings
+    }
+
+    /// A few lines for a person.
+    public var summary: String {
+        var lines: [String] = []
+        for track in tracks {
+            let first = track.firstCueStart.map { String(format3($0)) + " s" } ?? "-"
+            lines.append("\(track.identity): \(track.cueCount) cues (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
+            for warning in track.warnings { lines.append("  warning: \(warning)") }
+        }
+        for warning in warnings { lines.append("warning: \(warning)") }
+        if let output { lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+func format3(_ value: Double) -> String {
+    let ms = Int64((value * 1000).rounded())
+    let fraction = String(ms % 1000)
+    return "\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+}

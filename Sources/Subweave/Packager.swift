@@ -1,0 +1,255 @@
+import Containers
+import Foundation
+import HLS
+import TimedText
+import Timebase
+
+/// What to package.
+public struct PackageRequest: Sendable {
+    /// The master playlist's path.
+    public var masterPath: String
+    /// The tracks, already registered.
+    public var tracks: [SubtitleTrack]
+    public var preferredLanguage: LanguageTag?
+    /// Where to write the new master; nil rewrites it in place. Renditions go beside it.
+    public var outputPath: String?
+    /// Compute everything, write nothing.
+    public var dryRun: Bool
+    public var closedCaptions: ClosedCaptionsPolicy
+
+    public init(masterPath: String, tracks: [SubtitleTrack], preferredLanguage: LanguageTag? = nil, outputPath: String? = nil,
+                dryRun: Bool = false, closedCaptions: ClosedCaptionsPolicy = .automatic) {
+        self.masterPath = masterPath
+        self.tracks = tracks
+        self.preferredLanguage = preferredLanguage
+        self.outputPath = outputPath
+        self.dryRun = dryRun
+        self.closedCaptions = closedCaptions
+    }
+}
+
+/// The result of a run: the report and the new master's text.
+public struct PackageResult: Sendable {
+    public let report: PackageReport
+    public let masterText: String
+}
+
+/// Side-loads subtitle tracks into an HLS presentation: reads, decides, then writes.
+///
+/// Everything is read and computed before the first byte is written, so bad input leaves the
+/// HLS folder untouched; then each rendition's files are written (temporary file, rename), and the
+/// master last.
+public struct Packager: Sendable {
+    public var loader: ResourceLoader
+
+    public init(loader: ResourceLoader = ResourceLoader()) {
+        self.loader = loader
+    }
+
+    public func run(_ request: PackageRequest) async throws(SubweaveError) -> PackageResult {
+        // Read: the master, the reference variant's playlist, the media timeline.
+        let masterURL = URL(fileURLWithPath: request.masterPath)
+        let masterBytes: [UInt8]
+        do { masterBytes = try ResourceLoader.readFile(request.masterPath) } catch {
+            throw .io(path: request.masterPath, reason: "the master playlist \(error.explanation)")
+        }
+        let master: MasterPlaylist
+        do { master = try MasterPlaylist(parsing: masterBytes, source: request.masterPath) } catch { throw .playlist(error) }
+        let variants: [MasterPlaylist.Variant]
+        do { variants = try master.variants() } catch { throw .playlist(error) }
+        let reference = variants[0]
+        guard let referenceURL = Self.resolve(reference.uri, against: masterURL) else {
+            throw .playlist(HLSError(.malformedTag, source: request.masterPath, line: master.playlist.lines[reference.uriLineIndex].number,
+                                     "the variant URI \"\(reference.uri)\" is not a valid URI"))
+        }
+        let referenceName = Self.display(referenceURL)
+        let playlistBytes = try await read(referenceURL, range: nil, what: "the reference variant's media playlist (first #EXT-X-STREAM-INF)")
+        let playlist: MediaPlaylist
+        do { playlist = try MediaPlaylist(parsing: playlistBytes, source: referenceName) } catch { throw .playlist(error) }
+        let timeline = try await probeTimeline(playlist, playlistURL: referenceURL)
+
+        // Load the subtitle sources, a bounded number at a time.
+        let loaded = try await loadTracks(request.tracks)
+
+        // Decide: segment every track, rewrite the master.
+        let outputPath = request.outputPath ?? request.masterPath
+        let outputFolder = URL(fileURLWithPath: outputPath).deletingLastPathComponent().path
+        var renditions: [NewSubtitleRendition] = []
+        var files: [(track: SubtitleTrack, files: RenditionFiles, report: PackageReport.Track)] = []
+        for (track, ingested) in zip(request.tracks, loaded) {
+            var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.delay, to: ingested.cues)
+            let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration)
+            cues.removeAll { $0.start >= timeline.duration }
+            let rendition = RenditionFiles.make(folder: track.folder, cues: cues, headerBlocks: ingested.headerBlocks, timeline: timeline)
+            renditions.append(NewSubtitleRendition(identity: track.identity, name: track.label, language: track.language,
+                                                   forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+                                                   uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
+            let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description)
+            let report = PackageReport.Track(
+                sourceID: track.sourceID, identity: track.identity, language: track.language.description, name: track.label,
+                ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: cues.count,
+                firstCueStart: cues.first?.start.seconds, playlist: rendition.playlistPath,
+                filesWritten: [], warnings: warnings)
+            files.append((track, rendition, report))
+        }
+        let rewriter = MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions)
+        let rewritten = try rewriter.rewrite(master, renditions: renditions)
+        let masterText = rewritten.master.playlist.text
+
+        var warnings = rewritten.warnings
+        if request.outputPath != nil && outputFolder != masterURL.deletingLastPathComponent().path {
+            warnings.append("the new master is in another folder than the original; its variant URIs are relative, so they must resolve from \(outputFolder)")
+        }
+        var report = PackageReport(
+            master: request.masterPath, output: request.dryRun ? nil : outputPath, dryRun: request.dryRun,
+            referencePlaylist: referenceName, segmentCount: playlist.segments.count, duration: timeline.duration.seconds,
+            timeline: timeline.sequences.map {
+                PackageReport.Sequence(discontinuitySequence: $0.discontinuitySequence, firstSegment: $0.firstSegment,
+                                       playlistStart: $0.playlistStart.seconds, mpegts: $0.media.start,
+                                       container: $0.media.container.rawValue, source: $0.media.source.rawValue)
+            },
+            groups: rewritten.groups, tracks: files.map(\.report), captions: [], warnings: warnings)
+
+        // Write: renditions, then the master.
+        guard !request.dryRun else { return PackageResult(report: report, masterText: masterText) }
+        for (index, entry) in files.enumerated() {
+            var written: [String] = []
+            for segment in entry.files.segments {
+                try AtomicWriter.write(segment.text, to: outputFolder + "/" + segment.path)
+                written.append(segment.path)
+            }
+            try AtomicWriter.write(entry.files.playlistText, to: outputFolder + "/" + entry.files.playlistPath)
+            written.append(entry.files.playlistPath)
+            report.tracks[index].filesWritten = written
+        }
+        try AtomicWriter.write(masterText, to: outputPath)
+        for entry in files {
+            Self.removeStaleSegments(in: outputFolder + "/" + entry.track.folder, keeping: Set(entry.files.segments.map { String($0.path.split(separator: "/").last ?? "") }))
+        }
+        return PackageResult(report: report, masterText: masterText)
+    }
+
+    /// Reads the first segment of every discontinuity sequence and finds where its presentation starts.
+    func probeTimeline(_ playlist: MediaPlaylist, playlistURL: URL) async throws(SubweaveError) -> ProgrammeTimeline {
+        var probes: [Int: SegmentTimeline] = [:]
+        var initCache: [MediaSegment.Initialization: [UInt8]] = [:]
+        for index in ProgrammeTimeline.segmentsToProbe(playlist) {
+            let segment = playlist.segments[index]
+            let where_ = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(playlistURL)))"
+            if let method = segment.keyMethod, method != "SAMPLE-AES", method != "SAMPLE-AES-CTR" {
+                throw .rule("\(where_) is encrypted (EXT-X-KEY METHOD=\(method)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media")
+            }
+            guard let url = Self.resolve(segment.uri, against: playlistURL) else {
+                throw .playlist(HLSError(.malformedTag, source: Self.display(playlistURL), line: segment.line, "the segment URI \"\(segment.uri)\" is not a valid URI"))
+            }
+            let bytes = try await read(url, range: segment.byteRange, what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
+            var initialization: [UInt8]?
+            if let map = segment.map {
+                if let cached = initCache[map] { initialization = cached } else {
+                    guard let mapURL = Self.resolve(map.uri, against: playlistURL) else {
+                        throw .playlist(HLSError(.malformedTag, source: Self.display(playlistURL), line: nil, "the EXT-X-MAP URI \"\(map.uri)\" is not a valid URI"))
+                    }
+                    let data = try await read(mapURL, range: map.byteRange, what: "the initialisation segment (EXT-X-MAP)")
+                    initCache[map] = data
+                    initialization = data
+                }
+            }
+            do {
+                probes[index] = try TimelineProbe.probe(segment: bytes, initialization: initialization)
+            } catch {
+                throw .media(file: Self.display(url), error)
+            }
+        }
+        return ProgrammeTimeline(playlist: playlist, probes: probes)
+    }
+
+    func loadTracks(_ tracks: [SubtitleTrack]) async throws(SubweaveError) -> [IngestedSubtitles] {
+        let loader = self.loader
+        let outcomes: [Int: Result<IngestedSubtitles, LoadFailure>] = await withTaskGroup(of: (Int, Result<IngestedSubtitles, LoadFailure>).self) { group in
+            var results: [Int: Result<IngestedSubtitles, LoadFailure>] = [:]
+            var next = 0
+            func start(_ index: Int) {
+                let track = tracks[index]
+                group.addTask { (index, await Self.load(track, loader: loader)) }
+            }
+            while next < min(tracks.count, loader.concurrency) { start(next); next += 1 }
+            while let (index, outcome) = await group.next() {
+                results[index] = outcome
+                if next < tracks.count { start(next); next += 1 }
+            }
+            return results
+        }
+        var loaded: [IngestedSubtitles] = []
+        for index in tracks.indices {
+            switch outcomes[index] {
+            case .success(let value)?: loaded.append(value)
+            case .failure(let failure)?: throw .load(failure)
+            case nil: throw .load(LoadFailure(.unreachable, sourceID: tracks[index].sourceID, location: tracks[index].location.description, "not loaded"))
+            }
+        }
+        return loaded
+    }
+
+    static func load(_ track: SubtitleTrack, loader: ResourceLoader) async -> Result<IngestedSubtitles, LoadFailure> {
+        let bytes: [UInt8]
+        do {
+            switch track.location {
+            case .file(let path): bytes = try ResourceLoader.readFile(path)
+            case .remote(let url): bytes = try await loader.fetch(url)
+            }
+        } catch {
+            return .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.location.description, "unreachable: \(error.explanation)"))
+        }
+        do {
+            return .success(try SubtitleIngest.read(bytes, format: track.format, encoding: track.encoding,
+                                                   sourceID: track.sourceID, location: track.location.description))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func read(_ url: URL, range: ByteRange?, what: String) async throws(SubweaveError) -> [UInt8] {
+        do throws(ResourceLoader.Failure) {
+            if url.isFileURL {
+                if let range, let offset = range.offset {
+                    let bytes = try ResourceLoader.readFile(url.path, offset: offset, length: range.length)
+                    guard bytes.count == range.length else {
+                        throw ResourceLoader.Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(range.length)@\(offset)")
+                    }
+                    return bytes
+                }
+                return try ResourceLoader.readFile(url.path)
+            }
+            let bytes = try await loader.fetch(url)
+            if let range, let offset = range.offset {
+                guard offset + range.length <= bytes.count else {
+                    throw ResourceLoader.Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(range.length)@\(offset)")
+                }
+                return Array(bytes[offset..<(offset + range.length)])
+            }
+            return bytes
+        } catch {
+            throw .io(path: Self.display(url), reason: "\(what) \(error.explanation)")
+        }
+    }
+
+    /// Resolves a playlist URI against the playlist it appears in.
+    static func resolve(_ uri: String, against base: URL) -> URL? {
+        if let url = URL(string: uri, relativeTo: base) { return url.absoluteURL }
+        let escaped = uri.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.union(CharacterSet(charactersIn: "?#%")))
+        return escaped.flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+    }
+
+    static func display(_ url: URL) -> String {
+        url.isFileURL ? url.path : url.absoluteString
+    }
+
+    /// Removes numbered segment files a previous, longer run left in a rendition folder.
+    static func removeStaleSegments(in folder: String, keeping names: Set<String>) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in entries where name.hasSuffix(".vtt") && !names.contains(name)
+            && name.dropLast(4).allSatisfy(\.isNumber) && !name.dropLast(4).isEmpty {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Containers
+import HLS
+import TimedText
+import Timebase
+
+/// The reference variant's timeline: its segments on the playlist timeline and, per
+/// discontinuity sequence, the media timestamp where that sequence's presentation starts.
+///
+/// A subtitle file's time 0 is the first video frame of the programme, and programme time is
+/// playlist time (the sum of the EXTINF durations before a point). Within discontinuity sequence
+/// `d`, whose first segment starts at playlist time `S_d` with lowest video PTS `B_d`, programme
+/// time `T` is media time `B_d + (T − S_d)`. Each segment's `X-TIMESTAMP-MAP` states exactly that:
+/// `LOCAL` is the segment's start (to the millisecond) and `MPEGTS` the media time it maps to,
+/// wrapped at 2^33, so a player computes `cue − LOCAL + (MPEGTS − firstPTS_d) / 90000 + S_d`.
+public struct ProgrammeTimeline: Sendable, Equatable {
+    /// Where one discontinuity sequence starts.
+    public struct SequenceStart: Sendable, Equatable {
+        public let discontinuitySequence: Int
+        /// Index of the sequence's first segment in the playlist.
+        public let firstSegment: Int
+        /// The sequence's start on the playlist timeline.
+        public let playlistStart: MediaTime
+        /// The media timestamp (90 kHz, wrapped) of its first presented frame.
+        public let media: SegmentTimeline
+    }
+
+    public let playlist: MediaPlaylist
+    public let sequences: [SequenceStart]
+
+    /// Combines the playlist with one probe per discontinuity sequence, in order.
+    public init(playlist: MediaPlaylist, probes: [Int: SegmentTimeline]) {
+        self.playlist = playlist
+        var sequences: [SequenceStart] = []
+        for (index, segment) in playlist.segments.enumerated() where index == 0 || segment.discontinuitySequence != playlist.segments[index - 1].discontinuitySequence {
+            guard let probe = probes[index] else { continue }
+            sequences.append(SequenceStart(discontinuitySequence: segment.discontinuitySequence, firstSegment: index,
+                                           playlistStart: segment.start, media: probe))
+        }
+        self.sequences = sequences
+    }
+
+    /// Indices of the segments whose media must be probed: the first of each discontinuity sequence.
+    public static func segmentsToProbe(_ playlist: MediaPlaylist) -> [Int] {
+        playlist.segments.indices.filter { $0 == 0 || playlist.segments[$0].discontinuitySequence != playlist.segments[$0 - 1].discontinuitySequence }
+    }
+
+    /// The programme's duration: the playlist's.
+    public var duration: MediaTime { playlist.duration }
+
+    /// Each segment's window `[start, start + duration)` on the programme timeline.
+    public var windows: [Range<MediaTime>] {
+        playlist.segments.map { $0.start..<($0.start + $0.duration) }
+    }
+
+    /// The `X-TIMESTAMP-MAP` of segment `index`.
+    public func timestampMap(forSegment index: Int) -> TimestampMap {
+        let segment = playlist.segments[index]
+        let sequence = sequences.last { $0.firstSegment <= index } ?? sequences[0]
+        let local = MediaTime(milliseconds: segment.start.milliseconds)
+        return TimestampMap(mpegts: sequence.media.start + (local - sequence.playlistStart).ticks, local: local)
+    }
+
+    /// The video's language from the PMT of the first segment, if it declares one.
+    public var videoLanguage: String? { sequences.first?.media.videoLanguage }
+}
+
+/// The files of one subtitle rendition: a WebVTT segment per reference segment and the media
+/// playlist that lists them.
+public struct RenditionFiles: Sendable, Equatable {
+    /// The playlist's path relative to the master's folder (also its `URI`).
+    public let playlistPath: String
+    public let playlistText: String
+    /// Segment paths relative to the master's folder, with their text, in order.
+    public let segments: [(path: String, text: String)]
+
+    public static func == (a: RenditionFiles, b: RenditionFiles) -> Bool {
+        a.playlistPath == b.playlistPath && a.playlistText == b.playlistText
+            && a.segments.elementsEqual(b.segments) { $0.path == $1.path && $0.text == $1.text }
+    }
+
+    /// Segments `cues` along `timeline` into files under `folder`.
+    public static func make(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline) -> RenditionFiles {
+        let windows = timeline.windows
+        let assignment = Segmenter.assign(cues, to: windows)
+        // Each cue's block is built once, so a cue repeated across segments is byte-identical.
+        var blocks: [String?] = Array(repeating: nil, count: cues.count)
+        let digits = max(5, String(windows.count - 1).count)
+        var segments: [(String, String)] = []
+        segments.reserveCapacity(windows.count)
+        for (index, cueIndices) in assignment.enumerated() {
+            var cueBlocks: [String] = []
+            cueBlocks.reserveCapacity(cueIndices.count)
+            for c in cueIndices {
+                if let block = blocks[c] { cueBlocks.append(block) } else {
+                    let block = WebVTTWriter.block(cues[c])
+                    blocks[c] = block
+                    cueBlocks.append(block)
+                }
+            }
+            let text = WebVTTWriter.file(map: timeline.timestampMap(forSegment: index), headerBlocks: headerBlocks, cueBlocks: cueBlocks)
+            let number = String(index)
+            segments.append(("\(folder)/\(String(repeating: "0", count: max(0, digits - number.count)))\(number).vtt", text))
+        }
+        let names = segments.map { String($0.0.split(separator: "/").last ?? "") }
+        let playlist = SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names)
+        return RenditionFiles(playlistPath: "\(folder)/index.m3u8", playlistText: playlist, segments: segments)
+    }
+}

@@ -1,0 +1,67 @@
+import Timebase
+
+/// The rules that decide DEFAULT, AUTOSELECT and order among the renditions of a SUBTITLES group.
+///
+/// Pure functions over a group's members, so each rule is tested as a table.
+public enum RenditionRules {
+    /// `CHARACTERISTICS` of an SDH rendition (Apple HLS Authoring Spec 4.5).
+    public static let sdhCharacteristics = "public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
+
+    /// What the rules need to know of one member of a group.
+    public struct Member: Sendable, Equatable {
+        /// The LANGUAGE, parsed; nil when absent or not a BCP 47 tag.
+        public var language: LanguageTag?
+        public var forced: Bool
+        public var characteristics: String?
+        /// The descriptor said `default`, or (for an existing rendition) it says DEFAULT=YES.
+        public var prefersDefault: Bool
+
+        public init(language: LanguageTag?, forced: Bool, characteristics: String?, prefersDefault: Bool) {
+            self.language = language
+            self.forced = forced
+            self.characteristics = characteristics
+            self.prefersDefault = prefersDefault
+        }
+    }
+
+    /// The member that becomes the group's only `DEFAULT=YES`, or nil (change nothing).
+    ///
+    /// Candidates are members whose language matches `preferred` (``LanguageTag/match(_:)``: ISO
+    /// 639-1/-2T/-2B codes alike, case ignored, `pt` ↔ `pt-BR`, scripts respected, `und` matches
+    /// nothing). Among them: a full rendition beats a forced one; then the closer language match;
+    /// then a member that prefers to be default; then the first in group order.
+    public static func preferredDefault(in members: [Member], preferred: LanguageTag?) -> Int? {
+        guard let preferred else { return nil }
+        var best: (index: Int, key: (Int, Int, Int, Int))?
+        for (index, member) in members.enumerated() {
+            guard let language = member.language else { continue }
+            let quality = preferred.match(language)
+            guard quality != .none else { continue }
+            let key = (member.forced ? 0 : 1, quality.rawValue, member.prefersDefault ? 1 : 0, -index)
+            if best == nil || key > best!.key { best = (index, key) }
+        }
+        return best?.index
+    }
+
+    /// Whether a new member at `index` is AUTOSELECT=YES.
+    ///
+    /// YES when it is the DEFAULT; never for `und` (or no language) otherwise; YES for forced and
+    /// SDH renditions (Apple HLS Authoring Spec 4.6, 5.11); otherwise YES only for the first member
+    /// of the group with its LANGUAGE/FORCED/CHARACTERISTICS combination, so AUTOSELECT members
+    /// differ as RFC 8216bis §4.4.6.1.1 asks.
+    public static func autoselect(at index: Int, in members: [Member], isDefault: Bool) -> Bool {
+        if isDefault { return true }
+        let member = members[index]
+        guard let language = member.language, !language.isUndetermined else { return false }
+        if member.forced || member.characteristics != nil { return true }
+        return !members[..<index].contains { other in
+            other.language == language && other.forced == member.forced && other.characteristics == member.characteristics
+        }
+    }
+
+    /// The rank of a rendition among others of its language: general, then SDH, then forced
+    /// (Apple HLS Authoring Spec 9.17).
+    public static func rank(forced: Bool, sdh: Bool) -> Int {
+        forced ? 2 : (sdh ? 1 : 0)
+    }
+}

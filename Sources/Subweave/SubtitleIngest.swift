@@ -1,0 +1,130 @@
+import TimedText
+import Timebase
+
+/// Cues read from a subtitle file, ready to segment, and how they were read.
+public struct IngestedSubtitles: Sendable, Equatable {
+    /// `vtt`, `srt_converted` or `scc_converted`.
+    public let ingestFormat: String
+    /// Cues sorted by start time, text valid WebVTT.
+    public let cues: [Cue]
+    /// `REGION` and `STYLE` blocks every segment repeats.
+    public let headerBlocks: [String]
+    /// The `REGION` definitions cues may refer to.
+    public let regions: [CueRegion]
+    /// The encoding the bytes were read in.
+    public let encoding: TextEncoding
+    public let warnings: [IngestWarning]
+}
+
+/// Turns subtitle bytes into cues: decoding, format dispatch, repair, and the checks that catch
+/// the classic mistakes.
+public enum SubtitleIngest {
+    /// Reads `bytes` as `format`. `location` names the source in failures.
+    public static func read(_ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
+                            sourceID: String, location: String) throws(LoadFailure) -> IngestedSubtitles {
+        let decoded = TextDecoder.decode(bytes, forced: forced)
+        var warnings: [IngestWarning] = []
+        if decoded.usedFallback {
+            warnings.append(IngestWarning(kind: "encoding_fallback", line: nil,
+                "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"))
+        } else if let bad = decoded.firstInvalidOffset {
+            warnings.append(IngestWarning(kind: "invalid_bytes", line: nil,
+                "byte offset \(bad) is not valid \(decoded.encoding.rawValue); such bytes were replaced by U+FFFD"))
+        }
+        var cues: [Cue]
+        var headerBlocks: [String] = []
+        var regions: [CueRegion] = []
+        let ingestFormat: String
+        switch format {
+        case .vtt:
+            let document: WebVTTDocument
+            do {
+                document = try WebVTTParser.parse(decoded.text)
+            } catch {
+                throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location,
+                                  "\(error.description); check that the declared format matches the file")
+            }
+            warnings += document.warnings
+            cues = document.cues
+            headerBlocks = WebVTTWriter.headerBlocks(document)
+            regions = document.regions
+            ingestFormat = "vtt"
+            // Browsers keep every cue; the segments must also be sorted and carry valid markup.
+            cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        case .srt:
+            let (parsed, parseWarnings) = SubRipParser.parse(decoded.text)
+            cues = parsed
+            warnings += parseWarnings
+            ingestFormat = "srt_converted"
+        case .scc:
+            throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "SCC files are not supported yet")
+        }
+        var repairedCount = 0
+        var firstRepairLine: Int?
+        var seenIdentifiers: Set<String> = []
+        for index in cues.indices {
+            let (text, changed) = CueText.repaired(cues[index].text)
+            if changed {
+                repairedCount += 1
+                if firstRepairLine == nil { firstRepairLine = cues[index].sourceLine }
+                cues[index].text = text
+            }
+            let id = cues[index].identifier
+            if !id.isEmpty && !seenIdentifiers.insert(id).inserted {
+                // hls.js drops a cue whose identifier it has seen: a reused identifier would hide this cue.
+                warnings.append(IngestWarning(kind: "duplicate_identifier", line: cues[index].sourceLine,
+                    "cue identifier \"\(id)\" is used by an earlier cue; dropped from this cue so players do not discard it as a repeat"))
+                cues[index].identifier = ""
+            }
+        }
+        if repairedCount > 0 && format == .vtt {
+            warnings.append(IngestWarning(kind: "markup_repaired", line: firstRepairLine,
+                "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
+        }
+        guard !cues.isEmpty else {
+            throw LoadFailure(.noCues, sourceID: sourceID, location: location,
+                "no cues found in \(decoded.text.isEmpty ? "an empty file" : "the file") read as \(format.rawValue); check that the declared format matches the file")
+        }
+        return IngestedSubtitles(ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
+                                 encoding: decoded.encoding, warnings: warnings)
+    }
+
+    /// Shifts every cue by `delay`; cues that end at or before 0 are dropped and starts before 0
+    /// are clamped, with warnings.
+    public static func applyDelay(_ delay: MediaTime, to cues: [Cue]) -> ([Cue], [IngestWarning]) {
+        guard delay != .zero else { return (cues, []) }
+        var result: [Cue] = []
+        var dropped = 0
+        var clamped = 0
+        for var cue in cues {
+            cue.start += delay
+            cue.end += delay
+            if cue.end <= .zero { dropped += 1; continue }
+            if cue.start < .zero { cue.start = .zero; clamped += 1 }
+            result.append(cue)
+        }
+        var warnings: [IngestWarning] = []
+        if dropped > 0 {
+            warnings.append(IngestWarning(kind: "cue_skipped", line: nil, "\(dropped) cue(s) end before 0 after delay \(delay.decimalSeconds) s and were dropped"))
+        }
+        if clamped > 0 {
+            warnings.append(IngestWarning(kind: "cue_clamped", line: nil, "\(clamped) cue(s) start before 0 after delay \(delay.decimalSeconds) s and now start at 0"))
+        }
+        return (result, warnings)
+    }
+
+    /// Warnings about cues that do not fit a programme of `duration`.
+    public static func timelineWarnings(_ cues: [Cue], duration: MediaTime) -> [IngestWarning] {
+        var warnings: [IngestWarning] = []
+        let late = cues.filter { $0.start >= duration }
+        if !late.isEmpty {
+            warnings.append(IngestWarning(kind: "cues_after_end", line: late.first?.sourceLine,
+                "\(late.count) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(late[0].start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"))
+        }
+        if cues.count >= 2, cues[0].start == .zero, cues[1].start - cues[0].end >= MediaTime(seconds: 60) {
+            warnings.append(IngestWarning(kind: "first_cue_at_zero", line: cues[0].sourceLine,
+                "the first cue starts at 0 but the next starts \(cues[1].start.decimalSeconds) s in; a cue at 0 is often a leftover (a title, a credit, a sync marker)"))
+        }
+        return warnings
+    }
+}

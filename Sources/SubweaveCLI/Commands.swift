@@ -1,0 +1,163 @@
+import Subweave
+import Timebase
+
+/// A parsed command line: which command, with its checked options.
+enum Command: Equatable {
+    case help(String?)
+    case version
+    case package(PackageOptions)
+    case cues(CuesOptions)
+    case convert(ConvertOptions)
+}
+
+struct PackageOptions: Equatable {
+    var master: String
+    var subtitles: [String] = []
+    var tracksFile: String?
+    var preferredLanguage: String?
+    var output: String?
+    var dryRun = false
+    var json = false
+    var closedCaptions: String = "auto"
+}
+
+struct CuesOptions: Equatable {
+    var input: String
+    var format: String?
+    var encoding: String?
+    var json = false
+}
+
+struct ConvertOptions: Equatable {
+    var input: String
+    var output: String?
+    var format: String?
+    var encoding: String?
+}
+
+enum Invocation {
+    static let version = "subweave 0.1.0"
+
+    static let usage: [String: String] = [
+        "package": "subweave package <master.m3u8> --subtitle <descriptor> [--subtitle <descriptor> ...] [--tracks tracks.json] [--preferred-language TAG] [--closed-captions auto|none|in-band] [--output FILE] [--dry-run] [--json]",
+        "cues": "subweave cues <file|url|-> [--format vtt|srt] [--encoding NAME] [--json]",
+        "convert": "subweave convert <in.srt> [-o out.vtt] [--encoding NAME]",
+    ]
+
+    static let generalHelp = """
+    subweave: side-load subtitles and captions into HLS as segmented WebVTT renditions.
+
+    USAGE:
+      \(usage["package"]!)
+      \(usage["cues"]!)
+      \(usage["convert"]!)
+      subweave --help | --version
+
+    Run `subweave help <command>` or `subweave <command> --help` for details.
+    """
+
+    static let help: [String: String] = [
+        "package": """
+        USAGE: \(usage["package"]!)
+
+        Writes each subtitle track as a WebVTT rendition segmented along the first variant's
+        segments, with X-TIMESTAMP-MAP from the media's own timestamps, and declares it in the
+        master (rewritten in place unless --output is given; the master is written last).
+
+        A descriptor is comma-separated key=value (quote a value containing a comma):
+          url=PATH|file://…|http(s)://…   the subtitle file (required)
+          id=ID              source ID (default: the file name without its extension)
+          language=TAG       BCP 47 language tag, or und
+          name=LABEL         menu label (default: derived from the language)
+          format=vtt|srt     default: from the URL path's extension (.vtt .webvtt .srt)
+          encoding=NAME      force a text encoding (utf-8, windows-1252, …)
+          delay=SECONDS      shift every cue (positive: later), at most ±10
+          forced, sdh, default   flags
+        Example: --subtitle url=subs/en.srt,language=en,name=English
+
+        OPTIONS:
+          --subtitle DESC            a track (repeatable)
+          --tracks FILE              tracks as a JSON array of objects with the same keys
+          --preferred-language TAG   the matching rendition becomes the group's only DEFAULT
+          --closed-captions MODE     auto (default): CLOSED-CAPTIONS=NONE unless the master already
+                                     declares caption groups; none: always NONE; in-band: declare
+                                     the CEA-608 services found in the video
+          --output FILE              write the new master here instead of in place
+          --dry-run                  print the new master; write nothing
+          --json                     print a machine-readable report on stdout
+        """,
+        "cues": """
+        USAGE: \(usage["cues"]!)
+
+        Prints the cues a subtitle file yields, as the packager will use them: as WebVTT, or with
+        --json as {"cues": [...]} using the W3C VTTCue attribute names. `-` reads standard input.
+        """,
+        "convert": """
+        USAGE: \(usage["convert"]!)
+
+        Converts SubRip to WebVTT (standard output unless -o is given).
+        """,
+    ]
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let first = arguments.first else { return .help(nil) }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "--help", "-h", "help":
+            if let topic = rest.first {
+                guard help[topic] != nil else { throw UsageError(message: "no help for unknown command \"\(topic)\"", command: nil) }
+                return .help(topic)
+            }
+            return .help(nil)
+        case "--version", "-V", "version":
+            return .version
+        default:
+            break
+        }
+        if rest.contains("--help") || rest.contains("-h"), help[first] != nil { return .help(first) }
+        switch first {
+        case "package":
+            let parsed = try ArgumentParser.parse(rest, options: [
+                OptionSpec(name: "--subtitle", takesValue: true), OptionSpec(name: "--tracks", takesValue: true),
+                OptionSpec(name: "--preferred-language", takesValue: true), OptionSpec(name: "--output", takesValue: true, aliases: ["-o"]),
+                OptionSpec(name: "--dry-run", takesValue: false), OptionSpec(name: "--json", takesValue: false),
+                OptionSpec(name: "--closed-captions", takesValue: true),
+            ], command: first)
+            guard parsed.positionals.count == 1 else {
+                throw UsageError(message: parsed.positionals.isEmpty ? "missing the master playlist" : "expected one master playlist, found \(parsed.positionals.count) arguments: \(parsed.positionals.joined(separator: " "))", command: first)
+            }
+            guard !parsed.all("--subtitle").isEmpty || parsed.value("--tracks") != nil else {
+                throw UsageError(message: "no subtitle tracks: give --subtitle <descriptor> or --tracks FILE", command: first)
+            }
+            let cc = parsed.value("--closed-captions") ?? "auto"
+            guard ["auto", "none", "in-band"].contains(cc) else {
+                throw UsageError(message: "--closed-captions must be auto, none or in-band (found \"\(cc)\")", command: first)
+            }
+            return .package(PackageOptions(master: parsed.positionals[0], subtitles: parsed.all("--subtitle"), tracksFile: parsed.value("--tracks"),
+                                           preferredLanguage: parsed.value("--preferred-language"), output: parsed.value("--output"),
+                                           dryRun: parsed.flag("--dry-run"), json: parsed.flag("--json"), closedCaptions: cc))
+        case "cues":
+            let parsed = try ArgumentParser.parse(rest, options: [
+                OptionSpec(name: "--format", takesValue: true), OptionSpec(name: "--encoding", takesValue: true),
+                OptionSpec(name: "--json", takesValue: false),
+            ], command: first)
+            guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one file, URL or -", command: first) }
+            if let f = parsed.value("--format"), SubtitleFormat(rawValue: f) == nil {
+                throw UsageError(message: "--format must be vtt or srt (found \"\(f)\")", command: first)
+            }
+            return .cues(CuesOptions(input: parsed.positionals[0], format: parsed.value("--format"), encoding: parsed.value("--encoding"), json: parsed.flag("--json")))
+        case "convert":
+            let parsed = try ArgumentParser.parse(rest, options: [
+                OptionSpec(name: "--output", takesValue: true, aliases: ["-o"]), OptionSpec(name: "--format", takesValue: true),
+                OptionSpec(name: "--encoding", takesValue: true),
+            ], command: first)
+            guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one input file", command: first) }
+            return .convert(ConvertOptions(input: parsed.positionals[0], output: parsed.value("--output"), format: parsed.value("--format"), encoding: parsed.value("--encoding")))
+        default:
+            let commands = Array(help.keys)
+            let closest = commands.min { ArgumentParser.distance($0, first) < ArgumentParser.distance($1, first) }
+            let hint = closest.map { ArgumentParser.distance($0, first) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""
+            throw UsageError(message: "unknown command \"\(first)\"\(hint)", command: nil)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// A point or span on a media timeline, counted in 90 kHz ticks.
+///
+/// 90 kHz is the MPEG-TS system clock that `X-TIMESTAMP-MAP` speaks, and every WebVTT or SubRip
+/// millisecond is exactly 90 ticks, so cue times convert without loss. All cue and segment
+/// arithmetic in Subweave happens in this type; `Double` seconds appear only in reports.
+///
+/// ```swift
+/// let t = MediaTime(milliseconds: 1_500)   // 135_000 ticks
+/// t.milliseconds                           // 1500
+/// ```
+public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Ticks per second of the 90 kHz clock.
+    public static let ticksPerSecond: Int64 = 90_000
+
+    /// The time in 90 kHz ticks.
+    public var ticks: Int64
+
+    /// A time of `ticks` 90 kHz ticks.
+    public init(ticks: Int64) { self.ticks = ticks }
+
+    /// A time of whole milliseconds (exact: one millisecond is 90 ticks).
+    public init(milliseconds: Int64) { self.ticks = milliseconds * 90 }
+
+    /// A time of whole seconds.
+    public init(seconds: Int64) { self.ticks = seconds * Self.ticksPerSecond }
+
+    /// A time of `value` units on a clock of `timescale` units per second, rounded to the nearest tick.
+    ///
+    /// Used for ISO BMFF `tfdt` values and frame durations such as 1001/30000 s.
+    public init(_ value: Int64, timescale: Int64) {
+        precondition(timescale > 0, "timescale must be positive")
+        self.ticks = Self.divideRounding(value.multipliedFullWidth(by: Self.ticksPerSecond), by: timescale)
+    }
+
+    /// Zero.
+    public static let zero = MediaTime(ticks: 0)
+
+    /// The time rounded to the nearest millisecond (halves away from zero).
+    public var milliseconds: Int64 { Self.divideRounding(ticks.multipliedFullWidth(by: 1), by: 90) }
+
+    /// The time in seconds, for reports and JSON only: never for arithmetic.
+    public var seconds: Double { Double(ticks) / Double(Self.ticksPerSecond) }
+
+    /// The time as a value of a clock with `timescale` units per second, rounded to the nearest unit.
+    public func value(timescale: Int64) -> Int64 {
+        Self.divideRounding(ticks.multipliedFullWidth(by: timescale), by: Self.ticksPerSecond)
+    }
+
+    public var description: String { "\(ticks)t" }
+
+    public static func < (a: MediaTime, b: MediaTime) -> Bool { a.ticks < b.ticks }
+    public static func + (a: MediaTime, b: MediaTime) -> MediaTime { MediaTime(ticks: a.ticks + b.ticks) }
+    public static func - (a: MediaTime, b: MediaTime) -> MediaTime { MediaTime(ticks: a.ticks - b.ticks) }
+    public static func += (a: inout MediaTime, b: MediaTime) { a.ticks += b.ticks }
+    public static func -= (a: inout MediaTime, b: MediaTime) { a.ticks -= b.ticks }
+    public static prefix func - (a: MediaTime) -> MediaTime { MediaTime(ticks: -a.ticks) }
+
+    /// Rounds `numerator / denominator` to the nearest integer, halves away from zero.
+    private static func divideRounding(_ numerator: (high: Int64, low: UInt64), by denominator: Int64) -> Int64 {
+        let (q, r) = denominator.dividingFullWidth(numerator)
+        if r.magnitude * 2 >= denominator.magnitude {
+            return (r < 0) != (denominator < 0) ? q - 1 : q + 1
+        }
+        return q
+    }
+}
+
+extension MediaTime {
+    /// Parses a non-negative decimal number of seconds, as written in `EXTINF` (`6.006000`, `10`),
+    /// exactly: digits beyond the ninth decimal place are ignored, the rest rounds to the nearest tick.
+    ///
+    /// Returns nil for anything that is not `digits[.digits]`.
+    public init?(decimalSeconds text: Substring) {
+        var whole: Int64 = 0
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        var seenDigit = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                seenDigit = true
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                if seenPoint {
+                    if fractionDigits < 9 {
+                        fraction = fraction * 10 + digit
+                        fractionDigits += 1
+                    }
+                } else {
+                    let (m, o1) = whole.multipliedReportingOverflow(by: 10)
+                    let (s, o2) = m.addingReportingOverflow(digit)
+                    if o1 || o2 || s > 10_000_000_000 { return nil }
+                    whole = s
+                }
+            case UInt8(ascii: "."):
+                if seenPoint { return nil }
+                seenPoint = true
+            default:
+                return nil
+            }
+        }
+        guard seenDigit else { return nil }
+        var scale: Int64 = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        self.ticks = whole * Self.ticksPerSecond + MediaTime(fraction, timescale: scale).ticks
+    }
+
+    /// The time as decimal seconds with three decimals (`12.345`), for reports and messages.
+    public var decimalSeconds: String {
+        let ms = milliseconds
+        let sign = ms < 0 ? "-" : ""
+        let magnitude = ms.magnitude
+        let fraction = String(magnitude % 1000)
+        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

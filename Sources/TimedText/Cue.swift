@@ -1,0 +1,152 @@
+import Timebase
+
+/// One timed piece of text: the unit every reader produces and every writer consumes.
+///
+/// Times are on the subtitle file's own timeline (0 is the first frame of the programme).
+/// `text` is WebVTT cue text: markup such as `<i>` and `&amp;` included, lines separated by LF.
+public struct Cue: Sendable, Equatable {
+    /// The WebVTT cue identifier, or empty.
+    public var identifier: String
+    public var start: MediaTime
+    public var end: MediaTime
+    public var settings: CueSettings
+    /// WebVTT cue text, valid per the WebVTT cue text syntax once it has been through
+    /// ``CueText/repaired(_:)``.
+    public var text: String
+    /// The 1-based line of the source file where the cue's timing line is, for warnings.
+    public var sourceLine: Int?
+
+    public init(identifier: String = "", start: MediaTime, end: MediaTime, settings: CueSettings = CueSettings(), text: String, sourceLine: Int? = nil) {
+        self.identifier = identifier
+        self.start = start
+        self.end = end
+        self.settings = settings
+        self.text = text
+        self.sourceLine = sourceLine
+    }
+}
+
+/// WebVTT cue settings (W3C WebVTT §4.4 "WebVTT cue settings"), each nil when absent (`auto`).
+///
+/// Numbers keep the text they were written with (`12.5`), validated by the parser, so writing a
+/// cue back does not reformat them.
+public struct CueSettings: Sendable, Equatable {
+    public enum Vertical: String, Sendable { case rl, lr }
+    public enum LineAlign: String, Sendable { case start, center, end }
+    public enum PositionAlign: String, Sendable { case lineLeft = "line-left", center, lineRight = "line-right" }
+    public enum Align: String, Sendable { case start, center, end, left, right }
+
+    /// The `line` setting: a line number (snap-to-lines) or a percentage.
+    public enum Line: Sendable, Equatable {
+        case number(String)
+        case percentage(String)
+    }
+
+    public var vertical: Vertical?
+    public var line: Line?
+    public var lineAlign: LineAlign?
+    /// Percentage of the `position` setting, without `%`.
+    public var position: String?
+    public var positionAlign: PositionAlign?
+    /// Percentage of the `size` setting, without `%`.
+    public var size: String?
+    public var align: Align?
+    /// Identifier of the region the cue renders in.
+    public var region: String?
+
+    public init(vertical: Vertical? = nil, line: Line? = nil, lineAlign: LineAlign? = nil, position: String? = nil,
+                positionAlign: PositionAlign? = nil, size: String? = nil, align: Align? = nil, region: String? = nil) {
+        self.vertical = vertical
+        self.line = line
+        self.lineAlign = lineAlign
+        self.position = position
+        self.positionAlign = positionAlign
+        self.size = size
+        self.align = align
+        self.region = region
+    }
+
+    /// True when no setting is present.
+    public var isEmpty: Bool { self == CueSettings() }
+
+    /// The settings as written after a WebVTT timing line (`line:0 align:start`), in a fixed order.
+    public var text: String {
+        var parts: [String] = []
+        if let region { parts.append("region:\(region)") }
+        if let vertical { parts.append("vertical:\(vertical.rawValue)") }
+        if let line {
+            var value: String
+            switch line {
+            case .number(let n): value = n
+            case .percentage(let p): value = "\(p)%"
+            }
+            if let lineAlign { value += ",\(lineAlign.rawValue)" }
+            parts.append("line:\(value)")
+        }
+        if let position {
+            var value = "\(position)%"
+            if let positionAlign { value += ",\(positionAlign.rawValue)" }
+            parts.append("position:\(value)")
+        }
+        if let size { parts.append("size:\(size)%") }
+        if let align { parts.append("align:\(align.rawValue)") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A WebVTT region definition (W3C WebVTT §4.5 "WebVTT region settings").
+public struct CueRegion: Sendable, Equatable {
+    public var identifier: String
+    /// Percentage, without `%`; nil means the default 100.
+    public var width: String?
+    /// Number of lines; nil means the default 3.
+    public var lines: String?
+    /// `x,y` percentages without `%`; nil means the default 0,100.
+    public var regionAnchor: (String, String)?
+    /// `x,y` percentages without `%`; nil means the default 0,100.
+    public var viewportAnchor: (String, String)?
+    public var scrollUp: Bool
+
+    public init(identifier: String) {
+        self.identifier = identifier
+        self.scrollUp = false
+    }
+
+    /// The region as a `REGION` block (without a trailing blank line).
+    public var block: String {
+        var settings = ["id:\(identifier)"]
+        if let width { settings.append("width:\(width)%") }
+        if let lines { settings.append("lines:\(lines)") }
+        if let (x, y) = regionAnchor { settings.append("regionanchor:\(x)%,\(y)%") }
+        if let (x, y) = viewportAnchor { settings.append("viewportanchor:\(x)%,\(y)%") }
+        if scrollUp { settings.append("scroll:up") }
+        return "REGION\n" + settings.joined(separator: " ")
+    }
+
+    public static func == (a: CueRegion, b: CueRegion) -> Bool {
+        a.identifier == b.identifier && a.width == b.width && a.lines == b.lines
+            && a.regionAnchor?.0 == b.regionAnchor?.0 && a.regionAnchor?.1 == b.regionAnchor?.1
+            && a.viewportAnchor?.0 == b.viewportAnchor?.0 && a.viewportAnchor?.1 == b.viewportAnchor?.1
+            && a.scrollUp == b.scrollUp
+    }
+}
+
+/// Something a reader noticed and repaired or skipped, with the line it concerns.
+public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
+    /// A stable, machine-readable kind, e.g. `cue_skipped`, `encoding_fallback`.
+    public let kind: String
+    /// The 1-based source line, when there is one.
+    public let line: Int?
+    public let message: String
+
+    public init(kind: String, line: Int?, _ message: String) {
+        self.kind = kind
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        if let line { return "line \(line): \(message)" }
+        return message
+    }
+}

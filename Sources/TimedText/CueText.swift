@@ -1,0 +1,235 @@
+/// WebVTT cue text markup: repairing it so a segment is valid WebVTT, and escaping plain text.
+///
+/// The repair tokenises as the WebVTT cue text tokenizer does (W3C WebVTT §6.4) and rebuilds:
+/// known tags (`c`, `i`, `b`, `u`, `ruby`, `rt`, `v`, `lang`, timestamps) are kept with their
+/// classes and annotations; unknown tags are dropped, as a browser drops them; end tags without a
+/// matching start are dropped and open tags are closed at the end; a `&` that does not begin a
+/// character reference becomes `&amp;` and `>` in text becomes `&gt;`. Text a browser would show
+/// is unchanged.
+public enum CueText {
+    /// Escapes plain text for a WebVTT cue: `&`, `<` and `>` as character references.
+    public static func escaped(_ plain: String) -> String {
+        var out = ""
+        out.reserveCapacity(plain.utf8.count)
+        for scalar in plain.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The text with its markup repaired, and whether anything changed.
+    public static func repaired(_ text: String) -> (text: String, changed: Bool) {
+        // Fast path: no markup characters at all.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) {
+            return (text, false)
+        }
+        var builder = Builder()
+        var tokenizer = Tokenizer(Array(text.unicodeScalars))
+        while let token = tokenizer.next() {
+            builder.consume(token)
+        }
+        let result = builder.finish()
+        return (result, result != text)
+    }
+
+    /// The text a viewer reads: tags removed, character references decoded.
+    public static func plainText(_ text: String) -> String {
+        var out = ""
+        var tokenizer = Tokenizer(Array(text.unicodeScalars))
+        while let token = tokenizer.next() {
+            if case .text(let t) = token { out += decodeReferences(t) }
+        }
+        return out
+    }
+
+    static let knownTags: Set<String> = ["c", "i", "b", "u", "ruby", "rt", "v", "lang"]
+
+    enum Token: Equatable {
+        case text(String)
+        case start(name: String, classes: [String], annotation: String)
+        case end(name: String)
+        case timestamp(String)
+    }
+
+    struct Tokenizer {
+        let s: [Unicode.Scalar]
+        var i = 0
+        init(_ s: [Unicode.Scalar]) { self.s = s }
+
+        static func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\u{0C}" }
+
+        mutating func next() -> Token? {
+            guard i < s.count else { return nil }
+            if s[i] != "<" {
+                var text = ""
+                while i < s.count, s[i] != "<" {
+                    text.unicodeScalars.append(s[i])
+                    i += 1
+                }
+                return .text(text)
+            }
+            i += 1  // '<'
+            guard i < s.count else { return .start(name: "", classes: [], annotation: "") }
+            let c = s[i]
+            if c == "/" {
+                i += 1
+                var name = ""
+                while i < s.count, s[i] != ">" { name.unicodeScalars.append(s[i]); i += 1 }
+                if i < s.count { i += 1 }
+                return .end(name: name)
+            }
+            if c.isASCIIDigit {
+                var stamp = ""
+                while i < s.count, s[i] != ">" { stamp.unicodeScalars.append(s[i]); i += 1 }
+                if i < s.count { i += 1 }
+                return .timestamp(stamp)
+            }
+            var name = ""
+            var classes: [String] = []
+            var annotation = ""
+            var state = 0  // 0 name, 1 class, 2 annotation
+            var currentClass = ""
+            while i < s.count, s[i] != ">" {
+                let ch = s[i]
+                switch state {
+                case 0:
+                    if Tokenizer.isSpace(ch) { state = 2 } else if ch == "." { state = 1 } else { name.unicodeScalars.append(ch) }
+                case 1:
+                    if Tokenizer.isSpace(ch) { classes.append(currentClass); currentClass = ""; state = 2 }
+                    else if ch == "." { classes.append(currentClass); currentClass = "" }
+                    else { currentClass.unicodeScalars.append(ch) }
+                default:
+                    annotation.unicodeScalars.append(ch)
+                }
+                i += 1
+            }
+            if state == 1 { classes.append(currentClass) }
+            if i < s.count { i += 1 }
+            return .start(name: name, classes: classes.filter { !$0.isEmpty }, annotation: annotation)
+        }
+    }
+
+    struct Builder {
+        var out = ""
+        var open: [String] = []
+
+        mutating func consume(_ token: Token) {
+            switch token {
+            case .text(let t):
+                out += escapeText(t)
+            case .start(let name, let classes, let annotation):
+                guard CueText.knownTags.contains(name) else { return }
+                if name == "rt" && !open.contains("ruby") { return }
+                var tag = "<" + name
+                for c in classes where c.unicodeScalars.allSatisfy({ !Tokenizer.isSpace($0) && $0 != "&" && $0 != "<" && $0 != ">" }) {
+                    tag += "." + c
+                }
+                let note = annotation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" }).joined(separator: " ")
+                if name == "v" || name == "lang" {
+                    // `v` and `lang` take an annotation (the voice, the language); without one they are meaningless.
+                    guard !note.isEmpty else { return }
+                    tag += " " + escapeText(note)
+                }
+                out += tag + ">"
+                open.append(name)
+            case .end(let name):
+                guard let index = open.lastIndex(of: name) else { return }
+                for tag in open[index...].reversed() { out += "</\(tag)>" }
+                open.removeSubrange(index...)
+            case .timestamp(let stamp):
+                if WebVTTTimestamp.parse(stamp) != nil { out += "<\(stamp)>" }
+            }
+        }
+
+        mutating func finish() -> String {
+            // A voice span that encloses the rest of the cue needs no end tag (WebVTT §4.2.2).
+            let needsClosing = open.first == "v" ? open.dropFirst() : open[...]
+            for tag in needsClosing.reversed() { out += "</\(tag)>" }
+            open = []
+            return out
+        }
+
+        /// Escapes `&` that does not start a character reference, and `>`.
+        private func escapeText(_ t: String) -> String {
+            guard t.unicodeScalars.contains(where: { $0 == "&" || $0 == ">" }) else { return t }
+            let scalars = Array(t.unicodeScalars)
+            var result = ""
+            var k = 0
+            while k < scalars.count {
+                let c = scalars[k]
+                if c == ">" {
+                    result += "&gt;"
+                } else if c == "&" {
+                    if let length = CueText.referenceLength(scalars, at: k) {
+                        for j in k..<(k + length) { result.unicodeScalars.append(scalars[j]) }
+                        k += length
+                        continue
+                    }
+                    result += "&amp;"
+                } else {
+                    result.unicodeScalars.append(c)
+                }
+                k += 1
+            }
+            return result
+        }
+    }
+
+    /// The length of a character reference (`&amp;`, `&#233;`, `&#xE9;`) starting at `k`, or nil.
+    static func referenceLength(_ s: [Unicode.Scalar], at k: Int) -> Int? {
+        var j = k + 1
+        guard j < s.count else { return nil }
+        if s[j] == "#" {
+            j += 1
+            var hex = false
+            if j < s.count, s[j] == "x" || s[j] == "X" { hex = true; j += 1 }
+            let digitsStart = j
+            while j < s.count, hex ? s[j].properties.isASCIIHexDigit : s[j].isASCIIDigit { j += 1 }
+            guard j > digitsStart, j - digitsStart <= 8, j < s.count, s[j] == ";" else { return nil }
+            return j - k + 1
+        }
+        let nameStart = j
+        while j < s.count, s[j].isASCII, s[j].properties.isAlphabetic || s[j].isASCIIDigit { j += 1 }
+        guard j > nameStart, j - nameStart <= 32, j < s.count, s[j] == ";" else { return nil }
+        return j - k + 1
+    }
+
+    static let namedReferences: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "lrm": "\u{200E}", "rlm": "\u{200F}", "nbsp": "\u{00A0}",
+        "quot": "\"", "apos": "'",
+    ]
+
+    /// Decodes numeric references and the WebVTT named ones; leaves others as written.
+    static func decodeReferences(_ t: String) -> String {
+        guard t.contains("&") else { return t }
+        let s = Array(t.unicodeScalars)
+        var out = ""
+        var k = 0
+        while k < s.count {
+            if s[k] == "&", let length = referenceLength(s, at: k) {
+                let body = String(String.UnicodeScalarView(s[(k + 1)..<(k + length - 1)]))
+                var decoded: String?
+                if body.hasPrefix("#x") || body.hasPrefix("#X") {
+                    decoded = UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                } else if body.hasPrefix("#") {
+                    decoded = UInt32(body.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                } else {
+                    decoded = namedReferences[body]
+                }
+                if let decoded {
+                    out += decoded
+                    k += length
+                    continue
+                }
+            }
+            out.unicodeScalars.append(s[k])
+            k += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,189 @@
+import Timebase
+
+/// A text encoding Subweave can read subtitle files in.
+public enum TextEncoding: String, Sendable, CaseIterable {
+    case utf8 = "utf-8"
+    case utf16LE = "utf-16le"
+    case utf16BE = "utf-16be"
+    case utf32LE = "utf-32le"
+    case utf32BE = "utf-32be"
+    case windows1250 = "windows-1250"
+    case windows1251 = "windows-1251"
+    case windows1252 = "windows-1252"
+    case windows1253 = "windows-1253"
+    case windows1254 = "windows-1254"
+    case windows1255 = "windows-1255"
+    case windows1256 = "windows-1256"
+    case windows1257 = "windows-1257"
+    case windows1258 = "windows-1258"
+    case iso88591 = "iso-8859-1"
+    case iso88592 = "iso-8859-2"
+    case iso885915 = "iso-8859-15"
+    case koi8R = "koi8-r"
+
+    /// The encoding for a label such as `UTF8`, `cp1252`, `latin1` or `utf-16le` (case and
+    /// punctuation are ignored); nil if unknown.
+    public init?(label: String) {
+        let key = label.lowercased().filter { $0.isLetter || $0.isNumber }
+        let aliases: [String: TextEncoding] = [
+            "utf8": .utf8, "utf16le": .utf16LE, "utf16be": .utf16BE, "utf32le": .utf32LE, "utf32be": .utf32BE,
+            "windows1250": .windows1250, "cp1250": .windows1250, "windows1251": .windows1251, "cp1251": .windows1251,
+            "windows1252": .windows1252, "cp1252": .windows1252, "windows1253": .windows1253, "cp1253": .windows1253,
+            "windows1254": .windows1254, "cp1254": .windows1254, "windows1255": .windows1255, "cp1255": .windows1255,
+            "windows1256": .windows1256, "cp1256": .windows1256, "windows1257": .windows1257, "cp1257": .windows1257,
+            "windows1258": .windows1258, "cp1258": .windows1258,
+            "iso88591": .iso88591, "latin1": .iso88591, "iso88592": .iso88592, "latin2": .iso88592,
+            "iso885915": .iso885915, "latin9": .iso885915, "koi8r": .koi8R,
+        ]
+        guard let encoding = aliases[key] else { return nil }
+        self = encoding
+    }
+}
+
+/// Text decoded from bytes, and how.
+public struct DecodedText: Sendable, Equatable {
+    public let text: String
+    public let encoding: TextEncoding
+    /// True when a byte order mark told the encoding.
+    public let hadByteOrderMark: Bool
+    /// True when the bytes were not valid UTF-8 and windows-1252 was used instead.
+    public let usedFallback: Bool
+    /// The offset of the first byte that was not valid in the encoding used (and became U+FFFD), if any.
+    public let firstInvalidOffset: Int?
+}
+
+/// Decodes subtitle bytes: byte order marks first, then UTF-8, then windows-1252.
+public enum TextDecoder {
+    /// Decodes `bytes`. With `forced`, that encoding is used (a matching BOM is skipped); otherwise
+    /// a UTF-8, UTF-16 or UTF-32 BOM decides, else UTF-8 if the bytes are valid UTF-8, else
+    /// UTF-16 if the bytes look like BOM-less UTF-16 text, else windows-1252 (`usedFallback`).
+    public static func decode(_ bytes: [UInt8], forced: TextEncoding? = nil) -> DecodedText {
+        let (bomEncoding, bomLength) = byteOrderMark(bytes)
+        if let forced {
+            let skip = bomEncoding == forced ? bomLength : 0
+            let (text, invalid) = decode(bytes[skip...], as: forced)
+            return DecodedText(text: text, encoding: forced, hadByteOrderMark: skip > 0, usedFallback: false, firstInvalidOffset: invalid.map { $0 + skip })
+        }
+        if let bomEncoding {
+            let (text, invalid) = decode(bytes[bomLength...], as: bomEncoding)
+            return DecodedText(text: text, encoding: bomEncoding, hadByteOrderMark: true, usedFallback: false, firstInvalidOffset: invalid.map { $0 + bomLength })
+        }
+        if let invalid = UTF8Check.firstInvalidOffset(bytes) {
+            if let utf16 = bomlessUTF16(bytes) {
+                let (text, bad) = decode(bytes[...], as: utf16)
+                return DecodedText(text: text, encoding: utf16, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: bad)
+            }
+            let (text, _) = decode(bytes[...], as: .windows1252)
+            return DecodedText(text: text, encoding: .windows1252, hadByteOrderMark: false, usedFallback: true, firstInvalidOffset: invalid)
+        }
+        return DecodedText(text: String(decoding: bytes, as: UTF8.self), encoding: .utf8, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: nil)
+    }
+
+    static func byteOrderMark(_ b: [UInt8]) -> (TextEncoding?, Int) {
+        if b.count >= 4, b[0] == 0xFF, b[1] == 0xFE, b[2] == 0, b[3] == 0 { return (.utf32LE, 4) }
+        if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0xFE, b[3] == 0xFF { return (.utf32BE, 4) }
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { return (.utf8, 3) }
+        if b.count >= 2, b[0] == 0xFF, b[1] == 0xFE { return (.utf16LE, 2) }
+        if b.count >= 2, b[0] == 0xFE, b[1] == 0xFF { return (.utf16BE, 2) }
+        return (nil, 0)
+    }
+
+    /// UTF-16 without a BOM shows as a zero byte in every other position for Latin text.
+    private static func bomlessUTF16(_ b: [UInt8]) -> TextEncoding? {
+        guard b.count >= 8, b.count % 2 == 0 else { return nil }
+        let sample = b.prefix(4096)
+        var evenZeros = 0
+        var oddZeros = 0
+        for (i, byte) in sample.enumerated() where byte == 0 {
+            if i % 2 == 0 { evenZeros += 1 } else { oddZeros += 1 }
+        }
+        let pairs = sample.count / 2
+        if oddZeros * 10 >= pairs * 4 && evenZeros * 20 < pairs { return .utf16LE }
+        if evenZeros * 10 >= pairs * 4 && oddZeros * 20 < pairs { return .utf16BE }
+        return nil
+    }
+
+    /// Decodes with invalid sequences replaced by U+FFFD; returns the offset of the first one.
+    static func decode(_ bytes: ArraySlice<UInt8>, as encoding: TextEncoding) -> (String, Int?) {
+        switch encoding {
+        case .utf8:
+            let invalid = UTF8Check.firstInvalidOffset(Array(bytes))
+            return (String(decoding: bytes, as: UTF8.self), invalid)
+        case .utf16LE, .utf16BE:
+            var units: [UInt16] = []
+            units.reserveCapacity(bytes.count / 2)
+            var i = bytes.startIndex
+            while i + 1 < bytes.endIndex {
+                let a = UInt16(bytes[i]), b = UInt16(bytes[i + 1])
+                units.append(encoding == .utf16LE ? a | b << 8 : a << 8 | b)
+                i += 2
+            }
+            let invalid = i < bytes.endIndex ? i - bytes.startIndex : firstInvalidUTF16(units).map { $0 * 2 }
+            return (String(decoding: units, as: UTF16.self), invalid)
+        case .utf32LE, .utf32BE:
+            var scalars = String.UnicodeScalarView()
+            var invalid: Int?
+            var i = bytes.startIndex
+            while i + 3 < bytes.endIndex {
+                let v = encoding == .utf32LE
+                    ? UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+                    : UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+                if let scalar = Unicode.Scalar(v) { scalars.append(scalar) } else {
+                    scalars.append("\u{FFFD}")
+                    if invalid == nil { invalid = i - bytes.startIndex }
+                }
+                i += 4
+            }
+            if i < bytes.endIndex, invalid == nil { invalid = i - bytes.startIndex }
+            return (String(scalars), invalid)
+        case .iso88591:
+            var scalars = String.UnicodeScalarView()
+            for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
+            return (String(scalars), nil)
+        default:
+            let table = CodePage.table(for: encoding)
+            var scalars = String.UnicodeScalarView()
+            for byte in bytes {
+                if byte < 0x80 { scalars.append(Unicode.Scalar(byte)) } else {
+                    scalars.append(Unicode.Scalar(table[Int(byte) - 0x80]) ?? "\u{FFFD}")
+                }
+            }
+            return (String(scalars), nil)
+        }
+    }
+
+    private static func firstInvalidUTF16(_ units: [UInt16]) -> Int? {
+        var i = 0
+        while i < units.count {
+            let u = units[i]
+            if u >= 0xD800 && u <= 0xDBFF {
+                guard i + 1 < units.count, units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF else { return i }
+                i += 2
+                continue
+            }
+            if u >= 0xDC00 && u <= 0xDFFF { return i }
+            i += 1
+        }
+        return nil
+    }
+}
+
+/// Single-byte code pages, as tables of their upper halves.
+enum CodePage {
+    static func table(for encoding: TextEncoding) -> [UInt16] {
+        switch encoding {
+        case .windows1250: return windows1250
+        case .windows1251: return windows1251
+        case .windows1253: return windows1253
+        case .windows1254: return windows1254
+        case .windows1255: return windows1255
+        case .windows1256: return windows1256
+        case .windows1257: return windows1257
+        case .windows1258: return windows1258
+        case .iso88592: return iso8859_2
+        case .iso885915: return iso8859_15
+        case .koi8R: return koi8r
+        default: return windows1252
+        }
+    }
+}

@@ -1,0 +1,371 @@
+import Timebase
+
+/// A parsed WebVTT file: its cues and the header blocks segments must repeat.
+public struct WebVTTDocument: Sendable, Equatable {
+    /// The cues in file order.
+    public var cues: [Cue]
+    /// `REGION` definitions in file order.
+    public var regions: [CueRegion]
+    /// The bodies of `STYLE` blocks, in file order.
+    public var styleSheets: [String]
+    /// What the parser skipped or repaired.
+    public var warnings: [IngestWarning]
+
+    public init(cues: [Cue] = [], regions: [CueRegion] = [], styleSheets: [String] = [], warnings: [IngestWarning] = []) {
+        self.cues = cues
+        self.regions = regions
+        self.styleSheets = styleSheets
+        self.warnings = warnings
+    }
+}
+
+/// The W3C WebVTT parser algorithm (WebVTT §6.1), on decoded text.
+///
+/// It behaves as a browser does: the signature must be `WEBVTT` followed by nothing, a space, a
+/// tab or a line break (an optional BOM before it); blocks are separated by blank lines; a block
+/// whose timing line fails to parse is skipped whole; a line containing `-->` after the second
+/// line of a block starts a new block; `STYLE` and `REGION` blocks count only before the first
+/// cue; invalid settings are dropped one by one. Beyond the browser, it records a warning for
+/// everything it drops, and it skips cues whose end is not after their start (the syntax
+/// requires it), so the cues it returns can be written back as valid WebVTT.
+public enum WebVTTParser {
+    /// Parses `text`; fails only when the signature is missing.
+    public static func parse(_ text: String) throws(WebVTTSignatureError) -> WebVTTDocument {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.unicodeScalars.count)
+        // Preprocess (§6.1 steps 1-2): NUL becomes U+FFFD, CRLF and CR become LF.
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" {
+                scalars.append("\n")
+                previousWasCR = true
+                continue
+            }
+            if scalar == "\n" && previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = false
+            scalars.append(scalar == "\u{0}" ? "\u{FFFD}" : scalar)
+        }
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+
+        let signature: [Unicode.Scalar] = ["W", "E", "B", "V", "T", "T"]
+        guard scalars.count >= 6, Array(scalars[0..<6]) == signature,
+              scalars.count == 6 || scalars[6] == " " || scalars[6] == "\t" || scalars[6] == "\n"
+        else {
+            let firstLine = String(String.UnicodeScalarView(scalars.prefix { $0 != "\n" }.prefix(40)))
+            throw WebVTTSignatureError(found: firstLine)
+        }
+        var parser = BlockParser(scalars: scalars)
+        return parser.run()
+    }
+}
+
+/// The file does not begin with the `WEBVTT` signature line.
+public struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The start of the first line.
+    public let found: String
+
+    public var description: String {
+        "line 1: not a WebVTT file: the first line must be \"WEBVTT\", optionally followed by a space or tab and text (found \"\(found)\")"
+    }
+}
+
+private struct BlockParser {
+    let scalars: [Unicode.Scalar]
+    var position = 0
+    var line = 1  // the 1-based line number of `position`
+    var document = WebVTTDocument()
+    var seenCue = false
+
+    init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    mutating func run() -> WebVTTDocument {
+        // Steps 6-11: the rest of the signature line, then an optional header block.
+        _ = collectLine()
+        if position >= scalars.count { return document }
+        if scalars[position] != "\n" {
+            _ = collectBlock(inHeader: true)
+        } else {
+            advance()
+        }
+        skipNewlines()
+        while position < scalars.count {
+            switch collectBlock(inHeader: false) {
+            case .cue(let cue):
+                if cue.end <= cue.start {
+                    document.warnings.append(IngestWarning(kind: "cue_skipped", line: cue.sourceLine,
+                        "cue skipped: its end (\(WebVTTTimestamp.format(cue.end))) is not after its start (\(WebVTTTimestamp.format(cue.start)))"))
+                } else {
+                    document.cues.append(cue)
+                }
+            case .styleSheet(let css): document.styleSheets.append(css)
+            case .region(let region):
+                document.regions.removeAll { $0.identifier == region.identifier }
+                document.regions.append(region)
+            case .none: break
+            }
+            skipNewlines()
+        }
+        return document
+    }
+
+    private enum Block {
+        case cue(Cue)
+        case styleSheet(String)
+        case region(CueRegion)
+        case none
+    }
+
+    private mutating func advance() {
+        if scalars[position] == "\n" { line += 1 }
+        position += 1
+    }
+
+    private mutating func skipNewlines() {
+        while position < scalars.count, scalars[position] == "\n" { advance() }
+    }
+
+    private mutating func collectLine() -> [Unicode.Scalar] {
+        let start = position
+        while position < scalars.count, scalars[position] != "\n" { position += 1 }
+        return Array(scalars[start..<position])
+    }
+
+    /// "Collect a WebVTT block" (§6.1).
+    private mutating func collectBlock(inHeader: Bool) -> Block {
+        var lineCount = 0
+        var previousPosition = position
+        var previousLine = line
+        var buffer: [Unicode.Scalar] = []
+        var seenArrow = false
+        var cue: Cue?
+        var isStyle = false
+        var region: CueRegion?
+        var badTimingLine: Int?
+
+        while true {
+            let lineNumber = line
+            let text = collectLine()
+            lineCount += 1
+            var seenEOF = false
+            if position >= scalars.count { seenEOF = true } else { advance() }
+
+            if text.containsArrow {
+                if !inHeader && (lineCount == 1 || (lineCount == 2 && !seenArrow)) {
+                    seenArrow = true
+                    previousPosition = position
+                    previousLine = line
+                    if let (start, end, settings, dropped) = CueTimingParser.parse(text, regions: document.regions) {
+                        cue = Cue(identifier: String(String.UnicodeScalarView(buffer)), start: start, end: end,
+                                  settings: settings, text: "", sourceLine: lineNumber)
+                        for setting in dropped {
+                            document.warnings.append(IngestWarning(kind: "setting_dropped", line: lineNumber,
+                                "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
+                        }
+                        buffer = []
+                        seenCue = true
+                    } else {
+                        cue = nil
+                        badTimingLine = lineNumber
+                    }
+                } else {
+                    position = previousPosition
+                    line = previousLine
+                    break
+                }
+            } else if text.isEmpty {
+                break
+            } else {
+                if !inHeader && lineCount == 2 && !seenCue {
+                    if buffer.starts(with: "STYLE".unicodeScalars), buffer.dropFirst(5).allSatisfy(\.isASCIIWhitespace) {
+                        isStyle = true
+                        buffer = []
+                    } else if buffer.starts(with: "REGION".unicodeScalars), buffer.dropFirst(6).allSatisfy(\.isASCIIWhitespace) {
+                        region = CueRegion(identifier: "")
+                        buffer = []
+                    }
+                }
+                if !buffer.isEmpty { buffer.append("\n") }
+                buffer.append(contentsOf: text)
+                previousPosition = position
+                previousLine = line
+            }
+            if seenEOF { break }
+        }
+        if var cue {
+            cue.text = String(String.UnicodeScalarView(buffer))
+            return .cue(cue)
+        }
+        if let badTimingLine {
+            let timing = String(String.UnicodeScalarView(scalars.lineText(at: badTimingLine)))
+            document.warnings.append(IngestWarning(kind: "cue_skipped", line: badTimingLine,
+                "cue skipped: \"\(timing)\" is not a valid timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt, WebVTT §6.3)"))
+            return .none
+        }
+        if isStyle {
+            let css = String(String.UnicodeScalarView(buffer))
+            return .styleSheet(css)
+        }
+        if var region {
+            RegionSettingsParser.apply(String(String.UnicodeScalarView(buffer)), to: &region)
+            // A region without an identifier cannot be referenced; the spec drops it.
+            return region.identifier.isEmpty ? .none : .region(region)
+        }
+        return .none
+    }
+}
+
+extension Array where Element == Unicode.Scalar {
+    var containsArrow: Bool {
+        guard count >= 3 else { return false }
+        for i in 0...(count - 3) where self[i] == "-" && self[i + 1] == "-" && self[i + 2] == ">" { return true }
+        return false
+    }
+
+    /// The text of 1-based line `number` (lines separated by LF).
+    func lineText(at number: Int) -> ArraySlice<Unicode.Scalar> {
+        var current = 1
+        var start = 0
+        for (i, s) in enumerated() where s == "\n" {
+            if current == number { return self[start..<i] }
+            current += 1
+            start = i + 1
+        }
+        return current == number ? self[start...] : []
+    }
+}
+
+/// "Collect WebVTT cue timings and settings" and "parse the WebVTT cue settings" (§6.3).
+enum CueTimingParser {
+    /// Start, end, the valid settings, and the text of each setting dropped as invalid; nil when
+    /// the timings fail.
+    static func parse(_ line: [Unicode.Scalar], regions: [CueRegion]) -> (MediaTime, MediaTime, CueSettings, [String])? {
+        var position = 0
+        func skipWhitespace() { while position < line.count, line[position].isASCIIWhitespace { position += 1 } }
+        skipWhitespace()
+        guard let start = WebVTTTimestamp.collect(line, &position) else { return nil }
+        skipWhitespace()
+        for expected in ["-", "-", ">"] as [Unicode.Scalar] {
+            guard position < line.count, line[position] == expected else { return nil }
+            position += 1
+        }
+        skipWhitespace()
+        guard let end = WebVTTTimestamp.collect(line, &position) else { return nil }
+        let remainder = String(String.UnicodeScalarView(line[position...]))
+        let (settings, dropped) = parseSettings(remainder, regions: regions)
+        return (start, end, settings, dropped)
+    }
+
+    static func parseSettings(_ text: String, regions: [CueRegion]) -> (CueSettings, [String]) {
+        var settings = CueSettings()
+        var dropped: [String] = []
+        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" || $0 == "\r" })
+        for token in tokens {
+            guard let colon = token.firstIndex(of: ":"), colon != token.startIndex, token.last != ":" else {
+                dropped.append(String(token))
+                continue
+            }
+            let name = token[..<colon]
+            let value = String(token[token.index(after: colon)...])
+            var valid = true
+            switch name {
+            case "region":
+                if regions.contains(where: { $0.identifier == value }) { settings.region = value } else { valid = false }
+            case "vertical":
+                if let v = CueSettings.Vertical(rawValue: value) { settings.vertical = v } else { valid = false }
+            case "line":
+                let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+                let linePosition = String(parts[0])
+                var lineAlign: CueSettings.LineAlign?
+                if parts.count == 2 {
+                    guard let a = CueSettings.LineAlign(rawValue: String(parts[1])) else { valid = false; break }
+                    lineAlign = a
+                }
+                guard linePosition.contains(where: \.isASCIIDigit) else { valid = false; break }
+                if linePosition.hasSuffix("%") {
+                    guard let p = percentage(linePosition) else { valid = false; break }
+                    settings.line = .percentage(p)
+                } else {
+                    guard isLineNumber(linePosition) else { valid = false; break }
+                    settings.line = .number(linePosition)
+                }
+                settings.lineAlign = lineAlign
+            case "position":
+                let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let p = percentage(String(parts[0])) else { valid = false; break }
+                var align: CueSettings.PositionAlign?
+                if parts.count == 2 {
+                    guard let a = CueSettings.PositionAlign(rawValue: String(parts[1])) else { valid = false; break }
+                    align = a
+                }
+                settings.position = p
+                settings.positionAlign = align
+            case "size":
+                if let p = percentage(value) { settings.size = p } else { valid = false }
+            case "align":
+                if let a = CueSettings.Align(rawValue: value) { settings.align = a } else { valid = false }
+            default:
+                valid = false
+            }
+            if !valid { dropped.append(String(token)) }
+        }
+        // §6.3: a cue with a vertical direction, a line, or a size other than 100 leaves its region.
+        if settings.region != nil && (settings.vertical != nil || settings.line != nil || (settings.size.map { Double($0) != 100 } ?? false)) {
+            settings.region = nil
+        }
+        return (settings, dropped)
+    }
+
+    /// "Parse a percentage string": digits, optionally `.` and digits, then `%`, in 0...100.
+    /// Returns the number's text without `%`.
+    static func percentage(_ text: String) -> String? {
+        guard text.hasSuffix("%") else { return nil }
+        let number = String(text.dropLast())
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
+              let value = Double(number), value >= 0, value <= 100 else { return nil }
+        return number
+    }
+
+    /// A snap-to-lines line number: an optional leading `-`, digits, at most one `.` between digits.
+    static func isLineNumber(_ text: String) -> Bool {
+        var body = Substring(text)
+        if body.first == "-" { body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
+    }
+}
+
+/// "Collect WebVTT region settings" (§6.2).
+enum RegionSettingsParser {
+    static func apply(_ text: String, to region: inout CueRegion) {
+        for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            guard let colon = token.firstIndex(of: ":"), colon != token.startIndex, token.last != ":" else { continue }
+            let name = token[..<colon]
+            let value = String(token[token.index(after: colon)...])
+            switch name {
+            case "id":
+                if !value.contains("-->") { region.identifier = value }
+            case "width":
+                if let p = CueTimingParser.percentage(value) { region.width = p }
+            case "lines":
+                if !value.isEmpty, value.allSatisfy(\.isASCIIDigit), value.count <= 9 { region.lines = value }
+            case "regionanchor", "viewportanchor":
+                let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+                guard parts.count == 2, let x = CueTimingParser.percentage(String(parts[0])),
+                      let y = CueTimingParser.percentage(String(parts[1])) else { continue }
+                if name == "regionanchor" { region.regionAnchor = (x, y) } else { region.viewportAnchor = (x, y) }
+            case "scroll":
+                if value == "up" { region.scrollUp = true }
+            default:
+                continue
+            }
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

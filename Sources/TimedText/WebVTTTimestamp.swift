@@ -1,0 +1,73 @@
+import Timebase
+
+/// WebVTT timestamps: `[hh:]mm:ss.ttt` (W3C WebVTT §6.2 "collect a WebVTT timestamp").
+public enum WebVTTTimestamp {
+    /// Collects a timestamp from `scalars` at `position`, advancing it; nil on failure.
+    ///
+    /// Follows the spec: the first component is hours when it is not exactly two digits or is over
+    /// 59, minutes and seconds must be two digits and ≤ 59, the fraction exactly three digits.
+    static func collect(_ scalars: [Unicode.Scalar], _ position: inout Int) -> MediaTime? {
+        func digits() -> (String, Int64)? {
+            let start = position
+            while position < scalars.count, scalars[position].isASCIIDigit { position += 1 }
+            guard position > start else { return nil }
+            let text = String(String.UnicodeScalarView(scalars[start..<position]))
+            guard text.count <= 12, let value = Int64(text) else { return nil }
+            return (text, value)
+        }
+        guard position < scalars.count, scalars[position].isASCIIDigit, let (firstText, first) = digits() else { return nil }
+        var hoursFirst = false
+        if firstText.count != 2 || first > 59 { hoursFirst = true }
+        guard position < scalars.count, scalars[position] == ":" else { return nil }
+        position += 1
+        guard let (secondText, second) = digits(), secondText.count == 2 else { return nil }
+        var hours: Int64 = 0
+        var minutes: Int64
+        var seconds: Int64
+        if hoursFirst || (position < scalars.count && scalars[position] == ":") {
+            guard position < scalars.count, scalars[position] == ":" else { return nil }
+            position += 1
+            guard let (thirdText, third) = digits(), thirdText.count == 2 else { return nil }
+            hours = first
+            minutes = second
+            seconds = third
+        } else {
+            minutes = first
+            seconds = second
+        }
+        guard position < scalars.count, scalars[position] == "." else { return nil }
+        position += 1
+        guard let (fractionText, fraction) = digits(), fractionText.count == 3 else { return nil }
+        guard minutes <= 59, seconds <= 59 else { return nil }
+        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + fraction)
+    }
+
+    /// Parses a whole string as a timestamp.
+    public static func parse(_ text: String) -> MediaTime? {
+        let scalars = Array(text.unicodeScalars)
+        var position = 0
+        guard let time = collect(scalars, &position), position == scalars.count else { return nil }
+        return time
+    }
+
+    /// Formats `time` as `hh:mm:ss.ttt` (at least two hour digits), rounded to the millisecond.
+    /// Negative times are written as zero: WebVTT has no negative timestamps.
+    public static func format(_ time: MediaTime) -> String {
+        let total = max(0, time.milliseconds)
+        let ms = total % 1000
+        let s = (total / 1000) % 60
+        let m = (total / 60_000) % 60
+        let h = total / 3_600_000
+        return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))"
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let s = String(value)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIIDigit: Bool { value >= 0x30 && value <= 0x39 }
+    var isASCIIWhitespace: Bool { value == 0x20 || value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D }
+}

@@ -1,0 +1,77 @@
+import Timebase
+
+/// `X-TIMESTAMP-MAP=MPEGTS:<90 kHz>,LOCAL:<WebVTT time>` (RFC 8216bis §3.1.4): LOCAL cue time
+/// equals MPEGTS media time.
+public struct TimestampMap: Sendable, Equatable {
+    /// The 90 kHz media timestamp, in `0 ..< 2^33`.
+    public let mpegts: Int64
+    /// The cue time that corresponds to it.
+    public let local: MediaTime
+
+    public init(mpegts: Int64, local: MediaTime) {
+        self.mpegts = PresentationTimestamp.wrapped(mpegts)
+        self.local = local
+    }
+
+    /// The header line.
+    public var line: String { "X-TIMESTAMP-MAP=MPEGTS:\(mpegts),LOCAL:\(WebVTTTimestamp.format(local))" }
+}
+
+/// Writes WebVTT: cue blocks, whole files and HLS segments.
+public enum WebVTTWriter {
+    /// A cue block without the blank line after it: identifier line (if any), timing line with
+    /// settings, text lines.
+    public static func block(_ cue: Cue) -> String {
+        var out = ""
+        if !cue.identifier.isEmpty { out += cue.identifier + "\n" }
+        out += WebVTTTimestamp.format(cue.start) + " --> " + WebVTTTimestamp.format(cue.end)
+        let settings = cue.settings.text
+        if !settings.isEmpty { out += " " + settings }
+        out += "\n" + cue.text
+        return out
+    }
+
+    /// A WebVTT file or segment: `WEBVTT`, the map line if any (on the line right after the
+    /// signature, where hls.js looks for it), a blank line, the header blocks, then the cue blocks,
+    /// each followed by a blank line.
+    public static func file(map: TimestampMap?, headerBlocks: [String], cueBlocks: [String]) -> String {
+        var out = "WEBVTT\n"
+        if let map { out += map.line + "\n" }
+        out += "\n"
+        for block in headerBlocks { out += block + "\n\n" }
+        for block in cueBlocks { out += block + "\n\n" }
+        return out
+    }
+
+    /// The header blocks a document's segments must repeat: its regions and style sheets.
+    public static func headerBlocks(_ document: WebVTTDocument) -> [String] {
+        document.regions.map(\.block) + document.styleSheets.map { "STYLE\n" + $0 }
+    }
+}
+
+/// Assigns cues to consecutive time windows (RFC 8216bis §3.1.4: a segment carries every cue
+/// displayed during its period, with its full timing, so a cue spanning a boundary is repeated).
+public enum Segmenter {
+    /// For each window `[start, end)`, the indices of the cues that overlap it (`cue.start < end`
+    /// and `cue.end > start`), in cue order. `windows` must be sorted and non-overlapping.
+    ///
+    /// Runs in O(cues × log windows + output).
+    public static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> [[Int]] {
+        var result = Array(repeating: [Int](), count: windows.count)
+        for (index, cue) in cues.enumerated() {
+            // The first window that ends after the cue starts.
+            var low = 0
+            var high = windows.count
+            while low < high {
+                let mid = (low + high) / 2
+                if windows[mid].upperBound <= cue.start { low = mid + 1 } else { high = mid }
+            }
+            var w = low
+            while w < windows.count, windows[w].lowerBound < cue.end {
+                if cue.start < windows[w].upperBound && !windows[w].isEmpty { result[w].append(index) }
+                w += 1
+            }
+        }
+        return result
+    }
+}
