@@ -33,6 +33,8 @@ let package = Package(
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TestSupport"]),
         .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
+        // Runs the built `subweave`, a static server on 127.0.0.1 and hls.js in headless Chromium.
+        .testTarget(name: "EndToEndTests", dependencies: ["HLS", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,9 +9,15 @@ import Timebase
 /// A subtitle file's time 0 is the first video frame of the programme, and programme time is
 /// playlist time (the sum of the EXTINF durations before a point). Within discontinuity sequence
 /// `d`, whose first segment starts at playlist time `S_d` with lowest video PTS `B_d`, programme
-/// time `T` is media time `B_d + (T − S_d)`. Each segment's `X-TIMESTAMP-MAP` states exactly that:
-/// `LOCAL` is the segment's start (to the millisecond) and `MPEGTS` the media time it maps to,
-/// wrapped at 2^33, so a player computes `cue − LOCAL + (MPEGTS − firstPTS_d) / 90000 + S_d`.
+/// time `T` is media time `B_d + (T − S_d)`.
+///
+/// Every segment of a sequence carries the same `X-TIMESTAMP-MAP`: `LOCAL` = `S_d` (to the
+/// millisecond, rounded up) and `MPEGTS` the media time it maps to. One map per sequence means a
+/// player computes a repeated cue's time with the same arithmetic in every segment, so it sees
+/// the same floating-point result and recognises the repeat (hls.js compares start, end and text).
+/// Where the media time passes 2^33 inside a sequence, segments after the wrap get a map anchored
+/// at the wrap (`LOCAL` = the programme time of the wrap, `MPEGTS` the new low PTS), so no
+/// segment states a timestamp its media does not contain.
 public struct ProgrammeTimeline: Sendable, Equatable {
     /// Where one discontinuity sequence starts.
     public struct SequenceStart: Sendable, Equatable {
@@ -56,8 +62,13 @@ public struct ProgrammeTimeline: Sendable, Equatable {
     public func timestampMap(forSegment index: Int) -> TimestampMap {
         let segment = playlist.segments[index]
         let sequence = sequences.last { $0.firstSegment <= index } ?? sequences[0]
-        let local = MediaTime(milliseconds: segment.start.milliseconds)
-        return TimestampMap(mpegts: sequence.media.start + (local - sequence.playlistStart).ticks, local: local)
+        let base = sequence.media.start
+        let modulus = PresentationTimestamp.modulus
+        let epoch = (base + (segment.start - sequence.playlistStart).ticks) / modulus
+        // The programme time where this epoch of the 33-bit clock begins (the sequence start for epoch 0).
+        let anchor = epoch == 0 ? sequence.playlistStart : sequence.playlistStart + MediaTime(ticks: epoch * modulus - base)
+        let local = anchor.roundedUpToMillisecond
+        return TimestampMap(mpegts: base + (local - sequence.playlistStart).ticks - epoch * modulus, local: local)
     }
 
     /// The video's language from the PMT of the first segment, if it declares one.

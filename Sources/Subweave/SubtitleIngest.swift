@@ -77,6 +77,7 @@ public enum SubtitleIngest {
                 cues[index].identifier = ""
             }
         }
+        assignIdentifiers(&cues, taken: seenIdentifiers)
         if repairedCount > 0 && format == .vtt {
             warnings.append(IngestWarning(kind: "markup_repaired", line: firstRepairLine,
                 "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
@@ -87,6 +88,25 @@ public enum SubtitleIngest {
         }
         return IngestedSubtitles(ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
                                  encoding: decoded.encoding, warnings: warnings)
+    }
+
+    /// Gives every cue without an identifier one: its 1-based position, or, if the file already
+    /// uses that for another cue, the position with a `-2`, `-3` … suffix.
+    ///
+    /// A segment repeats a boundary cue; with an identifier a player recognises the repeat by it
+    /// (hls.js does) instead of comparing computed times, so the cue shows once.
+    static func assignIdentifiers(_ cues: inout [Cue], taken: Set<String>) {
+        var used = taken
+        for index in cues.indices where cues[index].identifier.isEmpty {
+            var candidate = String(index + 1)
+            var suffix = 2
+            while used.contains(candidate) {
+                candidate = "\(index + 1)-\(suffix)"
+                suffix += 1
+            }
+            used.insert(candidate)
+            cues[index].identifier = candidate
+        }
     }
 
     /// Shifts every cue by `delay`; cues that end at or before 0 are dropped and starts before 0

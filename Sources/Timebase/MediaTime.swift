@@ -38,6 +38,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The time rounded to the nearest millisecond (halves away from zero).
     public var milliseconds: Int64 { Self.divideRounding(ticks.multipliedFullWidth(by: 1), by: 90) }
 
+    /// The smallest whole-millisecond time at or after this one.
+    public var roundedUpToMillisecond: MediaTime {
+        let r = ticks % 90
+        return r == 0 ? self : MediaTime(ticks: ticks - r + (r > 0 ? 90 : 0))
+    }
+
     /// The time in seconds, for reports and JSON only: never for arithmetic.
     public var seconds: Double { Double(ticks) / Double(Self.ticksPerSecond) }
 

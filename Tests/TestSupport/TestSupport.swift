@@ -1,1 +1,225 @@
 import Foundation
+
+/// Paths of the repository's fixtures, found from this file's location.
+public enum Fixtures {
+    /// The repository root.
+    public static let repository: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `Fixtures/<relative>`.
+    public static func path(_ relative: String) -> String {
+        repository.appendingPathComponent("Fixtures").appendingPathComponent(relative).path
+    }
+
+    /// Reads `Fixtures/<relative>`.
+    public static func bytes(_ relative: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(relative))))
+    }
+
+    public static func text(_ relative: String) throws -> String {
+        String(decoding: try bytes(relative), as: UTF8.self)
+    }
+
+    /// Copies `Fixtures/<relative>` (a folder) into a new temporary folder and returns the copy's path.
+    public static func copy(_ relative: String) throws -> String {
+        let destination = try Scratch.make().appendingPathComponent(URL(fileURLWithPath: relative).lastPathComponent)
+        try FileManager.default.copyItem(atPath: path(relative), toPath: destination.path)
+        return destination.path
+    }
+}
+
+/// Temporary folders for tests, under the system's temporary directory.
+public enum Scratch {
+    public static func make() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("subweave-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// External programs the tests compare against.
+public enum Tools {
+    /// The full path of `name` on PATH, or nil.
+    public static func which(_ name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for directory in paths {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    public static let ffprobe = which("ffprobe")
+    public static let ffmpeg = which("ffmpeg")
+
+    /// The result of running a program.
+    public struct Outcome: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        public let stdoutBytes: [UInt8]
+    }
+
+    /// Runs `executable` with `arguments`, optionally feeding `input` on stdin; waits for it.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil,
+                           environment: [String: String]? = nil, directory: String? = nil, timeout: TimeInterval = 300) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+        try process.run()
+        // A hung child must not hang the test run.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
+        if let input {
+            inPipe.fileHandleForWriting.write(Data(input))
+            try? inPipe.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so neither fills up and blocks the child.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
+    }
+
+    /// The lowest video PTS (90 kHz, reduced mod 2^33) of a transport stream file, as ffprobe reads it.
+    public static func lowestVideoPTS(_ file: String) throws -> Int64? {
+        guard let ffprobe else { return nil }
+        let outcome = try run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", file])
+        let values = outcome.stdout.split(whereSeparator: \.isNewline).compactMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+        guard let lowest = values.min() else { return nil }
+        let modulus: Int64 = 1 << 33
+        return ((lowest % modulus) + modulus) % modulus
+    }
+}
+
+/// Reads subtitle segments the way hls.js does, independently of Subweave's own parser, to check
+/// when a player shows each cue.
+public struct PlayerClock {
+    /// A cue as a player places it on the playlist timeline.
+    public struct PlacedCue: Equatable, Sendable {
+        public let start: Double
+        public let end: Double
+        public let text: String
+        /// The cue block exactly as written (timing line and text), to compare repeats.
+        public let block: String
+    }
+
+    /// Parses one WebVTT segment: the X-TIMESTAMP-MAP before the first blank line, then the cues.
+    /// `firstPTS` is the first PTS of the segment's discontinuity sequence and `sequenceStart`
+    /// where that sequence starts on the playlist timeline: cue time is
+    /// `cue − LOCAL + (MPEGTS − firstPTS) / 90000 + sequenceStart`, with the 2^33 wrap normalised.
+    public static func place(segment text: String, firstPTS: Int64, sequenceStart: Double) -> (map: (Int64, Double)?, cues: [PlacedCue]) {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+        var mpegts: Int64?
+        var local: Double = 0
+        for line in lines {
+            if line.isEmpty { break }
+            if line.hasPrefix("X-TIMESTAMP-MAP=") {
+                for part in line.dropFirst(16).split(separator: ",") {
+                    if part.hasPrefix("MPEGTS:") { mpegts = Int64(part.dropFirst(7)) }
+                    if part.hasPrefix("LOCAL:") { local = seconds(String(part.dropFirst(6))) ?? .nan }
+                }
+            }
+        }
+        var offset = 0.0
+        if let mpegts {
+            let modulus: Int64 = 1 << 33
+            var delta = ((mpegts - firstPTS) % modulus + modulus) % modulus
+            if delta >= modulus / 2 { delta -= modulus }
+            offset = Double(delta) / 90000 - local + sequenceStart
+        }
+        var cues: [PlacedCue] = []
+        var i = 0
+        while i < lines.count {
+            let line = lines[i]
+            if line.contains("-->") {
+                let parts = line.components(separatedBy: "-->")
+                let start = seconds(parts[0].trimmingCharacters(in: .whitespaces)) ?? .nan
+                let end = seconds(parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? "") ?? .nan
+                var body: [String] = []
+                var j = i + 1
+                while j < lines.count, !lines[j].isEmpty { body.append(lines[j]); j += 1 }
+                cues.append(PlacedCue(start: start + offset, end: end + offset, text: body.joined(separator: "\n"),
+                                      block: ([line] + body).joined(separator: "\n")))
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        return (mpegts.map { ($0, local) }, cues)
+    }
+
+    /// `hh:mm:ss.ttt` or `mm:ss.ttt` in seconds.
+    public static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        guard (2...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for part in parts {
+            guard let v = Double(part) else { return nil }
+            total = total * 60 + v
+        }
+        return total
+    }
+}
+
+/// A row of a table-driven test that remembers where it was written.
+public struct SourceRow<Value: Sendable>: Sendable {
+    public let value: Value
+    public let file: String
+    public let line: Int
+
+    public init(_ value: Value, file: String = #filePath, line: Int = #line) {
+        self.value = value
+        self.file = file
+        self.line = line
+    }
+}
+
+/// The built `subweave` executable.
+public enum BuiltTool {
+    /// `subweave` beside the test bundle (SwiftPM puts products in one folder), or under .build.
+    public static var subweave: String? {
+        var candidates: [URL] = []
+        if let argument = Swift.CommandLine.arguments.first {
+            var url = URL(fileURLWithPath: argument)
+            for _ in 0..<4 {
+                url = url.deletingLastPathComponent()
+                candidates.append(url.appendingPathComponent("subweave"))
+            }
+        }
+        for configuration in ["debug", "release"] {
+            candidates.append(Fixtures.repository.appendingPathComponent(".build/\(configuration)/subweave"))
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }?.path
+    }
+
+    /// Runs `subweave` with `arguments`.
+    @discardableResult
+    public static func run(_ arguments: [String], input: [UInt8]? = nil, directory: String? = nil) throws -> Tools.Outcome {
+        guard let path = subweave else { throw MissingTool(name: "subweave (run swift build first)") }
+        return try Tools.run(path, arguments, input: input, directory: directory)
+    }
+}
+
+public struct MissingTool: Error, CustomStringConvertible {
+    public let name: String
+    public init(name: String) { self.name = name }
+    public var description: String { "\(name) is not available" }
+}

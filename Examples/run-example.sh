@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs `subweave package` on a copy of Examples/basic (tracked files stay as they are) and shows
+# the result.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d "${TMPDIR:-/tmp}/subweave-example.XXXXXX")
+cp -R Examples/basic/. "$work"
+swift build --product subweave -c release >&2
+bin=$(swift build --product subweave -c release --show-bin-path)/subweave
+"$bin" package "$work/master.m3u8" \
+  --subtitle "url=$work/subs/en.srt,language=en" \
+  --subtitle "url=$work/subs/fr.vtt,language=fr" \
+  --preferred-language en
+echo "--- $work/master.m3u8"
+cat "$work/master.m3u8"
+echo "--- $work/subtitles/en-en/00001.vtt"
+cat "$work/subtitles/en-en/00001.vtt"
+echo "(output left in $work)"

@@ -1,0 +1,147 @@
+import Foundation
+import HLS
+import Subweave
+import Testing
+import TestSupport
+import Timebase
+
+/// End-to-end timing on real media made by ffmpeg (Fixtures/make-fixtures.sh): every cue of every
+/// output segment is placed the way hls.js places it — `cue − LOCAL + (MPEGTS − first PTS of the
+/// discontinuity) / 90000 + the discontinuity's playlist start` — with the first PTS read by
+/// ffprobe, and must land within one frame of the time written in the subtitle file.
+@Suite(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed (apt-get install -y ffmpeg)"))
+struct PackagingTimelineTests {
+    /// An intended cue: start and end in seconds on the programme timeline, and its text.
+    struct Intended: Sendable {
+        let start: Double
+        let end: Double
+        let text: String
+    }
+
+    /// A media case: the fixture folder, its frame duration, and the cues to place in it.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let folder: String
+        let master: String
+        let frame: Double
+        let cues: [Intended]
+        var testDescription: String { "\(folder)/\(master)" }
+    }
+
+    static let cases: [Case] = [
+        // B-frames and audio; 4.004 s segments; cues across both boundaries and at 0.
+        Case(folder: "media/ts-bframes", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
+            Intended(start: 0, end: 1, text: "At zero"),
+            Intended(start: 3.5, end: 4.5, text: "Across 4.004"),
+            Intended(start: 7.9, end: 8.2, text: "Across 8.008"),
+            Intended(start: 11.5, end: 12.0, text: "Last"),
+        ]),
+        Case(folder: "media/fmp4", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
+            Intended(start: 0.25, end: 1, text: "Early"),
+            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+            Intended(start: 10, end: 11, text: "Late"),
+        ]),
+        // Two encodes, timestamps based at 10 s and 1000 s; the cue at 5.5-6.5 spans the discontinuity.
+        Case(folder: "media/discontinuity", master: "master.m3u8", frame: 1.0 / 25, cues: [
+            Intended(start: 1, end: 2.5, text: "First encode"),
+            Intended(start: 5.5, end: 6.5, text: "Across the discontinuity"),
+            Intended(start: 9, end: 9.5, text: "Second encode"),
+            Intended(start: 11.2, end: 11.9, text: "End"),
+        ]),
+        // PTS wraps past 2^33 about 2.3 s in, inside the second segment.
+        Case(folder: "media/pts-wrap", master: "master.m3u8", frame: 1.0 / 25, cues: [
+            Intended(start: 1, end: 3, text: "Across the wrap"),
+            Intended(start: 2.4, end: 2.6, text: "Just after the wrap"),
+            Intended(start: 7, end: 7.9, text: "Well after"),
+        ]),
+        // The vendor-style master (CRLF, I-frames, audio group, existing subtitle group) on the TS media.
+        Case(folder: "media/ts-bframes", master: "complex.m3u8", frame: 1001.0 / 30000, cues: [
+            Intended(start: 2, end: 6, text: "Long, across 4.004"),
+            Intended(start: 6.5, end: 7, text: "Short"),
+        ]),
+    ]
+
+    @Test(arguments: cases)
+    func cuesLandOnTheirFrame(_ testCase: Case) async throws {
+        let folder = try Fixtures.copy(testCase.folder)
+        let master = folder + "/" + testCase.master
+        // The same cues as SRT and as WebVTT, so both ingest paths are timed.
+        let srt = testCase.cues.enumerated().map { i, c in "\(i + 1)\n\(srtTime(c.start)) --> \(srtTime(c.end))\n\(c.text)\n" }.joined(separator: "\n")
+        let vtt = "WEBVTT\n\n" + testCase.cues.map { c in "\(vttTime(c.start)) --> \(vttTime(c.end))\n\(c.text)\n" }.joined(separator: "\n")
+        try srt.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        try vtt.write(toFile: folder + "/fr.vtt", atomically: true, encoding: .utf8)
+        let tracks = try SubtitleTrack.register([
+            TrackDescriptor(parsing: "url=\(folder)/en.srt,language=en", origin: "en"),
+            TrackDescriptor(parsing: "url=\(folder)/fr.vtt,language=fr", origin: "fr"),
+        ])
+        let result = try await Packager().run(PackageRequest(masterPath: master, tracks: tracks))
+
+        let reference = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "prog.m3u8")
+        // First PTS of each discontinuity sequence, read independently of Subweave.
+        var firstPTS: [Int: Int64] = [:]
+        for (index, segment) in reference.segments.enumerated() where index == 0 || segment.discontinuity {
+            if let map = segment.map {
+                firstPTS[segment.discontinuitySequence] = try Self.fragmentDecodeTime(init: folder + "/" + map.uri, segment: folder + "/" + segment.uri)
+            } else {
+                let pts = try Tools.lowestVideoPTS(folder + "/" + segment.uri)
+                firstPTS[segment.discontinuitySequence] = try #require(pts)
+            }
+        }
+        for track in result.report.tracks {
+            let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + track.playlist))), source: track.playlist)
+            #expect(playlist.segments.count == reference.segments.count)
+            #expect(playlist.segments.map(\.durationText) == reference.segments.map(\.durationText))
+            #expect(playlist.segments.map(\.discontinuity) == reference.segments.map(\.discontinuity))
+            #expect(playlist.targetDuration == reference.targetDuration)
+            #expect(playlist.hasEndList == reference.hasEndList)
+            let trackFolder = URL(fileURLWithPath: folder + "/" + track.playlist).deletingLastPathComponent().path
+            var blocks: [String: String] = [:]
+            for (index, (segment, videoSegment)) in zip(playlist.segments, reference.segments).enumerated() {
+                let text = try String(contentsOfFile: trackFolder + "/" + segment.uri, encoding: .utf8)
+                #expect(text.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:"), "segment \(index) must start with WEBVTT then the map")
+                let sequenceStart = reference.segments.first { $0.discontinuitySequence == videoSegment.discontinuitySequence }!.start.seconds
+                let placed = PlayerClock.place(segment: text, firstPTS: firstPTS[videoSegment.discontinuitySequence]!, sequenceStart: sequenceStart)
+                #expect(placed.map != nil)
+                let windowStart = videoSegment.start.seconds, windowEnd = windowStart + videoSegment.duration.seconds
+                let expected = testCase.cues.filter { $0.start < windowEnd && $0.end > windowStart }
+                #expect(placed.cues.map(\.text) == expected.map(\.text), "segment \(index) of \(track.identity)")
+                for (cue, intended) in zip(placed.cues, expected) {
+                    #expect(abs(cue.start - intended.start) <= testCase.frame, "\(track.identity) segment \(index): \"\(cue.text)\" shows at \(cue.start) s, intended \(intended.start) s")
+                    #expect(abs(cue.end - intended.end) <= testCase.frame)
+                    if let earlier = blocks[cue.text] {
+                        #expect(earlier == cue.block, "a repeated cue must be byte-identical")
+                    }
+                    blocks[cue.text] = cue.block
+                }
+            }
+        }
+    }
+
+    /// The first fragment's `tfdt` of the video track in 90 kHz ticks, read with a plain byte search
+    /// (independent of Subweave's box reader).
+    static func fragmentDecodeTime(init initPath: String, segment segmentPath: String) throws -> Int64 {
+        let initBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath)))
+        let segment = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segmentPath)))
+        func find(_ type: String, in bytes: [UInt8], from: Int = 0) -> Int? {
+            let t = Array(type.utf8)
+            guard bytes.count >= 4 else { return nil }
+            for i in from..<(bytes.count - 4) where Array(bytes[i..<(i + 4)]) == t { return i }
+            return nil
+        }
+        func u32(_ b: [UInt8], _ o: Int) -> UInt64 { UInt64(b[o]) << 24 | UInt64(b[o + 1]) << 16 | UInt64(b[o + 2]) << 8 | UInt64(b[o + 3]) }
+        // ffmpeg writes the video track first: its mdhd and its traf come first.
+        let mdhd = try #require(find("mdhd", in: initBytes))
+        let version = initBytes[mdhd + 4]
+        let timescale = u32(initBytes, mdhd + 4 + (version == 1 ? 20 : 12))
+        let tfdt = try #require(find("tfdt", in: segment))
+        let tfdtVersion = segment[tfdt + 4]
+        let time = tfdtVersion == 1 ? (u32(segment, tfdt + 8) << 32 | u32(segment, tfdt + 12)) : u32(segment, tfdt + 8)
+        return Int64(time * 90000 / timescale)
+    }
+
+    func srtTime(_ s: Double) -> String {
+        let ms = Int((s * 1000).rounded())
+        return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+
+    func vttTime(_ s: Double) -> String { srtTime(s).replacingOccurrences(of: ",", with: ".") }
+}
