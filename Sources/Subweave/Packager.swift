@@ -157,7 +157,7 @@ public struct Packager: Sendable {
             do {
                 probes[index] = try TimelineProbe.probe(segment: bytes, initialization: initialization)
             } catch {
-                throw .media(file: Self.display(url), error)
+                throw .media(file: "\(Self.display(url)) (\(where_))", error)
             }
         }
         return ProgrammeTimeline(playlist: playlist, probes: probes)

@@ -148,7 +148,9 @@ extension SubtitleTrack {
             sourceID = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
         }
         let id = sourceID ?? ""
-        if id.trimmingCharacters(in: .whitespaces).isEmpty {
+        if sourceID == nil {
+            // The URL was unusable, so no ID could be derived from it; that error says enough.
+        } else if id.trimmingCharacters(in: .whitespaces).isEmpty {
             fail(.emptySourceID, "the source ID is empty; set id=… (by default it is the file name without its extension)")
         } else if let bad = id.unicodeScalars.first(where: { $0.properties.generalCategory == .control || $0 == "\"" }) {
             fail(.unsafeText, "the source ID contains \(describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'")

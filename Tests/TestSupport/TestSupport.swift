@@ -223,3 +223,26 @@ public struct MissingTool: Error, CustomStringConvertible {
     public init(name: String) { self.name = name }
     public var description: String { "\(name) is not available" }
 }
+
+/// Every file under a folder with its bytes, to prove a run changed nothing (or exactly what).
+public struct FolderSnapshot: Equatable {
+    public let files: [String: [UInt8]]
+
+    public init(_ folder: String) throws {
+        var files: [String: [UInt8]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let relative = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let full = folder + "/" + relative
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[relative] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: full)))
+            }
+        }
+        self.files = files
+    }
+
+    /// Paths added, removed or changed from `self` to `other`.
+    public func differences(to other: FolderSnapshot) -> [String] {
+        Set(files.keys).union(other.files.keys).filter { files[$0] != other.files[$0] }.sorted()
+    }
+}
