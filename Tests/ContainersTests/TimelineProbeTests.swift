@@ -1,0 +1,135 @@
+import Containers
+import Foundation
+import Testing
+import TestSupport
+import Timebase
+
+struct TimelineProbeTests {
+    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"),
+          arguments: ["media/ts-bframes/seg_000.ts", "media/ts-bframes/seg_001.ts", "media/discontinuity/b_000.ts",
+                      "media/pts-wrap/seg_000.ts", "media/pts-wrap/seg_001.ts", "media/pts-wrap/seg_002.ts"])
+    func lowestVideoPTSAgreesWithFFprobe(_ file: String) throws {
+        let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes(file), initialization: nil)
+        #expect(timeline.container == .mpegTS)
+        #expect(timeline.source == .video)
+        #expect(timeline.start == (try Tools.lowestVideoPTS(Fixtures.path(file))))
+    }
+
+    @Test func theLowestPTSNotTheFirst() throws {
+        // Decode order I P B B (open GOP): the B-frames present before the I-frame.
+        var data = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x1B, 0x100), (0x0F, 0x101)])
+        data += TSBuilder.pes(pid: 0x101, pts: 120_000, streamID: 0xC0)  // audio earlier than all video
+        for pts: Int64 in [135_000, 144_000, 129_000, 132_000] { data += TSBuilder.pes(pid: 0x100, pts: pts) }
+        let timeline = try TimelineProbe.probe(segment: data, initialization: nil)
+        #expect(timeline.source == .video)
+        #expect(timeline.start == 129_000)
+    }
+
+    @Test func fragmentedMP4UsesTfdtOnTheInitTimescale() throws {
+        let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes("media/fmp4/seg_001.m4s"),
+                                               initialization: try Fixtures.bytes("media/fmp4/init.mp4"))
+        #expect(timeline.container == .fragmentedMP4)
+        #expect(timeline.source == .video)
+        // The second 4.004 s fragment: 120120 units of 1/30000 s = 360360 ticks.
+        #expect(timeline.start == 360_360)
+    }
+
+    @Test func garbageIsNeitherFormat() {
+        #expect(throws: ContainerError.self) { try TimelineProbe.probe(segment: Array("hello world".utf8), initialization: nil) }
+        #expect(throws: ContainerError.self) { try TimelineProbe.probe(segment: [], initialization: nil) }
+    }
+
+    @Test func transportStreamWithoutPMTIsAnError() throws {
+        // Three null packets (PID 0x1FFF): sync is fine, but there is no PAT.
+        var packet = [UInt8](repeating: 0xFF, count: 188)
+        packet[0] = 0x47; packet[1] = 0x1F; packet[2] = 0xFF; packet[3] = 0x10
+        do {
+            _ = try TimelineProbe.probe(segment: packet + packet + packet, initialization: nil)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .missing)
+            #expect(error.reason.contains("PAT"))
+        }
+    }
+
+    @Test func lowestPTSAcrossAWrapInsideOneSegment() throws {
+        // A synthetic stream: PAT, PMT (one H.264 stream on PID 0x100), then PES headers with PTS
+        // 2^33 - 3000, 2^33 - 6000 (B-frame), 1000 (after the wrap). The lowest is 2^33 - 6000.
+        let m = PresentationTimestamp.modulus
+        var data = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x1B, 0x100)])
+        for pts in [m - 3000, m - 6000, 1000] { data += TSBuilder.pes(pid: 0x100, pts: pts) }
+        let timeline = try TimelineProbe.probe(segment: data, initialization: nil)
+        #expect(timeline.start == m - 6000)
+    }
+
+    @Test func audioOnlyUsesAudio() throws {
+        var data = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x0F, 0x101)])
+        data += TSBuilder.pes(pid: 0x101, pts: 900_000, streamID: 0xC0)
+        data += TSBuilder.pes(pid: 0x101, pts: 901_920, streamID: 0xC0)
+        let timeline = try TimelineProbe.probe(segment: data, initialization: nil)
+        #expect(timeline.source == .audio)
+        #expect(timeline.start == 900_000)
+    }
+}
+
+/// Transport packets built in code, one comment per field (after mux.js's test generators).
+enum TSBuilder {
+    static func packet(pid: UInt16, unitStart: Bool, payload: [UInt8], counter: UInt8 = 0) -> [UInt8] {
+        var p: [UInt8] = [0x47,                                   // sync byte
+                          (unitStart ? 0x40 : 0) | UInt8(pid >> 8), // payload_unit_start_indicator, PID high bits
+                          UInt8(pid & 0xFF),                        // PID low bits
+                          0x10 | (counter & 0x0F)]                  // payload only, continuity counter
+        let room = 184
+        if payload.count < room {
+            // Adaptation field of stuffing so the payload ends the packet.
+            let stuffing = room - payload.count
+            p[3] = 0x30 | (counter & 0x0F)
+            p.append(UInt8(stuffing - 1))                           // adaptation_field_length
+            if stuffing > 1 { p.append(0x00) }                      // flags
+            if stuffing > 2 { p += [UInt8](repeating: 0xFF, count: stuffing - 2) }
+        }
+        p += payload.prefix(room)
+        return p
+    }
+
+    static func section(tableID: UInt8, body: [UInt8]) -> [UInt8] {
+        let length = body.count + 5 + 4                             // after section_length: 5 header bytes, body, CRC
+        var s: [UInt8] = [tableID, 0xB0 | UInt8(length >> 8), UInt8(length & 0xFF),
+                          0x00, 0x01,                               // table id extension
+                          0xC1,                                     // version 0, current
+                          0x00, 0x00]                               // section number, last section number
+        s += body
+        s += [0, 0, 0, 0]                                           // CRC (not checked by the probe)
+        return [0x00] + s                                           // pointer_field
+    }
+
+    static func pat(pmtPID: UInt16) -> [UInt8] {
+        packet(pid: 0, unitStart: true, payload: section(tableID: 0x00, body: [0x00, 0x01, 0xE0 | UInt8(pmtPID >> 8), UInt8(pmtPID & 0xFF)]))
+    }
+
+    static func pmt(pid: UInt16, streams: [(UInt8, UInt16)]) -> [UInt8] {
+        var body: [UInt8] = [0xE1, 0x00,                            // PCR PID 0x100
+                             0xF0, 0x00]                            // program_info_length 0
+        for (type, esPID) in streams {
+            body += [type, 0xE0 | UInt8(esPID >> 8), UInt8(esPID & 0xFF), 0xF0, 0x00]
+        }
+        return packet(pid: pid, unitStart: true, payload: section(tableID: 0x02, body: body))
+    }
+
+    static func pes(pid: UInt16, pts: Int64, streamID: UInt8 = 0xE0) -> [UInt8] {
+        let p = UInt64(pts)
+        let ptsBytes: [UInt8] = [
+            0x21 | UInt8((p >> 29) & 0x0E),                         // '0010', PTS[32..30], marker
+            UInt8((p >> 22) & 0xFF),                                // PTS[29..22]
+            UInt8((p >> 14) & 0xFE) | 1,                            // PTS[21..15], marker
+            UInt8((p >> 7) & 0xFF),                                 // PTS[14..7]
+            UInt8((p << 1) & 0xFE) | 1,                             // PTS[6..0], marker
+        ]
+        let header: [UInt8] = [0, 0, 1, streamID,                   // start code, stream_id
+                               0, 0,                                // PES_packet_length (unbounded)
+                               0x80,                                // '10', no scrambling
+                               0x80,                                // PTS only
+                               5] + ptsBytes                        // PES_header_data_length
+        return packet(pid: pid, unitStart: true, payload: header + [0, 0, 0, 1, 0x09, 0xF0])
+    }
+}
