@@ -22,8 +22,6 @@ let package = Package(
         .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave"]),
-        // Release-built benchmark driver (see Benchmarks/README.md).
-        .executableTarget(name: "SubweaveBench", dependencies: ["Subweave", "Captions"], path: "Benchmarks/SubweaveBench"),
 
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport"),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),

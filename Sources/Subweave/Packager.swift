@@ -75,12 +75,12 @@ public struct Packager: Sendable {
         let outputPath = request.outputPath ?? request.masterPath
         let outputFolder = URL(fileURLWithPath: outputPath).deletingLastPathComponent().path
         var renditions: [NewSubtitleRendition] = []
-        var files: [(track: SubtitleTrack, files: RenditionFiles, report: PackageReport.Track)] = []
+        var files: [(track: SubtitleTrack, rendition: SubtitleRendition, report: PackageReport.Track)] = []
         for (track, ingested) in zip(request.tracks, loaded) {
             var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.delay, to: ingested.cues)
             let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration)
             cues.removeAll { $0.start >= timeline.duration }
-            let rendition = RenditionFiles.make(folder: track.folder, cues: cues, headerBlocks: ingested.headerBlocks, timeline: timeline)
+            let rendition = SubtitleRendition(folder: track.folder, cues: cues, headerBlocks: ingested.headerBlocks, timeline: timeline)
             renditions.append(NewSubtitleRendition(identity: track.identity, name: track.label, language: track.language,
                                                    forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
                                                    uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
@@ -112,19 +112,16 @@ public struct Packager: Sendable {
 
         // Write: renditions, then the master.
         guard !request.dryRun else { return PackageResult(report: report, masterText: masterText) }
-        for (index, entry) in files.enumerated() {
-            var written: [String] = []
-            for segment in entry.files.segments {
-                try AtomicWriter.write(segment.text, to: outputFolder + "/" + segment.path)
-                written.append(segment.path)
-            }
-            try AtomicWriter.write(entry.files.playlistText, to: outputFolder + "/" + entry.files.playlistPath)
-            written.append(entry.files.playlistPath)
-            report.tracks[index].filesWritten = written
+        for index in files.indices {
+            let rendition = files[index].rendition
+            report.tracks[index].filesWritten = rendition.segmentNames.map { "\(rendition.folder)/\($0)" } + [rendition.playlistPath]
         }
-        try AtomicWriter.write(masterText, to: outputPath)
+        try AtomicWriter.writeFolders(files.map { entry in
+            (folder: outputFolder + "/" + entry.rendition.folder, files: { entry.rendition.files() })
+        })
+        try AtomicWriter.write(masterText, to: outputPath, durable: true)
         for entry in files {
-            Self.removeStaleSegments(in: outputFolder + "/" + entry.track.folder, keeping: Set(entry.files.segments.map { String($0.path.split(separator: "/").last ?? "") }))
+            Self.removeStaleSegments(in: outputFolder + "/" + entry.rendition.folder, keeping: Set(entry.rendition.segmentNames))
         }
         return PackageResult(report: report, masterText: masterText)
     }

@@ -136,13 +136,13 @@ struct PackageCommandTests {
             "--subtitle", "url=http://,language=en",
             "--subtitle", "url=ftp://example.com/en.srt,language=en",
             "--subtitle", "url=https://example.com/subtitles?file=en.srt,language=en",
-            "--subtitle", "url=\(dir)/subs/en.srt,id=q,language=en,name=Bad \"quote\"",
+            "--subtitle", "url=\(dir)/subs/en.srt,id=q,language=en,name=Line\nbreak",
         ])
         #expect(outcome.status == 1)
         for fragment in ["--subtitle #1: the source ID is empty", "--subtitle #3: source ID \"dup\" is already used by --subtitle #2",
                          "--subtitle #4: name= is empty", "--subtitle #5: \"http://\" is not a valid http URL",
                          "--subtitle #6: scheme \"ftp:\" is not supported", "--subtitle #7: cannot tell the format",
-                         "query string is never read", "declare format=", "8 problems"] {
+                         "query string is never read", "declare format=", "--subtitle #8: name \"Line\nbreak\" contains a line feed", "7 problems"] {
             #expect(outcome.stderr.contains(fragment), "stderr should contain \"\(fragment)\": \(outcome.stderr)")
         }
         #expect(!outcome.stderr.contains("no-such-master"))
@@ -156,5 +156,27 @@ extension Fixtures {
         let destination = try Scratch.make().appendingPathComponent("basic").path
         try FileManager.default.copyItem(atPath: repository.appendingPathComponent("Examples/basic").path, toPath: destination)
         return destination
+    }
+}
+
+@Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+struct TracksFileTests {
+    @Test func tracksFileTakesTheSameKeys() throws {
+        let dir = try Fixtures.copyExample()
+        let json = #"[{"url": "\#(dir)/subs/en.srt", "language": "en", "sdh": true}, {"url": "\#(dir)/subs/fr.vtt", "language": "fr", "forced": true, "name": "Français (panneaux)"}]"#
+        try json.write(toFile: dir + "/tracks.json", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--tracks", dir + "/tracks.json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let master = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        #expect(master.contains(#"NAME="English (SDH)",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#))
+        #expect(master.contains(#"NAME="Français (panneaux)",DEFAULT=NO,AUTOSELECT=YES,FORCED=YES"#))
+    }
+
+    @Test func malformedTracksFileIsAnError() throws {
+        let dir = try Fixtures.copyExample()
+        try #"{"url": "x.srt"}"#.write(toFile: dir + "/tracks.json", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--tracks", dir + "/tracks.json"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("tracks.json: expected a JSON array"))
     }
 }

@@ -123,7 +123,7 @@ struct BrowserPlaybackTests {
         let profile = try Scratch.make().path
         let chrome = try Tools.run(chromium!, [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
-            "--autoplay-policy=no-user-gesture-required", "--virtual-time-budget=40000",
+            "--autoplay-policy=no-user-gesture-required", "--virtual-time-budget=120000",
             "--dump-dom", "http://127.0.0.1:\(port)/page.html",
         ], timeout: 120)
         let dom = chrome.stdout
@@ -183,8 +183,11 @@ struct BrowserPlaybackTests {
     <script type="module">
     import { t as attach } from './hls.mjs';
     const out = document.getElementById('result');
-    const state = { errors: [], initPTS: {} };
+    const state = { errors: [], initPTS: {}, processed: 0, expected: -1 };
+    let done = false;
     function finish() {
+      if (done) return;
+      done = true;
       const video = document.getElementById('v');
       state.tracks = Array.from(video.textTracks).map(t => ({ label: t.label, language: t.language, mode: t.mode,
         cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null }));
@@ -200,9 +203,15 @@ struct BrowserPlaybackTests {
       hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
       hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
       hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.subtitleTrack = 0; hls.subtitleDisplay = true; video.play().catch(() => {}); });
+      hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { state.expected = d.details.fragments.length; });
+      hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, () => { state.processed += 1; });
+      // Done when every subtitle segment has been parsed (and its cues added), whatever the clock says.
+      const poll = setInterval(() => {
+        if (state.expected > 0 && state.processed >= state.expected) { clearInterval(poll); setTimeout(finish, 500); }
+      }, 100);
       hls.loadSource('master.m3u8');
       hls.attachMedia(video);
-      setTimeout(finish, 20000);
+      setTimeout(finish, 110000);
     } catch (err) { state.errors.push(String(err) + ' (fatal)'); finish(); }
     </script>
     </body></html>

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Packaging benchmark: a 2-hour title (6 s segments, 1200 of them) with 10 languages of 1,500 cues
+each, packaged by the release-built `subweave` in one process, next to python webvtt-py's
+segmenter (`webvtt segment`, one run per language) on the same cues, in the same run.
+
+Reports wall time and peak memory (ru_maxrss from wait4) as medians of --runs repetitions and as
+ratios Subweave / peer. The machine is shared: compare the ratios, not the seconds.
+
+    python3 Benchmarks/package-bench.py [--runs 3] [--keep]
+
+Needs: swift, ffmpeg (one real 6 s MPEG-TS segment), pip (installs webvtt-py 0.6.0 into a venv).
+"""
+import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja"]
+SEGMENTS, SEGMENT_SECONDS, CUES = 1200, 6, 1500
+
+
+def run(cmd, **kw):
+    """Runs cmd; returns (wall seconds, peak RSS in KiB) of that process alone."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{err}")
+    return wall, usage.ru_maxrss
+
+
+def vtt_time(ms):
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
+
+
+def make_inputs(work):
+    hls = os.path.join(work, "hls")
+    os.makedirs(hls)
+    seg = os.path.join(hls, "seg_0000.ts")
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=160x90:rate=25", "-t", str(SEGMENT_SECONDS), "-c:v", "libx264",
+                    "-preset", "ultrafast", "-g", "50", "-bf", "2", "-f", "mpegts", seg], check=True)
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", f"#EXT-X-TARGETDURATION:{SEGMENT_SECONDS}",
+             "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD"]
+    for i in range(SEGMENTS):
+        name = f"seg_{i:04d}.ts"
+        if i:
+            os.link(seg, os.path.join(hls, name))  # every segment exists; only the first is read
+        lines += [f"#EXTINF:{SEGMENT_SECONDS}.000000,", name]
+    lines.append("#EXT-X-ENDLIST")
+    with open(os.path.join(hls, "prog.m3u8"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x90\nprog.m3u8\n"
+    with open(os.path.join(hls, "master.m3u8"), "w") as f:
+        f.write(master)
+    subs = os.path.join(work, "subs")
+    os.makedirs(subs)
+    total_ms = SEGMENTS * SEGMENT_SECONDS * 1000
+    for n, lang in enumerate(LANGUAGES):
+        rng = random.Random(n)
+        starts = sorted(rng.randrange(0, total_ms - 8000) for _ in range(CUES))
+        out = ["WEBVTT", ""]
+        for i, s in enumerate(starts):
+            e = s + rng.randrange(1200, 6500)
+            text = f"Line {i} in {lang}: " + " ".join(rng.choice(["the", "a", "subtitle", "very", "long", "word", "é", "ß"]) for _ in range(8))
+            if i % 3 == 0:
+                text += "\nsecond line with <i>italics</i> & more"
+            out += [str(i + 1), f"{vtt_time(s)} --> {vtt_time(e)}", text, ""]
+        with open(os.path.join(subs, f"{lang}.vtt"), "w") as f:
+            f.write("\n".join(out))
+    return hls, subs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+
+    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout.strip()
+    subweave = os.path.join(binpath, "subweave")
+
+    work = tempfile.mkdtemp(prefix="subweave-bench-")
+    venv = os.path.join(work, "venv")
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "webvtt-py==0.6.0"], check=True)
+    webvtt = os.path.join(venv, "bin", "webvtt")
+    hls, subs = make_inputs(work)
+
+    ours, peer = [], []
+    for r in range(args.runs):
+        # Subweave: one process, ten renditions, master rewritten (on a fresh copy each run).
+        copy = os.path.join(work, f"run{r}")
+        shutil.copytree(hls, copy, copy_function=os.link)
+        os.unlink(os.path.join(copy, "master.m3u8"))
+        shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+        cmd = [subweave, "package", os.path.join(copy, "master.m3u8")]
+        for lang in LANGUAGES:
+            cmd += ["--subtitle", f"url={subs}/{lang}.vtt,language={lang}"]
+        ours.append(run(cmd))
+        # Peer: webvtt-py's segmenter, one run per language, 6 s target duration.
+        walls, peaks = [], []
+        for lang in LANGUAGES:
+            out = os.path.join(work, f"peer{r}-{lang}")
+            w, m = run([webvtt, "segment", os.path.join(subs, f"{lang}.vtt"), "-o", out, "-d", str(SEGMENT_SECONDS), "-m", "900000"])
+            walls.append(w)
+            peaks.append(m)
+        peer.append((sum(walls), max(peaks)))
+
+    segments_written = len([f for f in os.listdir(os.path.join(work, "run0", "subtitles", "en-en")) if f.endswith(".vtt")])
+    result = {
+        "title": f"{SEGMENTS} segments x {SEGMENT_SECONDS} s, {len(LANGUAGES)} languages x {CUES} cues",
+        "runs": args.runs,
+        "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours) / 1024},
+        "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer) / 1024},
+        "segments_per_rendition": segments_written,
+    }
+    result["ratio_wall"] = result["subweave"]["wall_s"] / result["webvtt_py"]["wall_s"]
+    result["ratio_peak_rss"] = result["subweave"]["peak_rss_mib"] / result["webvtt_py"]["peak_rss_mib"]
+    print(json.dumps(result, indent=2))
+    print(f"\nSubweave {result['subweave']['wall_s']:.2f} s, {result['subweave']['peak_rss_mib']:.1f} MiB; "
+          f"webvtt-py {result['webvtt_py']['wall_s']:.2f} s (sum of 10 runs), {result['webvtt_py']['peak_rss_mib']:.1f} MiB peak. "
+          f"Ratios (Subweave/peer): time {result['ratio_wall']:.2f}, memory {result['ratio_peak_rss']:.2f}")
+    if not args.keep:
+        shutil.rmtree(work)
+    else:
+        print("inputs and outputs kept in", work)
+
+
+if __name__ == "__main__":
+    main()
