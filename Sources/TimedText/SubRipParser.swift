@@ -33,8 +33,13 @@ public enum SubRipParser {
         for (k, entry) in timings.enumerated() {
             let lineNumber = entry.index + 1
             var textEnd = k + 1 < timings.count ? timings[k + 1].index : lines.count
-            // The next cue's counter, directly above its timing line, is not this cue's text.
-            if k + 1 < timings.count, textEnd - 1 > entry.index, isCounter(lines[textEnd - 1]) { textEnd -= 1 }
+            // The next cue's counter, directly above its timing line, is not this cue's text: a line
+            // of digits, or any line that follows a blank line (a wrong or garbled counter).
+            if k + 1 < timings.count, textEnd - 1 > entry.index {
+                let candidate = textEnd - 1
+                let afterBlank = candidate - 1 > entry.index && isBlank(lines[candidate - 1])
+                if isCounter(lines[candidate]) || (afterBlank && !isBlank(lines[candidate])) { textEnd -= 1 }
+            }
             guard let timing = entry.timing else {
                 warnings.append(IngestWarning(kind: "cue_skipped", line: lineNumber,
                     "cue skipped: \"\(lines[entry.index].prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
@@ -69,6 +74,10 @@ public enum SubRipParser {
             cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         }
         return (cues, warnings)
+    }
+
+    static func isBlank(_ line: Substring) -> Bool {
+        line.allSatisfy { $0 == " " || $0 == "\t" }
     }
 
     static func isCounter(_ line: Substring) -> Bool {

@@ -1,0 +1,187 @@
+import Testing
+import TestSupport
+import TimedText
+import Timebase
+
+/// The W3C WebVTT parser algorithm, case by case (WebVTT §6).
+struct WebVTTParserTests {
+    func cues(_ text: String) throws -> [Cue] { try WebVTTParser.parse(text).cues }
+
+    static let signatures: [SourceRow<(String, Bool)>] = [
+        SourceRow(("WEBVTT", true)), SourceRow(("WEBVTT\n", true)), SourceRow(("WEBVTT FILE TITLE\n", true)),
+        SourceRow(("WEBVTT\tx\n", true)), SourceRow(("\u{FEFF}WEBVTT\n", true)), SourceRow(("WEBVTT\r\n", true)),
+        SourceRow(("WEBVTTX\n", false)), SourceRow(("webvtt\n", false)), SourceRow((" WEBVTT\n", false)),
+        SourceRow(("", false)), SourceRow(("WEBVT\n", false)), SourceRow(("WEBVTT-\n", false)),
+        SourceRow(("1\n00:00:01,000 --> 00:00:02,000\nSRT\n", false)),
+    ]
+
+    @Test func signatureLine() {
+        for row in Self.signatures {
+            let (text, valid) = row.value
+            let parsed = (try? WebVTTParser.parse(text)) != nil
+            #expect(parsed == valid, "\(text.debugDescription) at line \(row.line)")
+        }
+    }
+
+    static let timestamps: [SourceRow<(String, Int64?)>] = [
+        SourceRow(("00:01.000", 1_000)), SourceRow(("01:02.003", 62_003)), SourceRow(("00:00:01.000", 1_000)),
+        SourceRow(("01:00:00.000", 3_600_000)), SourceRow(("1:00:00.000", 3_600_000)), SourceRow(("100:00:00.000", 360_000_000)),
+        SourceRow(("60:00.000", nil)), SourceRow(("00:60.000", nil)), SourceRow(("00:00:60.000", nil)), SourceRow(("00:60:00.000", nil)),
+        SourceRow(("00:00.00", nil)), SourceRow(("00:00.0000", nil)), SourceRow(("00:00,000", nil)), SourceRow(("0:00.000", nil)),
+        SourceRow(("00:0.000", nil)), SourceRow(("00:00", nil)), SourceRow(("-00:01.000", nil)),
+    ]
+
+    @Test func timestampForms() throws {
+        for row in Self.timestamps {
+            let (stamp, ms) = row.value
+            let parsed = try cues("WEBVTT\n\n\(stamp) --> 999:00:00.000\nx\n").first?.start
+            #expect(parsed == ms.map(MediaTime.init(milliseconds:)), "\(stamp) at line \(row.line)")
+        }
+    }
+
+    /// (settings text, the settings kept, as written back).
+    static let settings: [SourceRow<(String, String)>] = [
+        SourceRow(("line:0", "line:0")), SourceRow(("line:-1", "line:-1")), SourceRow(("line:1.5", "line:1.5")),
+        SourceRow(("line:50%", "line:50%")), SourceRow(("line:50%,end", "line:50%,end")), SourceRow(("line:0,center", "line:0,center")),
+        SourceRow(("line:--1", "")), SourceRow(("line:1.2.3", "")), SourceRow(("line:abc", "")), SourceRow(("line:1-", "")),
+        SourceRow(("line:50%,middle", "")), SourceRow(("line:101%", "")), SourceRow(("line:.5", "")),
+        SourceRow(("position:10%", "position:10%")), SourceRow(("position:10%,line-left", "position:10%,line-left")),
+        SourceRow(("position:110%", "")), SourceRow(("position:10", "")), SourceRow(("position:10%,left", "")),
+        SourceRow(("size:50%", "size:50%")), SourceRow(("size:101%", "")), SourceRow(("size:-5%", "")),
+        SourceRow(("align:start", "align:start")), SourceRow(("align:left", "align:left")), SourceRow(("align:middle", "")),
+        SourceRow(("vertical:rl", "vertical:rl")), SourceRow(("vertical:lr", "vertical:lr")), SourceRow(("vertical:x", "")),
+        SourceRow(("line:0 line:5", "line:5")), SourceRow(("bogus:1 line:2", "line:2")), SourceRow((":x line", "")),
+        SourceRow(("region:r1", "region:r1")), SourceRow(("region:nope", "")), SourceRow(("region:r1 line:0", "line:0")),
+        SourceRow(("size:50% align:end line:10%", "line:10% size:50% align:end")),
+    ]
+
+    @Test func settingsParsedAndValidated() throws {
+        for row in Self.settings {
+            let (input, kept) = row.value
+            let text = "WEBVTT\n\nREGION\nid:r1 width:40%\n\n00:01.000 --> 00:02.000 \(input)\nx\n"
+            let cue = try #require(try cues(text).first, "line \(row.line)")
+            #expect(cue.settings.text == kept, "\(input) at line \(row.line)")
+        }
+    }
+
+    @Test func blocks() throws {
+        let text = """
+        WEBVTT - title
+        Kind: captions
+
+        NOTE a comment
+        spanning lines
+
+        STYLE
+        ::cue { color: lime }
+
+        REGION
+        id:fred width:40% lines:3 regionanchor:0%,100% viewportanchor:10%,90% scroll:up
+
+        intro
+        00:00.000 --> 00:01.000 region:fred
+        <v Roger>Hi &amp; bye
+
+        00:02.000 --> 00:03.000
+        first line
+        00:04.000 --> 00:05.000
+        a timing line inside a cue starts a new cue
+
+        STYLE
+        ::cue { color: red }
+
+        00:06.000 --> 00:07.000
+        after a STYLE block that came too late
+        """
+        let document = try WebVTTParser.parse(text)
+        #expect(document.styleSheets == ["::cue { color: lime }"])
+        #expect(document.regions.map(\.identifier) == ["fred"])
+        #expect(document.regions.first?.block == "REGION\nid:fred width:40% lines:3 regionanchor:0%,100% viewportanchor:10%,90% scroll:up")
+        #expect(document.cues.map(\.identifier) == ["intro", "", "", ""])
+        #expect(document.cues.map(\.text) == ["<v Roger>Hi &amp; bye", "first line", "a timing line inside a cue starts a new cue",
+                                              "after a STYLE block that came too late"])
+        #expect(document.cues[0].settings.region == "fred")
+        #expect(document.cues.map { $0.start.milliseconds } == [0, 2000, 4000, 6000])
+    }
+
+    @Test func badTimingLineSkipsTheBlockOnly() throws {
+        let document = try WebVTTParser.parse("WEBVTT\n\n00:01.000 --> 00:xx.000\nskipped\nalso skipped\n\n00:03.000 --> 00:04.000\nkept\n")
+        #expect(document.cues.map(\.text) == ["kept"])
+        #expect(document.warnings.first?.kind == "cue_skipped")
+        #expect(document.warnings.first?.line == 3)
+    }
+
+    @Test func endNotAfterStartIsSkipped() throws {
+        let document = try WebVTTParser.parse("WEBVTT\n\n00:02.000 --> 00:01.000\nbackwards\n\n00:03.000 --> 00:03.000\nzero\n")
+        #expect(document.cues.isEmpty)
+        #expect(document.warnings.map(\.line) == [3, 6])
+    }
+
+    @Test func lineEndingsAndNulls() throws {
+        for newline in ["\n", "\r\n", "\r"] {
+            let text = ["WEBVTT", "", "00:01.000 --> 00:02.000", "a", "b", "", "00:03.000 --> 00:04.000", "c"].joined(separator: newline)
+            #expect(try cues(text).map(\.text) == ["a\nb", "c"], "\(newline.debugDescription)")
+        }
+        #expect(try cues("WEBVTT\n\n00:01.000 --> 00:02.000\na\u{0}b\n").first?.text == "a\u{FFFD}b")
+    }
+
+    @Test func cueRightAfterTheHeaderLine() throws {
+        // A timing line on line 2 ends the header and is a cue.
+        #expect(try cues("WEBVTT\n00:01.000 --> 00:02.000\nHi\n").map(\.text) == ["Hi"])
+    }
+
+    @Test func arrowWithoutSpaces() throws {
+        #expect(try cues("WEBVTT\n\n00:01.000-->00:02.000\nx\n").count == 1)
+        #expect(try cues("WEBVTT\n\n00:01.000 -> 00:02.000\nx\n").isEmpty)
+    }
+}
+
+struct CueTextTests {
+    static let repairs: [SourceRow<(String, String)>] = [
+        SourceRow(("plain", "plain")),
+        SourceRow(("<i>ok</i>", "<i>ok</i>")),
+        SourceRow(("<i>open", "<i>open</i>")),
+        SourceRow(("close</b>", "close")),
+        SourceRow(("<b><i>x</b>", "<b><i>x</i></b>")),
+        SourceRow(("<font color=red>x</font>", "x")),
+        SourceRow(("a & b", "a &amp; b")),
+        SourceRow(("&amp; &lt; &#233; &#xE9; &nbsp;", "&amp; &lt; &#233; &#xE9; &nbsp;")),
+        SourceRow(("x > y", "x &gt; y")),
+        SourceRow(("<c.yellow.bg_blue>y</c>", "<c.yellow.bg_blue>y</c>")),
+        SourceRow(("<v Roger Bingham>Hi", "<v Roger Bingham>Hi")),
+        SourceRow(("<v>no voice", "no voice")),
+        SourceRow(("<lang en>hi</lang>", "<lang en>hi</lang>")),
+        SourceRow(("<ruby>漢<rt>kan</rt></ruby>", "<ruby>漢<rt>kan</rt></ruby>")),
+        SourceRow(("<rt>orphan</rt>", "orphan")),
+        SourceRow(("a <00:00:01.500>b", "a <00:00:01.500>b")),
+        SourceRow(("a <00:01.5>b", "a b")),
+        SourceRow(("a < b", "a ")),  // a browser drops '< b' as an unknown tag
+    ]
+
+    @Test func repairsMarkupAsABrowserReadsIt() {
+        for row in Self.repairs {
+            let (input, output) = row.value
+            #expect(CueText.repaired(input).text == output, "\(input) at line \(row.line)")
+        }
+    }
+
+    @Test func escapesPlainText() {
+        #expect(CueText.escaped("Tom & Jerry <3 >") == "Tom &amp; Jerry &lt;3 &gt;")
+        #expect(CueText.plainText("<i>Tom</i> &amp; <b>Jerry</b> &#233;") == "Tom & Jerry é")
+    }
+}
+
+struct SegmenterTests {
+    func cue(_ s: Int64, _ e: Int64) -> Cue { Cue(start: MediaTime(milliseconds: s), end: MediaTime(milliseconds: e), text: "\(s)") }
+    func window(_ s: Int64, _ e: Int64) -> Range<MediaTime> { MediaTime(milliseconds: s)..<MediaTime(milliseconds: e) }
+
+    @Test func cuesGoToEverySegmentTheyOverlap() {
+        let windows = [window(0, 2000), window(2000, 4000), window(4000, 6000)]
+        let cues = [cue(0, 500), cue(1500, 2500), cue(2000, 2001), cue(1000, 6000), cue(3999, 4000), cue(4000, 4500), cue(6000, 7000)]
+        #expect(Segmenter.assign(cues, to: windows) == [[0, 1, 3], [1, 2, 3, 4], [3, 5]])
+    }
+
+    @Test func emptyWindowsStayEmpty() {
+        #expect(Segmenter.assign([cue(100, 200)], to: [window(0, 50), window(50, 100), window(100, 150)]) == [[], [], [0]])
+    }
+}
