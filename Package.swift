@@ -23,13 +23,13 @@ let package = Package(
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave"]),
 
-        .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TestSupport"]),
-        .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "TestSupport"]),
+        .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Timebase", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
         // Runs the built `subweave`, a static server on 127.0.0.1 and hls.js in headless Chromium.
         .testTarget(name: "EndToEndTests", dependencies: ["HLS", "TestSupport"]),

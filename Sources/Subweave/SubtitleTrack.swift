@@ -160,8 +160,10 @@ extension SubtitleTrack {
 
         // language
         var language = LanguageTag.undetermined
+        var languageIsInvalid = false
         if let text = d["language"], !text.isEmpty {
             if let tag = LanguageTag(parsing: text) { language = tag } else {
+                languageIsInvalid = true
                 fail(.invalidLanguage, "language \"\(text)\" is not a BCP 47 tag (such as en, pt-BR, zh-Hant); use und when it is unknown")
             }
         }
@@ -188,7 +190,7 @@ extension SubtitleTrack {
             if let autonym = language.autonym {
                 label = autonym + (sdh ? " (SDH)" : "") + (forced ? " (Forced)" : "")
                 derived = true
-            } else {
+            } else if !languageIsInvalid {
                 fail(.emptyLabel, language.isUndetermined
                      ? "name= is required: without language= there is no name to derive the menu label from"
                      : "name= is required: no known name for language \"\(language)\"")

@@ -1,0 +1,83 @@
+import Foundation
+import Subweave
+import Testing
+import TestSupport
+
+/// HTTP(S) subtitle sources against a local server on 127.0.0.1: redirects, 404, a slow server,
+/// transient failures and the concurrency bound.
+@Suite(.enabled(if: Tools.which("python3") != nil, "python3 is not installed"))
+struct RemoteSourceTests {
+    let root: String
+    let server: TestHTTPServer
+
+    init() throws {
+        root = try Scratch.make().path
+        for i in 1...5 {
+            try "\(i)\n00:00:0\(i),000 --> 00:00:0\(i),500\nTrack \(i)\n".write(toFile: "\(root)/t\(i).srt", atomically: true, encoding: .utf8)
+        }
+        server = try #require(try TestHTTPServer(root: root))
+    }
+
+    @Test func followsRedirects() async throws {
+        let bytes = try await ResourceLoader().fetch(URL(string: server.url("redirect/t1.srt"))!)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("Track 1"))
+    }
+
+    @Test func notFoundSaysSo() async throws {
+        do {
+            _ = try await ResourceLoader().fetch(URL(string: server.url("missing/en.srt"))!)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.explanation == "HTTP 404 Not Found")
+        }
+    }
+
+    @Test func slowServerTimesOut() async throws {
+        let started = Date()
+        do {
+            _ = try await ResourceLoader(timeout: 1, retries: 0).fetch(URL(string: server.url("slow/4/t1.srt"))!)
+            Issue.record("expected a timeout")
+        } catch {
+            #expect(error.explanation.contains("timed out after 1 s"), "\(error.explanation)")
+        }
+        #expect(Date().timeIntervalSince(started) < 3.5)
+    }
+
+    @Test func transientFailuresAreRetried() async throws {
+        let bytes = try await ResourceLoader(retries: 2).fetch(URL(string: server.url("flaky/a/t2.srt"))!)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("Track 2"))
+        do {
+            _ = try await ResourceLoader(retries: 0).fetch(URL(string: server.url("flaky/b/t2.srt"))!)
+            Issue.record("expected the 503")
+        } catch {
+            #expect(error.explanation.hasPrefix("HTTP 503"))
+        }
+    }
+
+    @Test func fetchesConcurrentlyWithABound() async throws {
+        let dir = try Fixtures.copy("media/ts-bframes")
+        let descriptors = try (1...5).map { i in try TrackDescriptor(parsing: "url=\(server.url("track/t\(i).srt")),id=t\(i),language=en,name=T\(i)", origin: "#\(i)") }
+        let tracks = try SubtitleTrack.register(descriptors)
+        let started = Date()
+        let result = try await Packager().run(PackageRequest(masterPath: dir + "/master.m3u8", tracks: tracks, dryRun: true))
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.report.tracks.map(\.cueCount) == [1, 1, 1, 1, 1])
+        let stats = try server.stats()
+        #expect(stats.requests == 5)
+        #expect(stats.maxInFlight == 3, "at most three requests at once, and the bound is used")
+        #expect(elapsed >= 0.6, "five 0.3 s requests three at a time take two rounds")
+    }
+
+    @Test func unreachableSourceFailsTheRunWithTheStatus() async throws {
+        let dir = try Fixtures.copy("media/ts-bframes")
+        let before = try FolderSnapshot(dir)
+        let tracks = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(server.url("missing/en.srt")),language=en", origin: "#1")])
+        do {
+            _ = try await Packager().run(PackageRequest(masterPath: dir + "/master.m3u8", tracks: tracks))
+            Issue.record("expected a load failure")
+        } catch {
+            #expect("\(error)".contains("unreachable: HTTP 404"), "\(error)")
+        }
+        #expect(before.differences(to: try FolderSnapshot(dir)) == [])
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""A local HTTP server with misbehaving routes, for the remote-subtitle tests.
+
+    http_test_server.py ROOT PORTFILE
+
+Serves ROOT on 127.0.0.1 at an ephemeral port, written to PORTFILE once listening. Routes:
+  /files/P            the file P under ROOT
+  /missing/...        404
+  /slow/S/P           waits S seconds, then /files/P
+  /redirect/P         302 to /files/P
+  /flaky/K/P          503 the first time key K is asked for, then /files/P
+  /track/P            /files/P after 0.3 s, counting requests in flight
+  /stats              {"max_in_flight": n, "requests": n}
+"""
+import json, os, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROOT, PORTFILE = sys.argv[1], sys.argv[2]
+lock = threading.Lock()
+state = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "flaky": set()}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def send_file(self, path):
+        full = os.path.join(ROOT, path)
+        if not os.path.isfile(full):
+            return self.send_error(404)
+        with open(full, "rb") as f:
+            body = f.read()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        parts = self.path.split("?")[0].strip("/").split("/")
+        route, rest = parts[0], parts[1:]
+        if route == "files":
+            return self.send_file("/".join(rest))
+        if route == "missing":
+            return self.send_error(404, "Not Found")
+        if route == "slow":
+            time.sleep(float(rest[0]))
+            return self.send_file("/".join(rest[1:]))
+        if route == "redirect":
+            self.send_response(302)
+            self.send_header("Location", "/files/" + "/".join(rest))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if route == "flaky":
+            with lock:
+                first = rest[0] not in state["flaky"]
+                state["flaky"].add(rest[0])
+            if first:
+                return self.send_error(503, "Service Unavailable")
+            return self.send_file("/".join(rest[1:]))
+        if route == "track":
+            with lock:
+                state["in_flight"] += 1
+                state["requests"] += 1
+                state["max_in_flight"] = max(state["max_in_flight"], state["in_flight"])
+            time.sleep(0.3)
+            with lock:
+                state["in_flight"] -= 1
+            return self.send_file("/".join(rest))
+        if route == "stats":
+            body = json.dumps({k: state[k] for k in ("max_in_flight", "requests")}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self.send_error(404)
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+with open(PORTFILE + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(PORTFILE + ".tmp", PORTFILE)
+server.serve_forever()
