@@ -51,6 +51,26 @@ done
 # fMP4 needs version 7 for EXT-X-MAP in the media playlist; the master says so too.
 sed -i 's/#EXT-X-VERSION:3/#EXT-X-VERSION:7/' media/fmp4/master.m3u8
 
+# A vendor-style master on the same media: CRLF, a comment, unknown tags and attributes, session
+# data, an audio group, an existing subtitle group and an I-frame stream.
+printf "#EXTM3U\r\n#EXT-X-VERSION:6\r\n#EXT-X-INDEPENDENT-SEGMENTS\r\n## Packaged by a vendor tool; keep this comment\r\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Test, with a comma\"\r\n#EXT-X-VENDOR-FUTURE-TAG:FOO=1,BAR=\"x,y\"\r\n\r\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"1\"\r\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"text\",NAME=\"Deutsch\",LANGUAGE=\"de\",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,URI=\"de/index.m3u8\"\r\n#EXT-X-STREAM-INF:BANDWIDTH=200000,AVERAGE-BANDWIDTH=150000,CODECS=\"avc1.4d400d,mp4a.40.2\",RESOLUTION=320x180,FRAME-RATE=29.970,AUDIO=\"aud\",SUBTITLES=\"text\",X-VENDOR-ATTR=7\r\nprog.m3u8\r\n# a comment between variants\r\n#EXT-X-STREAM-INF:BANDWIDTH=100000,CODECS=\"avc1.4d400d,mp4a.40.2\",RESOLUTION=320x180,AUDIO=\"aud\",SUBTITLES=\"text\"\r\nprog.m3u8\r\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=50000,CODECS=\"avc1.4d400d\",RESOLUTION=320x180,URI=\"iframe.m3u8\"\r\n" > media/ts-bframes/complex.m3u8
+
+# An existing German subtitle rendition for the vendor-style master (complex.m3u8), as another
+# packager would have left it: one WebVTT segment per video segment, mapped to the first video PTS.
+mkdir -p media/ts-bframes/de
+pts=$(ffprobe -v error -select_streams v:0 -show_entries packet=pts -of csv=p=0 media/ts-bframes/seg_000.ts | tr -d ',' | grep . | sort -n | head -1)
+{
+  printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n'
+  i=0
+  for d in $(grep '^#EXTINF' media/ts-bframes/prog.m3u8 | sed 's/#EXTINF:\([0-9.]*\),.*/\1/'); do
+    printf '#EXTINF:%s,\nde_%d.vtt\n' "$d" "$i"
+    printf 'WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:%s,LOCAL:00:00:00.000\n\n' "$pts" > "media/ts-bframes/de/de_$i.vtt"
+    i=$((i + 1))
+  done
+  printf '#EXT-X-ENDLIST\n'
+} > media/ts-bframes/de/index.m3u8
+printf '00:00:01.000 --> 00:00:02.000\nGuten Tag\n\n' >> media/ts-bframes/de/de_0.vtt
+
 # 5. The example asset in Examples/basic: 10 s of MPEG-TS in 2 s segments, two bitrates.
 example=../Examples/basic
 rm -rf "$example/video" && mkdir -p "$example/video/low" "$example/video/high"
