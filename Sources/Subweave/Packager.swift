@@ -97,6 +97,7 @@ public struct Packager: Sendable {
         let masterText = rewritten.master.playlist.text
 
         var warnings = rewritten.warnings
+        warnings += Self.forcedCoverageWarnings(request.tracks, loaded)
         if request.outputPath != nil && outputFolder != masterURL.deletingLastPathComponent().path {
             warnings.append("the new master is in another folder than the original; its variant URIs are relative, so they must resolve from \(outputFolder)")
         }
@@ -228,6 +229,20 @@ public struct Packager: Sendable {
         } catch {
             throw .io(path: Self.display(url), reason: "\(what) \(error.explanation)")
         }
+    }
+
+    /// Apple HLS Authoring Spec 5.8: where a language has forced and full tracks, the full ones
+    /// should also carry the forced cues.
+    static func forcedCoverageWarnings(_ tracks: [SubtitleTrack], _ loaded: [IngestedSubtitles]) -> [String] {
+        var warnings: [String] = []
+        for (forcedIndex, forced) in tracks.enumerated() where forced.isForced && !forced.language.isUndetermined {
+            for (fullIndex, full) in tracks.enumerated() where !full.isForced && full.language == forced.language {
+                let missing = RenditionRules.forcedCuesMissing(forced: loaded[forcedIndex].cues, full: loaded[fullIndex].cues)
+                guard let first = missing.first else { continue }
+                warnings.append("Apple HLS Authoring Spec 5.8: the full \(full.language) track \"\(full.sourceID)\" lacks \(missing.count) of the \(loaded[forcedIndex].cues.count) forced cues of \"\(forced.sourceID)\" (the first at \(first.start.decimalSeconds) s); viewers who choose it will miss them")
+            }
+        }
+        return warnings
     }
 
     /// Resolves a playlist URI against the playlist it appears in.

@@ -1,3 +1,4 @@
+import TimedText
 import Timebase
 
 /// The rules that decide DEFAULT, AUTOSELECT and order among the renditions of a SUBTITLES group.
@@ -63,5 +64,21 @@ public enum RenditionRules {
     /// (Apple HLS Authoring Spec 9.17).
     public static func rank(forced: Bool, sdh: Bool) -> Int {
         forced ? 2 : (sdh ? 1 : 0)
+    }
+
+    /// The forced cues a full track of the same language does not also carry (Apple HLS Authoring
+    /// Spec 5.8: a viewer who turns full subtitles on must not lose the forced ones).
+    ///
+    /// A forced cue is carried when a full cue overlaps it in time with the same visible text
+    /// (markup, case and spacing ignored).
+    public static func forcedCuesMissing(forced: [Cue], full: [Cue]) -> [Cue] {
+        func normalized(_ text: String) -> String {
+            CueText.plainText(text).lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        let fullTexts = full.map { ($0.start, $0.end, normalized($0.text)) }
+        return forced.filter { cue in
+            let text = normalized(cue.text)
+            return !fullTexts.contains { $0.0 < cue.end && $0.1 > cue.start && ($0.2 == text || $0.2.contains(text)) }
+        }
     }
 }

@@ -8,6 +8,19 @@ enum Command: Equatable {
     case package(PackageOptions)
     case cues(CuesOptions)
     case convert(ConvertOptions)
+    case validate(ValidateOptions)
+    case inspect(InspectOptions)
+}
+
+struct ValidateOptions: Equatable {
+    var master: String
+    var json = false
+}
+
+struct InspectOptions: Equatable {
+    var master: String
+    var locales: [String] = []
+    var json = false
 }
 
 struct PackageOptions: Equatable {
@@ -42,6 +55,8 @@ enum Invocation {
         "package": "subweave package <master.m3u8> --subtitle <descriptor> [--subtitle <descriptor> ...] [--tracks tracks.json] [--preferred-language TAG] [--closed-captions auto|none|in-band] [--output FILE] [--dry-run] [--json]",
         "cues": "subweave cues <file|url|-> [--format vtt|srt] [--encoding NAME] [--json]",
         "convert": "subweave convert <in.srt> [-o out.vtt] [--encoding NAME]",
+        "validate": "subweave validate <master.m3u8> [--json]",
+        "inspect": "subweave inspect <master.m3u8> [--locale TAG ...] [--json]",
     ]
 
     static let generalHelp = """
@@ -51,6 +66,8 @@ enum Invocation {
       \(usage["package"]!)
       \(usage["cues"]!)
       \(usage["convert"]!)
+      \(usage["validate"]!)
+      \(usage["inspect"]!)
       subweave --help | --version
 
     Run `subweave help <command>` or `subweave <command> --help` for details.
@@ -96,6 +113,20 @@ enum Invocation {
         USAGE: \(usage["convert"]!)
 
         Converts SubRip to WebVTT (standard output unless -o is given).
+        """,
+        "validate": """
+        USAGE: \(usage["validate"]!)
+
+        Checks the subtitle and caption rules of RFC 8216bis and Apple's HLS Authoring Spec on a
+        master and the playlists and WebVTT segments it names. Each finding has a severity, the file
+        and line, and the rule it enforces. Exit status 1 when there is an error.
+        """,
+        "inspect": """
+        USAGE: \(usage["inspect"]!)
+
+        Lists the media selection groups as AVFoundation presents them (audible, legible, visual)
+        and, for the viewer locales given, which subtitles a player selects at load and which
+        forced subtitles show with which audio.
         """,
     ]
 
@@ -153,6 +184,14 @@ enum Invocation {
             ], command: first)
             guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one input file", command: first) }
             return .convert(ConvertOptions(input: parsed.positionals[0], output: parsed.value("--output"), format: parsed.value("--format"), encoding: parsed.value("--encoding")))
+        case "validate":
+            let parsed = try ArgumentParser.parse(rest, options: [OptionSpec(name: "--json", takesValue: false)], command: first)
+            guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one master playlist", command: first) }
+            return .validate(ValidateOptions(master: parsed.positionals[0], json: parsed.flag("--json")))
+        case "inspect":
+            let parsed = try ArgumentParser.parse(rest, options: [OptionSpec(name: "--locale", takesValue: true), OptionSpec(name: "--json", takesValue: false)], command: first)
+            guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one master playlist", command: first) }
+            return .inspect(InspectOptions(master: parsed.positionals[0], locales: parsed.all("--locale"), json: parsed.flag("--json")))
         default:
             let commands = Array(help.keys)
             let closest = commands.min { ArgumentParser.distance($0, first) < ArgumentParser.distance($1, first) }

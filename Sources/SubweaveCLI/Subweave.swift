@@ -35,6 +35,10 @@ struct SubweaveMain {
                 try await CuesCommand.run(options)
             case .convert(let options):
                 try await ConvertCommand.run(options)
+            case .validate(let options):
+                return try await ValidateCommand.run(options)
+            case .inspect(let options):
+                try InspectCommand.run(options)
             }
             return 0
         } catch let error as SubweaveError {
