@@ -1,0 +1,223 @@
+import Containers
+import TimedText
+import Timebase
+
+/// Collects decoded captions as cues, per service.
+public struct CaptionCollector: CaptionSink {
+    public private(set) var cues: [CaptionService: [Cue]] = [:]
+
+    public init() {}
+
+    public mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime) {
+        cues[service, default: []].append(Cue(start: start, end: end, text: CueText.escaped(text)))
+    }
+}
+
+/// Puts caption data back in presentation order before it reaches the decoder.
+///
+/// A/53 caption data travels with each coded picture, in decode order; with B-frames that is not
+/// the order the pictures are shown. Decoding in decode order shows the caption before last, or
+/// scrambles text. The buffer holds as many access units as H.264 may reorder (a DPB of 16
+/// frames) and releases the earliest-presented one as each new one arrives.
+struct ReorderBuffer {
+    static let depth = 16
+    private var pending: [(time: MediaTime, data: [CCData], sequence: Int)] = []
+    private var sequence = 0
+
+    /// Adds an access unit's caption data; returns any that can no longer be preceded.
+    mutating func add(_ data: [CCData], time: MediaTime) -> [(MediaTime, [CCData])] {
+        pending.append((time, data, sequence))
+        sequence += 1
+        guard pending.count > Self.depth else { return [] }
+        return [popEarliest()]
+    }
+
+    mutating func drain() -> [(MediaTime, [CCData])] {
+        var out: [(MediaTime, [CCData])] = []
+        while !pending.isEmpty { out.append(popEarliest()) }
+        return out
+    }
+
+    private mutating func popEarliest() -> (MediaTime, [CCData]) {
+        var best = 0
+        for i in pending.indices.dropFirst() where (pending[i].time, pending[i].sequence) < (pending[best].time, pending[best].sequence) { best = i }
+        let item = pending.remove(at: best)
+        return (item.time, item.data)
+    }
+}
+
+/// The whole caption path for one video stream: access units → NAL units → SEI → A/53
+/// cc_data → presentation order → the 608 decoders of both fields → cues.
+public struct CaptionDecoder {
+    public let codec: NALUnits.Codec
+    private var reorder = ReorderBuffer()
+    private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
+    public private(set) var collector = CaptionCollector()
+    private var lastTime: MediaTime?
+    /// Access units seen so far.
+    public private(set) var accessUnits = 0
+    /// When the first printable character was decoded, and in which service.
+    public private(set) var firstText: (service: CaptionService, time: MediaTime)?
+
+    public init(codec: NALUnits.Codec) { self.codec = codec }
+
+    /// The caption triplets of an access unit (Annex B).
+    public static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
+        var result: [CCData] = []
+        for range in NALUnits.split(accessUnit) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
+            let rbsp = NALUnits.rbsp(accessUnit[range])
+            for payload in SEIMessages.registeredUserData(rbsp, headerLength: codec.headerLength) {
+                if let data = CCData.parse(t35: payload) { result += data }
+            }
+        }
+        return result
+    }
+
+    /// Adds one access unit shown at `time`.
+    public mutating func add(accessUnit: [UInt8], time: MediaTime) {
+        accessUnits += 1
+        let data = Self.captionData(accessUnit: accessUnit, codec: codec)
+        for (t, items) in reorder.add(data, time: time) { decode(items, at: t) }
+    }
+
+    /// Adds caption byte pairs directly (SCC files): field 1 or 2, in presentation order.
+    public mutating func add(pairs: [(UInt8, UInt8)], field: Int, time: MediaTime) {
+        let data = pairs.map { CCData(type: UInt8(field - 1), valid: true, byte1: $0.0, byte2: $0.1) }
+        decode(data, at: time)
+    }
+
+    private mutating func decode(_ data: [CCData], at time: MediaTime) {
+        lastTime = max(lastTime ?? time, time)
+        for item in data where item.valid && item.type < 2 {
+            let index = Int(item.type)
+            fields[index].decode(item.byte1, item.byte2, at: time, into: &collector)
+            if firstText == nil, let service = fields[index].servicesWithText.min() { firstText = (service, time) }
+        }
+    }
+
+    /// Flushes the reorder buffer and ends open captions at `end` (or the last frame seen).
+    public mutating func finish(at end: MediaTime? = nil) {
+        for (t, items) in reorder.drain() { decode(items, at: t) }
+        let time = end ?? lastTime ?? .zero
+        for i in fields.indices { fields[i].finish(at: time, into: &collector) }
+    }
+
+    /// At a discontinuity: decodes what is buffered, ends open captions at `time`, resets.
+    public mutating func discontinuity(at time: MediaTime) {
+        for (t, items) in reorder.drain() { decode(items, at: t) }
+        for i in fields.indices { fields[i].reset(at: time, into: &collector) }
+    }
+
+    /// The services in which text was decoded.
+    public var services: [CaptionService] {
+        (fields[0].servicesWithText.union(fields[1].servicesWithText)).sorted()
+    }
+}
+
+/// Reads captions from an MPEG-TS byte stream fed in chunks.
+public struct TransportStreamCaptionReader {
+    private var demuxer = TransportStreamDemuxer()
+    public private(set) var decoder: CaptionDecoder?
+    /// Maps a PES PTS to a time on the output timeline; set before feeding.
+    private let timeOf: (Int64) -> MediaTime
+    private var lastPTS: Int64?
+    /// The stream type of the video, once known; nil codec means no SEI captions are possible.
+    public private(set) var videoStreamType: UInt8?
+    public private(set) var videoLanguage: String?
+    /// Stop after this many access units (detection); nil for no limit.
+    public let accessUnitLimit: Int?
+    public private(set) var finished = false
+    /// The lowest PTS (unwrapped) among the first access units: the first frame shown.
+    public private(set) var origin: Int64?
+    private var unitsSeen = 0
+
+    /// `timeOf` converts an (unwrapped) PTS to output time.
+    public init(accessUnitLimit: Int? = nil, timeOf: @escaping (Int64) -> MediaTime) {
+        self.accessUnitLimit = accessUnitLimit
+        self.timeOf = timeOf
+    }
+
+    /// Feeds bytes; returns false once nothing more is wanted (no SEI codec, or the limit reached).
+    public mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard !finished else { return false }
+        var units: [(Int64, [UInt8])] = []
+        demuxer.feed(bytes) { packet in
+            if let pts = packet.pts { units.append((pts, packet.payload)) }
+        }
+        if decoder == nil, let video = demuxer.video {
+            videoStreamType = video.streamType
+            videoLanguage = video.language
+            guard let codec = NALUnits.Codec(streamType: video.streamType) else { finished = true; return false }
+            decoder = CaptionDecoder(codec: codec)
+        }
+        guard decoder != nil else { return true }
+        for (pts, payload) in units {
+            let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
+            lastPTS = unwrapped
+            noteOrigin(unwrapped)
+            decoder!.add(accessUnit: payload, time: timeOf(unwrapped))
+            if let limit = accessUnitLimit, decoder!.accessUnits >= limit || decoder!.firstText != nil {
+                finished = true
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Ends the input.
+    public mutating func finish(at end: MediaTime? = nil) {
+        var last: [(Int64, [UInt8])] = []
+        demuxer.finish { packet in
+            if let pts = packet.pts { last.append((pts, packet.payload)) }
+        }
+        if decoder != nil {
+            for (pts, payload) in last {
+                let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
+                lastPTS = unwrapped
+                noteOrigin(unwrapped)
+                decoder!.add(accessUnit: payload, time: timeOf(unwrapped))
+            }
+        }
+        decoder?.finish(at: end)
+        finished = true
+    }
+
+    private mutating func noteOrigin(_ pts: Int64) {
+        unitsSeen += 1
+        if unitsSeen <= ReorderBuffer.depth * 2 { origin = min(origin ?? pts, pts) }
+    }
+
+    /// Marks a discontinuity: what follows is another timeline.
+    public mutating func discontinuity(at time: MediaTime) {
+        decoder?.discontinuity(at: time)
+        lastPTS = nil
+    }
+}
+
+/// The captions of one MPEG-TS file, per service, timed from its first video frame.
+public struct TransportStreamCaptions: Sendable {
+    public let services: [(service: CaptionService, cues: [Cue])]
+    /// The video's ISO 639 language from the PMT, if declared.
+    public let language: String?
+    /// The video stream type; captions are read only from H.264 (0x1B) and HEVC (0x24).
+    public let videoStreamType: UInt8?
+    /// The first video frame's PTS (90 kHz), the origin of the cue times.
+    public let origin: Int64?
+
+    /// Decodes `chunks` (the file's bytes, in order) fully.
+    public static func decode<S: Sequence>(_ chunks: S) -> TransportStreamCaptions where S.Element == ArraySlice<UInt8> {
+        // Times are absolute unwrapped PTS while decoding; the origin is the lowest PTS among the
+        // first access units (the first frame shown is not the first decoded with B-frames).
+        var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        for chunk in chunks where !reader.feed(chunk) { break }
+        reader.finish()
+        let origin = reader.origin
+        let shift = MediaTime(ticks: origin ?? 0)
+        var services: [(CaptionService, [Cue])] = []
+        for service in CaptionService.allCases {
+            guard let cues = reader.decoder?.collector.cues[service], !cues.isEmpty else { continue }
+            services.append((service, cues.map { var c = $0; c.start -= shift; c.end -= shift; return c }))
+        }
+        return TransportStreamCaptions(services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin)
+    }
+}

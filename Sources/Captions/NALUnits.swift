@@ -1,0 +1,133 @@
+/// H.264 and HEVC NAL units in Annex B byte streams (ITU-T H.264 Annex B, H.265 Annex B).
+public enum NALUnits {
+    /// The NAL units of an Annex B access unit (start codes `00 00 01` or `00 00 00 01` removed),
+    /// as ranges of `data`.
+    public static func split(_ data: [UInt8]) -> [Range<Int>] {
+        var units: [Range<Int>] = []
+        var start: Int?
+        var i = 0
+        let n = data.count
+        while i + 2 < n {
+            if data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1 {
+                if let s = start {
+                    var end = i
+                    while end > s && data[end - 1] == 0 { end -= 1 }  // trailing zero bytes belong to the next start code
+                    units.append(s..<end)
+                }
+                i += 3
+                start = i
+                continue
+            }
+            // Skip quickly: a start code needs a zero at i+2 or later.
+            i += data[i + 2] > 1 ? 3 : 1
+        }
+        if let s = start, s < n { units.append(s..<n) }
+        return units
+    }
+
+    /// The RBSP of a NAL unit: emulation-prevention bytes (the `03` of `00 00 03`) removed.
+    public static func rbsp(_ nal: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(nal.count)
+        var zeros = 0
+        for byte in nal {
+            if zeros >= 2 && byte == 0x03 {
+                zeros = 0
+                continue
+            }
+            out.append(byte)
+            zeros = byte == 0 ? zeros + 1 : 0
+        }
+        return out
+    }
+
+    /// The video codecs whose SEI can carry A/53 captions.
+    public enum Codec: Sendable, Equatable {
+        case h264, hevc
+
+        /// The codec of an MPEG-TS stream type, or nil for one without SEI captions.
+        public init?(streamType: UInt8) {
+            switch streamType {
+            case 0x1B, 0xDB: self = .h264
+            case 0x24: self = .hevc
+            default: return nil
+            }
+        }
+
+        /// Whether a NAL unit (first byte(s) at `nal`) is SEI: H.264 type 6; HEVC prefix 39, suffix 40.
+        func isSEI(_ first: UInt8) -> Bool {
+            switch self {
+            case .h264: return first & 0x1F == 6
+            case .hevc:
+                let type = (first >> 1) & 0x3F
+                return type == 39 || type == 40
+            }
+        }
+
+        /// Bytes of NAL unit header before the SEI messages.
+        var headerLength: Int { self == .h264 ? 1 : 2 }
+    }
+}
+
+/// SEI messages (H.264 §7.3.2.3.1, H.265 §7.3.5) and the A/53 caption data in them.
+public enum SEIMessages {
+    /// The payloads of type 4 (user_data_registered_itu_t_t35) in an SEI RBSP.
+    ///
+    /// Payload type and size are coded as runs of 0xFF plus a last byte; several messages may
+    /// follow one another until the RBSP trailing bits.
+    public static func registeredUserData(_ rbsp: [UInt8], headerLength: Int) -> [ArraySlice<UInt8>] {
+        var result: [ArraySlice<UInt8>] = []
+        var i = headerLength
+        while i < rbsp.count {
+            if rbsp[i] == 0x80 && i == rbsp.count - 1 { break }  // rbsp_trailing_bits
+            var type = 0
+            while i < rbsp.count && rbsp[i] == 0xFF { type += 255; i += 1 }
+            guard i < rbsp.count else { break }
+            type += Int(rbsp[i]); i += 1
+            var size = 0
+            while i < rbsp.count && rbsp[i] == 0xFF { size += 255; i += 1 }
+            guard i < rbsp.count else { break }
+            size += Int(rbsp[i]); i += 1
+            guard i + size <= rbsp.count else { break }
+            if type == 4 { result.append(rbsp[i..<(i + size)]) }
+            i += size
+        }
+        return result
+    }
+}
+
+/// One cc_data triplet (ATSC A/53 Part 4 §6.2.3.1): two 608 or 708 bytes and what they are.
+public struct CCData: Sendable, Equatable {
+    /// 0: NTSC field 1 (CC1/CC2), 1: field 2 (CC3/CC4), 2/3: DTVCC (708).
+    public let type: UInt8
+    public let valid: Bool
+    public let byte1: UInt8
+    public let byte2: UInt8
+
+    public init(type: UInt8, valid: Bool, byte1: UInt8, byte2: UInt8) {
+        self.type = type
+        self.valid = valid
+        self.byte1 = byte1
+        self.byte2 = byte2
+    }
+
+    /// The triplets of an ITU-T T.35 payload, if it is ATSC A/53 caption data: country 0xB5,
+    /// provider 0x0031, user identifier `GA94`, user_data_type_code 3.
+    public static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
+        let p = Array(payload)
+        guard p.count >= 10, p[0] == 0xB5, p[1] == 0x00, p[2] == 0x31,
+              p[3] == 0x47, p[4] == 0x41, p[5] == 0x39, p[6] == 0x34,  // "GA94"
+              p[7] == 0x03 else { return nil }
+        let flags = p[8]
+        guard flags & 0x40 != 0 else { return [] }  // process_cc_data_flag
+        let count = Int(flags & 0x1F)
+        var result: [CCData] = []
+        var i = 10  // after em_data
+        for _ in 0..<count where i + 3 <= p.count {
+            let b = p[i]
+            result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: p[i + 1], byte2: p[i + 2]))
+            i += 3
+        }
+        return result
+    }
+}

@@ -1,0 +1,91 @@
+import TimedText
+import Timebase
+
+/// Scenarist Closed Caption files (`.scc`): 608 byte pairs scheduled by SMPTE timecode, read
+/// through the same decoder as captions in video.
+///
+/// ```
+/// Scenarist_SCC V1.0
+///
+/// 00:00:01;02	9420 9420 94ae 94ae 9452 9452 c8e5 ecec ef80 942f 942f
+/// ```
+/// Each line's first pair is sent on the frame its timecode names and each next pair on the next
+/// frame, at 29.97 frames per second. `;` (or `.`) before the frames marks drop-frame timecode,
+/// `:` non-drop; both count real frames of 1001/30000 s.
+public enum SCCReader {
+    /// The captions of the first service with text (CC1 unless the file carries only CC2), and
+    /// warnings (lines skipped, other services ignored).
+    public static func read(_ text: String) throws(CaptionsError) -> (cues: [Cue], service: CaptionService?, warnings: [IngestWarning]) {
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
+        guard let header = lines.first, header.trimmingCharacters(in: [" ", "\t"]).hasPrefix("Scenarist_SCC V1.0") else {
+            throw CaptionsError(.malformedSCC, line: 1, "an SCC file starts with the line \"Scenarist_SCC V1.0\" (found \"\(lines.first.map { String($0.prefix(40)) } ?? "")\")")
+        }
+        var warnings: [IngestWarning] = []
+        var decoder = CaptionDecoder(codec: .h264)
+        var lastFrame: Int64 = -1
+        for (index, raw) in lines.enumerated().dropFirst() {
+            let line = raw.trimmingCharacters(in: [" ", "\t"])
+            if line.isEmpty { continue }
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let timecode = parts.first, let frame = Self.frame(String(timecode)) else {
+                warnings.append(IngestWarning(kind: "line_skipped", line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
+                continue
+            }
+            var pairs: [(UInt8, UInt8)] = []
+            var bad: String?
+            for word in parts.dropFirst() {
+                guard word.count == 4, let value = UInt16(word, radix: 16) else { bad = String(word); break }
+                pairs.append((UInt8(value >> 8), UInt8(value & 0xFF)))
+            }
+            if let bad {
+                warnings.append(IngestWarning(kind: "line_skipped", line: index + 1, "line skipped: \"\(bad)\" is not a 4-digit hexadecimal byte pair"))
+                continue
+            }
+            if frame < lastFrame {
+                warnings.append(IngestWarning(kind: "timecode_overlap", line: index + 1, "timecode \(timecode) starts before the previous line's data has been sent; its pairs are sent from there on"))
+            }
+            var f = max(frame, lastFrame)
+            for pair in pairs {
+                decoder.add(pairs: [pair], field: 1, time: Self.time(frame: f))
+                f += 1
+            }
+            lastFrame = f
+        }
+        decoder.finish(at: Self.time(frame: lastFrame + 1))
+        let services = decoder.services
+        guard let service = services.first else { return ([], nil, warnings) }
+        if services.count > 1 {
+            warnings.append(IngestWarning(kind: "services_ignored", line: nil,
+                "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
+        }
+        return (decoder.collector.cues[service] ?? [], service, warnings)
+    }
+
+    /// The frame count a timecode names; nil if it is not one.
+    static func frame(_ timecode: String) -> Int64? {
+        let dropFrame = timecode.contains(";") || timecode.contains(".")
+        let fields = timecode.split(whereSeparator: { $0 == ":" || $0 == ";" || $0 == "." })
+        guard fields.count == 4, let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(fields[2]), let f = Int64(fields[3]),
+              m < 60, s < 60, f < 30 else { return nil }
+        var frames = ((h * 60 + m) * 60 + s) * 30 + f
+        if dropFrame {
+            // Frames 0 and 1 are skipped at the start of every minute except every tenth.
+            let minutes = h * 60 + m
+            frames -= 2 * (minutes - minutes / 10)
+        }
+        return frames
+    }
+
+    /// The time of frame `frame` at 30000/1001 frames per second.
+    static func time(frame: Int64) -> MediaTime { MediaTime(ticks: frame * 3003) }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: Set<Character>) -> Substring {
+        var s = self
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,179 @@
+import Captions
+import Containers
+import Foundation
+import Testing
+import TestSupport
+import TimedText
+import Timebase
+
+/// Real MPEG-TS media with composed captions (CaptionedStream: x264 with B-frames made by ffmpeg,
+/// SEI inserted per access unit in presentation order, remuxed by ffmpeg), decoded by Subweave and
+/// by ffmpeg's own decoder in the same test: texts equal, times within one frame.
+@Suite(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is not installed (apt-get install -y ffmpeg)"))
+struct CaptionMediaTests {
+    static let frame = 1001.0 / 30000
+
+    /// A case: its script, and where ffmpeg is known to differ.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        var codec: CaptionedStream.Codec = .h264
+        let frames: Int
+        let script: @Sendable () -> CaptionScript
+        /// Expected Subweave cues per service, written by hand: (start frame, end frame, text).
+        let expected: [CaptionService: [(Int, Int, String)]]
+        /// Cues whose start ffmpeg puts elsewhere (by index), documented per case.
+        var ffmpegStartDiffers: Set<Int> = []
+        /// ffmpeg's texts where they differ from Subweave's, documented per case.
+        var ffmpegText: [String]? = nil
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "pop-on", frames: 150, script: {
+            var s = CaptionScript()
+            s.popOn(["Hello, world!"], at: 5)             // EOC at frame 14
+            s.send([CC608.command(0x2C)], at: 60)
+            s.popOn(["Second caption", "two rows"], at: 70)  // RCL 70, ENM 72, PAC 74, 7 pairs, PAC 83, 4 pairs, EOC 89
+            s.send([CC608.command(0x2C)], at: 120)
+            return s
+        }, expected: [.cc1: [(18, 60, "Hello, world!"), (89, 120, "Second caption\ntwo rows")]]),
+        Case(name: "roll-up 2", frames: 150, script: {
+            var s = CaptionScript()
+            var f = s.send([CC608.command(0x25), CC608.pac(row: 15)], at: 5)  // RU2 5-6, PAC 7-8
+            f = s.send(CC608.text("first line") + [CC608.command(0x2D)], at: f)  // text 9-13, CR 14
+            f = s.send(CC608.text("second line") + [CC608.command(0x2D)], at: 30)  // text 30-35, CR 36
+            f = s.send(CC608.text("third line") + [CC608.command(0x2D)], at: 60)   // text 60-64, CR 65
+            s.send([CC608.command(0x2C)], at: 100)
+            return s
+        }, expected: [.cc1: [(9, 14, "first line"), (14, 36, "first line\nsecond line"), (36, 65, "second line\nthird line"), (65, 100, "third line")]],
+           ffmpegStartDiffers: [0]),
+        Case(name: "roll-up 3", frames: 120, script: {
+            var s = CaptionScript()
+            var f = s.send([CC608.command(0x26)], at: 2)  // RU3 2-3
+            for (i, word) in ["one", "two", "three", "four"].enumerated() { f = s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
+            s.send([CC608.command(0x2C)], at: 100)
+            return s
+        }, expected: [.cc1: [(10, 12, "one"), (12, 32, "one\ntwo"), (32, 53, "one\ntwo\nthree"), (53, 72, "two\nthree\nfour"), (72, 100, "three\nfour")]],
+           ffmpegStartDiffers: [0]),
+        Case(name: "roll-up 4", frames: 150, script: {
+            var s = CaptionScript()
+            s.send([CC608.command(0x27)], at: 2)
+            for (i, word) in ["a1", "b2", "c3", "d4", "e5"].enumerated() { s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
+            s.send([CC608.command(0x2C)], at: 120)
+            return s
+        }, expected: [.cc1: [(10, 11, "a1"), (11, 31, "a1\nb2"), (31, 51, "a1\nb2\nc3"), (51, 71, "a1\nb2\nc3\nd4"), (71, 91, "b2\nc3\nd4\ne5"), (91, 120, "c3\nd4\ne5")]],
+           ffmpegStartDiffers: [0]),
+        Case(name: "paint-on", frames: 120, script: {
+            var s = CaptionScript()
+            s.send([CC608.command(0x29), CC608.pac(row: 14)] + CC608.text("Painted"), at: 10)  // RDC 10-11, PAC 12-13, text 14-17
+            s.send([CC608.command(0x2C)], at: 80)
+            return s
+        }, expected: [.cc1: [(14, 80, "Painted")]], ffmpegStartDiffers: [0]),
+        Case(name: "CC1 and CC3", frames: 120, script: {
+            var s = CaptionScript()
+            s.popOn(["English"], at: 5)                 // RCL 5, ENM 7, PAC 9, text 11-14, EOC 15
+            s.popOn(["Espa~ol"], at: 20, field: 2)      // '~' is ñ in the 608 basic set; EOC 30
+            s.send([CC608.command(0x2C)], at: 90)
+            s.send([CC608.command(0x2C, field: 2)], at: 95, field: 2)
+            return s
+        }, expected: [.cc1: [(15, 90, "English")], .cc3: [(30, 95, "Español")]]),
+        Case(name: "specials and extended", frames: 90, script: {
+            var s = CaptionScript()
+            // RCL 5, PAC 7, "Grus" 9-10, ß (replaces the s) 11, ♪ 13, ® 15, " *\\" 17-18, EOC 19.
+            s.send([CC608.command(0x20), CC608.pac(row: 15)] + CC608.text("Grus") + [CC608.code(0x13, 0x34), CC608.code(0x11, 0x37), CC608.code(0x11, 0x30)]
+                   + CC608.text(" *\\") + [CC608.command(0x2F)], at: 5)
+            s.send([CC608.command(0x2C)], at: 70)
+            return s
+        }, expected: [.cc1: [(19, 70, "Gruß♪® áé")]]),
+        Case(name: "parity errors", frames: 90, script: {
+            var s = CaptionScript()
+            var f = s.send([CC608.command(0x20)] + CC608.text("ok"), at: 5)  // RCL 5-6, text 7
+            s.put((0x58 | 0x80, CC608.parity(0x21)), at: f)                 // 'X' with even parity, then '!'
+            s.put((0x14, 0x2F), at: f + 1)                                   // EOC without its parity bit: dropped
+            s.put(CC608.command(0x2F), at: f + 2)                            // its repeat is obeyed
+            f += 3
+            s.send([CC608.command(0x2C)], at: 60)
+            return s
+        }, expected: [.cc1: [(10, 60, "ok█!")]],
+           // ffmpeg shows a control code whose first byte fails parity as a block and a character
+           // (CTA-608 says to ignore the pair; its repeat is what takes effect).
+           ffmpegText: ["ok█!█/"]),
+        Case(name: "HEVC", codec: .hevc, frames: 90, script: {
+            var s = CaptionScript()
+            s.popOn(["HEVC captions"], at: 5)           // RCL 5, ENM 7, PAC 9, text 11-17, EOC 18
+            s.send([CC608.command(0x2C)], at: 70)
+            return s
+        }, expected: [.cc1: [(18, 70, "HEVC captions")]]),
+    ]
+
+    @Test(arguments: cases)
+    func decodesLikeFFmpeg(_ c: Case) throws {
+        let dir = try Scratch.make().path
+        let file = try CaptionedStream.make(script: c.script(), frames: c.frames, codec: c.codec, folder: dir)
+        let ours = TransportStreamCaptions.decode([ArraySlice(try Data(contentsOf: URL(fileURLWithPath: file)))])
+        #expect(ours.services.map(\.service) == c.expected.keys.sorted())
+        for (service, cues) in ours.services {
+            let expected = c.expected[service] ?? []
+            let frames = cues.map { (Int(($0.start.seconds / Self.frame).rounded()), Int(($0.end.seconds / Self.frame).rounded()), CueText.plainText($0.text)) }
+            #expect(frames.map(\.2) == expected.map(\.2), "\(service) texts")
+            #expect(frames.map(\.0) == expected.map(\.0), "\(service) starts (frames)")
+            #expect(frames.map(\.1) == expected.map(\.1), "\(service) ends (frames)")
+            // ffmpeg decodes field 1 (CC1, and CC2 mixed in: it does not separate them) or field 2.
+            guard service == .cc1 || service == .cc3 else { continue }
+            let theirs = try FFmpegCaptions.decode(file, dataField: service == .cc1 ? 0 : 1)
+            #expect(theirs.map(\.text) == (c.ffmpegText ?? cues.map { CueText.plainText($0.text) }), "ffmpeg's \(service) texts: \(theirs)")
+            for (index, (mine, reference)) in zip(cues, theirs).enumerated() {
+                if !c.ffmpegStartDiffers.contains(index) {
+                    #expect(abs(mine.start.seconds - reference.start) <= Self.frame, "\(service) cue \(index) start: ours \(mine.start.seconds), ffmpeg \(reference.start)")
+                } else {
+                    // ffmpeg starts a roll-up or paint-on line at the previous erase, before its first
+                    // character arrives; Subweave starts it with that character.
+                    #expect(reference.start <= mine.start.seconds + Self.frame)
+                }
+                #expect(abs(mine.end.seconds - reference.end) <= Self.frame, "\(service) cue \(index) end: ours \(mine.end.seconds), ffmpeg \(reference.end)")
+            }
+        }
+    }
+
+    @Test func noCaptionsAtAll() throws {
+        let dir = try Scratch.make().path
+        let file = try CaptionedStream.make(script: nil, frames: 60, folder: dir)
+        let ours = TransportStreamCaptions.decode([ArraySlice(try Data(contentsOf: URL(fileURLWithPath: file)))])
+        #expect(ours.services.isEmpty)
+        #expect(try FFmpegCaptions.decode(file).isEmpty)
+    }
+
+    @Test func decodeOrderWouldScrambleTheText() throws {
+        // The same pairs fed in decode order (no reordering) do not give the caption: this is what
+        // the reorder buffer prevents, on media whose B-frames really are reordered.
+        let dir = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["Reordered text"], at: 5)
+        let file = try CaptionedStream.make(script: script, frames: 60, folder: dir)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        var demuxer = TransportStreamDemuxer()
+        var units: [[UInt8]] = []
+        demuxer.feed(bytes[...]) { units.append($0.payload) }
+        demuxer.finish { units.append($0.payload) }
+        var decoder = CEA608FieldDecoder(field: 1)
+        var collector = CaptionCollector()
+        for (i, unit) in units.enumerated() {
+            for d in CaptionDecoder.captionData(accessUnit: unit, codec: .h264) where d.type == 0 {
+                decoder.decode(d.byte1, d.byte2, at: MediaTime(ticks: Int64(i) * 3003), into: &collector)
+            }
+        }
+        decoder.finish(at: MediaTime(seconds: 3), into: &collector)
+        #expect(collector.cues[.cc1]?.first?.text != "Reordered text")
+        let ours = TransportStreamCaptions.decode([bytes[...]])
+        #expect(ours.services.first?.cues.first?.text == "Reordered text")
+    }
+
+    @Test func videoLanguageFromThePMT() throws {
+        let dir = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["Hi"], at: 2)
+        let file = try CaptionedStream.make(script: script, frames: 30, folder: dir, language: "spa", remux: false)
+        let ours = TransportStreamCaptions.decode([ArraySlice(try Data(contentsOf: URL(fileURLWithPath: file)))])
+        #expect(ours.language == "spa")
+    }
+}
