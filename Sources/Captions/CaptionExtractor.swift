@@ -95,6 +95,11 @@ public struct CaptionDecoder {
         }
     }
 
+    /// Decodes what the reorder buffer holds (the end of a bounded scan).
+    public mutating func drainReorderBuffer() {
+        for (t, items) in reorder.drain() { decode(items, at: t) }
+    }
+
     /// Flushes the reorder buffer and ends open captions at `end` (or the last frame seen).
     public mutating func finish(at end: MediaTime? = nil) {
         for (t, items) in reorder.drain() { decode(items, at: t) }
@@ -118,8 +123,8 @@ public struct CaptionDecoder {
 public struct TransportStreamCaptionReader {
     private var demuxer = TransportStreamDemuxer()
     public private(set) var decoder: CaptionDecoder?
-    /// Maps a PES PTS to a time on the output timeline; set before feeding.
-    private let timeOf: (Int64) -> MediaTime
+    /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
+    public var timeOf: (Int64) -> MediaTime
     private var lastPTS: Int64?
     /// The stream type of the video, once known; nil codec means no SEI captions are possible.
     public private(set) var videoStreamType: UInt8?
@@ -156,7 +161,13 @@ public struct TransportStreamCaptionReader {
             lastPTS = unwrapped
             noteOrigin(unwrapped)
             decoder!.add(accessUnit: payload, time: timeOf(unwrapped))
-            if let limit = accessUnitLimit, decoder!.accessUnits >= limit || decoder!.firstText != nil {
+            if decoder!.firstText != nil && accessUnitLimit != nil {
+                finished = true
+                return false
+            }
+            if let limit = accessUnitLimit, decoder!.accessUnits >= limit {
+                // The last access units scanned are still waiting to be put in order.
+                decoder!.drainReorderBuffer()
                 finished = true
                 return false
             }
@@ -204,7 +215,8 @@ public struct TransportStreamCaptions: Sendable {
     /// The first video frame's PTS (90 kHz), the origin of the cue times.
     public let origin: Int64?
 
-    /// Decodes `chunks` (the file's bytes, in order) fully.
+    /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
+    /// PES packet, however long the input.
     public static func decode<S: Sequence>(_ chunks: S) -> TransportStreamCaptions where S.Element == ArraySlice<UInt8> {
         // Times are absolute unwrapped PTS while decoding; the origin is the lowest PTS among the
         // first access units (the first frame shown is not the first decoded with B-frames).

@@ -15,10 +15,14 @@ public struct PackageRequest: Sendable {
     public var outputPath: String?
     /// Compute everything, write nothing.
     public var dryRun: Bool
+    /// `.inBand` declares the services the caption scan finds (whatever list it carries).
     public var closedCaptions: ClosedCaptionsPolicy
+    /// Whether in-band CEA-608 captions become subtitle renditions.
+    public var captions: CaptionMode
 
     public init(masterPath: String, tracks: [SubtitleTrack], preferredLanguage: LanguageTag? = nil, outputPath: String? = nil,
-                dryRun: Bool = false, closedCaptions: ClosedCaptionsPolicy = .automatic) {
+                dryRun: Bool = false, closedCaptions: ClosedCaptionsPolicy = .automatic, captions: CaptionMode = .auto) {
+        self.captions = captions
         self.masterPath = masterPath
         self.tracks = tracks
         self.preferredLanguage = preferredLanguage
@@ -68,6 +72,14 @@ public struct Packager: Sendable {
         do { playlist = try MediaPlaylist(parsing: playlistBytes, source: referenceName) } catch { throw .playlist(error) }
         let timeline = try await probeTimeline(playlist, playlistURL: referenceURL)
 
+        // In-band captions: a bounded scan, and a full decode only when it finds text.
+        var captions = ProgrammeCaptions.none
+        var wantsInBand = false
+        if case .inBand = request.closedCaptions { wantsInBand = true }
+        if request.captions == .auto || wantsInBand {
+            captions = try await CaptionScanner(packager: self).scan(timeline, playlistURL: referenceURL)
+        }
+
         // Load the subtitle sources, a bounded number at a time.
         let loaded = try await loadTracks(request.tracks)
 
@@ -75,7 +87,7 @@ public struct Packager: Sendable {
         let outputPath = request.outputPath ?? request.masterPath
         let outputFolder = URL(fileURLWithPath: outputPath).deletingLastPathComponent().path
         var renditions: [NewSubtitleRendition] = []
-        var files: [(track: SubtitleTrack, rendition: SubtitleRendition, report: PackageReport.Track)] = []
+        var files: [(track: SubtitleTrack?, rendition: SubtitleRendition, report: PackageReport.Track)] = []
         for (track, ingested) in zip(request.tracks, loaded) {
             var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.delay, to: ingested.cues)
             let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration)
@@ -92,7 +104,34 @@ public struct Packager: Sendable {
                 filesWritten: [], warnings: warnings)
             files.append((track, rendition, report))
         }
-        let rewriter = MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions)
+        if request.captions == .auto {
+            for service in captions.services {
+                let language = captions.language ?? .undetermined
+                let folder = "subtitles/\(service.service.rawValue.lowercased())-\(language)"
+                var cues = service.cues
+                SubtitleIngest.assignIdentifiers(&cues, taken: [])
+                let rendition = SubtitleRendition(folder: folder, cues: cues, headerBlocks: [], timeline: timeline)
+                let name = captions.name(for: service.service)
+                renditions.append(NewSubtitleRendition(identity: "cea608:\(service.service.rawValue)", name: name, language: language,
+                                                       forced: false, sdh: true, prefersDefault: false,
+                                                       uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
+                let report = PackageReport.Track(
+                    sourceID: service.service.rawValue, identity: "cea608:\(service.service.rawValue)", language: language.description, name: name,
+                    ingestFormat: "cea608", encoding: nil, cueCount: cues.count, firstCueStart: cues.first?.start.seconds,
+                    playlist: rendition.playlistPath, filesWritten: [], warnings: [])
+                files.append((nil, rendition, report))
+            }
+        }
+        guard !renditions.isEmpty else {
+            throw .rule("nothing to package: no subtitle track was given and no CEA-608 captions were found in \(referenceName)")
+        }
+        var policy = request.closedCaptions
+        if wantsInBand {
+            policy = .inBand(captions.services.map {
+                CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
+            })
+        }
+        let rewriter = MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: policy)
         let rewritten = try rewriter.rewrite(master, renditions: renditions)
         let masterText = rewritten.master.playlist.text
 
@@ -109,7 +148,11 @@ public struct Packager: Sendable {
                                        playlistStart: $0.playlistStart.seconds, mpegts: $0.media.start,
                                        container: $0.media.container.rawValue, source: $0.media.source.rawValue)
             },
-            groups: rewritten.groups, tracks: files.map(\.report), captions: [], warnings: warnings)
+            groups: rewritten.groups, tracks: files.map(\.report),
+            captions: captions.services.map {
+                PackageReport.CaptionService(service: $0.service.rawValue, language: captions.language?.description,
+                                             firstSeen: $0.firstSeen?.seconds, segment: $0.segment)
+            }, warnings: warnings)
 
         // Write: renditions, then the master.
         guard !request.dryRun else { return PackageResult(report: report, masterText: masterText) }

@@ -1,3 +1,4 @@
+import Captions
 import TimedText
 import Timebase
 
@@ -57,7 +58,15 @@ public enum SubtitleIngest {
             warnings += parseWarnings
             ingestFormat = "srt_converted"
         case .scc:
-            throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "SCC files are not supported yet")
+            do {
+                let read = try SCCReader.read(decoded.text)
+                cues = read.cues
+                warnings += read.warnings
+            } catch {
+                throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location,
+                                  "\(error.description); check that the declared format matches the file")
+            }
+            ingestFormat = "scc_converted"
         }
         var repairedCount = 0
         var firstRepairLine: Int?

@@ -10,6 +10,12 @@ enum Command: Equatable {
     case convert(ConvertOptions)
     case validate(ValidateOptions)
     case inspect(InspectOptions)
+    case captions(CaptionsOptions)
+}
+
+struct CaptionsOptions: Equatable {
+    var input: String
+    var json = false
 }
 
 struct ValidateOptions: Equatable {
@@ -32,6 +38,7 @@ struct PackageOptions: Equatable {
     var dryRun = false
     var json = false
     var closedCaptions: String = "auto"
+    var captions: String = "auto"
 }
 
 struct CuesOptions: Equatable {
@@ -52,11 +59,12 @@ enum Invocation {
     static let version = "subweave 0.1.0"
 
     static let usage: [String: String] = [
-        "package": "subweave package <master.m3u8> --subtitle <descriptor> [--subtitle <descriptor> ...] [--tracks tracks.json] [--preferred-language TAG] [--closed-captions auto|none|in-band] [--output FILE] [--dry-run] [--json]",
+        "package": "subweave package <master.m3u8> --subtitle <descriptor> [--subtitle <descriptor> ...] [--tracks tracks.json] [--preferred-language TAG] [--captions auto|off] [--closed-captions auto|none|in-band] [--output FILE] [--dry-run] [--json]",
         "cues": "subweave cues <file|url|-> [--format vtt|srt] [--encoding NAME] [--json]",
         "convert": "subweave convert <in.srt> [-o out.vtt] [--encoding NAME]",
         "validate": "subweave validate <master.m3u8> [--json]",
         "inspect": "subweave inspect <master.m3u8> [--locale TAG ...] [--json]",
+        "captions": "subweave captions <file.ts | master.m3u8> [--json]",
     ]
 
     static let generalHelp = """
@@ -68,6 +76,7 @@ enum Invocation {
       \(usage["convert"]!)
       \(usage["validate"]!)
       \(usage["inspect"]!)
+      \(usage["captions"]!)
       subweave --help | --version
 
     Run `subweave help <command>` or `subweave <command> --help` for details.
@@ -86,7 +95,7 @@ enum Invocation {
           id=ID              source ID (default: the file name without its extension)
           language=TAG       BCP 47 language tag, or und
           name=LABEL         menu label (default: derived from the language)
-          format=vtt|srt     default: from the URL path's extension (.vtt .webvtt .srt)
+          format=vtt|srt|scc default: from the URL path's extension (.vtt .webvtt .srt .scc)
           encoding=NAME      force a text encoding (utf-8, windows-1252, …)
           delay=SECONDS      shift every cue (positive: later), at most ±10
           forced, sdh, default   flags
@@ -96,6 +105,8 @@ enum Invocation {
           --subtitle DESC            a track (repeatable)
           --tracks FILE              tracks as a JSON array of objects with the same keys
           --preferred-language TAG   the matching rendition becomes the group's only DEFAULT
+          --captions MODE            auto (default): CEA-608 services found in the video (H.264/HEVC
+                                     in MPEG-TS) become WebVTT renditions "English (CC1)"; off
           --closed-captions MODE     auto (default): CLOSED-CAPTIONS=NONE unless the master already
                                      declares caption groups; none: always NONE; in-band: declare
                                      the CEA-608 services found in the video
@@ -128,6 +139,13 @@ enum Invocation {
         and, for the viewer locales given, which subtitles a player selects at load and which
         forced subtitles show with which audio.
         """,
+        "captions": """
+        USAGE: \(usage["captions"]!)
+
+        Decodes the CEA-608 captions (CC1-CC4) carried in H.264/HEVC SEI of an MPEG-TS file, or of
+        a master's first variant, and prints the cues per service, timed from the first video frame
+        of the file or programme. --json prints {"services": [{"service", "language", "cues"}]}.
+        """,
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -152,21 +170,25 @@ enum Invocation {
                 OptionSpec(name: "--subtitle", takesValue: true), OptionSpec(name: "--tracks", takesValue: true),
                 OptionSpec(name: "--preferred-language", takesValue: true), OptionSpec(name: "--output", takesValue: true, aliases: ["-o"]),
                 OptionSpec(name: "--dry-run", takesValue: false), OptionSpec(name: "--json", takesValue: false),
-                OptionSpec(name: "--closed-captions", takesValue: true),
+                OptionSpec(name: "--closed-captions", takesValue: true), OptionSpec(name: "--captions", takesValue: true),
             ], command: first)
             guard parsed.positionals.count == 1 else {
                 throw UsageError(message: parsed.positionals.isEmpty ? "missing the master playlist" : "expected one master playlist, found \(parsed.positionals.count) arguments: \(parsed.positionals.joined(separator: " "))", command: first)
             }
-            guard !parsed.all("--subtitle").isEmpty || parsed.value("--tracks") != nil else {
-                throw UsageError(message: "no subtitle tracks: give --subtitle <descriptor> or --tracks FILE", command: first)
+            guard !parsed.all("--subtitle").isEmpty || parsed.value("--tracks") != nil || parsed.value("--captions") != "off" else {
+                throw UsageError(message: "nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)", command: first)
             }
             let cc = parsed.value("--closed-captions") ?? "auto"
             guard ["auto", "none", "in-band"].contains(cc) else {
                 throw UsageError(message: "--closed-captions must be auto, none or in-band (found \"\(cc)\")", command: first)
             }
+            let captions = parsed.value("--captions") ?? "auto"
+            guard ["auto", "off"].contains(captions) else {
+                throw UsageError(message: "--captions must be auto or off (found \"\(captions)\")", command: first)
+            }
             return .package(PackageOptions(master: parsed.positionals[0], subtitles: parsed.all("--subtitle"), tracksFile: parsed.value("--tracks"),
                                            preferredLanguage: parsed.value("--preferred-language"), output: parsed.value("--output"),
-                                           dryRun: parsed.flag("--dry-run"), json: parsed.flag("--json"), closedCaptions: cc))
+                                           dryRun: parsed.flag("--dry-run"), json: parsed.flag("--json"), closedCaptions: cc, captions: captions))
         case "cues":
             let parsed = try ArgumentParser.parse(rest, options: [
                 OptionSpec(name: "--format", takesValue: true), OptionSpec(name: "--encoding", takesValue: true),
@@ -192,6 +214,10 @@ enum Invocation {
             let parsed = try ArgumentParser.parse(rest, options: [OptionSpec(name: "--locale", takesValue: true), OptionSpec(name: "--json", takesValue: false)], command: first)
             guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one master playlist", command: first) }
             return .inspect(InspectOptions(master: parsed.positionals[0], locales: parsed.all("--locale"), json: parsed.flag("--json")))
+        case "captions":
+            let parsed = try ArgumentParser.parse(rest, options: [OptionSpec(name: "--json", takesValue: false)], command: first)
+            guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one .ts file or master playlist", command: first) }
+            return .captions(CaptionsOptions(input: parsed.positionals[0], json: parsed.flag("--json")))
         default:
             let commands = Array(help.keys)
             let closest = commands.min { ArgumentParser.distance($0, first) < ArgumentParser.distance($1, first) }

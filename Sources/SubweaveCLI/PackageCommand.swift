@@ -43,8 +43,10 @@ enum PackageCommand {
         case "in-band": policy = .inBand([])
         default: policy = .automatic
         }
+        let captions: CaptionMode = options.captions == "off" ? .off : .auto
         let request = PackageRequest(masterPath: options.master, tracks: tracks, preferredLanguage: preferred,
-                                     outputPath: options.output, dryRun: options.dryRun, closedCaptions: policy)
+                                     outputPath: options.output, dryRun: options.dryRun, closedCaptions: policy,
+                                     captions: captions)
         let result = try await Packager().run(request)
         if options.json {
             try Output.json(JSONReport(report: result.report, masterText: options.dryRun ? result.masterText : nil))

@@ -39,6 +39,8 @@ struct SubweaveMain {
                 return try await ValidateCommand.run(options)
             case .inspect(let options):
                 try InspectCommand.run(options)
+            case .captions(let options):
+                try await CaptionsCommand.run(options)
             }
             return 0
         } catch let error as SubweaveError {

@@ -27,7 +27,7 @@ struct ArgumentParsingTests {
 
     @Test func packageNeedsAMasterAndTracks() {
         #expect(throws: UsageError.self) { try Invocation.parse(["package", "--subtitle", "url=a.srt"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8"]) }
+        #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8", "--captions", "off"]) }
         #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8", "--subtitle"]) }
         #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8", "--subtitle", "url=a.srt", "--closed-captions", "maybe"]) }
     }

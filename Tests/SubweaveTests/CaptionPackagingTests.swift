@@ -1,0 +1,95 @@
+import Foundation
+import HLS
+import Captions
+import Subweave
+import Testing
+import TestSupport
+import Timebase
+
+/// In-band CEA-608 captions packaged as WebVTT renditions, on an HLS asset ffmpeg segments from a
+/// captioned stream (CaptionedStream).
+@Suite(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is not installed"), .serialized)
+struct CaptionPackagingTests {
+    static let frame = 1001.0 / 30000
+
+    /// An HLS folder (2 s segments) whose video carries CC1 pop-on captions and a CC3 caption.
+    static func asset() throws -> String {
+        let dir = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["First caption"], at: 10)            // RCL 10, ENM 12, PAC 14, text 16-22, EOC 23
+        script.send([CC608.command(0x2C)], at: 50)          // EDM 50
+        script.popOn(["Across", "a boundary"], at: 45 + 10) // RCL 55, ENM 57, PAC 59, 3, PAC 64, 5, EOC 71
+        script.send([CC608.command(0x2C)], at: 100)         // EDM 100 (3.337 s, past the 2.002 s boundary)
+        script.popOn(["Third"], at: 80, field: 2)           // CC3: RCL 80, ENM 82, PAC 84, 3 pairs, EOC 89
+        script.send([CC608.command(0x2C, field: 2)], at: 150, field: 2)
+        let ts = try CaptionedStream.make(script: script, frames: 180, folder: dir)
+        let hls = dir + "/hls"
+        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
+        let outcome = try Tools.run(Tools.ffmpeg!, ["-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-c", "copy", "-f", "hls", "-hls_time", "2",
+                                                    "-hls_playlist_type", "vod", "-hls_segment_filename", hls + "/seg_%03d.ts", hls + "/prog.m3u8"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nprog.m3u8\n".write(toFile: hls + "/master.m3u8", atomically: true, encoding: .utf8)
+        return hls
+    }
+
+    @Test func servicesBecomeRenditionsOnTheProgrammeTimeline() async throws {
+        let hls = try Self.asset()
+        let result = try await Packager().run(PackageRequest(masterPath: hls + "/master.m3u8", tracks: []))
+        #expect(result.report.captions.map(\.service) == ["CC1", "CC3"])
+        let tracks = result.report.tracks
+        #expect(tracks.map(\.identity) == ["cea608:CC1", "cea608:CC3"])
+        #expect(tracks.map(\.ingestFormat) == ["cea608", "cea608"])
+        #expect(tracks.map(\.cueCount) == [2, 1])
+        let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
+        #expect(master.contains(#"NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#))
+        #expect(master.contains("CLOSED-CAPTIONS=NONE"))
+        // Cue times on the programme timeline (0 = the first video frame): the EOC frames.
+        let reference = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: hls + "/prog.m3u8"))), source: "p")
+        let firstPTS = try #require(try Tools.lowestVideoPTS(hls + "/seg_000.ts"))
+        var seen: [String: (Double, Double)] = [:]
+        let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: hls + "/" + tracks[0].playlist))), source: "s")
+        #expect(playlist.segments.count == reference.segments.count)
+        for segment in playlist.segments {
+            let text = try String(contentsOfFile: hls + "/subtitles/cc1-und/" + segment.uri, encoding: .utf8)
+            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { seen[cue.text] = (cue.start, cue.end) }
+        }
+        let first = try #require(seen["First caption"]), second = try #require(seen["Across\na boundary"])
+        #expect(abs(first.0 - 23 * Self.frame) <= Self.frame && abs(first.1 - 50 * Self.frame) <= Self.frame)
+        #expect(abs(second.0 - 71 * Self.frame) <= Self.frame && abs(second.1 - 100 * Self.frame) <= Self.frame)
+        let report = await PresentationValidator().validate(masterPath: hls + "/master.m3u8")
+        #expect(report.findings.filter { $0.severity == .error } == [])
+    }
+
+    @Test func inBandDeclarationsAndOff() async throws {
+        let hls = try Self.asset()
+        let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
+        _ = try await Packager().run(PackageRequest(masterPath: hls + "/master.m3u8", tracks: track, closedCaptions: .inBand([]), captions: .off))
+        let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
+        #expect(master.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
+        #expect(master.contains(#"INSTREAM-ID="CC3""#))
+        #expect(master.contains(#"CLOSED-CAPTIONS="cc""#))
+        #expect(!master.contains("cea608") && !master.contains("cc1-und"), "captions off: no caption renditions")
+        let report = await PresentationValidator().validate(masterPath: hls + "/master.m3u8")
+        #expect(report.findings.filter { $0.severity == .error } == [])
+    }
+
+    @Test func noCaptionsCostsOnlyTheScan() async throws {
+        let folder = try Fixtures.copy("media/ts-bframes")
+        let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
+        let result = try await Packager().run(PackageRequest(masterPath: folder + "/master.m3u8", tracks: track, dryRun: true))
+        #expect(result.report.captions.isEmpty)
+        #expect(result.report.tracks.count == 1)
+        do {
+            _ = try await Packager().run(PackageRequest(masterPath: folder + "/master.m3u8", tracks: [], dryRun: true))
+            Issue.record("nothing to package must be an error")
+        } catch {
+            #expect("\(error)".contains("nothing to package"))
+        }
+    }
+
+    @Test func namesFollowTheVideoLanguage() {
+        let known = ProgrammeCaptions(services: [], language: LanguageTag(parsing: "eng"), detected: true)
+        #expect(known.name(for: .cc1) == "English (CC1)")
+        #expect(ProgrammeCaptions.none.name(for: .cc3) == "CC3")
+    }
+}
