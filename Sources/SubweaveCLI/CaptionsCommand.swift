@@ -17,9 +17,37 @@ enum CaptionsCommand {
         let text: String
     }
 
+    struct DetectionJSON: Encodable {
+        let captions: Bool
+        let service: String?
+        let time: Double?
+        let accessUnits: Int
+        let language: String?
+        enum CodingKeys: String, CodingKey { case captions, service, time, accessUnits = "access_units", language }
+    }
+
     static func run(_ options: CaptionsOptions) async throws {
+        let playlist = try isPlaylist(options.input)
+        if options.detectOnly && !playlist {
+            guard let handle = FileHandle(forReadingAtPath: options.input) else {
+                throw CommandError(message: "\(options.input) cannot be opened (errno \(errno): \(String(cString: strerror(errno))))")
+            }
+            defer { try? handle.close() }
+            var reader = TransportStreamCaptionReader(accessUnitLimit: 28, timeOf: { MediaTime(ticks: $0) })
+            var chunks = FileChunks(handle: handle, size: 1 << 16)
+            while let chunk = chunks.next(), reader.feed(chunk) {}
+            let first = reader.decoder?.firstText
+            let origin = reader.origin ?? 0
+            let result = DetectionJSON(captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - MediaTime(ticks: origin)).seconds },
+                                       accessUnits: reader.decoder?.accessUnits ?? 0, language: reader.videoLanguage.flatMap(LanguageTag.init(parsing:))?.description)
+            if options.json { try Output.json(result) } else {
+                Output.out(first.map { "captions: \($0.service.rawValue) text at \(String(format: "%.3f", result.time ?? 0)) s (\(result.accessUnits) access units scanned)" }
+                           ?? "no captions in the first \(result.accessUnits) access units\(reader.decoder == nil ? " (the video codec carries no SEI captions)" : "")")
+            }
+            return
+        }
         var services: [ServiceJSON] = []
-        if try isPlaylist(options.input) {
+        if playlist {
             let captions = try await Packager().programmeCaptions(masterPath: options.input)
             services = captions.services.map { s in
                 ServiceJSON(service: s.service.rawValue, language: captions.language?.description, cues: s.cues.map(cue))
@@ -67,10 +95,10 @@ enum CaptionsCommand {
 /// A file read in 1 MiB chunks, so memory stays flat however large the file.
 struct FileChunks: Sequence, IteratorProtocol {
     let handle: FileHandle
-    static let size = 1 << 20
+    var size = 1 << 20
 
     mutating func next() -> ArraySlice<UInt8>? {
-        guard let data = try? handle.read(upToCount: Self.size), !data.isEmpty else { return nil }
+        guard let data = try? handle.read(upToCount: size), !data.isEmpty else { return nil }
         return [UInt8](data)[...]
     }
 }

@@ -16,6 +16,7 @@ enum Command: Equatable {
 struct CaptionsOptions: Equatable {
     var input: String
     var json = false
+    var detectOnly = false
 }
 
 struct ValidateOptions: Equatable {
@@ -64,7 +65,7 @@ enum Invocation {
         "convert": "subweave convert <in.srt> [-o out.vtt] [--encoding NAME]",
         "validate": "subweave validate <master.m3u8> [--json]",
         "inspect": "subweave inspect <master.m3u8> [--locale TAG ...] [--json]",
-        "captions": "subweave captions <file.ts | master.m3u8> [--json]",
+        "captions": "subweave captions <file.ts | master.m3u8> [--detect] [--json]",
     ]
 
     static let generalHelp = """
@@ -145,6 +146,8 @@ enum Invocation {
         Decodes the CEA-608 captions (CC1-CC4) carried in H.264/HEVC SEI of an MPEG-TS file, or of
         a master's first variant, and prints the cues per service, timed from the first video frame
         of the file or programme. --json prints {"services": [{"service", "language", "cues"}]}.
+        --detect runs only the bounded scan the packager runs first (at most 28 video access units,
+        stopping at the first printable character) and says whether captions were found.
         """,
     ]
 
@@ -215,9 +218,9 @@ enum Invocation {
             guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one master playlist", command: first) }
             return .inspect(InspectOptions(master: parsed.positionals[0], locales: parsed.all("--locale"), json: parsed.flag("--json")))
         case "captions":
-            let parsed = try ArgumentParser.parse(rest, options: [OptionSpec(name: "--json", takesValue: false)], command: first)
+            let parsed = try ArgumentParser.parse(rest, options: [OptionSpec(name: "--json", takesValue: false), OptionSpec(name: "--detect", takesValue: false)], command: first)
             guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one .ts file or master playlist", command: first) }
-            return .captions(CaptionsOptions(input: parsed.positionals[0], json: parsed.flag("--json")))
+            return .captions(CaptionsOptions(input: parsed.positionals[0], json: parsed.flag("--json"), detectOnly: parsed.flag("--detect")))
         default:
             let commands = Array(help.keys)
             let closest = commands.min { ArgumentParser.distance($0, first) < ArgumentParser.distance($1, first) }

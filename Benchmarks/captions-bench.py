@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""CEA-608 benchmark: a long captioned MPEG-TS (>= 1 GiB, built by looping a re-encoded copy of
+Fixtures/captions/programme.ts), read by the release-built `subweave` for detection
+(`captions --detect`) and full decoding (`captions --json`), next to ffmpeg on the same file in the
+same run (detection: decoding the same 28 frames; decoding: the subcc path,
+`movie=FILE[out+subcc]`). A 256 MiB file of the same content shows whether memory stays flat as
+the input grows.
+
+    python3 Benchmarks/captions-bench.py [--size-mib 1024] [--keep]
+
+Reports wall time, throughput (MiB/s) and peak memory (ru_maxrss via wait4), and the ratios
+Subweave / ffmpeg. The machine is shared: compare the ratios, not the seconds.
+"""
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, stdout=subprocess.DEVNULL):
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def loop_to(clip, target, size_mib):
+    clip_size = os.path.getsize(clip)
+    loops = max(1, (size_mib * 1024 * 1024) // clip_size)
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-stream_loop", str(loops), "-i", clip,
+                    "-c", "copy", "-f", "mpegts", target], check=True)
+    return os.path.getsize(target)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size-mib", type=int, default=1024)
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+
+    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout.strip()
+    subweave = os.path.join(binpath, "subweave")
+    work = tempfile.mkdtemp(prefix="subweave-cc-bench-")
+    try:
+        # A broadcast-like clip: 960x540 at about 6 Mbit/s; x264 carries the A/53 captions over (a53cc).
+        clip = os.path.join(work, "clip.ts")
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", os.path.join(ROOT, "Fixtures/captions/programme.ts"),
+                        "-vf", "scale=960:540", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "6M", "-bf", "3",
+                        "-a53cc", "1", "-f", "mpegts", clip], check=True)
+        small = os.path.join(work, "small.ts")
+        big = os.path.join(work, "big.ts")
+        small_size = loop_to(clip, small, max(64, args.size_mib // 4))
+        big_size = loop_to(clip, big, args.size_mib)
+
+        results = {}
+        results["detect_subweave"] = run([subweave, "captions", "--detect", "--json", big])
+        results["detect_ffmpeg"] = run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", big, "-frames:v", "28", "-f", "null", "-"])
+        with open(os.path.join(work, "ours.json"), "w") as out:
+            results["decode_subweave"] = run([subweave, "captions", "--json", big], stdout=out)
+        results["decode_subweave_small"] = run([subweave, "captions", "--json", small])
+        with open(os.path.join(work, "ffmpeg.srt"), "w") as out:
+            results["decode_ffmpeg"] = run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", f"movie={big}[out+subcc]",
+                                            "-map", "0:s", "-f", "srt", "-"], stdout=out)
+        with open(os.path.join(work, "ours.json")) as f:
+            ours = json.load(f)
+        cc1 = next((s for s in ours["services"] if s["service"] == "CC1"), {"cues": []})
+        with open(os.path.join(work, "ffmpeg.srt")) as f:
+            ffmpeg_cues = f.read().count(" --> ")
+
+        mib = big_size / 2**20
+        report = {
+            "file_mib": round(mib, 1),
+            "small_file_mib": round(small_size / 2**20, 1),
+            "cc1_cues_subweave": len(cc1["cues"]),
+            "cc1_cues_ffmpeg": ffmpeg_cues,
+        }
+        for key, (wall, rss) in results.items():
+            report[key] = {"wall_s": round(wall, 3), "peak_rss_mib": round(rss, 1)}
+        report["decode_subweave"]["mib_per_s"] = round(mib / results["decode_subweave"][0], 1)
+        report["decode_ffmpeg"]["mib_per_s"] = round(mib / results["decode_ffmpeg"][0], 1)
+        report["ratio_decode_time"] = round(results["decode_subweave"][0] / results["decode_ffmpeg"][0], 4)
+        report["ratio_decode_memory"] = round(results["decode_subweave"][1] / results["decode_ffmpeg"][1], 3)
+        report["ratio_detect_time"] = round(results["detect_subweave"][0] / results["detect_ffmpeg"][0], 3)
+        report["memory_growth_small_to_big"] = round(results["decode_subweave"][1] / results["decode_subweave_small"][1], 3)
+        print(json.dumps(report, indent=2))
+    finally:
+        if args.keep:
+            print("kept", work)
+        else:
+            shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

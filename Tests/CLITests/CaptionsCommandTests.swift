@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `subweave captions` and SCC side-loading through the built binary.
+@Suite(.enabled(if: BuiltTool.subweave != nil && Tools.ffmpeg != nil, "the subweave binary or ffmpeg is missing"))
+struct CaptionsCommandTests {
+    @Test func printsServicesAsJSON() throws {
+        var script = CaptionScript()
+        script.popOn(["Hello"], at: 5)          // RCL 5, ENM 7, PAC 9, text 11-13, EOC 14
+        script.send([CC608.command(0x2C)], at: 40)
+        script.popOn(["Bonjour"], at: 5, field: 2)
+        let file = try CaptionedStream.make(script: script, frames: 60, folder: try Scratch.make().path, language: "fra", remux: false)
+        let outcome = try BuiltTool.run(["captions", file, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let services = try #require(object["services"] as? [[String: Any]])
+        #expect(services.map { $0["service"] as? String } == ["CC1", "CC3"])
+        #expect(services.first?["language"] as? String == "fr")
+        let cue = try #require((services.first?["cues"] as? [[String: Any]])?.first)
+        #expect(cue["text"] as? String == "Hello")
+        #expect(abs((cue["startTime"] as? Double ?? 0) - 14 * 1001.0 / 30000) < 0.001)
+        #expect(abs((cue["endTime"] as? Double ?? 0) - 40 * 1001.0 / 30000) < 0.001)
+    }
+
+    @Test func notATransportStream() throws {
+        let dir = try Scratch.make().path
+        try "hello".write(toFile: dir + "/x.ts", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["captions", dir + "/x.ts"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("no MPEG-TS video stream"))
+    }
+
+    @Test func sccSideLoadsLikeSRT() throws {
+        let dir = try Fixtures.copyExample()
+        try "Scenarist_SCC V1.0\n\n00:00:01:00\t9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f\n\n00:00:03:00\t942c 942c\n"
+            .write(toFile: dir + "/subs/en.scc", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.scc,language=en", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\"ingest_format\" : \"scc_converted\""))
+        let segment = try String(contentsOfFile: dir + "/subtitles/en-en/00000.vtt", encoding: .utf8)
+        #expect(segment.contains("00:00:01.268 --> 00:00:03.003\nHi!"))
+    }
+}
