@@ -67,7 +67,7 @@ struct BrowserPlaybackTests {
         let result = try Self.play(site: site)
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
         let track = try #require(result.tracks.first { $0.language == "en" }, "hls.js exposed no English subtitle track: \(result)")
-        let cues = try #require(track.cues)
+        let cues = try #require(track.cues, "no cues: \(result) processed \(result.processed ?? -1) of \(result.expected ?? -1) subtitle segments")
         #expect(cues.map(\.text) == testCase.cues.map(\.2), "the cues hls.js loaded: \(cues)")
 
         // Where each cue must land: the frame with PTS B_d + (T − S_d)·90000, which hls.js shows at
@@ -99,6 +99,8 @@ struct BrowserPlaybackTests {
         /// hls.js's initPTS per discontinuity (cc), in 90 kHz ticks.
         let initPTS: [String: Double]
         let version: String?
+        let processed: Int?
+        let expected: Int?
         var description: String { "hls.js \(version ?? "?"): \(tracks.count) tracks, errors \(errors)" }
     }
 
@@ -189,8 +191,13 @@ struct BrowserPlaybackTests {
       if (done) return;
       done = true;
       const video = document.getElementById('v');
-      state.tracks = Array.from(video.textTracks).map(t => ({ label: t.label, language: t.language, mode: t.mode,
-        cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null }));
+      state.tracks = Array.from(video.textTracks).map(t => {
+        const mode = t.mode;
+        // A disabled track hides its cue list; hidden shows it without rendering.
+        if (t.mode === 'disabled') { t.mode = 'hidden'; }
+        return { label: t.label, language: t.language, mode: mode,
+                 cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null };
+      });
       out.textContent = JSON.stringify(state);
     }
     try {

@@ -33,14 +33,14 @@ struct RemoteSourceTests {
     }
 
     @Test func slowServerTimesOut() async throws {
-        let started = Date()
+        // The server would answer (successfully) after 4 s; a 1 s timeout must give up first.
+        // No wall-clock assertion: the machine is shared and the suites run in parallel.
         do {
             _ = try await ResourceLoader(timeout: 1, retries: 0).fetch(URL(string: server.url("slow/4/t1.srt"))!)
             Issue.record("expected a timeout")
         } catch {
             #expect(error.explanation.contains("timed out after 1 s"), "\(error.explanation)")
         }
-        #expect(Date().timeIntervalSince(started) < 3.5)
     }
 
     @Test func transientFailuresAreRetried() async throws {

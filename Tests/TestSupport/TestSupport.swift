@@ -28,10 +28,18 @@ public enum Fixtures {
     }
 }
 
-/// Temporary folders for tests, under the system's temporary directory.
+/// Temporary folders for tests, under one folder per test process that is removed when the
+/// process exits.
 public enum Scratch {
+    static let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("subweave-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Scratch.root) }
+        return url
+    }()
+
     public static func make() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("subweave-tests-\(UUID().uuidString)")
+        let url = root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,0 +1,77 @@
+import Captions
+import Containers
+import Foundation
+import Testing
+import TestSupport
+
+/// NAL units, SEI messages and A/53 cc_data, from bytes built in code.
+struct SEIParsingTests {
+    /// cc_data for two triplets (field 1 and a 708 packet), as a T.35 payload.
+    static let t35: [UInt8] = [0xB5, 0x00, 0x31,             // country, ATSC provider
+                               0x47, 0x41, 0x39, 0x34,       // "GA94"
+                               0x03,                         // cc_data
+                               0xC3, 0xFF,                   // process_cc_data, cc_count 3; em_data
+                               0xFC, 0x94, 0x20,             // valid, field 1: RCL
+                               0xFE, 0x00, 0x00,             // valid, DTVCC: ignored by 608
+                               0xF8, 0x94, 0x20,             // not valid
+                               0xFF]
+
+    @Test func parsesA53() {
+        let data = CCData.parse(t35: Self.t35[...])
+        #expect(data == [CCData(type: 0, valid: true, byte1: 0x94, byte2: 0x20), CCData(type: 2, valid: true, byte1: 0, byte2: 0),
+                         CCData(type: 0, valid: false, byte1: 0x94, byte2: 0x20)])
+        var other = Self.t35
+        other[3] = 0x44  // "DTG1" and other identifiers are not A/53 captions
+        #expect(CCData.parse(t35: other[...]) == nil)
+    }
+
+    @Test func severalMessagesWithLongSizesAndEmulationPrevention() {
+        // An H.264 SEI NAL with: a 300-byte unregistered message (size coded 0xFF 0x2D) whose bytes
+        // 00 00 02 need an emulation-prevention byte, then the captions.
+        let t35 = Self.t35
+        var rbsp: [UInt8] = [0x06, 0x05, 0xFF, 0x2D] + [0, 0, 2] + [UInt8](repeating: 0x11, count: 297)
+        rbsp += [0x04, UInt8(t35.count)] + t35 + [0x80]
+        var nal: [UInt8] = [0, 0, 0, 1]
+        var zeros = 0
+        for b in rbsp {
+            if zeros >= 2 && b <= 3 { nal.append(3); zeros = 0 }
+            nal.append(b)
+            zeros = b == 0 ? zeros + 1 : 0
+        }
+        #expect(nal.count > rbsp.count + 4, "an emulation-prevention byte was needed")
+        let slice: [UInt8] = [0, 0, 1, 0x65, 0x88, 0x84]
+        let data = CaptionDecoder.captionData(accessUnit: nal + slice, codec: .h264)
+        #expect(data.first == CCData(type: 0, valid: true, byte1: 0x94, byte2: 0x20))
+        #expect(data.count == 3)
+    }
+
+    @Test func hevcPrefixAndSuffixSEI() {
+        for type: UInt8 in [39, 40] {
+            let nal: [UInt8] = [0, 0, 1, type << 1, 0x01, 0x04, UInt8(Self.t35.count)] + Self.t35 + [0x80]
+            #expect(CaptionDecoder.captionData(accessUnit: nal, codec: .hevc).count == 3, "NAL type \(type)")
+            #expect(CaptionDecoder.captionData(accessUnit: nal, codec: .h264).isEmpty, "not SEI for H.264")
+        }
+    }
+
+    @Test func startCodesOfThreeAndFourBytes() {
+        let units = NALUnits.split([0, 0, 0, 1, 9, 0xF0, 0, 0, 1, 6, 1, 2, 0, 0, 0, 1, 0x65, 7])
+        #expect(units.count == 3)
+        #expect(units.map(\.count) == [2, 3, 2])
+    }
+
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is not installed"))
+    func continuityErrorsAreTolerated() throws {
+        var script = CaptionScript()
+        script.popOn(["Before"], at: 5)
+        script.send([CC608.command(0x2C)], at: 40)
+        script.popOn(["After"], at: 60)
+        script.send([CC608.command(0x2C)], at: 110)
+        let file = try CaptionedStream.make(script: script, frames: 120, folder: try Scratch.make().path)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        // Drop a video packet in the middle of the file (its PES is lost, the rest is not).
+        let drop = (bytes.count / 188 / 2) * 188
+        bytes.removeSubrange(drop..<(drop + 188))
+        let result = TransportStreamCaptions.decode([bytes[...]])
+        #expect(result.services.first?.cues.map(\.text).contains("After") == true)
+    }
+}
