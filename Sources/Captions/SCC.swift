@@ -18,14 +18,14 @@ public enum SCCReader {
     public static func read(_ text: String) throws(CaptionsError) -> (cues: [Cue], service: CaptionService?, warnings: [IngestWarning]) {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
-        guard let header = lines.first, header.trimmingCharacters(in: [" ", "\t"]).hasPrefix("Scenarist_SCC V1.0") else {
+        guard let header = lines.first, header.trimming([" ", "\t"]).hasPrefix("Scenarist_SCC V1.0") else {
             throw CaptionsError(.malformedSCC, line: 1, "an SCC file starts with the line \"Scenarist_SCC V1.0\" (found \"\(lines.first.map { String($0.prefix(40)) } ?? "")\")")
         }
         var warnings: [IngestWarning] = []
         var decoder = CaptionDecoder(codec: .h264)
         var lastFrame: Int64 = -1
         for (index, raw) in lines.enumerated().dropFirst() {
-            let line = raw.trimmingCharacters(in: [" ", "\t"])
+            let line = raw.trimming([" ", "\t"])
             if line.isEmpty { continue }
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let timecode = parts.first, let frame = Self.frame(String(timecode)) else {
@@ -79,13 +79,4 @@ public enum SCCReader {
 
     /// The time of frame `frame` at 30000/1001 frames per second.
     static func time(frame: Int64) -> MediaTime { MediaTime(ticks: frame * 3003) }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: Set<Character>) -> Substring {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return s
-    }
 }

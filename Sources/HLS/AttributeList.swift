@@ -1,3 +1,5 @@
+import Timebase
+
 /// An attribute list (RFC 8216bis §4.2): `NAME=VALUE` pairs in their original order and form.
 ///
 /// Each value keeps its raw text, quotes included, so an unchanged attribute is written back exactly
@@ -34,7 +36,7 @@ public struct AttributeList: Sendable, Equatable {
             guard i < scalars.count, scalars[i] == "=" else {
                 throw AttributeListError(offset: nameStart, reason: "expected NAME=VALUE, found \"\(String(String.UnicodeScalarView(scalars[nameStart..<i])))\" without '='")
             }
-            let name = String(String.UnicodeScalarView(scalars[nameStart..<i])).trimmingCharacters(inSet: [" ", "\t"])
+            let name = String(String(String.UnicodeScalarView(scalars[nameStart..<i])).trimming([" ", "\t"]))
             guard !name.isEmpty else { throw AttributeListError(offset: nameStart, reason: "an attribute has an empty name") }
             i += 1
             let valueStart = i
@@ -53,7 +55,7 @@ public struct AttributeList: Sendable, Equatable {
                 attributes.append(Attribute(name: name, rawValue: String(String.UnicodeScalarView(scalars[valueStart..<afterQuote]))))
             } else {
                 while i < scalars.count, scalars[i] != "," { i += 1 }
-                let raw = String(String.UnicodeScalarView(scalars[valueStart..<i])).trimmingCharacters(inSet: [" ", "\t"])
+                let raw = String(String(String.UnicodeScalarView(scalars[valueStart..<i])).trimming([" ", "\t"]))
                 attributes.append(Attribute(name: name, rawValue: raw))
             }
             if i < scalars.count { i += 1 }  // the comma
@@ -169,13 +171,4 @@ public enum AttributeOrder {
 public struct AttributeListError: Error, Sendable, Equatable {
     public let offset: Int
     public let reason: String
-}
-
-extension String {
-    func trimmingCharacters(inSet set: Set<Character>) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
-    }
 }

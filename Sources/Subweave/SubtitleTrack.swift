@@ -126,7 +126,7 @@ extension SubtitleTrack {
         func fail(_ code: RegistrationError.Code, _ text: String) { errors.append(RegistrationError(code, descriptor: origin, text)) }
 
         for (key, _) in d.pairs where !knownKeys.contains(key) {
-            let suggestion = knownKeys.min { editDistance($0, key) < editDistance($1, key) }.map { " (did you mean \($0)?)" } ?? ""
+            let suggestion = EditDistance.suggestion(for: key, among: knownKeys.sorted()).map { " (did you mean \($0)?)" } ?? ""
             fail(.unknownKey, "unknown key \"\(key)\"\(suggestion); known keys: \(knownKeys.sorted().joined(separator: ", "))")
         }
 
@@ -295,20 +295,5 @@ extension SubtitleTrack {
         case "\r": return "a carriage return"
         default: return "the control character U+\(String(scalar.value, radix: 16, uppercase: true))"
         }
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = old
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
     }
 }

@@ -1,3 +1,5 @@
+import Timebase
+
 /// A command line split into options and positionals, by a declared set of options.
 ///
 /// `--opt value` and `--opt=value` both work; `--` ends options; `-` alone is a positional
@@ -53,8 +55,7 @@ enum ArgumentParser {
             }
             guard let option = spec(name) else {
                 let known = options.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix("--") }
-                let closest = known.min { distance($0, name) < distance($1, name) }
-                let hint = closest.map { distance($0, name) <= max(2, name.count / 3) ? " (did you mean \($0)?)" : "" } ?? ""
+                let hint = EditDistance.suggestion(for: name, among: known).map { " (did you mean \($0)?)" } ?? ""
                 throw UsageError(message: "unknown option \(name)\(hint)", command: command)
             }
             if option.takesValue {
@@ -75,22 +76,5 @@ enum ArgumentParser {
             }
         }
         return result
-    }
-
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = old
-            }
-        }
-        return row[b.count]
     }
 }

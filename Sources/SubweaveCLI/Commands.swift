@@ -222,9 +222,7 @@ enum Invocation {
             guard parsed.positionals.count == 1 else { throw UsageError(message: "expected one .ts file or master playlist", command: first) }
             return .captions(CaptionsOptions(input: parsed.positionals[0], json: parsed.flag("--json"), detectOnly: parsed.flag("--detect")))
         default:
-            let commands = Array(help.keys)
-            let closest = commands.min { ArgumentParser.distance($0, first) < ArgumentParser.distance($1, first) }
-            let hint = closest.map { ArgumentParser.distance($0, first) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""
+            let hint = EditDistance.suggestion(for: first, among: help.keys.sorted()).map { " (did you mean \($0)?)" } ?? ""
             throw UsageError(message: "unknown command \"\(first)\"\(hint)", command: nil)
         }
     }

@@ -215,9 +215,3 @@ enum LanguageTable {
 
     static func row(forCanonical code: String) -> Row? { byCode[code] }
 }
-
-extension Character {
-    var isASCIILetter: Bool { isASCII && isLetter }
-    var isASCIIDigit: Bool { isASCII && isNumber }
-    var isASCIIAlphanumeric: Bool { isASCIILetter || isASCIIDigit }
-}

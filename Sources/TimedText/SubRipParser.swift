@@ -205,9 +205,9 @@ enum SubRipMarkup {
         case fontClose
 
         init?(_ inner: String) {
-            let trimmed = inner.trimmingCharacters(in: [" ", "\t"]).lowercased()
+            let trimmed = inner.trimming([" ", "\t"]).lowercased()
             if trimmed.hasPrefix("/") {
-                let name = trimmed.dropFirst().trimmingCharacters(in: [" ", "\t"])
+                let name = String(trimmed.dropFirst().trimming([" ", "\t"]))
                 if ["i", "b", "u"].contains(name) { self = .close(name); return }
                 if name == "font" { self = .fontClose; return }
                 return nil
@@ -276,16 +276,4 @@ extension Substring {
         while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
         return s
     }
-}
-
-extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
-    }
-}
-extension Substring {
-    func trimmingCharacters(in set: Set<Character>) -> String { String(self).trimmingCharacters(in: set) }
 }

@@ -365,7 +365,3 @@ enum RegionSettingsParser {
         }
     }
 }
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}

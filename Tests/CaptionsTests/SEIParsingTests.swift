@@ -31,13 +31,7 @@ struct SEIParsingTests {
         let t35 = Self.t35
         var rbsp: [UInt8] = [0x06, 0x05, 0xFF, 0x2D] + [0, 0, 2] + [UInt8](repeating: 0x11, count: 297)
         rbsp += [0x04, UInt8(t35.count)] + t35 + [0x80]
-        var nal: [UInt8] = [0, 0, 0, 1]
-        var zeros = 0
-        for b in rbsp {
-            if zeros >= 2 && b <= 3 { nal.append(3); zeros = 0 }
-            nal.append(b)
-            zeros = b == 0 ? zeros + 1 : 0
-        }
+        let nal: [UInt8] = [0, 0, 0, 1] + CaptionedStream.escape(rbsp)
         #expect(nal.count > rbsp.count + 4, "an emulation-prevention byte was needed")
         let slice: [UInt8] = [0, 0, 1, 0x65, 0x88, 0x84]
         let data = CaptionDecoder.captionData(accessUnit: nal + slice, codec: .h264)

@@ -153,15 +153,19 @@ public enum CaptionedStream {
         rbsp += [0x04, UInt8(payload.count)]            // payloadType 4, payloadSize
         rbsp += payload
         rbsp.append(0x80)                               // rbsp_trailing_bits
-        // Emulation prevention: 00 00 followed by 00-03 gets an 03 in between.
-        var nal: [UInt8] = [0, 0, 0, 1]
+        return [0, 0, 0, 1] + escape(rbsp)
+    }
+
+    /// Emulation prevention: `00 00` followed by `00`-`03` gets an `03` in between.
+    public static func escape(_ rbsp: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
         var zeros = 0
         for b in rbsp {
-            if zeros >= 2 && b <= 3 { nal.append(3); zeros = 0 }
-            nal.append(b)
+            if zeros >= 2 && b <= 3 { out.append(3); zeros = 0 }
+            out.append(b)
             zeros = b == 0 ? zeros + 1 : 0
         }
-        return nal
+        return out
     }
 
     /// Inserts `sei` before the access unit's first slice.

@@ -1,3 +1,5 @@
+import Timebase
+
 /// A caption memory: 15 rows of 32 cells (CTA-608-E §B.1). Positions matter while decoding
 /// (overwrites, backspace, roll-up); the text that leaves is rows top to bottom, trimmed.
 struct Screen: Equatable {
@@ -50,17 +52,8 @@ struct Screen: Equatable {
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
     var text: String {
         cells.compactMap { row -> String? in
-            let line = String(row).trimmingSpaces
+            let line = String(String(row).trimming([" ", "\u{00A0}"]))
             return line.isEmpty ? nil : line
         }.joined(separator: "\n")
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\u{00A0}" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\u{00A0}" { s = s.dropLast() }
-        return String(s)
     }
 }
