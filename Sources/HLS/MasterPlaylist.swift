@@ -106,6 +106,23 @@ public struct MasterPlaylist: Sendable, Equatable {
         return result
     }
 
+    /// The variables `EXT-X-DEFINE:NAME=…,VALUE=…` defines (RFC 8216bis §4.4.2.3); variables a
+    /// client supplies (QUERYPARAM) are not known here.
+    public var definitions: [String: String] {
+        var result: [String: String] = [:]
+        for line in playlist.lines {
+            guard case .tag("#EXT-X-DEFINE", let value?) = line.kind, let list = try? AttributeList(parsing: value),
+                  let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted else { continue }
+            result[name] = defined
+        }
+        return result
+    }
+
+    /// `text` with every `{$name}` of a defined variable replaced by its value (§4.4.2.3).
+    public func substitutingVariables(in text: String) -> String {
+        VariableSubstitution.apply(definitions, to: text)
+    }
+
     /// Replaces the attribute list of the tag on line `lineIndex`, keeping the tag name.
     public mutating func setAttributes(_ attributes: AttributeList, ofLine lineIndex: Int) {
         guard let name = playlist.lines[lineIndex].tagName else { return }
@@ -123,5 +140,40 @@ public struct MasterPlaylist: Sendable, Equatable {
             throw HLSError(.malformedAttributeList, source: source, line: line.number,
                            "\(line.tagName ?? "tag"): \(error.reason) (at character \(error.offset + (line.tagName?.count ?? 0) + 2)); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas")
         }
+    }
+}
+
+/// Variable substitution (RFC 8216bis §4.3, §4.4.2.3): `{$name}` becomes the variable's value.
+public enum VariableSubstitution {
+    public static func apply(_ definitions: [String: String], to text: String) -> String {
+        guard !definitions.isEmpty, text.contains("{$") else { return text }
+        var result = text
+        for (name, value) in definitions { result = result.replacingOccurrences(of: "{$\(name)}", with: value) }
+        return result
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: target) {
+            out += rest[..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+extension Substring {
+    func range(of target: String) -> Range<Substring.Index>? {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
+            i = index(after: i)
+        }
+        return nil
     }
 }

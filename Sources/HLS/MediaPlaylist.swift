@@ -12,8 +12,10 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var hasEndList: Bool
     public var segments: [MediaSegment]
 
-    /// Parses a media playlist. `source` names it in errors.
-    public init(parsing bytes: [UInt8], source: String) throws(HLSError) {
+    /// Parses a media playlist. `source` names it in errors; `imports` are the master's variables,
+    /// for `EXT-X-DEFINE:IMPORT` (RFC 8216bis §4.4.2.3). Segment and map URIs are given with
+    /// variables substituted.
+    public init(parsing bytes: [UInt8], source: String, imports: [String: String] = [:]) throws(HLSError) {
         let playlist = try Playlist(parsing: bytes, source: source)
         var version: Int?
         var targetDuration: Int?
@@ -33,6 +35,7 @@ public struct MediaPlaylist: Sendable, Equatable {
         var lastRangeEnd: [String: Int] = [:]
         var discontinuities = 0
         var start = MediaTime.zero
+        var definitions: [String: String] = [:]
 
         func integer(_ value: Substring?, _ line: PlaylistLine, _ name: String) throws(HLSError) -> Int {
             guard let value, let n = Int(value.trimmingTrailingWhitespace), n >= 0 else {
@@ -93,7 +96,11 @@ public struct MediaPlaylist: Sendable, Equatable {
                         }
                         range = parsed
                     }
-                    currentMap = MediaSegment.Initialization(uri: uri, byteRange: range)
+                    currentMap = MediaSegment.Initialization(uri: VariableSubstitution.apply(definitions, to: uri), byteRange: range)
+                case "#EXT-X-DEFINE":
+                    let list = try attributes(value, line)
+                    if let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted { definitions[name] = defined }
+                    if let name = list["IMPORT"]?.unquoted, let imported = imports[name] { definitions[name] = imported }
                 case "#EXT-X-KEY":
                     let method = try attributes(value, line)["METHOD"]?.rawValue
                     currentKeyMethod = method == "NONE" ? nil : method
@@ -105,7 +112,7 @@ public struct MediaPlaylist: Sendable, Equatable {
                     throw HLSError(.missingRequired, source: source, line: line.number,
                                    "the segment URI \"\(uri)\" has no #EXTINF before it (RFC 8216bis §4.4.4.1)")
                 }
-                let uriString = String(uri)
+                let uriString = VariableSubstitution.apply(definitions, to: String(uri))
                 var range = pendingByteRange
                 if let r = range, r.offset == nil {
                     range = ByteRange(length: r.length, offset: lastRangeEnd[uriString] ?? 0)

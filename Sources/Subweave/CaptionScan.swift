@@ -101,9 +101,9 @@ extension Packager {
         catch { throw .io(path: masterPath, reason: (error as? ResourceLoader.Failure)?.explanation ?? "\(error)") }
         let variants: [MasterPlaylist.Variant]
         do { variants = try master.variants() } catch { throw .playlist(error) }
-        guard let url = Packager.resolve(variants[0].uri, against: masterURL) else { throw .rule("the first variant's URI is not valid") }
+        guard let url = Packager.resolve(master.substitutingVariables(in: variants[0].uri), against: masterURL) else { throw .rule("the first variant's URI is not valid") }
         let playlist: MediaPlaylist
-        do { playlist = try MediaPlaylist(parsing: try await read(url, range: nil, what: "the first variant's playlist"), source: Packager.display(url)) }
+        do { playlist = try MediaPlaylist(parsing: try await read(url, range: nil, what: "the first variant's playlist"), source: Packager.display(url), imports: master.definitions) }
         catch let error as SubweaveError { throw error }
         catch let error as HLSError { throw .playlist(error) }
         catch { throw .rule("\(error)") }

@@ -62,14 +62,14 @@ public struct Packager: Sendable {
         let variants: [MasterPlaylist.Variant]
         do { variants = try master.variants() } catch { throw .playlist(error) }
         let reference = variants[0]
-        guard let referenceURL = Self.resolve(reference.uri, against: masterURL) else {
+        guard let referenceURL = Self.resolve(master.substitutingVariables(in: reference.uri), against: masterURL) else {
             throw .playlist(HLSError(.malformedTag, source: request.masterPath, line: master.playlist.lines[reference.uriLineIndex].number,
                                      "the variant URI \"\(reference.uri)\" is not a valid URI"))
         }
         let referenceName = Self.display(referenceURL)
         let playlistBytes = try await read(referenceURL, range: nil, what: "the reference variant's media playlist (first #EXT-X-STREAM-INF)")
         let playlist: MediaPlaylist
-        do { playlist = try MediaPlaylist(parsing: playlistBytes, source: referenceName) } catch { throw .playlist(error) }
+        do { playlist = try MediaPlaylist(parsing: playlistBytes, source: referenceName, imports: master.definitions) } catch { throw .playlist(error) }
         let timeline = try await probeTimeline(playlist, playlistURL: referenceURL)
 
         // In-band captions: a bounded scan, and a full decode only when it finds text.

@@ -56,11 +56,11 @@ public struct PresentationValidator: Sendable {
 
         // The reference variant and its media timeline.
         guard let variants = try? master.variants(), let reference = variants.first,
-              let referenceURL = Packager.resolve(reference.uri, against: masterURL) else { return ValidationReport(findings: findings) }
+              let referenceURL = Packager.resolve(master.substitutingVariables(in: reference.uri), against: masterURL) else { return ValidationReport(findings: findings) }
         let referenceName = Packager.display(referenceURL)
         let referencePlaylist: MediaPlaylist
         do {
-            referencePlaylist = try MediaPlaylist(parsing: try await packager.read(referenceURL, range: nil, what: "the reference variant playlist"), source: referenceName)
+            referencePlaylist = try MediaPlaylist(parsing: try await packager.read(referenceURL, range: nil, what: "the reference variant playlist"), source: referenceName, imports: master.definitions)
         } catch {
             add(.error, referenceName, nil, "RFC 8216bis §4.4.6.2", "every variant's media playlist can be read", Self.reason(error))
             return ValidationReport(findings: findings)
@@ -76,7 +76,7 @@ public struct PresentationValidator: Sendable {
         // Each subtitle rendition, once per URI.
         var seen: Set<String> = []
         for rendition in (try? master.renditions()) ?? [] where rendition.type == "SUBTITLES" {
-            guard let uri = rendition.uri, seen.insert(uri).inserted, let url = Packager.resolve(uri, against: masterURL) else { continue }
+            guard let uri = rendition.uri, seen.insert(uri).inserted, let url = Packager.resolve(master.substitutingVariables(in: uri), against: masterURL) else { continue }
             let name = Packager.display(url)
             let playlist: MediaPlaylist
             do {

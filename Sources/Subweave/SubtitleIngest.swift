@@ -46,6 +46,10 @@ public enum SubtitleIngest {
                                   "\(error.description); check that the declared format matches the file")
             }
             warnings += document.warnings
+            if let mapLine = decoded.text.split(separator: "\n", maxSplits: 8).firstIndex(where: { $0.hasPrefix("X-TIMESTAMP-MAP=") }) {
+                warnings.append(IngestWarning(kind: "timestamp_map_ignored", line: mapLine + 1,
+                    "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
+            }
             cues = document.cues
             headerBlocks = WebVTTWriter.headerBlocks(document)
             regions = document.regions

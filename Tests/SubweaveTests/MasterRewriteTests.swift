@@ -86,3 +86,22 @@ struct MasterRewriteTests {
         #expect(output.contains("#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=\"subs\",CLOSED-CAPTIONS=NONE\n"))
     }
 }
+
+/// Variables (EXT-X-DEFINE) in the URIs Subweave must follow.
+struct VariableSubstitutionTests {
+    @Test func variantURIWithAVariable() async throws {
+        let folder = try Fixtures.copy("media/ts-bframes")
+        try "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"playlist\",VALUE=\"prog\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$playlist}.m3u8\n"
+            .write(toFile: folder + "/defined.m3u8", atomically: true, encoding: .utf8)
+        let tracks = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
+        let result = try await Packager().run(PackageRequest(masterPath: folder + "/defined.m3u8", tracks: tracks, dryRun: true))
+        #expect(result.report.segmentCount == 3)
+        #expect(result.masterText.contains("{$playlist}.m3u8\n"), "the master keeps its variable")
+    }
+
+    @Test func mediaPlaylistImportsAndDefines() throws {
+        let text = "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"base\"\n#EXT-X-DEFINE:NAME=\"n\",VALUE=\"7\"\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n{$base}/seg{$n}.ts\n"
+        let playlist = try MediaPlaylist(parsing: Array(text.utf8), source: "p", imports: ["base": "https://cdn.example.com"])
+        #expect(playlist.segments.first?.uri == "https://cdn.example.com/seg7.ts")
+    }
+}
