@@ -155,19 +155,21 @@ public struct TransportStreamCaptionReader {
             guard let codec = NALUnits.Codec(streamType: video.streamType) else { finished = true; return false }
             decoder = CaptionDecoder(codec: codec)
         }
-        guard decoder != nil else { return true }
+        guard var decoder else { return true }
+        self.decoder = nil  // keep the decoder's storage uniquely referenced while it works
+        defer { self.decoder = decoder }
         for (pts, payload) in units {
             let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
             lastPTS = unwrapped
             noteOrigin(unwrapped)
-            decoder!.add(accessUnit: payload, time: timeOf(unwrapped))
-            if decoder!.firstText != nil && accessUnitLimit != nil {
+            decoder.add(accessUnit: payload, time: timeOf(unwrapped))
+            if decoder.firstText != nil && accessUnitLimit != nil {
                 finished = true
                 return false
             }
-            if let limit = accessUnitLimit, decoder!.accessUnits >= limit {
+            if let limit = accessUnitLimit, decoder.accessUnits >= limit {
                 // The last access units scanned are still waiting to be put in order.
-                decoder!.drainReorderBuffer()
+                decoder.drainReorderBuffer()
                 finished = true
                 return false
             }
@@ -181,15 +183,17 @@ public struct TransportStreamCaptionReader {
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
-        if decoder != nil {
+        if var decoder {
+            self.decoder = nil
             for (pts, payload) in last {
                 let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
                 lastPTS = unwrapped
                 noteOrigin(unwrapped)
-                decoder!.add(accessUnit: payload, time: timeOf(unwrapped))
+                decoder.add(accessUnit: payload, time: timeOf(unwrapped))
             }
+            decoder.finish(at: end)
+            self.decoder = decoder
         }
-        decoder?.finish(at: end)
         finished = true
     }
 

@@ -100,9 +100,10 @@ public enum AtomicWriter {
     private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var utf8 = text
         return utf8.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = Foundation.write(fd, base + offset, buffer.count - offset)
                 if n < 0 { if errno == EINTR { continue }; return false }
                 offset += n
             }

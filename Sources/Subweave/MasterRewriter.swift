@@ -211,12 +211,10 @@ public struct MasterRewriter: Sendable {
             warnings.append("the master declares in-band closed captions (group \"\(usedCaptionGroups[0])\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries")
             for (line, var attributes) in variantAttributes {
                 let value = attributes["CLOSED-CAPTIONS"]
-                if value == nil || !(value!.isQuoted && captionGroups.contains(value!.unquoted)) {
-                    // NONE on some variants and a group on others is forbidden (RFC 8216bis §4.4.6.2).
-                    if value != nil {
-                        attributes.remove("CLOSED-CAPTIONS")
-                        warnings.append("line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value!.rawValue) removed; it cannot be NONE while other variants name a caption group")
-                    }
+                // NONE on some variants and a group on others is forbidden (RFC 8216bis §4.4.6.2).
+                if let value, !(value.isQuoted && captionGroups.contains(value.unquoted)) {
+                    attributes.remove("CLOSED-CAPTIONS")
+                    warnings.append("line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group")
                     variantAttributes[line] = attributes
                 }
             }

@@ -109,7 +109,7 @@ public struct PresentationValidator: Sendable {
                     for cue in placed[index] where cue.end > window.lowerBound + tolerance && cue.start < window.upperBound - tolerance {
                         let present = placed[index + 1].contains { abs(($0.start - cue.start).ticks) <= 90 && abs(($0.end - cue.end).ticks) <= 90 && $0.text == cue.text }
                         if !present {
-                            add(.error, Packager.display(Packager.resolve(next.uri, against: url)!), nil, "RFC 8216bis §3.1.4",
+                            add(.error, Packager.resolve(next.uri, against: url).map(Packager.display) ?? next.uri, nil, "RFC 8216bis §3.1.4",
                                 "a WebVTT segment contains every cue displayed during its EXTINF period, with its full timing",
                                 "the cue \"\(cue.text.prefix(40))\" (\(cue.start.decimalSeconds)-\(cue.end.decimalSeconds) s) spans into this segment but is not in it")
                         }

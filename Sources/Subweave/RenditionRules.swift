@@ -39,7 +39,8 @@ public enum RenditionRules {
             let quality = preferred.match(language)
             guard quality != .none else { continue }
             let key = (member.forced ? 0 : 1, quality.rawValue, member.prefersDefault ? 1 : 0, -index)
-            if best == nil || key > best!.key { best = (index, key) }
+            if let current = best, key <= current.key { continue }
+            best = (index, key)
         }
         return best?.index
     }

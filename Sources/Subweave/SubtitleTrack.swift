@@ -145,7 +145,7 @@ extension SubtitleTrack {
         var sourceID = d["id"]
         if sourceID == nil, let location {
             let name = (location.pathForExtension.split(separator: "/").last.map(String.init)) ?? ""
-            sourceID = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
+            sourceID = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
         }
         let id = sourceID ?? ""
         if sourceID == nil {

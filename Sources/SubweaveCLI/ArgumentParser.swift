@@ -59,15 +59,17 @@ enum ArgumentParser {
                 throw UsageError(message: "unknown option \(name)\(hint)", command: command)
             }
             if option.takesValue {
-                var value = inlineValue
-                if value == nil {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
                     guard index < arguments.count else {
                         throw UsageError(message: "\(name) needs a value", command: command)
                     }
                     value = arguments[index]
                     index += 1
                 }
-                result.values[option.name, default: []].append(value!)
+                result.values[option.name, default: []].append(value)
             } else {
                 if let inlineValue {
                     throw UsageError(message: "\(name) takes no value (found \"\(inlineValue)\")", command: command)

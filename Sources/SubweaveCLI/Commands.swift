@@ -59,7 +59,10 @@ struct ConvertOptions: Equatable {
 enum Invocation {
     static let version = "subweave 0.1.0"
 
-    static let usage: [String: String] = [
+    /// The usage line of `command`.
+    static func usage(_ command: String) -> String { usages[command] ?? "subweave \(command)" }
+
+    static let usages: [String: String] = [
         "package": "subweave package <master.m3u8> --subtitle <descriptor> [--subtitle <descriptor> ...] [--tracks tracks.json] [--preferred-language TAG] [--captions auto|off] [--closed-captions auto|none|in-band] [--output FILE] [--dry-run] [--json]",
         "cues": "subweave cues <file|url|-> [--format vtt|srt] [--encoding NAME] [--json]",
         "convert": "subweave convert <in.srt> [-o out.vtt] [--encoding NAME]",
@@ -72,12 +75,12 @@ enum Invocation {
     subweave: side-load subtitles and captions into HLS as segmented WebVTT renditions.
 
     USAGE:
-      \(usage["package"]!)
-      \(usage["cues"]!)
-      \(usage["convert"]!)
-      \(usage["validate"]!)
-      \(usage["inspect"]!)
-      \(usage["captions"]!)
+      \(usage("package"))
+      \(usage("cues"))
+      \(usage("convert"))
+      \(usage("validate"))
+      \(usage("inspect"))
+      \(usage("captions"))
       subweave --help | --version
 
     Run `subweave help <command>` or `subweave <command> --help` for details.
@@ -85,7 +88,7 @@ enum Invocation {
 
     static let help: [String: String] = [
         "package": """
-        USAGE: \(usage["package"]!)
+        USAGE: \(usage("package"))
 
         Writes each subtitle track as a WebVTT rendition segmented along the first variant's
         segments, with X-TIMESTAMP-MAP from the media's own timestamps, and declares it in the
@@ -116,32 +119,32 @@ enum Invocation {
           --json                     print a machine-readable report on stdout
         """,
         "cues": """
-        USAGE: \(usage["cues"]!)
+        USAGE: \(usage("cues"))
 
         Prints the cues a subtitle file yields, as the packager will use them: as WebVTT, or with
         --json as {"cues": [...]} using the W3C VTTCue attribute names. `-` reads standard input.
         """,
         "convert": """
-        USAGE: \(usage["convert"]!)
+        USAGE: \(usage("convert"))
 
         Converts SubRip to WebVTT (standard output unless -o is given).
         """,
         "validate": """
-        USAGE: \(usage["validate"]!)
+        USAGE: \(usage("validate"))
 
         Checks the subtitle and caption rules of RFC 8216bis and Apple's HLS Authoring Spec on a
         master and the playlists and WebVTT segments it names. Each finding has a severity, the file
         and line, and the rule it enforces. Exit status 1 when there is an error.
         """,
         "inspect": """
-        USAGE: \(usage["inspect"]!)
+        USAGE: \(usage("inspect"))
 
         Lists the media selection groups as AVFoundation presents them (audible, legible, visual)
         and, for the viewer locales given, which subtitles a player selects at load and which
         forced subtitles show with which audio.
         """,
         "captions": """
-        USAGE: \(usage["captions"]!)
+        USAGE: \(usage("captions"))
 
         Decodes the CEA-608 captions (CC1-CC4) carried in H.264/HEVC SEI of an MPEG-TS file, or of
         a master's first variant, and prints the cues per service, timed from the first video frame

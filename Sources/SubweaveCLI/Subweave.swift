@@ -19,7 +19,7 @@ struct SubweaveMain {
             command = try Invocation.parse(arguments)
         } catch {
             Output.error("Error: \(error.message)")
-            if let name = error.command, let usage = Invocation.usage[name] { Output.error("Usage: \(usage)") }
+            if let name = error.command { Output.error("Usage: \(Invocation.usage(name))") }
             Output.error("See 'subweave \(error.command.map { "\($0) " } ?? "")--help'.")
             return 64
         }

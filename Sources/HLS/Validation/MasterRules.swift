@@ -116,7 +116,7 @@ public enum MasterRules {
             groups[key, default: []].append(r)
         }
         for key in groupOrder {
-            let members = groups[key]!
+            let members = groups[key, default: []]
             let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
             let (type, id) = (String(parts[0]), String(parts[1]))
             let defaults = members.filter { $0.flag("DEFAULT") }
@@ -150,12 +150,12 @@ public enum MasterRules {
         let subtitleGroups = groupOrder.filter { $0.hasPrefix("SUBTITLES\u{0}") }
         if subtitleGroups.count > 1 {
             func signature(_ key: String) -> [String] {
-                groups[key]!.map { "\($0.name ?? "")|\($0.language ?? "")|\($0.flag("FORCED"))|\($0.attributes["CHARACTERISTICS"]?.unquoted ?? "")" }.sorted()
+                groups[key, default: []].map { "\($0.name ?? "")|\($0.language ?? "")|\($0.flag("FORCED"))|\($0.attributes["CHARACTERISTICS"]?.unquoted ?? "")" }.sorted()
             }
             let reference = signature(subtitleGroups[0])
             for key in subtitleGroups.dropFirst() where signature(key) != reference {
                 let id = key.split(separator: "\u{0}", omittingEmptySubsequences: false)[1]
-                add(.error, lineNumber(groups[key]![0].lineIndex), "RFC 8216bis §4.4.6.1.1", "several groups of one TYPE hold the same set of renditions",
+                add(.error, groups[key]?.first.flatMap { lineNumber($0.lineIndex) }, "RFC 8216bis §4.4.6.1.1", "several groups of one TYPE hold the same set of renditions",
                     "SUBTITLES group \"\(id)\" differs from group \"\(subtitleGroups[0].split(separator: "\u{0}", omittingEmptySubsequences: false)[1])\"")
             }
         }
