@@ -11,11 +11,17 @@ Serves ROOT on 127.0.0.1 at an ephemeral port, written to PORTFILE once listenin
   /flaky/K/P          503 the first time key K is asked for, then /files/P
   /track/P            /files/P after 0.3 s, counting requests in flight
   /stats              {"max_in_flight": n, "requests": n}
+  POST /result        writes the request body to ROOT/result.json (the browser page's report)
 """
-import json, os, sys, threading, time
+import json, mimetypes, os, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT, PORTFILE = sys.argv[1], sys.argv[2]
+# What a static web server sends (Apple HLS Authoring Spec 10.4: .vtt as text/vtt); module
+# scripts need a JavaScript type.
+TYPES = {".html": "text/html; charset=utf-8", ".mjs": "text/javascript", ".js": "text/javascript",
+         ".m3u8": "application/vnd.apple.mpegurl", ".vtt": "text/vtt; charset=utf-8", ".ts": "video/mp2t",
+         ".m4s": "video/iso.segment", ".mp4": "video/mp4", ".srt": "text/plain; charset=utf-8", ".json": "application/json"}
 lock = threading.Lock()
 state = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "flaky": set()}
 
@@ -31,10 +37,20 @@ class Handler(BaseHTTPRequestHandler):
         with open(full, "rb") as f:
             body = f.read()
         self.send_response(200)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Type", TYPES.get(os.path.splitext(full)[1], "application/octet-stream"))
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def do_POST(self):
+        if self.path.split("?")[0] != "/result":
+            return self.send_error(404)
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        with open(os.path.join(ROOT, "result.json.tmp"), "wb") as f:
+            f.write(body)
+        os.rename(os.path.join(ROOT, "result.json.tmp"), os.path.join(ROOT, "result.json"))
+        self.send_response(204)
+        self.end_headers()
 
     def do_GET(self):
         parts = self.path.split("?")[0].strip("/").split("/")
