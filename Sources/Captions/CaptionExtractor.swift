@@ -159,10 +159,7 @@ public struct TransportStreamCaptionReader {
         self.decoder = nil  // keep the decoder's storage uniquely referenced while it works
         defer { self.decoder = decoder }
         for (pts, payload) in units {
-            let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
-            lastPTS = unwrapped
-            noteOrigin(unwrapped)
-            decoder.add(accessUnit: payload, time: timeOf(unwrapped))
+            add(payload, pts: pts, to: &decoder)
             if decoder.firstText != nil && accessUnitLimit != nil {
                 finished = true
                 return false
@@ -185,21 +182,20 @@ public struct TransportStreamCaptionReader {
         }
         if var decoder {
             self.decoder = nil
-            for (pts, payload) in last {
-                let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
-                lastPTS = unwrapped
-                noteOrigin(unwrapped)
-                decoder.add(accessUnit: payload, time: timeOf(unwrapped))
-            }
+            for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
             decoder.finish(at: end)
             self.decoder = decoder
         }
         finished = true
     }
 
-    private mutating func noteOrigin(_ pts: Int64) {
+    /// Unwraps the PTS against the previous one, notes the origin, and decodes the access unit.
+    private mutating func add(_ payload: [UInt8], pts: Int64, to decoder: inout CaptionDecoder) {
+        let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
+        lastPTS = unwrapped
         unitsSeen += 1
-        if unitsSeen <= ReorderBuffer.depth * 2 { origin = min(origin ?? pts, pts) }
+        if unitsSeen <= ReorderBuffer.depth * 2 { origin = min(origin ?? unwrapped, unwrapped) }
+        decoder.add(accessUnit: payload, time: timeOf(unwrapped))
     }
 
     /// Marks a discontinuity: what follows is another timeline.

@@ -94,19 +94,8 @@ extension Packager {
     /// Decodes every segment of the master's first variant: its CEA-608 services on the programme
     /// timeline (for `subweave captions`).
     public func programmeCaptions(masterPath: String) async throws(SubweaveError) -> ProgrammeCaptions {
-        let masterURL = URL(fileURLWithPath: masterPath)
-        let master: MasterPlaylist
-        do { master = try MasterPlaylist(parsing: try ResourceLoader.readFile(masterPath), source: masterPath) }
-        catch let error as HLSError { throw .playlist(error) }
-        catch { throw .io(path: masterPath, reason: (error as? ResourceLoader.Failure)?.explanation ?? "\(error)") }
-        let variants: [MasterPlaylist.Variant]
-        do { variants = try master.variants() } catch { throw .playlist(error) }
-        guard let url = Packager.resolve(master.substitutingVariables(in: variants[0].uri), against: masterURL) else { throw .rule("the first variant's URI is not valid") }
-        let playlist: MediaPlaylist
-        do { playlist = try MediaPlaylist(parsing: try await read(url, range: nil, what: "the first variant's playlist"), source: Packager.display(url), imports: master.definitions) }
-        catch let error as SubweaveError { throw error }
-        catch let error as HLSError { throw .playlist(error) }
-        catch { throw .rule("\(error)") }
+        let master = try Self.readMaster(masterPath)
+        let (url, playlist) = try await readReference(of: master, masterURL: URL(fileURLWithPath: masterPath))
         let timeline = try await probeTimeline(playlist, playlistURL: url)
         return try await CaptionScanner(packager: self).scan(timeline, playlistURL: url, alwaysDecode: true)
     }

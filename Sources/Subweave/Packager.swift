@@ -53,23 +53,9 @@ public struct Packager: Sendable {
     public func run(_ request: PackageRequest) async throws(SubweaveError) -> PackageResult {
         // Read: the master, the reference variant's playlist, the media timeline.
         let masterURL = URL(fileURLWithPath: request.masterPath)
-        let masterBytes: [UInt8]
-        do { masterBytes = try ResourceLoader.readFile(request.masterPath) } catch {
-            throw .io(path: request.masterPath, reason: "the master playlist \(error.explanation)")
-        }
-        let master: MasterPlaylist
-        do { master = try MasterPlaylist(parsing: masterBytes, source: request.masterPath) } catch { throw .playlist(error) }
-        let variants: [MasterPlaylist.Variant]
-        do { variants = try master.variants() } catch { throw .playlist(error) }
-        let reference = variants[0]
-        guard let referenceURL = Self.resolve(master.substitutingVariables(in: reference.uri), against: masterURL) else {
-            throw .playlist(HLSError(.malformedTag, source: request.masterPath, line: master.playlist.lines[reference.uriLineIndex].number,
-                                     "the variant URI \"\(reference.uri)\" is not a valid URI"))
-        }
+        let master = try Self.readMaster(request.masterPath)
+        let (referenceURL, playlist) = try await readReference(of: master, masterURL: masterURL)
         let referenceName = Self.display(referenceURL)
-        let playlistBytes = try await read(referenceURL, range: nil, what: "the reference variant's media playlist (first #EXT-X-STREAM-INF)")
-        let playlist: MediaPlaylist
-        do { playlist = try MediaPlaylist(parsing: playlistBytes, source: referenceName, imports: master.definitions) } catch { throw .playlist(error) }
         let timeline = try await probeTimeline(playlist, playlistURL: referenceURL)
 
         // In-band captions: a bounded scan, and a full decode only when it finds text.
@@ -168,6 +154,28 @@ public struct Packager: Sendable {
             Self.removeStaleSegments(in: outputFolder + "/" + entry.rendition.folder, keeping: Set(entry.rendition.segmentNames))
         }
         return PackageResult(report: report, masterText: masterText)
+    }
+
+    /// Reads and parses the master playlist at `path`.
+    static func readMaster(_ path: String) throws(SubweaveError) -> MasterPlaylist {
+        let bytes: [UInt8]
+        do { bytes = try ResourceLoader.readFile(path) } catch {
+            throw .io(path: path, reason: "the master playlist \(error.explanation)")
+        }
+        do { return try MasterPlaylist(parsing: bytes, source: path) } catch { throw .playlist(error) }
+    }
+
+    /// The reference variant (the first `EXT-X-STREAM-INF`): its URL and its media playlist.
+    func readReference(of master: MasterPlaylist, masterURL: URL) async throws(SubweaveError) -> (URL, MediaPlaylist) {
+        let variants: [MasterPlaylist.Variant]
+        do { variants = try master.variants() } catch { throw .playlist(error) }
+        let reference = variants[0]
+        guard let url = Self.resolve(master.substitutingVariables(in: reference.uri), against: masterURL) else {
+            throw .playlist(HLSError(.malformedTag, source: master.source, line: master.playlist.lines[reference.uriLineIndex].number,
+                                     "the variant URI \"\(reference.uri)\" is not a valid URI"))
+        }
+        let bytes = try await read(url, range: nil, what: "the reference variant's media playlist (first #EXT-X-STREAM-INF)")
+        do { return (url, try MediaPlaylist(parsing: bytes, source: Self.display(url), imports: master.definitions)) } catch { throw .playlist(error) }
     }
 
     /// Reads the first segment of every discontinuity sequence and finds where its presentation starts.

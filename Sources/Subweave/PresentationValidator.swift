@@ -44,27 +44,27 @@ public struct PresentationValidator: Sendable {
         let masterURL = URL(fileURLWithPath: masterPath)
         let master: MasterPlaylist
         do {
-            master = try MasterPlaylist(parsing: try ResourceLoader.readFile(masterPath), source: masterPath)
-        } catch let error as HLSError {
+            master = try Packager.readMaster(masterPath)
+        } catch .playlist(let error) {
             add(.error, masterPath, error.line, "RFC 8216bis §4", "the master playlist parses", error.reason)
             return ValidationReport(findings: findings)
         } catch {
-            add(.error, masterPath, nil, "RFC 8216bis §4", "the master playlist can be read", "\((error as? ResourceLoader.Failure)?.explanation ?? "\(error)")")
+            add(.error, masterPath, nil, "RFC 8216bis §4", "the master playlist can be read", Self.reason(error))
             return ValidationReport(findings: findings)
         }
         findings += MasterRules.check(master)
 
         // The reference variant and its media timeline.
-        guard let variants = try? master.variants(), let reference = variants.first,
-              let referenceURL = Packager.resolve(master.substitutingVariables(in: reference.uri), against: masterURL) else { return ValidationReport(findings: findings) }
-        let referenceName = Packager.display(referenceURL)
+        let referenceURL: URL
         let referencePlaylist: MediaPlaylist
         do {
-            referencePlaylist = try MediaPlaylist(parsing: try await packager.read(referenceURL, range: nil, what: "the reference variant playlist"), source: referenceName, imports: master.definitions)
+            (referenceURL, referencePlaylist) = try await packager.readReference(of: master, masterURL: masterURL)
         } catch {
-            add(.error, referenceName, nil, "RFC 8216bis §4.4.6.2", "every variant's media playlist can be read", Self.reason(error))
+            let name = (try? master.variants())?.first.map { master.substitutingVariables(in: $0.uri) } ?? masterPath
+            add(.error, name, nil, "RFC 8216bis §4.4.6.2", "every variant's media playlist can be read", Self.reason(error))
             return ValidationReport(findings: findings)
         }
+        let referenceName = Packager.display(referenceURL)
         var timeline: ProgrammeTimeline?
         do {
             timeline = try await packager.probeTimeline(referencePlaylist, playlistURL: referenceURL)
