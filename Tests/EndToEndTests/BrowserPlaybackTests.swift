@@ -60,7 +60,7 @@ struct BrowserPlaybackTests {
     @Test(arguments: cases)
     func hlsjsShowsCuesOnTheIntendedFrame(_ testCase: Case) throws {
         let site = try Fixtures.copy(testCase.folder)
-        let srt = testCase.cues.enumerated().map { i, c in "\(i + 1)\n\(Self.srtTime(c.0)) --> \(Self.srtTime(c.1))\n\(c.2)\n" }.joined(separator: "\n")
+        let srt = SubtitleText.srt(testCase.cues)
         try srt.write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
         let packaged = try BuiltTool.run(["package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en"])
         #expect(packaged.status == 0, "\(packaged.stderr)")
@@ -82,7 +82,7 @@ struct BrowserPlaybackTests {
             let first = playlist.segments.first { $0.discontinuitySequence == cc }!
             let firstPTS: Double
             if let map = first.map {
-                firstPTS = try Self.decodeTime90k(init: site + "/" + map.uri, segment: site + "/" + first.uri)
+                firstPTS = Double(try Tools.fragmentDecodeTime(init: site + "/" + map.uri, segment: site + "/" + first.uri))
             } else {
                 firstPTS = Double(try #require(try Tools.lowestVideoPTS(site + "/" + first.uri)))
             }
@@ -133,27 +133,6 @@ struct BrowserPlaybackTests {
             throw MissingTool(name: "the page's report within 120 s (is chromium able to run headless here?)")
         }
         return try JSONDecoder().decode(PlayerResult.self, from: data)
-    }
-
-    static func decodeTime90k(init initPath: String, segment: String) throws -> Double {
-        // hls.js reads the fragment's decode time (tfdt); find it with a byte search.
-        let initBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath)))
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment)))
-        func find(_ t: String, _ b: [UInt8]) -> Int? {
-            let key = Array(t.utf8)
-            return (0..<(b.count - 4)).first { Array(b[$0..<($0 + 4)]) == key }
-        }
-        func u32(_ b: [UInt8], _ o: Int) -> Double { Double(UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])) }
-        let mdhd = try #require(find("mdhd", initBytes))
-        let timescale = u32(initBytes, mdhd + 4 + (initBytes[mdhd + 4] == 1 ? 20 : 12))
-        let tfdt = try #require(find("tfdt", bytes))
-        let time = bytes[tfdt + 4] == 1 ? u32(bytes, tfdt + 8) * 4_294_967_296 + u32(bytes, tfdt + 12) : u32(bytes, tfdt + 8)
-        return time * 90000 / timescale
-    }
-
-    static func srtTime(_ s: Double) -> String {
-        let ms = Int((s * 1000).rounded())
-        return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
     }
 
     /// The page: hls.js with a long forward buffer so every subtitle segment loads at position 0;

@@ -65,8 +65,8 @@ struct PackagingTimelineTests {
         let folder = try Fixtures.copy(testCase.folder)
         let master = folder + "/" + testCase.master
         // The same cues as SRT and as WebVTT, so both ingest paths are timed.
-        let srt = testCase.cues.enumerated().map { i, c in "\(i + 1)\n\(srtTime(c.start)) --> \(srtTime(c.end))\n\(c.text)\n" }.joined(separator: "\n")
-        let vtt = "WEBVTT\n\n" + testCase.cues.map { c in "\(vttTime(c.start)) --> \(vttTime(c.end))\n\(c.text)\n" }.joined(separator: "\n")
+        let srt = SubtitleText.srt(testCase.cues.map { ($0.start, $0.end, $0.text) })
+        let vtt = SubtitleText.vtt(testCase.cues.map { ($0.start, $0.end, $0.text) })
         try srt.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
         try vtt.write(toFile: folder + "/fr.vtt", atomically: true, encoding: .utf8)
         let tracks = try SubtitleTrack.register([
@@ -80,7 +80,7 @@ struct PackagingTimelineTests {
         var firstPTS: [Int: Int64] = [:]
         for (index, segment) in reference.segments.enumerated() where index == 0 || segment.discontinuity {
             if let map = segment.map {
-                firstPTS[segment.discontinuitySequence] = try Self.fragmentDecodeTime(init: folder + "/" + map.uri, segment: folder + "/" + segment.uri)
+                firstPTS[segment.discontinuitySequence] = try Tools.fragmentDecodeTime(init: folder + "/" + map.uri, segment: folder + "/" + segment.uri)
             } else {
                 let pts = try Tools.lowestVideoPTS(folder + "/" + segment.uri)
                 firstPTS[segment.discontinuitySequence] = try #require(pts)
@@ -115,33 +115,4 @@ struct PackagingTimelineTests {
             }
         }
     }
-
-    /// The first fragment's `tfdt` of the video track in 90 kHz ticks, read with a plain byte search
-    /// (independent of Subweave's box reader).
-    static func fragmentDecodeTime(init initPath: String, segment segmentPath: String) throws -> Int64 {
-        let initBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath)))
-        let segment = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segmentPath)))
-        func find(_ type: String, in bytes: [UInt8], from: Int = 0) -> Int? {
-            let t = Array(type.utf8)
-            guard bytes.count >= 4 else { return nil }
-            for i in from..<(bytes.count - 4) where Array(bytes[i..<(i + 4)]) == t { return i }
-            return nil
-        }
-        func u32(_ b: [UInt8], _ o: Int) -> UInt64 { UInt64(b[o]) << 24 | UInt64(b[o + 1]) << 16 | UInt64(b[o + 2]) << 8 | UInt64(b[o + 3]) }
-        // ffmpeg writes the video track first: its mdhd and its traf come first.
-        let mdhd = try #require(find("mdhd", in: initBytes))
-        let version = initBytes[mdhd + 4]
-        let timescale = u32(initBytes, mdhd + 4 + (version == 1 ? 20 : 12))
-        let tfdt = try #require(find("tfdt", in: segment))
-        let tfdtVersion = segment[tfdt + 4]
-        let time = tfdtVersion == 1 ? (u32(segment, tfdt + 8) << 32 | u32(segment, tfdt + 12)) : u32(segment, tfdt + 8)
-        return Int64(time * 90000 / timescale)
-    }
-
-    func srtTime(_ s: Double) -> String {
-        let ms = Int((s * 1000).rounded())
-        return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
-    }
-
-    func vttTime(_ s: Double) -> String { srtTime(s).replacingOccurrences(of: ",", with: ".") }
 }

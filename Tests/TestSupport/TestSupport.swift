@@ -301,3 +301,39 @@ public final class TestHTTPServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 }
+
+/// Subtitle files written from (start, end, text) in seconds, for tests that place known cues.
+public enum SubtitleText {
+    public static func srt(_ cues: [(Double, Double, String)]) -> String {
+        cues.enumerated().map { i, c in "\(i + 1)\n\(time(c.0, ",")) --> \(time(c.1, ","))\n\(c.2)\n" }.joined(separator: "\n")
+    }
+
+    public static func vtt(_ cues: [(Double, Double, String)]) -> String {
+        "WEBVTT\n\n" + cues.map { "\(time($0.0, ".")) --> \(time($0.1, "."))\n\($0.2)\n" }.joined(separator: "\n")
+    }
+
+    static func time(_ seconds: Double, _ separator: String) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        return String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, separator, ms % 1000)
+    }
+}
+
+extension Tools {
+    /// The first fragment's `tfdt` of the video track in 90 kHz ticks (what hls.js reads for
+    /// fMP4), found with a plain byte search, independent of Subweave's box reader. ffmpeg writes
+    /// the video track first, so the first `mdhd` and `tfdt` are the video's.
+    public static func fragmentDecodeTime(init initPath: String, segment segmentPath: String) throws -> Int64 {
+        let initBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath)))
+        let segment = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segmentPath)))
+        func find(_ type: String, in bytes: [UInt8]) -> Int? {
+            let t = Array(type.utf8)
+            guard bytes.count >= 4 else { return nil }
+            return (0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == t }
+        }
+        func u32(_ b: [UInt8], _ o: Int) -> UInt64 { UInt64(b[o]) << 24 | UInt64(b[o + 1]) << 16 | UInt64(b[o + 2]) << 8 | UInt64(b[o + 3]) }
+        guard let mdhd = find("mdhd", in: initBytes), let tfdt = find("tfdt", in: segment) else { throw MissingTool(name: "mdhd/tfdt boxes") }
+        let timescale = u32(initBytes, mdhd + 4 + (initBytes[mdhd + 4] == 1 ? 20 : 12))
+        let time = segment[tfdt + 4] == 1 ? (u32(segment, tfdt + 8) << 32 | u32(segment, tfdt + 12)) : u32(segment, tfdt + 8)
+        return Int64(time * 90000 / timescale)
+    }
+}
