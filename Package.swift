@@ -24,6 +24,9 @@ let package = Package(
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave"]),
 
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
+        // The fuzz targets: linked into libFuzzer binaries by Scripts/fuzz.sh, replayed by FuzzRegressionTests.
+        .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Subweave"], path: "Tests/FuzzTargets"),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport", "Captions", "Containers"]),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "TestSupport"]),

@@ -9,7 +9,7 @@ public struct CaptionCollector: CaptionSink {
     public init() {}
 
     public mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime) {
-        cues[service, default: []].append(Cue(start: start, end: end, text: CueText.escaped(text)))
+        cues[service, default: []].append(Cue(start: start, end: end, text: CueText.sanitized(CueText.escaped(text)).text))
     }
 }
 

@@ -63,11 +63,17 @@ public enum SCCReader {
     }
 
     /// The frame count a timecode names; nil if it is not one.
+    ///
+    /// SMPTE 12M: `HH:MM:SS:FF` (or `;`/`.` before the frames for drop-frame), two digits per
+    /// field, hours 00-23, minutes and seconds 00-59, frames 00-29. Nothing else is a timecode.
     static func frame(_ timecode: String) -> Int64? {
         let dropFrame = timecode.contains(";") || timecode.contains(".")
-        let fields = timecode.split(whereSeparator: { $0 == ":" || $0 == ";" || $0 == "." })
-        guard fields.count == 4, let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(fields[2]), let f = Int64(fields[3]),
-              m < 60, s < 60, f < 30 else { return nil }
+        let fields = timecode.split(separator: ":", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: ";", omittingEmptySubsequences: false) }
+            .flatMap { $0.split(separator: ".", omittingEmptySubsequences: false) }
+        guard fields.count == 4, fields.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+              let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(fields[2]), let f = Int64(fields[3]),
+              h < 24, m < 60, s < 60, f < 30 else { return nil }
         var frames = ((h * 60 + m) * 60 + s) * 30 + f
         if dropFrame {
             // Frames 0 and 1 are skipped at the start of every minute except every tenth.

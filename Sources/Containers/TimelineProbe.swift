@@ -12,6 +12,17 @@ public struct SegmentTimeline: Sendable, Equatable {
     public let source: Source
     /// The video stream's ISO 639 language from the PMT, when the PMT has one.
     public let videoLanguage: String?
+    /// When the first access unit of the stream that gave ``start`` is decoded (the first DTS, or
+    /// `tfdt`), wrapped; with B-frames it is before ``start``.
+    public let decodeStart: Int64?
+
+    public init(container: Container, start: Int64, source: Source, videoLanguage: String?, decodeStart: Int64? = nil) {
+        self.container = container
+        self.start = start
+        self.source = source
+        self.videoLanguage = videoLanguage
+        self.decodeStart = decodeStart
+    }
 }
 
 /// Reads the presentation start of a media segment.
@@ -19,8 +30,10 @@ public struct SegmentTimeline: Sendable, Equatable {
 /// - MPEG-TS: the lowest PTS among the PES packets of the video streams the PMT lists (with
 ///   B-frames the first PES in the file is not the earliest frame); the lowest audio PTS when
 ///   there is no video. Timestamps are compared across the 2^33 wrap.
-/// - fMP4: the first fragment's `tfdt` baseMediaDecodeTime for the video track (else audio), on
-///   the timescale of the init segment's `mdhd`, converted to 90 kHz.
+/// - fMP4: the earliest presentation time (`tfdt` decode time plus `trun` composition offset)
+///   of the first fragment's samples of the video track (else audio), on the timescale of the
+///   init segment's `mdhd`, converted to 90 kHz. Edit lists (`elst`) are ignored, as the players
+///   measured ignore them.
 public enum TimelineProbe {
     /// Probes `segment`; `initialization` is the `EXT-X-MAP` data for fMP4 (nil for TS, or for
     /// fMP4 whose segment carries its own `moov`).
@@ -31,9 +44,9 @@ public enum TimelineProbe {
         if ISOBMFF.looksLikeISOBMFF(segment) {
             return try probeFragmentedMP4(segment, initialization: initialization)
         }
-        let head = segment.prefix(8).map { String($0, radix: 16).leftPadded(2) }.joined(separator: " ")
         throw ContainerError(.unknownFormat, offset: 0,
-            "neither MPEG-TS (no sync byte 0x47 repeating every 188 bytes) nor fragmented MP4 (no ISO BMFF box); first bytes: \(head.isEmpty ? "none (empty file)" : head)")
+            segment.isEmpty ? "the file is empty; a media segment was expected"
+                : "neither MPEG-TS (no sync byte 0x47 repeating every 188 bytes) nor fragmented MP4 (no ISO BMFF box at the start) in \(segment.count) bytes")
     }
 
     static func probeTransportStream(_ data: [UInt8], from first: Int) throws(ContainerError) -> SegmentTimeline {
@@ -41,6 +54,7 @@ public enum TimelineProbe {
         var pmtAssemblers: [UInt16: SectionAssembler] = [:]
         var streams: [UInt16: TransportStream.ElementaryStream] = [:]
         var firstPTS: [UInt16: Int64] = [:]
+        var firstDTS: [UInt16: Int64] = [:]
         var lowestPTS: [UInt16: Int64] = [:]  // unwrapped against the stream's first PTS
         var sawPAT = false
         var offset = first
@@ -73,6 +87,7 @@ public enum TimelineProbe {
                 lowestPTS[packet.pid] = min(lowestPTS[packet.pid] ?? unwrapped, unwrapped)
             } else {
                 firstPTS[packet.pid] = pts
+                firstDTS[packet.pid] = header.dts ?? pts
                 lowestPTS[packet.pid] = pts
             }
         }
@@ -89,36 +104,39 @@ public enum TimelineProbe {
             return values.map { PresentationTimestamp.unwrapped($0, near: reference) }.min()
         }
         let videoLanguage = streams.values.filter { $0.kind == .video }.sorted { $0.pid < $1.pid }.first?.language
+        func decodeStart(_ kind: TransportStream.ElementaryStream.Kind) -> Int64? {
+            streams.values.filter { $0.kind == kind }.sorted { $0.pid < $1.pid }.lazy.compactMap { firstDTS[$0.pid] }.first
+        }
         if let video = lowest(.video) {
-            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage)
+            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage,
+                                   decodeStart: decodeStart(.video))
         }
         if let audio = lowest(.audio) {
-            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil)
+            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil,
+                                   decodeStart: decodeStart(.audio))
         }
         throw ContainerError(.missing, offset: first, "no PES packet with a PTS for any video or audio stream the PMT lists")
     }
 
     static func probeFragmentedMP4(_ segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
         let tracks = try ISOBMFF.tracks(initialization ?? segment)
-        let (moofOffset, times) = try ISOBMFF.firstFragmentDecodeTimes(segment)
+        let samples = try ISOBMFF.fragmentSamples(segment, tracks: tracks, firstOnly: true)
         for handler in ["vide", "soun"] {
             for track in tracks where track.handler == handler {
-                guard let time = times[track.trackID] else { continue }
-                guard track.timescale > 0 else {
-                    throw ContainerError(.malformed, offset: 0, "track \(track.trackID) has timescale 0 in its 'mdhd'")
+                // Players show a fragment's first frame at its presentation time (tfdt plus the
+                // composition offset), which B-frames put a few frames after its decode time.
+                let own = samples.filter { $0.trackID == track.trackID }
+                guard let earliest = own.map(\.presentationTime).min(), let firstDecode = own.map(\.decodeTime).min() else { continue }
+                guard let time = MediaTime(exactly: earliest, timescale: Int64(track.timescale)) else {
+                    throw ContainerError(.malformed, offset: 0,
+                        "track \(track.trackID): presentation time \(earliest) on timescale \(track.timescale) is out of range (timescale 0, or beyond \(MediaTime.limit / 90_000) s)")
                 }
-                let ticks = MediaTime(Int64(clamping: time), timescale: Int64(track.timescale)).ticks
-                return SegmentTimeline(container: .fragmentedMP4, start: PresentationTimestamp.wrapped(ticks),
-                                       source: handler == "vide" ? .video : .audio, videoLanguage: nil)
+                let decode = MediaTime(exactly: firstDecode, timescale: Int64(track.timescale)).map { PresentationTimestamp.wrapped($0.ticks) }
+                return SegmentTimeline(container: .fragmentedMP4, start: PresentationTimestamp.wrapped(time.ticks),
+                                       source: handler == "vide" ? .video : .audio, videoLanguage: nil, decodeStart: decode)
             }
         }
-        throw ContainerError(.missing, offset: moofOffset,
-            "the first 'moof' has no 'tfdt' for a video or audio track of the init segment (tracks: \(tracks.map { "\($0.trackID) \($0.handler)" }.joined(separator: ", ")))")
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        throw ContainerError(.missing, offset: 0,
+            "the first 'moof' has no samples for a video or audio track of the init segment (tracks: \(tracks.map { "\($0.trackID) \($0.handler)" }.joined(separator: ", ")))")
     }
 }

@@ -35,36 +35,76 @@ public struct TransportStreamDemuxer {
     public init() {}
 
     /// Feeds `data`; calls `emit` for every PES packet completed by it.
+    ///
+    /// Sync is found (at the start, and again after it is lost) where 0x47 starts three packets in
+    /// a row; a position whose third packet is still to come waits for more data. Every decision
+    /// depends only on the bytes themselves, so the same stream gives the same packets however
+    /// it is cut into chunks.
     public mutating func feed(_ data: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) {
+        let size = TransportStream.packetSize
         var buffer: [UInt8]
         if pending.isEmpty { buffer = Array(data) } else { buffer = pending + data; pending = [] }
         var offset = 0
-        if !synced {
-            guard let first = TransportStream.firstPacketOffset(buffer) else {
-                // Keep the tail in case the sync pattern straddles the next chunk.
-                pending = Array(buffer.suffix(TransportStream.packetSize * 3))
-                bytesRead += buffer.count - pending.count
-                return
+        while true {
+            if !synced {
+                guard let found = Self.confirmedSync(buffer, from: offset) else {
+                    // Positions whose third packet has not arrived yet are decided with the next chunk.
+                    offset = max(offset, buffer.count - 2 * size)
+                    break
+                }
+                offset = found
+                synced = true
             }
-            offset = first
-            synced = true
-        }
-        while offset + TransportStream.packetSize <= buffer.count {
+            guard offset + size <= buffer.count else { break }
             guard buffer[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: offset) else {
-                // Lost sync: skip a byte and look for the next sync byte.
+                synced = false
                 offset += 1
-                while offset < buffer.count && buffer[offset] != TransportStream.syncByte { offset += 1 }
                 continue
             }
             handle(packet, buffer, absolute: bytesRead + offset, emit)
-            offset += TransportStream.packetSize
+            offset += size
         }
         pending = Array(buffer[offset...])
         bytesRead += offset
     }
 
-    /// Emits the PES being assembled, at the end of the input.
+    /// The first position at or after `start` where the sync byte starts three packets in a row.
+    static func confirmedSync(_ buffer: [UInt8], from start: Int) -> Int? {
+        let size = TransportStream.packetSize
+        var p = start
+        while p + 2 * size < buffer.count {
+            if buffer[p] == TransportStream.syncByte && buffer[p + size] == TransportStream.syncByte && buffer[p + 2 * size] == TransportStream.syncByte {
+                return p
+            }
+            p += 1
+        }
+        return nil
+    }
+
+    /// Emits the PES being assembled, at the end of the input. Packets still waiting for sync to
+    /// be confirmed (a stream shorter than three packets) are read with the sync they have.
     public mutating func finish(_ emit: (PESPacket) -> Void) {
+        let size = TransportStream.packetSize
+        var offset = 0
+        let buffer = pending
+        pending = []
+        while offset + size <= buffer.count {
+            if !synced {
+                // Relaxed at the end: the sync byte, and the next packet's if it is there.
+                guard let p = (offset..<(buffer.count - size + 1)).first(where: { buffer[$0] == TransportStream.syncByte
+                    && ($0 + size >= buffer.count || buffer[$0 + size] == TransportStream.syncByte) }) else { break }
+                offset = p
+                synced = true
+            }
+            guard let packet = TransportStream.Packet(buffer, at: offset) else {
+                synced = false
+                offset += 1
+                continue
+            }
+            handle(packet, buffer, absolute: bytesRead + offset, emit)
+            offset += size
+        }
+        bytesRead += offset
         flushCurrent(emit)
     }
 
@@ -108,7 +148,9 @@ public struct TransportStreamDemuxer {
         guard let header = currentHeader else { return }
         var payload = current
         if header.packetLength > 0 {
-            let expected = header.packetLength + 6 - header.headerLength
+            // PES_packet_length counts the bytes after itself; a header that claims more than the
+            // packet holds leaves no payload.
+            let expected = max(0, header.packetLength + 6 - header.headerLength)
             if payload.count > expected { payload.removeLast(payload.count - expected) }
         }
         emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload, offset: currentOffset))

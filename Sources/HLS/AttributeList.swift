@@ -21,46 +21,73 @@ public struct AttributeList: Sendable, Equatable {
     /// A list of `attributes` in the given order.
     public init(_ attributes: [Attribute]) { self.attributes = attributes }
 
-    /// Parses `text`. Tolerates spaces after commas (some packagers write them); rejects a missing
-    /// `=`, an unterminated quoted string and text after a closing quote.
+    /// Parses `text`. Tolerates spaces after commas and around `=` (some packagers write them);
+    /// rejects a missing `=`, an unterminated quoted string, text after a closing quote and a
+    /// double quote inside an unquoted value, so whatever it accepts is written back as a list
+    /// that parses to the same attributes. Linear in the length of `text`.
     public init(parsing text: Substring) throws(AttributeListError) {
         var attributes: [Attribute] = []
-        let scalars = Array(text.unicodeScalars)
+        let utf8 = text.utf8
+        let bytes = Array(utf8)
+        let count = bytes.count
         var i = 0
-        func offset() -> Int { i }
-        while i < scalars.count {
-            while i < scalars.count, scalars[i] == " " || scalars[i] == "\t" { i += 1 }
-            if i == scalars.count { break }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        while i < count {
+            while i < count, isSpace(bytes[i]) { i += 1 }
+            if i == count { break }
             let nameStart = i
-            while i < scalars.count, scalars[i] != "=", scalars[i] != "," { i += 1 }
-            guard i < scalars.count, scalars[i] == "=" else {
-                throw AttributeListError(offset: nameStart, reason: "expected NAME=VALUE, found \"\(String(String.UnicodeScalarView(scalars[nameStart..<i])))\" without '='")
+            while i < count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ",") { i += 1 }
+            guard i < count, bytes[i] == UInt8(ascii: "=") else {
+                throw AttributeListError(offset: nameStart, reason: "expected NAME=VALUE, found \"\(Self.excerpt(string(nameStart..<i)))\" without '='")
             }
-            let name = String(String(String.UnicodeScalarView(scalars[nameStart..<i])).trimming([" ", "\t"]))
+            var nameEnd = i
+            while nameEnd > nameStart, isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+            let name = string(nameStart..<nameEnd)
             guard !name.isEmpty else { throw AttributeListError(offset: nameStart, reason: "an attribute has an empty name") }
             i += 1
+            while i < count, isSpace(bytes[i]) { i += 1 }
             let valueStart = i
-            if i < scalars.count, scalars[i] == "\"" {
+            if i < count, bytes[i] == UInt8(ascii: "\"") {
                 i += 1
-                while i < scalars.count, scalars[i] != "\"" { i += 1 }
-                guard i < scalars.count else {
-                    throw AttributeListError(offset: valueStart, reason: "the quoted value of \(name) has no closing quote")
+                while i < count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
+                guard i < count else {
+                    throw AttributeListError(offset: valueStart, reason: "the quoted value of \(Self.excerpt(name)) has no closing quote")
                 }
                 i += 1
                 let afterQuote = i
-                while i < scalars.count, scalars[i] == " " || scalars[i] == "\t" { i += 1 }
-                guard i == scalars.count || scalars[i] == "," else {
-                    throw AttributeListError(offset: afterQuote, reason: "unexpected text after the closing quote of \(name)")
+                while i < count, isSpace(bytes[i]) { i += 1 }
+                guard i == count || bytes[i] == UInt8(ascii: ",") else {
+                    throw AttributeListError(offset: afterQuote, reason: "unexpected text after the closing quote of \(Self.excerpt(name))")
                 }
-                attributes.append(Attribute(name: name, rawValue: String(String.UnicodeScalarView(scalars[valueStart..<afterQuote]))))
+                attributes.append(Attribute(name: name, rawValue: string(valueStart..<afterQuote)))
             } else {
-                while i < scalars.count, scalars[i] != "," { i += 1 }
-                let raw = String(String(String.UnicodeScalarView(scalars[valueStart..<i])).trimming([" ", "\t"]))
-                attributes.append(Attribute(name: name, rawValue: raw))
+                while i < count, bytes[i] != UInt8(ascii: ",") {
+                    guard bytes[i] != UInt8(ascii: "\"") else {
+                        throw AttributeListError(offset: i, reason: "the unquoted value of \(Self.excerpt(name)) contains a double quote")
+                    }
+                    i += 1
+                }
+                var valueEnd = i
+                while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+                attributes.append(Attribute(name: name, rawValue: string(valueStart..<valueEnd)))
             }
-            if i < scalars.count { i += 1 }  // the comma
+            if i < count { i += 1 }  // the comma
         }
         self.attributes = attributes
+    }
+
+    /// At most 40 characters of `text`, control characters shown as `\u{…}`, for messages.
+    static func excerpt(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(40) {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > 40 ? out + "…" : out
     }
 
     /// The first attribute named `name`.
@@ -167,7 +194,7 @@ public enum AttributeOrder {
     ]
 }
 
-/// An attribute list that does not follow RFC 8216bis §4.2; `offset` counts characters into the tag value.
+/// An attribute list that does not follow RFC 8216bis §4.2; `offset` counts bytes into the tag value.
 public struct AttributeListError: Error, Sendable, Equatable {
     public let offset: Int
     public let reason: String

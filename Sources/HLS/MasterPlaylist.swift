@@ -118,9 +118,13 @@ public struct MasterPlaylist: Sendable, Equatable {
         return result
     }
 
-    /// `text` with every `{$name}` of a defined variable replaced by its value (§4.4.2.3).
-    public func substitutingVariables(in text: String) -> String {
-        VariableSubstitution.apply(definitions, to: text)
+    /// `text` (from line `lineIndex`) with every `{$name}` replaced by its value (§4.4.2.3);
+    /// fails, naming the line, on a reference to a variable no `EXT-X-DEFINE` defines (§4.3).
+    public func substitutingVariables(in text: String, line lineIndex: Int) throws(HLSError) -> String {
+        do { return try VariableSubstitution.apply(definitions, to: text) } catch {
+            throw HLSError(.malformedTag, source: source, line: playlist.lines.indices.contains(lineIndex) ? playlist.lines[lineIndex].number : nil,
+                           "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
+        }
     }
 
     /// Replaces the attribute list of the tag on line `lineIndex`, keeping the tag name.
@@ -138,42 +142,48 @@ public struct MasterPlaylist: Sendable, Equatable {
             return try AttributeList(parsing: value ?? "")
         } catch {
             throw HLSError(.malformedAttributeList, source: source, line: line.number,
-                           "\(line.tagName ?? "tag"): \(error.reason) (at character \(error.offset + (line.tagName?.count ?? 0) + 2)); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas")
+                           "\(line.tagName ?? "tag"): \(error.reason) (at byte \(error.offset + (line.tagName?.utf8.count ?? 0) + 2) of the line); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas")
         }
     }
 }
 
 /// Variable substitution (RFC 8216bis §4.3, §4.4.2.3): `{$name}` becomes the variable's value.
+///
+/// One pass from left to right: a substituted value is not scanned again, so definitions that
+/// refer to each other cannot expand (the spec substitutes once).
 public enum VariableSubstitution {
-    public static func apply(_ definitions: [String: String], to text: String) -> String {
-        guard !definitions.isEmpty, text.contains("{$") else { return text }
-        var result = text
-        for (name, value) in definitions { result = result.replacingOccurrences(of: "{$\(name)}", with: value) }
-        return result
+    /// A reference to a variable no `EXT-X-DEFINE` defines.
+    public struct Undefined: Error, Sendable, Equatable {
+        public let name: String
     }
-}
 
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            out += rest[..<range.lowerBound]
-            out += replacement
-            rest = rest[range.upperBound...]
+    /// `text` with every `{$name}` replaced; fails on a reference to an undefined variable.
+    public static func apply(_ definitions: [String: String], to text: String) throws(Undefined) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 3, bytes.contains(UInt8(ascii: "{")) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "{"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "$"),
+               let close = bytes[(i + 2)...].firstIndex(of: UInt8(ascii: "}")) {
+                let nameBytes = bytes[(i + 2)..<close]
+                // Variable names are [a-zA-Z0-9-_] (§4.4.2.3); anything else is not a reference.
+                if !nameBytes.isEmpty, nameBytes.allSatisfy(isNameByte) {
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    guard let value = definitions[name] else { throw Undefined(name: name) }
+                    out += value.utf8
+                    i = close + 1
+                    continue
+                }
+            }
+            out.append(bytes[i])
+            i += 1
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
     }
-}
 
-extension Substring {
-    func range(of target: String) -> Range<Substring.Index>? {
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
-            i = index(after: i)
-        }
-        return nil
+    static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
     }
 }

@@ -44,6 +44,12 @@ public struct MediaPlaylist: Sendable, Equatable {
             }
             return n
         }
+        func substitute(_ text: String, _ line: PlaylistLine) throws(HLSError) -> String {
+            do { return try VariableSubstitution.apply(definitions, to: text) } catch {
+                throw HLSError(.malformedTag, source: source, line: line.number,
+                               "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
+            }
+        }
         func attributes(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) -> AttributeList {
             do { return try AttributeList(parsing: value ?? "") } catch {
                 throw HLSError(.malformedAttributeList, source: source, line: line.number,
@@ -62,8 +68,14 @@ public struct MediaPlaylist: Sendable, Equatable {
                                    "\(name) makes this a master playlist; a media playlist (with #EXTINF segments) was expected")
                 case "#EXT-X-VERSION": version = try integer(value, line, name)
                 case "#EXT-X-TARGETDURATION": targetDuration = try integer(value, line, name)
-                case "#EXT-X-MEDIA-SEQUENCE": mediaSequence = try integer(value, line, name)
-                case "#EXT-X-DISCONTINUITY-SEQUENCE": discontinuitySequence = try integer(value, line, name)
+                case "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-DISCONTINUITY-SEQUENCE":
+                    guard segments.isEmpty && pendingDuration == nil else {
+                        throw HLSError(.malformedTag, source: source, line: line.number,
+                                       "\(name) comes after the first media segment; RFC 8216bis §4.4.3 requires it to appear before the first one")
+                    }
+                    if name == "#EXT-X-MEDIA-SEQUENCE" { mediaSequence = try integer(value, line, name) } else {
+                        discontinuitySequence = try integer(value, line, name)
+                    }
                 case "#EXT-X-PLAYLIST-TYPE": playlistType = value.map { String($0.trimmingTrailingWhitespace) }
                 case "#EXT-X-ENDLIST": hasEndList = true
                 case "#EXT-X-DISCONTINUITY": pendingDiscontinuity = true
@@ -96,7 +108,7 @@ public struct MediaPlaylist: Sendable, Equatable {
                         }
                         range = parsed
                     }
-                    currentMap = MediaSegment.Initialization(uri: VariableSubstitution.apply(definitions, to: uri), byteRange: range)
+                    currentMap = MediaSegment.Initialization(uri: try substitute(uri, line), byteRange: range)
                 case "#EXT-X-DEFINE":
                     let list = try attributes(value, line)
                     if let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted { definitions[name] = defined }
@@ -112,19 +124,29 @@ public struct MediaPlaylist: Sendable, Equatable {
                     throw HLSError(.missingRequired, source: source, line: line.number,
                                    "the segment URI \"\(uri)\" has no #EXTINF before it (RFC 8216bis §4.4.4.1)")
                 }
-                let uriString = VariableSubstitution.apply(definitions, to: String(uri))
+                let uriString = try substitute(String(uri), line)
                 var range = pendingByteRange
                 if let r = range, r.offset == nil {
                     range = ByteRange(length: r.length, offset: lastRangeEnd[uriString] ?? 0)
                 }
-                if let r = range, let offset = r.offset { lastRangeEnd[uriString] = offset + r.length }
+                if let r = range, let offset = r.offset {
+                    let (end, overflow) = offset.addingReportingOverflow(r.length)
+                    guard !overflow else {
+                        throw HLSError(.malformedTag, source: source, line: line.number, "#EXT-X-BYTERANGE \(r.length)@\(offset) ends beyond any file size")
+                    }
+                    lastRangeEnd[uriString] = end
+                }
                 if pendingDiscontinuity && !segments.isEmpty { discontinuities += 1 }
+                guard discontinuitySequence <= Int.max - discontinuities, let end = MediaTime.checkedSum(start, duration) else {
+                    throw HLSError(.malformedTag, source: source, line: line.number,
+                                   "the playlist's sequence numbers or total duration leave the range Subweave can represent (\(MediaTime.limit / 90_000) s)")
+                }
                 segments.append(MediaSegment(
                     uri: uriString, duration: duration, durationText: durationText, start: start,
                     discontinuity: pendingDiscontinuity, discontinuitySequence: discontinuitySequence + discontinuities,
                     programDateTime: pendingDateTime, byteRange: range, map: currentMap,
                     keyMethod: currentKeyMethod, isGap: pendingGap, line: extinfLine))
-                start += duration
+                start = end
                 pendingDuration = nil
                 pendingDiscontinuity = false
                 pendingDateTime = nil
@@ -202,7 +224,8 @@ public struct ByteRange: Sendable, Equatable, Hashable {
         guard (1...2).contains(parts.count), let length = Int(parts[0]), length >= 0 else { return nil }
         var offset: Int?
         if parts.count == 2 {
-            guard let o = Int(parts[1]), o >= 0 else { return nil }
+            // The range must end within Int: an end beyond it names no byte of any file.
+            guard let o = Int(parts[1]), o >= 0, !o.addingReportingOverflow(length).overflow else { return nil }
             offset = o
         }
         self.init(length: length, offset: offset)

@@ -24,9 +24,9 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// A time of whole seconds.
     public init(seconds: Int64) { self.ticks = seconds * Self.ticksPerSecond }
 
-    /// A time of `value` units on a clock of `timescale` units per second, rounded to the nearest tick.
-    ///
-    /// Used for ISO BMFF `tfdt` values and frame durations such as 1001/30000 s.
+    /// A time of `value` units on a clock of `timescale` units per second, rounded to the nearest
+    /// tick, for constants such as 1001/30000 s; numbers read from files go through
+    /// ``init(exactly:timescale:)``, which cannot trap.
     public init(_ value: Int64, timescale: Int64) {
         precondition(timescale > 0, "timescale must be positive")
         self.ticks = Self.divideRounding(value.multipliedFullWidth(by: Self.ticksPerSecond), by: timescale)
@@ -34,6 +34,45 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Zero.
     public static let zero = MediaTime(ticks: 0)
+
+    /// The largest magnitude, in ticks, of a time read from a file: 2^50 ticks (about 396 years).
+    ///
+    /// Every reader rejects a time beyond it, so sums and differences of a few such times, and of
+    /// a segment count's worth of EXTINF durations checked as they accumulate, cannot overflow.
+    public static let limit: Int64 = 1 << 50
+
+    /// The time `hours:minutes:seconds.milliseconds`, or nil when a field is negative or the
+    /// result is beyond ``limit`` (no arithmetic here can overflow, whatever the fields).
+    public init?(hours: Int64, minutes: Int64, seconds: Int64, milliseconds: Int64) {
+        guard hours >= 0, minutes >= 0, seconds >= 0, milliseconds >= 0 else { return nil }
+        let maximumHours = Self.limit / (3_600_000 * 90)
+        guard hours <= maximumHours, minutes <= maximumHours * 60, seconds <= maximumHours * 3600,
+              milliseconds <= maximumHours * 3_600_000 else { return nil }
+        let total = ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds
+        guard total <= Self.limit / 90 else { return nil }
+        self.ticks = total * 90
+    }
+
+    /// `value` units of a clock with `timescale` units per second, rounded to the nearest tick;
+    /// nil when the timescale is not positive or the result is beyond ``limit``.
+    ///
+    /// The form for numbers read from files (`tfdt`, `mdhd`): it cannot trap.
+    public init?(exactly value: Int64, timescale: Int64) {
+        guard timescale > 0 else { return nil }
+        // |value| · 90000 ≤ limit · timescale, compared on 128 bits, keeps the quotient in range.
+        let scaled = value.magnitude.multipliedFullWidth(by: UInt64(Self.ticksPerSecond))
+        let bound = UInt64(Self.limit).multipliedFullWidth(by: UInt64(timescale))
+        guard scaled.high < bound.high || (scaled.high == bound.high && scaled.low <= bound.low) else { return nil }
+        let product = value.multipliedFullWidth(by: Self.ticksPerSecond)
+        self.ticks = Self.divideRounding(product, by: timescale)
+    }
+
+    /// `a + b`, or nil when it leaves `-limit ... limit`.
+    public static func checkedSum(_ a: MediaTime, _ b: MediaTime) -> MediaTime? {
+        let (sum, overflow) = a.ticks.addingReportingOverflow(b.ticks)
+        guard !overflow, sum.magnitude <= UInt64(limit) else { return nil }
+        return MediaTime(ticks: sum)
+    }
 
     /// The time rounded to the nearest millisecond (halves away from zero).
     public var milliseconds: Int64 { Self.divideRounding(ticks.multipliedFullWidth(by: 1), by: 90) }

@@ -37,6 +37,50 @@ public enum CueText {
         return (result, result != text)
     }
 
+    /// The text as Subweave writes it into a segment: markup repaired (``repaired(_:)``), then
+    /// made safe to read back as the same cue, and whether anything changed.
+    ///
+    /// A WebVTT cue ends at its first empty line and a line containing `-->` starts another
+    /// block (W3C WebVTT §6.1), so a written cue text must have neither: empty and
+    /// whitespace-only lines are removed (a SubRip line that held only `{\an8}` leaves one), CR
+    /// becomes LF, and C0 control characters other than tab and line feed, and DEL, are dropped
+    /// (a parser turns NUL into U+FFFD; the others are invisible or break terminals). The repair
+    /// never writes `-->` (see ``Builder``).
+    public static func sanitized(_ text: String) -> (text: String, changed: Bool) {
+        let (repaired, repairChanged) = repaired(text)
+        var needsWork = false
+        var lineHasText = false
+        for byte in repaired.utf8 {
+            switch byte {
+            case 0x0A:
+                needsWork = !lineHasText
+                lineHasText = false
+            case 0x20, 0x09: break
+            case 0x00..<0x20, 0x7F: needsWork = true
+            default: lineHasText = true
+            }
+            if needsWork { break }
+        }
+        if !needsWork && lineHasText { return (repaired, repairChanged) }
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        func endLine() {
+            if current.contains(where: { $0 != " " && $0 != "\t" }) { lines.append(String(current)) }
+            current = String.UnicodeScalarView()
+        }
+        for scalar in repaired.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x0D: endLine()
+            case 0x09: current.append(scalar)
+            case 0x00..<0x20, 0x7F: continue
+            default: current.append(scalar)
+            }
+        }
+        endLine()
+        let result = lines.joined(separator: "\n")
+        return (result, repairChanged || result != repaired)
+    }
+
     /// The text a viewer reads: tags removed, character references decoded.
     public static func plainText(_ text: String) -> String {
         var out = ""
@@ -126,14 +170,21 @@ public enum CueText {
                 guard CueText.knownTags.contains(name) else { return }
                 if name == "rt" && !open.contains("ruby") { return }
                 var tag = "<" + name
-                for c in classes where c.unicodeScalars.allSatisfy({ !Tokenizer.isSpace($0) && $0 != "&" && $0 != "<" && $0 != ">" }) {
-                    tag += "." + c
+                // A class is written as read unless it holds what cannot be written in a tag, or
+                // ends a tag with "--" (the tag's '>' would make "-->", which ends a cue's text).
+                var writable = classes.filter { c in
+                    c.unicodeScalars.allSatisfy({ !Tokenizer.isSpace($0) && $0 != "&" && $0 != "<" && $0 != ">" && $0.value >= 0x20 })
                 }
+                while !writable.isEmpty, (tag + writable.map { "." + $0 }.joined()).hasSuffix("--") { writable.removeLast() }
+                for c in writable { tag += "." + c }
                 let note = annotation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" }).joined(separator: " ")
                 if name == "v" || name == "lang" {
                     // `v` and `lang` take an annotation (the voice, the language); without one they are meaningless.
                     guard !note.isEmpty else { return }
-                    tag += " " + escapeText(note)
+                    var escaped = escapeText(note)
+                    // "--" before the tag's '>' would read as "-->": the last '-' as a reference says the same.
+                    if escaped.hasSuffix("--") { escaped = String(escaped.dropLast()) + "&#45;" }
+                    tag += " " + escaped
                 }
                 out += tag + ">"
                 open.append(name)

@@ -57,7 +57,7 @@ public enum SubRipParser {
                 continue
             }
             let (markup, settings) = SubRipMarkup.convert(body.joined(separator: "\n"))
-            let (repaired, _) = CueText.repaired(markup)
+            let (repaired, _) = CueText.sanitized(markup)
             if CueText.plainText(repaired).allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" }) {
                 warnings.append(IngestWarning(kind: "empty_cue", line: lineNumber, "cue has no visible text after removing markup; skipped"))
                 continue
@@ -137,7 +137,7 @@ public enum SubRipParser {
             guard let ms = Int64(padded) else { return nil }
             let (h, m, sec) = fields.count == 3 ? (fields[0], fields[1], fields[2]) : (0, fields[0], fields[1])
             guard m < 60, sec < 60 else { return nil }
-            return MediaTime(milliseconds: ((h * 60 + m) * 60 + sec) * 1000 + ms)
+            return MediaTime(hours: h, minutes: m, seconds: sec, milliseconds: ms)
         }
     }
 }

@@ -11,9 +11,15 @@ public enum WebVTTTimestamp {
             let start = position
             while position < scalars.count, scalars[position].isASCIIDigit { position += 1 }
             guard position > start else { return nil }
-            let text = String(String.UnicodeScalarView(scalars[start..<position]))
-            guard text.count <= 12, let value = Int64(text) else { return nil }
-            return (text, value)
+            // Leading zeros aside, more than 18 digits cannot fit; MediaTime bounds the rest.
+            var value: Int64 = 0
+            for scalar in scalars[start..<position] {
+                let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                let (s, o2) = m.addingReportingOverflow(Int64(scalar.value - 0x30))
+                guard !o1, !o2 else { return nil }
+                value = s
+            }
+            return (String(String.UnicodeScalarView(scalars[start..<position])), value)
         }
         guard position < scalars.count, scalars[position].isASCIIDigit, let (firstText, first) = digits() else { return nil }
         var hoursFirst = false
@@ -39,7 +45,8 @@ public enum WebVTTTimestamp {
         position += 1
         guard let (fractionText, fraction) = digits(), fractionText.count == 3 else { return nil }
         guard minutes <= 59, seconds <= 59 else { return nil }
-        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + fraction)
+        // Beyond MediaTime.limit (about 3.5 million hours) a timestamp is treated as malformed.
+        return MediaTime(hours: hours, minutes: minutes, seconds: seconds, milliseconds: fraction)
     }
 
     /// Parses a whole string as a timestamp.

@@ -15,6 +15,55 @@ public struct TimestampMap: Sendable, Equatable {
 
     /// The header line.
     public var line: String { "X-TIMESTAMP-MAP=MPEGTS:\(mpegts),LOCAL:\(WebVTTTimestamp.format(local))" }
+
+    /// Parses a header line `X-TIMESTAMP-MAP=MPEGTS:<n>,LOCAL:<time>` (either order, as readers
+    /// must accept); nil when it is not one.
+    public init?(parsing line: Substring) {
+        let prefix = "X-TIMESTAMP-MAP="
+        guard line.hasPrefix(prefix) else { return nil }
+        var mpegts: Int64?
+        var local: MediaTime?
+        for part in line.dropFirst(prefix.count).split(separator: ",", omittingEmptySubsequences: false) {
+            if part.hasPrefix("MPEGTS:"), let value = Int64(part.dropFirst(7)), value >= 0, value < PresentationTimestamp.modulus {
+                mpegts = value
+            } else if part.hasPrefix("LOCAL:"), let value = WebVTTTimestamp.parse(String(part.dropFirst(6))) {
+                local = value
+            } else {
+                return nil
+            }
+        }
+        guard let mpegts, let local else { return nil }
+        self.init(mpegts: mpegts, local: local)
+    }
+
+    /// What a WebVTT file says about its map.
+    public enum Header: Sendable, Equatable {
+        /// No `X-TIMESTAMP-MAP` line.
+        case none
+        /// A line starts `X-TIMESTAMP-MAP=` but is not a map (1-based line).
+        case malformed(line: Int)
+        /// The map, its line, and whether it is in the header (before the first blank line, the
+        /// only place hls.js reads it).
+        case found(TimestampMap, line: Int, inHeader: Bool)
+    }
+
+    /// The first `X-TIMESTAMP-MAP` line of `text`, wherever it is.
+    public static func find(in text: String) -> Header {
+        var number = 0
+        var inHeader = true
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.isEmpty { inHeader = false; continue }
+            guard line.hasPrefix("X-TIMESTAMP-MAP=") else {
+                if !inHeader && line.contains("-->") { continue }
+                continue
+            }
+            guard let map = TimestampMap(parsing: line) else { return .malformed(line: number) }
+            return .found(map, line: number, inHeader: inHeader)
+        }
+        return .none
+    }
 }
 
 /// Writes WebVTT: cue blocks, whole files and HLS segments.
@@ -71,6 +120,30 @@ public enum Segmenter {
                 if cue.start < windows[w].upperBound && !windows[w].isEmpty { result[w].append(index) }
                 w += 1
             }
+        }
+        return result
+    }
+}
+
+/// Cues as a segment writes them, so that what is written parses back as what was meant.
+public enum SegmentCues {
+    /// `cues` made writable: times rounded to the millisecond a WebVTT timestamp holds (negative
+    /// times become 0), text through ``CueText/sanitized(_:)``, an identifier that a parser would
+    /// not read back as one (a line break or `-->` in it) removed, and cues whose end is not after
+    /// their start once rounded dropped (the WebVTT syntax requires end > start).
+    public static func writable(_ cues: [Cue]) -> [Cue] {
+        var result: [Cue] = []
+        result.reserveCapacity(cues.count)
+        for var cue in cues {
+            cue.start = MediaTime(milliseconds: max(0, cue.start.milliseconds))
+            cue.end = MediaTime(milliseconds: max(0, cue.end.milliseconds))
+            guard cue.end > cue.start else { continue }
+            let (text, changed) = CueText.sanitized(cue.text)
+            if changed { cue.text = text }
+            if cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.contains("-->") {
+                cue.identifier = ""
+            }
+            result.append(cue)
         }
         return result
     }

@@ -77,8 +77,9 @@ public struct CEA608FieldDecoder {
             return
         }
         lastControl = nil
-        // Two characters of the basic set; a byte with a parity error shows as a solid block.
-        channels[current].write(parity1 ? CharacterSets.basic(c1) : "█", at: time, into: &sink)
+        // Two characters of the basic set; a byte with a parity error shows as a solid block; a
+        // null (0x00) is filler and shows nothing (CTA-608-E §4.1).
+        if c1 >= 0x20 { channels[current].write(parity1 ? CharacterSets.basic(c1) : "█", at: time, into: &sink) }
         if c2 >= 0x20 { channels[current].write(parity2 ? CharacterSets.basic(c2) : "█", at: time, into: &sink) }
         if channels[current].wroteText { servicesWithText.insert(channels[current].service) }
     }

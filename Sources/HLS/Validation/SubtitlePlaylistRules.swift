@@ -9,11 +9,11 @@ public enum SubtitlePlaylistRules {
         func add(_ severity: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
             findings.append(ValidationFinding(severity, file: file, line: line, rule: rule, requirement: requirement, message))
         }
-        let target = MediaTime(seconds: Int64(playlist.targetDuration))
         for segment in playlist.segments {
-            // EXTINF rounded to the nearest integer must not exceed the target duration.
+            // EXTINF rounded to the nearest integer must not exceed the target duration (compared
+            // in whole seconds: a target duration read from a file may be any decimal-integer).
             let rounded = (segment.duration + MediaTime(milliseconds: 500)).ticks / MediaTime.ticksPerSecond
-            if MediaTime(seconds: rounded) > target {
+            if rounded > Int64(playlist.targetDuration) {
                 add(.error, segment.line, "RFC 8216bis §4.4.3.1", "each EXTINF duration, rounded to the nearest integer, is at most EXT-X-TARGETDURATION",
                     "EXTINF \(segment.durationText) exceeds TARGETDURATION \(playlist.targetDuration)")
             }

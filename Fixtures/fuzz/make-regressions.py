@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes the hand-made hostile inputs under Fixtures/fuzz/<target>/, one file per trap the
+"unbreakable input" issue found (each named after what it broke). `swift test` replays every file
+here through the fuzz entries (FuzzRegressionTests); crash inputs found by Scripts/fuzz.sh are
+copied here beside them, named after the bug.
+
+    python3 Fixtures/fuzz/make-regressions.py
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(target, name, data):
+    os.makedirs(os.path.join(HERE, target), exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(os.path.join(HERE, target, name), "wb") as f:
+        f.write(data)
+
+
+# WebVTT: timestamps with 11-12 hour digits (timing line and cue-text tag); markup that could
+# write a blank line or "-->" into a segment; NUL and C0 controls.
+write("webvtt", "hours-overflow-timing.vtt", "WEBVTT\n\n00:00:05.000 --> 99999999999:00:08.000\nx\n")
+write("webvtt", "hours-overflow-tag.vtt", "WEBVTT\n\n00:00:05.000 --> 00:00:08.000\na <999999999999:00:00.000>b\n")
+write("webvtt", "class-makes-arrow.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\nA <c.--\n>B\n")
+write("webvtt", "voice-makes-arrow.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\n<v -->x</v>\n")
+write("webvtt", "unknown-tag-line.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\nHello\n<unknown>\nWorld\n")
+write("webvtt", "controls.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\na\x00b\x01c\x1bd\x7fe\n")
+write("webvtt", "line-beyond-double.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000 line:" + "9" * 400 + "\nx\n")
+
+# SubRip: a line holding only {\an8} or only a dropped tag, huge hours, controls.
+write("subrip", "an8-only-line.srt", "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}\nText below\n")
+write("subrip", "dropped-tag-line.srt", "1\n00:00:01,000 --> 00:00:02,000\nTop\n<invalid_tag>\nBottom\n")
+write("subrip", "hours-overflow.srt", "1\n9999999999:00:01,000 --> 9999999999:00:02,000\nx\n")
+write("subrip", "controls.srt", "1\n00:00:01,000 --> 00:00:02,000\na\x00b\x1b[31mred\n")
+
+# SCC: unbounded and negative timecode fields; a pair whose first byte is a null with parity.
+write("scc", "hours-overflow.scc", "Scenarist_SCC V1.0\n\n99999999999999:00:00:00\t9420 9420 94ae\n")
+write("scc", "negative-fields.scc", "Scenarist_SCC V1.0\n\n00:-1:00:00\t9420 9420\n00:00:-5;00\t942c\n")
+write("scc", "null-first-byte.scc", "Scenarist_SCC V1.0\n\n00:00:01:00\t9420 9420 94ae 94ae 9470 8041 8080 942f 942f\n")
+
+# M3U8: byte range that overflows, sequence numbers near Int.max, an EXTINF sum past any clock,
+# a huge target duration, definitions that expand exponentially, lenient attribute lists, and
+# a sequence tag after the first segment.
+write("m3u8", "byterange-overflow.m3u8",
+      "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:4,\na.ts\n"
+      "#EXT-X-BYTERANGE:100\n#EXTINF:4,\na.ts\n")
+write("m3u8", "sequence-near-max.m3u8",
+      "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:9223372036854775807\n"
+      "#EXT-X-DISCONTINUITY-SEQUENCE:9223372036854775807\n#EXTINF:4,\na.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:4,\nb.ts\n")
+write("m3u8", "extinf-sum-overflow.m3u8",
+      "#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + "#EXTINF:9999999999.999,\na.ts\n" * 2000)
+write("m3u8", "huge-target-duration.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:100000000000000\n#EXTINF:4,\na.ts\n")
+defines = "".join('#EXT-X-DEFINE:NAME="v%d",VALUE="{$v%d}{$v%d}"\n' % (i, i - 1, i - 1) for i in range(1, 31))
+write("m3u8", "define-exponential.m3u8",
+      '#EXTM3U\n#EXT-X-DEFINE:NAME="v0",VALUE="x"\n' + defines + "#EXT-X-STREAM-INF:BANDWIDTH=1\n{$v30}.m3u8\n")
+write("m3u8", "lenient-attributes.m3u8", '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,P= "\nv.m3u8\n'
+      '#EXT-X-STREAM-INF:BANDWIDTH=2,A= "x" y\nw.m3u8\n')
+write("m3u8", "quoted-value-spaces.m3u8", '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,P= "q"\nv.m3u8\n')
+write("m3u8", "sequence-after-segment.m3u8",
+      "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:4,\nb.ts\n")
+
+
+# MPEG-TS: a PES whose PES_header_data_length exceeds its PES_packet_length.
+def ts_packet(pid, payload, unit_start, counter=0):
+    header = bytes([0x47, (0x40 if unit_start else 0) | (pid >> 8), pid & 0xFF, 0x10 | (counter & 0x0F)])
+    room = 184
+    if len(payload) < room:
+        stuffing = room - len(payload)
+        header = header[:3] + bytes([0x30 | (counter & 0x0F), stuffing - 1]) + (bytes([0]) if stuffing > 1 else b"") + b"\xff" * max(0, stuffing - 2)
+    return header + payload[:room]
+
+
+def section(table_id, body):
+    length = len(body) + 5 + 4
+    return bytes([0, table_id, 0xB0 | (length >> 8), length & 0xFF, 0, 1, 0xC1, 0, 0]) + body + b"\0\0\0\0"
+
+
+pat = ts_packet(0, section(0x00, bytes([0, 1, 0xE0 | 0x10, 0x00])), True)
+pmt = ts_packet(0x1000, section(0x02, bytes([0xE1, 0x00, 0xF0, 0x00, 0x1B, 0xE1, 0x00, 0xF0, 0x00])), True)
+pts = 900000
+pts_bytes = bytes([0x21 | ((pts >> 29) & 0x0E), (pts >> 22) & 0xFF, ((pts >> 14) & 0xFE) | 1, (pts >> 7) & 0xFF, ((pts << 1) & 0xFE) | 1])
+# PES_packet_length 8, PES_header_data_length 200: the header claims more than the packet holds.
+pes = bytes([0, 0, 1, 0xE0, 0, 8, 0x80, 0x80, 200]) + pts_bytes + b"\0\0\0\x01\x09\xf0"
+stream = pat + pmt + ts_packet(0x100, pes, True) + ts_packet(0x100, pes, True, 1) + ts_packet(0x100, pes, True, 2)
+write("mpegts", "pes-header-longer-than-packet.ts", stream)
+
+
+# ISO BMFF (the fuzz target's layout: 4-byte init length, init, segment).
+def box(kind, body):
+    return struct.pack(">I", 8 + len(body)) + kind + body
+
+
+def isobmff(init, segment):
+    return struct.pack(">I", len(init)) + init + segment
+
+
+write("isobmff", "largesize-near-max.mp4", isobmff(b"", struct.pack(">I", 1) + b"moov" + struct.pack(">Q", 2**63 - 16) + b"\0" * 32))
+empty_tkhd = box(b"moov", box(b"trak", box(b"mdia", box(b"mdhd", b"")) + box(b"tkhd", b"")))
+write("isobmff", "empty-tkhd-mdhd.mp4", isobmff(empty_tkhd, box(b"moof", b"")))
+mdhd = box(b"mdhd", bytes(4) + bytes(8) + struct.pack(">I", 1) + bytes(8))
+tkhd = box(b"tkhd", bytes(4) + bytes(8) + struct.pack(">I", 1) + bytes(60))
+hdlr = box(b"hdlr", bytes(8) + b"vide" + bytes(12))
+init = box(b"moov", box(b"trak", tkhd + box(b"mdia", mdhd + hdlr)))
+tfhd = box(b"tfhd", struct.pack(">I", 0) + struct.pack(">I", 1))
+tfdt = box(b"tfdt", bytes([1, 0, 0, 0]) + struct.pack(">Q", 2**62 - 1))
+trun = box(b"trun", struct.pack(">I", 0x000100) + struct.pack(">I", 1) + struct.pack(">I", 1000))
+write("isobmff", "tfdt-overflows-at-90khz.mp4", isobmff(init, box(b"moof", box(b"traf", tfhd + tfdt + trun))))
+huge_trun = box(b"trun", struct.pack(">I", 0x000000) + struct.pack(">I", 0xFFFFFFFF))
+write("isobmff", "trun-count-without-fields.mp4", isobmff(init, box(b"moof", box(b"traf", tfhd + tfdt + huge_trun))))

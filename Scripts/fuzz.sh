@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds and runs one libFuzzer target (Tests/FuzzTargets/FuzzEntry.swift) with AddressSanitizer.
+#
+#   Scripts/fuzz.sh TARGET [libFuzzer options...]     e.g. Scripts/fuzz.sh webvtt -runs=10000000
+#   Scripts/fuzz.sh list
+#
+# Targets: m3u8 webvtt subrip scc mpegts isobmff. The corpus lives in .build/fuzz/corpus/TARGET,
+# seeded from Fixtures (and Fixtures/fuzz/TARGET, the committed regression inputs); crash, timeout
+# and OOM inputs land in .build/fuzz/artifacts/TARGET/. Copy a crash input to Fixtures/fuzz/TARGET/
+# under a name that says what it broke: `swift test` replays it from then on.
+#
+# SwiftPM links executables with `--defsym main=...`, which clashes with libFuzzer's own main, so
+# the modules are built by SwiftPM with the fuzzer instrumentation and linked here by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+targets="m3u8 webvtt subrip scc mpegts isobmff"
+target=${1:-}
+if [ -z "$target" ] || [ "$target" = list ]; then echo "$targets"; exit 0; fi
+case " $targets " in *" $target "*) ;; *) echo "unknown target $target (one of: $targets)" >&2; exit 64;; esac
+shift
+
+build=.build/fuzz
+swift build --build-path "$build" -Xswiftc -sanitize=fuzzer,address --target FuzzTargets >&2
+debug="$build/debug"
+main="$build/main-$target.swift"
+cat > "$main" <<EOF
+import FuzzTargets
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+    let violations = FuzzEntry.targets["$target"]!(bytes)
+    if !violations.isEmpty { fatalError("invariant broken: \(violations)") }
+    return 0
+}
+EOF
+objects=()
+for module in Timebase HLS TimedText Containers Captions Subweave FuzzTargets; do
+  objects+=("$debug/$module.build"/*.o)
+done
+binary="$build/fuzz-$target"
+swiftc -parse-as-library -sanitize=fuzzer,address -I "$debug/Modules" "$main" "${objects[@]}" -o "$binary" 2>&1 \
+  | grep -v "Cannot export local symbol" >&2 || true
+
+corpus="$build/corpus/$target"
+artifacts="$build/artifacts/$target"
+mkdir -p "$corpus" "$artifacts"
+seed() { for f in "$@"; do [ -f "$f" ] && cp -n "$f" "$corpus/" 2>/dev/null || true; done; }
+case $target in
+  m3u8) seed $(find Fixtures -name '*.m3u8');;
+  webvtt) seed $(find Fixtures -name '*.vtt');;
+  subrip) seed $(find Fixtures -name '*.srt');;
+  scc) seed $(find Fixtures -name '*.scc');;
+  mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts;;
+  isobmff)
+    # init length (4 bytes, big-endian), init, then a media segment.
+    python3 - "$corpus/seed-fmp4" Fixtures/media/fmp4/init.mp4 Fixtures/media/fmp4/seg_000.m4s <<'PY'
+import struct, sys
+out, init, seg = sys.argv[1:]
+i = open(init, "rb").read(); s = open(seg, "rb").read()
+open(out, "wb").write(struct.pack(">I", len(i)) + i + s)
+PY
+    ;;
+esac
+[ -d "Fixtures/fuzz/$target" ] && seed Fixtures/fuzz/"$target"/*
+exec "$binary" "$corpus" -artifact_prefix="$artifacts/" -rss_limit_mb=2048 -timeout=10 -max_len=1048576 -print_final_stats=1 "$@"

@@ -1,0 +1,30 @@
+/// A 64-bit FNV-1a hash of bytes, for content-addressed names (not for security): the same
+/// bytes always give the same name, on every machine and run.
+package struct ContentHash: Sendable {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    package init() {}
+
+    /// Adds `bytes`.
+    package mutating func add<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+        var h = value
+        for byte in bytes {
+            h ^= UInt64(byte)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        value = h
+    }
+
+    /// Adds the UTF-8 of `text` and a separator, so that ("ab", "c") and ("a", "bc") differ.
+    package mutating func add(_ text: String) {
+        add(text.utf8)
+        add(CollectionOfOne(0xFF))
+    }
+
+    /// The hash as `digits` lower-case hexadecimal digits (at most 16).
+    package func hex(_ digits: Int = 16) -> String {
+        let full = String(value, radix: 16)
+        let padded = String(repeating: "0", count: max(0, 16 - full.count)) + full
+        return String(padded.suffix(min(16, digits)))
+    }
+}

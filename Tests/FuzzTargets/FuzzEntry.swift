@@ -1,0 +1,144 @@
+import Captions
+import Containers
+import HLS
+import Subweave
+import TimedText
+import Timebase
+
+/// The fuzz targets: one entry per parser, each feeding arbitrary bytes through the code paths a
+/// real run takes and checking the invariants that must hold for any input.
+///
+/// The same entries run in two places: `Scripts/fuzz.sh` links them into libFuzzer binaries
+/// (`-sanitize=fuzzer,address`), where a violation traps; and `swift test` replays every input
+/// committed under `Fixtures/fuzz/<target>/` (crashes found earlier, named after the bug), where a
+/// violation is a test failure. An entry returns the invariants the input broke (empty when none).
+public enum FuzzEntry {
+    /// The targets, by the name `Scripts/fuzz.sh` and `Fixtures/fuzz/` use.
+    public static let targets: [String: @Sendable ([UInt8]) -> [String]] = [
+        "m3u8": playlist,
+        "webvtt": webVTT,
+        "subrip": subRip,
+        "scc": scc,
+        "mpegts": transportStream,
+        "isobmff": isoBMFF,
+    ]
+
+    /// Master and media playlists: parsing never traps, the lossless round trip holds, the
+    /// validation rules run, and what Subweave writes (a rewritten master, a mirror playlist)
+    /// parses back.
+    public static func playlist(_ bytes: [UInt8]) -> [String] {
+        var violations: [String] = []
+        guard let playlist = try? Playlist(parsing: bytes, source: "fuzz") else { return [] }
+        if Array(playlist.text.utf8) != bytes { violations.append("lossless: the playlist's text differs from its bytes") }
+        if let master = try? MasterPlaylist(parsing: bytes, source: "fuzz") {
+            _ = MasterRules.check(master)
+            _ = MediaSelectionReport(master: master, locales: [LanguageTag.undetermined])
+            let rendition = NewSubtitleRendition(identity: "external:f:en", name: "Fuzz", language: LanguageTag(parsing: "en") ?? .undetermined,
+                                                 forced: false, sdh: true, prefersDefault: true, uri: "subtitles/f-en/index.m3u8", origin: "fuzz")
+            for policy in [ClosedCaptionsPolicy.automatic, .none] {
+                let rewriter = MasterRewriter(preferredLanguage: LanguageTag(parsing: "en"), closedCaptions: policy)
+                guard let result = try? rewriter.rewrite(master, renditions: [rendition]) else { continue }
+                let written = Array(result.master.playlist.text.utf8)
+                if (try? MasterPlaylist(parsing: written, source: "rewritten")) == nil {
+                    violations.append("the rewritten master does not parse")
+                }
+            }
+        }
+        if let media = try? MediaPlaylist(parsing: bytes, source: "fuzz") {
+            _ = SubtitlePlaylistRules.check(media, file: "fuzz", reference: media)
+            let names = media.segments.indices.map { "\($0).vtt" }
+            let mirror = SubtitlePlaylistWriter.text(mirroring: media, segmentURIs: names)
+            if let back = try? MediaPlaylist(parsing: Array(mirror.utf8), source: "mirror") {
+                if back.segments.count != media.segments.count || back.duration != media.duration {
+                    violations.append("the mirror playlist has \(back.segments.count) segments, \(back.duration) long; the video \(media.segments.count), \(media.duration)")
+                }
+            } else {
+                violations.append("the mirror playlist does not parse")
+            }
+        }
+        return violations
+    }
+
+    /// WebVTT through ingest: what is written parses back to the same cues.
+    public static func webVTT(_ bytes: [UInt8]) -> [String] { ingest(bytes, .vtt) }
+
+    /// SubRip (with encoding detection) through ingest: what is written parses back.
+    public static func subRip(_ bytes: [UInt8]) -> [String] { ingest(bytes, .srt) }
+
+    /// SCC through ingest, and the same bytes as raw 608 pairs into both field decoders.
+    public static func scc(_ bytes: [UInt8]) -> [String] {
+        var violations = ingest(bytes, .scc)
+        var collector = CaptionCollector()
+        for field in 1...2 {
+            var decoder = CEA608FieldDecoder(field: field)
+            var i = 0
+            while i + 1 < bytes.count {
+                decoder.decode(bytes[i], bytes[i + 1], at: MediaTime(ticks: Int64(i) * 1501), into: &collector)
+                i += 2
+            }
+            decoder.finish(at: MediaTime(ticks: Int64(bytes.count) * 1501), into: &collector)
+        }
+        for (service, cues) in collector.cues {
+            violations += RoundTrip.violations(cues, headerBlocks: [], context: "608 \(service.rawValue)")
+        }
+        return violations
+    }
+
+    /// MPEG-TS: the timeline probe, and caption decoding fed whole and in two chunks (the
+    /// results must agree: the demuxer keeps state across chunk boundaries).
+    public static func transportStream(_ bytes: [UInt8]) -> [String] {
+        var violations: [String] = []
+        _ = try? TimelineProbe.probe(segment: bytes, initialization: nil)
+        let whole = TransportStreamCaptions.decode([bytes[...]])
+        let split = bytes.isEmpty ? 0 : Int(bytes[0]) * bytes.count / 256
+        let chunked = TransportStreamCaptions.decode([bytes[..<split], bytes[split...]])
+        let a = whole.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
+        let b = chunked.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
+        if a != b { violations.append("captions differ when the stream is fed in two chunks (split at \(split))") }
+        for (service, cues) in whole.services {
+            violations += RoundTrip.violations(cues, headerBlocks: [], context: "608 \(service.rawValue)")
+        }
+        return violations
+    }
+
+    /// ISO BMFF: the first four bytes (big-endian) give the length of an initialisation section,
+    /// the rest is a media segment; the timeline probe and the sample reader run on them.
+    public static func isoBMFF(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count >= 4 else { return [] }
+        let length = min(Int(UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])), bytes.count - 4)
+        let initialization = Array(bytes[4..<(4 + length)])
+        let segment = Array(bytes[(4 + length)...])
+        _ = try? TimelineProbe.probe(segment: segment, initialization: initialization.isEmpty ? nil : initialization)
+        if let tracks = try? ISOBMFF.tracks(initialization.isEmpty ? segment : initialization) {
+            _ = try? ISOBMFF.fragmentSamples(segment, tracks: tracks)
+        }
+        return []
+    }
+
+    static func ingest(_ bytes: [UInt8], _ format: SubtitleFormat) -> [String] {
+        guard let ingested = try? SubtitleIngest.read(bytes, format: format, encoding: nil, sourceID: "fuzz", location: "fuzz") else { return [] }
+        return RoundTrip.violations(ingested.cues, headerBlocks: ingested.headerBlocks, context: format.rawValue)
+    }
+}
+
+/// The writing invariant: a segment Subweave writes parses back to exactly the cues it meant to
+/// write (identifier, times to the millisecond, settings and text).
+public enum RoundTrip {
+    /// What differs between `cues` and the cues read back from a WebVTT file written from them.
+    public static func violations(_ cues: [Cue], headerBlocks: [String], context: String) -> [String] {
+        let meant = SegmentCues.writable(cues)
+        let text = WebVTTWriter.file(map: TimestampMap(mpegts: 900_000, local: .zero), headerBlocks: headerBlocks,
+                                     cueBlocks: meant.map(WebVTTWriter.block))
+        guard let back = try? WebVTTParser.parse(text) else { return ["\(context): the written file is not WebVTT"] }
+        var violations: [String] = []
+        if back.cues.count != meant.count {
+            violations.append("\(context): wrote \(meant.count) cues, read back \(back.cues.count)")
+        }
+        for (a, b) in zip(meant, back.cues) where a.identifier != b.identifier || a.start != b.start || a.end != b.end
+            || a.settings != b.settings || a.text != b.text {
+            violations.append("\(context): wrote \(a.identifier) \(a.start)-\(a.end) \(a.settings.text) \(a.text.debugDescription), read back \(b.identifier) \(b.start)-\(b.end) \(b.settings.text) \(b.text.debugDescription)")
+            break
+        }
+        return violations
+    }
+}
