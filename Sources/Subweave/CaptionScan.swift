@@ -47,20 +47,22 @@ public struct ProgrammeCaptions: Sendable {
 
 /// Finds and decodes in-band captions in the reference variant.
 ///
-/// Detection is bounded: at most 28 video access units of the first segment, stopping at the
-/// first printable character, and nothing at all for video without SEI (anything but H.264 or
-/// HEVC) or for fMP4 segments, so a source without captions pays almost nothing. Only when text
-/// is found are all segments decoded, in order, each discontinuity sequence on its own timeline.
+/// Detection is bounded: at most ``detectionAccessUnits`` video access units of the first
+/// segment, stopping at the first printable character, and nothing at all for video without SEI
+/// (anything but H.264 or HEVC) or for fMP4 segments, so a source without captions pays almost
+/// nothing. Only when text is found are all segments decoded, in order, each discontinuity
+/// sequence on its own timeline.
 struct CaptionScanner {
+    /// The bounded scan's length, in video access units.
     static let detectionAccessUnits = 28
-    let packager: Packager
+    let reader: MediaReader
 
     /// With `alwaysDecode`, every segment is decoded even when the bounded scan finds nothing.
     func scan(_ timeline: ProgrammeTimeline, playlistURL: URL, alwaysDecode: Bool = false) async throws(SubweaveError) -> ProgrammeCaptions {
         let playlist = timeline.playlist
         guard let first = playlist.segments.first, first.map == nil, first.keyMethod == nil,
-              let firstURL = Packager.resolve(first.uri, against: playlistURL) else { return .none }
-        let head = try await packager.read(firstURL, range: first.byteRange, what: "the first media segment")
+              let firstURL = MediaReader.resolve(first.uri, against: playlistURL) else { return .none }
+        let head = try await reader.read(firstURL, kind: .segment, range: first.byteRange, what: "the first media segment")
         var detector = TransportStreamCaptionReader(accessUnitLimit: Self.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })
         _ = detector.feed(head[...])
         let language = detector.videoLanguage.flatMap(LanguageTag.init(parsing:))
@@ -69,13 +71,14 @@ struct CaptionScanner {
 
         var reader = TransportStreamCaptionReader(timeOf: { _ in .zero })
         for (index, segment) in playlist.segments.enumerated() {
-            guard let sequence = timeline.sequences.last(where: { $0.firstSegment <= index }), let url = Packager.resolve(segment.uri, against: playlistURL) else { continue }
+            guard !timeline.sequences.isEmpty, let url = MediaReader.resolve(segment.uri, against: playlistURL) else { continue }
+            let sequence = timeline.sequences[timeline.sequenceIndex(forSegment: index)]
             if index > 0 && segment.discontinuitySequence != playlist.segments[index - 1].discontinuitySequence {
                 reader.discontinuity(at: segment.start)
             }
             let base = sequence.media.start, start = sequence.playlistStart
             reader.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
-            let bytes = index == 0 ? head : try await packager.read(url, range: segment.byteRange, what: "media segment \(index)")
+            let bytes = index == 0 ? head : try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
             _ = reader.feed(bytes[...])
         }
         reader.finish(at: timeline.duration)
@@ -84,19 +87,16 @@ struct CaptionScanner {
             guard let list = cues[service], let first = list.first else { return nil }
             let segment = playlist.segments.last { $0.start <= first.start }
             return ProgrammeCaptions.Service(service: service, cues: list, firstSeen: first.start,
-                                             segment: segment.flatMap { Packager.resolve($0.uri, against: playlistURL) }.map(Packager.display))
+                                             segment: segment.flatMap { MediaReader.resolve($0.uri, against: playlistURL) }.map(MediaReader.display))
         }
         return ProgrammeCaptions(services: services, language: language, detected: detected)
     }
 }
 
-extension Packager {
-    /// Decodes every segment of the master's first variant: its CEA-608 services on the programme
-    /// timeline (for `subweave captions`).
-    public func programmeCaptions(masterPath: String) async throws(SubweaveError) -> ProgrammeCaptions {
-        let master = try Self.readMaster(masterPath)
-        let (url, playlist) = try await readReference(of: master, masterURL: URL(fileURLWithPath: masterPath))
-        let timeline = try await probeTimeline(playlist, playlistURL: url)
-        return try await CaptionScanner(packager: self).scan(timeline, playlistURL: url, alwaysDecode: true)
+extension Presentation {
+    /// Decodes every segment of the reference variant: its CEA-608 services on the programme
+    /// timeline (what `subweave captions` prints for a master).
+    public func captions() async throws(SubweaveError) -> ProgrammeCaptions {
+        try await CaptionScanner(reader: MediaReader(loader: loader)).scan(timeline, playlistURL: reference.url, alwaysDecode: true)
     }
 }

@@ -13,6 +13,9 @@ public struct NewSubtitleRendition: Sendable, Equatable {
     public let prefersDefault: Bool
     /// The media playlist URI, relative to the master.
     public let uri: String
+    /// The rendition's folder (``RenditionLayout``): an existing rendition in the same folder is
+    /// this one from an earlier run, replaced where it stands.
+    public var folder: String { RenditionLayout.recognise(uri)?.folder ?? uri }
     /// Where the rendition came from, for messages (`--subtitle #1`, `CC1`).
     public let origin: String
 
@@ -42,15 +45,26 @@ public struct CaptionServiceDeclaration: Sendable, Equatable {
     }
 }
 
-/// What to do about `CLOSED-CAPTIONS` on the variants.
-public enum ClosedCaptionsPolicy: Sendable, Equatable {
-    /// The default: `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption
-    /// groups its variants use, which are kept (with a warning).
-    case automatic
-    /// `--closed-captions none`: remove caption groups; `NONE` everywhere.
+/// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
+public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
+    /// `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption groups its
+    /// variants use, which are kept (with a warning).
+    case automatic = "auto"
+    /// Remove caption groups; `NONE` everywhere.
     case none
-    /// `--closed-captions in-band`: declare these services in group `cc`; with none found, `NONE`.
-    case inBand([CaptionServiceDeclaration])
+    /// Declare the CEA-608 services the video carries (found by scanning it); `NONE` without any.
+    case inBand = "in-band"
+}
+
+/// What the master rewrite does about `CLOSED-CAPTIONS`: the request, resolved against what the
+/// video carries.
+public enum ClosedCaptionsPolicy: Sendable, Equatable {
+    /// As ``ClosedCaptionsRequest/automatic``.
+    case automatic
+    /// As ``ClosedCaptionsRequest/none``.
+    case none
+    /// Declare these services in group `cc` (or `cc2`… if taken); with none, `NONE` everywhere.
+    case declare([CaptionServiceDeclaration])
 }
 
 /// Rewrites a master playlist to declare subtitle renditions, touching only the lines it must.
@@ -68,7 +82,7 @@ public struct MasterRewriter: Sendable {
         public let master: MasterPlaylist
         /// The SUBTITLES groups the renditions joined.
         public let groups: [String]
-        public let warnings: [String]
+        public let warnings: [PackageWarning]
     }
 
     /// Declares `renditions` (in this order of preference for placement) in every SUBTITLES group
@@ -77,7 +91,7 @@ public struct MasterRewriter: Sendable {
     /// same URI (Subweave's own, from an earlier run) are replaced where they stand.
     public func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition]) throws(SubweaveError) -> Result {
         var master = input
-        var warnings: [String] = []
+        var warnings: [PackageWarning] = []
         let variants = try wrap { () throws(HLSError) in try master.variants() }
         let existing = try wrap { () throws(HLSError) in try master.renditions() }
 
@@ -105,7 +119,7 @@ public struct MasterRewriter: Sendable {
         var names: [String: String] = [:]
         for rendition in ordered {
             if let other = names[rendition.name] {
-                throw .rule("\(rendition.origin) and \(other) both have NAME \"\(rendition.name)\"; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give one of them name=…")
+                throw .nameClash("\(rendition.origin) and \(other) both have NAME \"\(rendition.name)\"; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give one of them name=…")
             }
             names[rendition.name] = rendition.origin
         }
@@ -113,15 +127,18 @@ public struct MasterRewriter: Sendable {
         // Plan each group: which lines are ours to replace, where new ones go, the final member list.
         var edits: [(lineIndex: Int, text: String?)] = []       // replace (text) or delete (nil)
         var insertions: [(beforeLine: Int, texts: [String])] = []
-        let newURIs = Set(renditions.map(\.uri))
+        let newFolders = Set(renditions.map(\.folder))
+        func folder(of member: MasterPlaylist.Rendition) -> String? {
+            member.uri.flatMap(RenditionLayout.recognise)?.folder
+        }
         for group in groups {
             let members = existing.filter { $0.type == "SUBTITLES" && $0.groupID == group }
             var ours: [String: MasterPlaylist.Rendition] = [:]
-            for member in members { if let uri = member.uri, newURIs.contains(uri) { ours[uri] = member } }
-            let others = members.filter { !(($0.uri).map(newURIs.contains) ?? false) }
+            for member in members { if let f = folder(of: member), newFolders.contains(f) { ours[f] = member } }
+            let others = members.filter { !(folder(of: $0).map(newFolders.contains) ?? false) }
             for rendition in ordered {
                 if let clash = others.first(where: { $0.name == rendition.name }) {
-                    throw .rule("\(rendition.origin) has NAME \"\(rendition.name)\", which the rendition on line \(master.playlist.lines[clash.lineIndex].number ?? 0) of \(master.source) (group \"\(group)\") already uses; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give the track another name=…")
+                    throw .nameClash("\(rendition.origin) has NAME \"\(rendition.name)\", which the rendition on line \(master.playlist.lines[clash.lineIndex].number ?? 0) of \(master.source) (group \"\(group)\") already uses; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give the track another name=…")
                 }
             }
 
@@ -129,9 +146,9 @@ public struct MasterRewriter: Sendable {
             // the rest inserted after the group's last line.
             enum Slot { case existing(MasterPlaylist.Rendition), new(NewSubtitleRendition) }
             var slots: [Slot] = []
-            let pending = ordered.filter { ours[$0.uri] == nil }
+            let pending = ordered.filter { ours[$0.folder] == nil }
             for member in members {
-                if let uri = member.uri, let rendition = ordered.first(where: { $0.uri == uri }) {
+                if let f = folder(of: member), let rendition = ordered.first(where: { $0.folder == f }) {
                     slots.append(.new(rendition))
                 } else {
                     slots.append(.existing(member))
@@ -170,7 +187,7 @@ public struct MasterRewriter: Sendable {
                     let isDefault = chosen == index
                     let line = "#EXT-X-MEDIA:" + Self.attributes(for: n, group: group, isDefault: isDefault,
                         autoselect: RenditionRules.autoselect(at: index, in: ruleMembers, isDefault: isDefault)).text
-                    if let old = ours[n.uri] {
+                    if let old = ours[n.folder] {
                         edits.append((old.lineIndex, line))
                     } else {
                         newLines.append(line)
@@ -208,26 +225,26 @@ public struct MasterRewriter: Sendable {
         var removeCaptionRenditions = false
         switch closedCaptions {
         case .automatic where !usedCaptionGroups.isEmpty:
-            warnings.append("the master declares in-band closed captions (group \"\(usedCaptionGroups[0])\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries")
+            warnings.append(PackageWarning(.captionGroupsKept, "the master declares in-band closed captions (group \"\(usedCaptionGroups[0])\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries"))
             for (line, var attributes) in variantAttributes {
                 let value = attributes["CLOSED-CAPTIONS"]
                 // NONE on some variants and a group on others is forbidden (RFC 8216bis §4.4.6.2).
                 if let value, !(value.isQuoted && captionGroups.contains(value.unquoted)) {
                     attributes.remove("CLOSED-CAPTIONS")
-                    warnings.append("line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group")
+                    warnings.append(PackageWarning(.closedCaptionsNoneRemoved, "line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group"))
                     variantAttributes[line] = attributes
                 }
             }
-        case .automatic, .none, .inBand([]):
+        case .automatic, .none, .declare([]):
             removeCaptionRenditions = !captionGroups.isEmpty
-            if case .inBand = closedCaptions, !captionGroups.isEmpty {
-                warnings.append("no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed")
+            if case .declare = closedCaptions, !captionGroups.isEmpty {
+                warnings.append(PackageWarning(.captionGroupsRemoved, "no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed"))
             }
             for (line, var attributes) in variantAttributes {
                 attributes.set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf)
                 variantAttributes[line] = attributes
             }
-        case .inBand(let services):
+        case .declare(let services):
             removeCaptionRenditions = !captionGroups.isEmpty
             var groupID = "cc"
             let taken = Set(existing.filter { $0.type != "CLOSED-CAPTIONS" }.compactMap(\.groupID))

@@ -82,4 +82,18 @@ public enum RenditionRules {
             return !fullTexts.contains { $0.0 < cue.end && $0.1 > cue.start && ($0.2 == text || $0.2.contains(text)) }
         }
     }
+
+    /// Apple HLS Authoring Spec 5.8: where a language has forced and full tracks, the full ones
+    /// should also carry the forced cues.
+    static func forcedCoverageWarnings(_ tracks: [SubtitleTrack], _ loaded: [IngestedSubtitles]) -> [PackageWarning] {
+        var warnings: [PackageWarning] = []
+        for (forcedIndex, forced) in tracks.enumerated() where forced.isForced && !forced.language.isUndetermined {
+            for (fullIndex, full) in tracks.enumerated() where !full.isForced && full.language == forced.language {
+                let missing = forcedCuesMissing(forced: loaded[forcedIndex].cues, full: loaded[fullIndex].cues)
+                guard let first = missing.first else { continue }
+                warnings.append(PackageWarning(.forcedCuesMissing, "Apple HLS Authoring Spec 5.8: the full \(full.language) track \"\(full.sourceID)\" lacks \(missing.count) of the \(loaded[forcedIndex].cues.count) forced cues of \"\(forced.sourceID)\" (the first at \(first.start.decimalSeconds) s); viewers who choose it will miss them"))
+            }
+        }
+        return warnings
+    }
 }

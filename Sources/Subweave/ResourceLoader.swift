@@ -1,68 +1,222 @@
 import Foundation
+import HLS
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Reads bytes from local paths and `http(s)://` URLs: the only place Subweave touches the network.
+/// The kinds of file Subweave reads, each with its own size limit (``ReadLimits``).
+public enum ResourceKind: String, Sendable, CaseIterable {
+    /// A master or media playlist.
+    case playlist
+    /// A side-loaded subtitle or caption file (WebVTT, SubRip, SCC), or a tracks file.
+    case subtitle
+    /// A media segment or initialisation section.
+    case segment
+}
+
+/// The most bytes Subweave reads of one file of each kind: a larger file is refused with an error
+/// that names the limit and how to raise it, never read into memory.
+public struct ReadLimits: Sendable, Equatable {
+    /// Master and media playlists: 64 MiB (a 10-hour title with 1-second segments is about 1 MiB).
+    public var playlist: Int = 64 << 20
+    /// Subtitle and caption files: 512 MiB.
+    public var subtitle: Int = 512 << 20
+    /// One media segment or initialisation section: 2 GiB.
+    public var segment: Int = 2 << 30
+
+    public init() {}
+
+    /// The limit for `kind`.
+    public subscript(kind: ResourceKind) -> Int {
+        get {
+            switch kind {
+            case .playlist: return playlist
+            case .subtitle: return subtitle
+            case .segment: return segment
+            }
+        }
+        set {
+            switch kind {
+            case .playlist: playlist = newValue
+            case .subtitle: subtitle = newValue
+            case .segment: segment = newValue
+            }
+        }
+    }
+
+    /// Parses a size such as `64MiB`, `2GiB`, `500k` or `1048576` (bytes); nil if it is not one.
+    public static func parseSize(_ text: String) -> Int? {
+        let lower = text.lowercased()
+        let digits = lower.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let value = Int(digits) else { return nil }
+        let units: [String: Int] = ["": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 1_000_000,
+                                    "mib": 1 << 20, "g": 1 << 30, "gb": 1_000_000_000, "gib": 1 << 30]
+        guard let unit = units[String(lower.dropFirst(digits.count))] else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : product
+    }
+}
+
+/// Reads bytes from local paths and `http(s)://` URLs: the only place Subweave reads input.
 ///
-/// HTTP requests time out, follow redirects, and are retried on transient failures (timeouts,
-/// refused or dropped connections, HTTP 408, 429 and 5xx) with a short back-off. Failures carry the
-/// transport's own account: the HTTP status, the errno, the timeout.
+/// Local files must be regular files (a FIFO, a device such as `/dev/zero` or a folder is refused
+/// before it is read) no larger than the limit of their kind. HTTP requests follow redirects, give
+/// up when no byte arrives for ``idleTimeout`` seconds or the whole transfer takes longer than
+/// ``overallTimeout``, stop as soon as the body passes the limit, and are retried on transient
+/// failures (timeouts, refused or dropped connections, HTTP 408, 429 and 5xx) with a short
+/// back-off. Failures carry the transport's own account: the HTTP status, the errno, the timeout.
+/// Blocking file reads run on a Dispatch queue, not on the cooperative thread pool.
 public struct ResourceLoader: Sendable {
-    /// Seconds before a request with no response gives up.
-    public var timeout: TimeInterval
+    /// Seconds without a byte (connecting included) before a request gives up.
+    public var idleTimeout: TimeInterval
+    /// Seconds a whole request may take, however steadily bytes arrive.
+    public var overallTimeout: TimeInterval
     /// Retries after the first attempt for transient failures.
     public var retries: Int
     /// Requests in flight at once when loading several sources.
     public var concurrency: Int
+    /// The most bytes read of one file of each kind.
+    public var limits: ReadLimits
 
-    public init(timeout: TimeInterval = 15, retries: Int = 2, concurrency: Int = 3) {
-        self.timeout = timeout
-        self.retries = retries
+    public init(timeout: TimeInterval = 15, overallTimeout: TimeInterval = 120, retries: Int = 2, concurrency: Int = 3,
+                limits: ReadLimits = ReadLimits()) {
+        self.idleTimeout = timeout
+        self.overallTimeout = max(timeout, overallTimeout)
+        self.retries = max(0, retries)
         self.concurrency = max(1, concurrency)
+        self.limits = limits
     }
 
-    /// Why a fetch failed.
+    /// Why a read failed, as a phrase that follows the file's name ("does not exist …").
     public struct Failure: Error, Sendable, Equatable {
         public let explanation: String
+        public init(explanation: String) { self.explanation = explanation }
     }
 
-    /// Reads a local file.
-    public static func readFile(_ path: String) throws(Failure) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+    /// Reads `url` (a file URL or `http(s)://`), or only `range` of it, as a file of `kind`.
+    public func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil) async throws(Failure) -> [UInt8] {
+        let limit = limits[kind]
+        if url.isFileURL {
+            let path = url.path
+            let outcome: Result<[UInt8], Failure> = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: Result { () throws(Failure) in
+                        if let range, let offset = range.offset {
+                            return try Self.readFile(path, offset: offset, length: range.length, limit: limit, kind: kind)
+                        }
+                        return try Self.readFile(path, limit: limit, kind: kind)
+                    })
+                }
+            }
+            return try outcome.get()
+        }
+        let bytes = try await fetch(url, kind: kind)
+        if let range, let offset = range.offset {
+            guard offset <= bytes.count, range.length <= bytes.count - offset else {
+                throw Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(range.length)@\(offset)")
+            }
+            return Array(bytes[offset..<(offset + range.length)])
+        }
+        return bytes
+    }
+
+    /// Reads a local regular file of at most `limit` bytes.
+    public static func readFile(_ path: String, limit: Int = ReadLimits().subtitle, kind: ResourceKind = .subtitle) throws(Failure) -> [UInt8] {
+        let fd = try openRegular(path)
+        defer { close(fd) }
+        var info = stat()
+        fstat(fd, &info)
+        let size = Int(info.st_size)
+        guard size <= limit else { throw tooLarge(size, limit, kind) }
+        return try readAll(fd, upTo: limit, kind: kind)
+    }
+
+    /// Reads `length` bytes at `offset` of a local regular file (for `EXT-X-BYTERANGE`).
+    public static func readFile(_ path: String, offset: Int, length: Int, limit: Int, kind: ResourceKind) throws(Failure) -> [UInt8] {
+        guard length <= limit else { throw tooLarge(length, limit, kind) }
+        let fd = try openRegular(path)
+        defer { close(fd) }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw errnoFailure("could not be read at offset \(offset)") }
+        let bytes = try readAll(fd, upTo: length, kind: kind, exact: true)
+        guard bytes.count == length else { throw Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(length)@\(offset)") }
+        return bytes
+    }
+
+    /// Reads standard input, at most `limit` bytes.
+    public static func readStandardInput(limit: Int = ReadLimits().subtitle) throws(Failure) -> [UInt8] {
+        try readAll(STDIN_FILENO, upTo: limit, kind: .subtitle)
+    }
+
+    /// Opens `path` for reading if it is a regular file; never blocks (a FIFO is refused).
+    static func openRegular(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
             let code = errno
-            let reason = FileManager.default.fileExists(atPath: path)
-                ? "cannot be opened (errno \(code): \(String(cString: strerror(code))))"
-                : "does not exist (errno \(code): \(String(cString: strerror(code))))"
-            throw Failure(explanation: reason)
+            let what = code == ENOENT ? "does not exist" : "cannot be opened"
+            throw Failure(explanation: "\(what) (errno \(code): \(String(cString: strerror(code))))")
         }
-        defer { try? handle.close() }
-        do {
-            return [UInt8](try handle.readToEnd() ?? Data())
-        } catch {
-            throw Failure(explanation: "could not be read: \(error.localizedDescription)")
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw errnoFailure("cannot be examined")
         }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(fd)
+            let kind: String
+            switch type {
+            case S_IFDIR: kind = "a folder"
+            case S_IFIFO: kind = "a FIFO (named pipe)"
+            case S_IFCHR: kind = "a character device"
+            case S_IFBLK: kind = "a block device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a regular file"
+            }
+            throw Failure(explanation: "is \(kind), not a regular file; Subweave reads only regular files")
+        }
+        return fd
     }
 
-    /// Reads `length` bytes at `offset` of a local file (for `EXT-X-BYTERANGE`).
-    public static func readFile(_ path: String, offset: Int, length: Int) throws(Failure) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw Failure(explanation: "does not exist or cannot be opened (errno \(errno): \(String(cString: strerror(errno))))")
+    /// Reads until end of file or `limit` bytes; more than `limit` is an error unless `exact`.
+    static func readAll(_ fd: Int32, upTo limit: Int, kind: ResourceKind, exact: Bool = false) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let want = exact ? min(chunk.count, limit - bytes.count) : chunk.count
+            if want == 0 { break }
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, want) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // Standard input that is a pipe or terminal: wait for data.
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
+                    continue
+                }
+                throw errnoFailure("could not be read")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if !exact && bytes.count > limit { throw tooLarge(bytes.count, limit, kind, atLeast: true) }
         }
-        defer { try? handle.close() }
-        do {
-            try handle.seek(toOffset: UInt64(offset))
-            return [UInt8](try handle.read(upToCount: length) ?? Data())
-        } catch {
-            throw Failure(explanation: "could not be read at offset \(offset): \(error.localizedDescription)")
-        }
+        return bytes
     }
 
-    /// Fetches an HTTP(S) URL, retrying transient failures.
-    public func fetch(_ url: URL) async throws(Failure) -> [UInt8] {
+    static func tooLarge(_ size: Int, _ limit: Int, _ kind: ResourceKind, atLeast: Bool = false) -> Failure {
+        Failure(explanation: "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right")
+    }
+
+    static func errnoFailure(_ what: String) -> Failure {
+        let code = errno
+        return Failure(explanation: "\(what) (errno \(code): \(String(cString: strerror(code))))")
+    }
+
+    /// Fetches an HTTP(S) URL as a file of `kind`, retrying transient failures.
+    public func fetch(_ url: URL, kind: ResourceKind = .subtitle) async throws(Failure) -> [UInt8] {
         var attempt = 0
         while true {
-            let outcome = await fetchOnce(url)
+            let outcome = await BoundedTransfer(url: url, limit: limits[kind], kind: kind, idleTimeout: idleTimeout,
+                                                overallTimeout: overallTimeout).run()
             switch outcome {
             case .success(let bytes):
                 return bytes
@@ -77,57 +231,147 @@ public struct ResourceLoader: Sendable {
             }
         }
     }
+}
 
-    private enum Outcome: Sendable {
+/// One HTTP transfer that stops at a byte limit and an overall deadline.
+private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    enum Outcome: Sendable {
         case success([UInt8])
         case failure(String, transient: Bool)
     }
 
-    private func fetchOnce(_ url: URL) async -> Outcome {
+    private let url: URL
+    private let limit: Int
+    private let kind: ResourceKind
+    private let idleTimeout: TimeInterval
+    private let overallTimeout: TimeInterval
+    // Guarded by `lock`: the delegate runs on the session's queue, the deadline on Dispatch.
+    private let lock = NSLock()
+    private var body: [UInt8] = []
+    private var status = 0
+    private var stopReason: String?
+    private var continuation: CheckedContinuation<Outcome, Never>?
+
+    init(url: URL, limit: Int, kind: ResourceKind, idleTimeout: TimeInterval, overallTimeout: TimeInterval) {
+        self.url = url
+        self.limit = limit
+        self.kind = kind
+        self.idleTimeout = idleTimeout
+        self.overallTimeout = overallTimeout
+    }
+
+    func run() async -> Outcome {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 4
-        let session = URLSession(configuration: configuration)
+        configuration.timeoutIntervalForRequest = idleTimeout
+        configuration.timeoutIntervalForResource = overallTimeout
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
+        request.timeoutInterval = idleTimeout
+        let task = session.dataTask(with: request)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    let nsError = error as NSError
-                    let transient: Bool
-                    let reason: String
-                    switch nsError.code {
-                    case NSURLErrorTimedOut:
-                        transient = true
-                        reason = "timed out after \(Int(timeout)) s with no response"
-                    case NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorNotConnectedToInternet:
-                        transient = true
-                        reason = "could not connect (\(nsError.localizedDescription), URL error \(nsError.code))"
-                    case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-                        transient = false
-                        reason = "host not found (URL error \(nsError.code))"
-                    default:
-                        transient = false
-                        reason = "\(nsError.localizedDescription) (URL error \(nsError.code))"
-                    }
-                    continuation.resume(returning: .failure(reason, transient: transient))
-                    return
-                }
-                guard let http = response as? HTTPURLResponse else {
-                    continuation.resume(returning: .failure("no HTTP response", transient: true))
-                    return
-                }
-                guard (200..<300).contains(http.statusCode) else {
-                    let status = http.statusCode
-                    let transient = status == 408 || status == 429 || status >= 500
-                    continuation.resume(returning: .failure(
-                        "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))", transient: transient))
-                    return
-                }
-                continuation.resume(returning: .success([UInt8](data ?? Data())))
+            lock.withLock { self.continuation = continuation }
+            DispatchQueue.global().asyncAfter(deadline: .now() + overallTimeout) { [weak self, weak task] in
+                guard let self else { return }
+                self.stop("took longer than \(Int(self.overallTimeout)) s in all (the overall timeout)", task: task)
             }
             task.resume()
+        }
+    }
+
+    private func stop(_ reason: String, task: URLSessionTask?) {
+        let first = lock.withLock { () -> Bool in
+            guard stopReason == nil, continuation != nil else { return false }
+            stopReason = reason
+            return true
+        }
+        if first { task?.cancel() }
+    }
+
+    private func finish(_ outcome: Outcome) {
+        let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume(returning: outcome)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        lock.withLock { status = http?.statusCode ?? 0 }
+        if response.expectedContentLength > Int64(limit) {
+            stop("announces \(response.expectedContentLength) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right", task: dataTask)
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over = lock.withLock { () -> Bool in
+            body.append(contentsOf: data)
+            return body.count > limit
+        }
+        if over {
+            stop("sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right", task: dataTask)
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        let (reason, status, body) = lock.withLock { (stopReason, self.status, self.body) }
+        if let reason {
+            finish(.failure(reason, transient: false))
+            return
+        }
+        if let error {
+            let nsError = error as NSError
+            switch nsError.code {
+            case NSURLErrorTimedOut:
+                finish(.failure("timed out: no data for \(Int(idleTimeout)) s", transient: true))
+            case NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorNotConnectedToInternet:
+                finish(.failure("could not connect (\(nsError.localizedDescription), URL error \(nsError.code))", transient: true))
+            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+                finish(.failure("host not found (URL error \(nsError.code))", transient: false))
+            default:
+                finish(.failure("\(nsError.localizedDescription) (URL error \(nsError.code))", transient: false))
+            }
+            return
+        }
+        guard (200..<300).contains(status) else {
+            let transient = status == 408 || status == 429 || status >= 500
+            finish(.failure(status == 0 ? "no HTTP response" : "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))",
+                            transient: transient || status == 0))
+            return
+        }
+        finish(.success(body))
+    }
+}
+
+/// A local regular file read in chunks, so memory stays flat however large the file; the
+/// descriptor closes when the reader is released.
+public final class FileChunks: Sequence, IteratorProtocol {
+    private let fd: Int32
+    private let size: Int
+
+    /// Opens `path` (a regular file, else a ``ResourceLoader/Failure``) for chunks of `size` bytes.
+    public init(path: String, chunkSize size: Int = 1 << 20) throws(ResourceLoader.Failure) {
+        fd = try ResourceLoader.openRegular(path)
+        self.size = Swift.max(1, size)
+    }
+
+    deinit { close(fd) }
+
+    /// The next chunk, or nil at the end of the file (or on a read error).
+    public func next() -> ArraySlice<UInt8>? {
+        var chunk = [UInt8](repeating: 0, count: size)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, size) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            return chunk[0..<n]
         }
     }
 }

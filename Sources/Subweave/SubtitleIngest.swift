@@ -46,8 +46,8 @@ public enum SubtitleIngest {
                                   "\(error.description); check that the declared format matches the file")
             }
             warnings += document.warnings
-            if let mapLine = decoded.text.split(separator: "\n", maxSplits: 8).firstIndex(where: { $0.hasPrefix("X-TIMESTAMP-MAP=") }) {
-                warnings.append(IngestWarning(kind: "timestamp_map_ignored", line: mapLine + 1,
+            if case .found(_, let mapLine, true) = TimestampMap.find(in: decoded.text) {
+                warnings.append(IngestWarning(kind: "timestamp_map_ignored", line: mapLine,
                     "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
             }
             cues = document.cues
@@ -76,7 +76,7 @@ public enum SubtitleIngest {
         var firstRepairLine: Int?
         var seenIdentifiers: Set<String> = []
         for index in cues.indices {
-            let (text, changed) = CueText.repaired(cues[index].text)
+            let (text, changed) = CueText.sanitized(cues[index].text)
             if changed {
                 repairedCount += 1
                 if firstRepairLine == nil { firstRepairLine = cues[index].sourceLine }
@@ -146,13 +146,17 @@ public enum SubtitleIngest {
         return (result, warnings)
     }
 
-    /// Warnings about cues that do not fit a programme of `duration`.
-    public static func timelineWarnings(_ cues: [Cue], duration: MediaTime) -> [IngestWarning] {
+    /// Warnings about cues that do not fit a programme of `duration`; `complete` is false while the
+    /// video playlist is still growing (no EXT-X-ENDLIST), when late cues are simply not due yet.
+    public static func timelineWarnings(_ cues: [Cue], duration: MediaTime, complete: Bool = true) -> [IngestWarning] {
         var warnings: [IngestWarning] = []
         let late = cues.filter { $0.start >= duration }
-        if !late.isEmpty {
+        if !late.isEmpty && complete {
             warnings.append(IngestWarning(kind: "cues_after_end", line: late.first?.sourceLine,
                 "\(late.count) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(late[0].start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"))
+        } else if !late.isEmpty {
+            warnings.append(IngestWarning(kind: "cues_not_yet_published", line: late.first?.sourceLine,
+                "\(late.count) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(late[0].start.decimalSeconds) s; they go into the segments that carry them once those are published"))
         }
         if cues.count >= 2, cues[0].start == .zero, cues[1].start - cues[0].end >= MediaTime(seconds: 60) {
             warnings.append(IngestWarning(kind: "first_cue_at_zero", line: cues[0].sourceLine,

@@ -6,56 +6,97 @@ import Timebase
 /// WebVTT segment per video segment, and the media playlist listing them.
 ///
 /// The text is made when asked for (``files()``), so a run holds the output of only the
-/// renditions being written at the moment, not of all of them.
+/// renditions being written at the moment; the generation name (a hash of everything the files
+/// will hold) is computed without making the text.
 public struct SubtitleRendition: Sendable {
-    /// The rendition's folder, relative to the master.
+    /// The rendition's folder, relative to the master (``RenditionLayout/folder(for:)``).
     public let folder: String
+    /// The cues on the programme timeline, as they will be written (``SegmentCues/writable(_:)``).
     public let cues: [Cue]
     public let headerBlocks: [String]
     public let timeline: ProgrammeTimeline
+    /// For each segment, the indices of the cues it carries.
+    let assignment: [[Int]]
+    /// For each discontinuity sequence, how its segments write cue times.
+    let mappings: [ProgrammeTimeline.Mapping]
+    /// The generation: 12 hexadecimal digits of the hash of the files' content.
+    public let generation: String
 
+    /// A rendition of `cues` along `timeline`.
     public init(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline) {
         self.folder = folder
-        self.cues = cues
+        let writable = SegmentCues.writable(cues)
+        self.cues = writable
         self.headerBlocks = headerBlocks
         self.timeline = timeline
+        let assignment = Segmenter.assign(writable, to: timeline.windows)
+        self.assignment = assignment
+        // The earliest cue each sequence carries decides whether its times must move later.
+        var earliest: [MediaTime?] = Array(repeating: nil, count: timeline.sequences.count)
+        for (segment, indices) in assignment.enumerated() where !indices.isEmpty && !timeline.sequences.isEmpty {
+            let sequence = timeline.sequenceIndex(forSegment: segment)
+            let first = indices.map { writable[$0].start }.min() ?? .zero
+            earliest[sequence] = min(earliest[sequence] ?? first, first)
+        }
+        let mappings = timeline.sequences.indices.map { timeline.mapping(forSequence: $0, earliestCue: earliest[$0]) }
+        self.mappings = mappings
+        self.generation = Self.hash(cues: writable, headerBlocks: headerBlocks, timeline: timeline, assignment: assignment, mappings: mappings)
     }
 
     /// The playlist's path relative to the master (also its `URI`).
-    public var playlistPath: String { "\(folder)/index.m3u8" }
+    public var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
 
-    /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits).
-    public var segmentNames: [String] {
-        let count = timeline.playlist.segments.count
-        let digits = max(5, String(max(0, count - 1)).count)
-        return (0..<count).map { index in
-            let number = String(index)
-            return String(repeating: "0", count: digits - number.count) + number + ".vtt"
-        }
-    }
+    /// The generation's folder relative to the master.
+    public var generationFolder: String { "\(folder)/\(generation)" }
 
-    /// Every file of the rendition, `(name in the folder, text)`: the segments, then `index.m3u8`.
+    /// The segment file names, in order.
+    public var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count) }
+
+    /// Every file of the rendition, `(name in the generation folder, text)`: the segments, then `index.m3u8`.
     public func files() -> [(name: String, text: String)] {
         let names = segmentNames
-        let assignment = Segmenter.assign(cues, to: timeline.windows)
-        // Each cue's block is built once, so a cue repeated across segments is byte-identical.
-        var blocks: [String?] = Array(repeating: nil, count: cues.count)
+        // Each cue's block is built once per sequence, so a repeated cue is byte-identical.
+        var blocks: [Int: String] = [:]
+        var blockSequence = -1
         var result: [(name: String, text: String)] = []
         result.reserveCapacity(names.count + 1)
         for (index, cueIndices) in assignment.enumerated() {
+            let sequence = timeline.sequences.isEmpty ? -1 : timeline.sequenceIndex(forSegment: index)
+            if sequence != blockSequence { blocks = [:]; blockSequence = sequence }
+            let mapping = sequence >= 0 ? mappings[sequence] : nil
             var cueBlocks: [String] = []
             cueBlocks.reserveCapacity(cueIndices.count)
             for c in cueIndices {
-                if let block = blocks[c] { cueBlocks.append(block) } else {
-                    let block = WebVTTWriter.block(cues[c])
-                    blocks[c] = block
-                    cueBlocks.append(block)
+                if let block = blocks[c] { cueBlocks.append(block); continue }
+                var cue = cues[c]
+                if let mapping {
+                    cue.start += mapping.offset
+                    cue.end += mapping.offset
                 }
+                let block = WebVTTWriter.block(cue)
+                blocks[c] = block
+                cueBlocks.append(block)
             }
-            let text = WebVTTWriter.file(map: timeline.timestampMap(forSegment: index), headerBlocks: headerBlocks, cueBlocks: cueBlocks)
-            result.append((names[index], text))
+            result.append((names[index], WebVTTWriter.file(map: mapping?.map, headerBlocks: headerBlocks, cueBlocks: cueBlocks)))
         }
-        result.append(("index.m3u8", SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names)))
+        result.append((RenditionLayout.playlistName, SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names)))
         return result
+    }
+
+    /// The format of the files, part of every generation's hash: change it when the bytes a given
+    /// input produces change.
+    static let formatVersion = "subweave-rendition-2"
+
+    /// A hash of everything that decides the files' bytes.
+    static func hash(cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, assignment: [[Int]],
+                     mappings: [ProgrammeTimeline.Mapping]) -> String {
+        var hash = ContentHash()
+        hash.add(formatVersion)
+        hash.add(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count)))
+        for block in headerBlocks { hash.add(block) }
+        for mapping in mappings { hash.add("\(mapping.offset.ticks) \(mapping.map.line)") }
+        for cue in cues { hash.add(WebVTTWriter.block(cue)) }
+        for indices in assignment { hash.add(indices.map(String.init).joined(separator: ",")) }
+        return hash.hex(12)
     }
 }

@@ -30,21 +30,9 @@ public struct SubtitleTrack: Sendable, Equatable {
     /// Things registration adjusted (a clamped delay).
     public let notes: [String]
 
-    /// `external:<sourceID>:<languageTag>`: how Subweave recognises its own rendition on a later run.
-    public var identity: String { "external:\(sourceID):\(language)" }
-
-    /// The folder, relative to the master, that holds the rendition: `subtitles/<id>-<language>`,
-    /// with every character outside `A-Z a-z 0-9 . _ -` of the source ID replaced by `_`.
-    public var folder: String { "subtitles/\(SubtitleTrack.slug(sourceID))-\(language)" }
-
-    static func slug(_ text: String) -> String {
-        var out = String(text.unicodeScalars.map { scalar -> Character in
-            let ok = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "_" || scalar == "-")
-            return ok ? Character(scalar) : "_"
-        })
-        while out.hasPrefix(".") { out.removeFirst() }
-        return out.isEmpty ? "track" : out
-    }
+    /// `external:<sourceID>:<languageTag>`: how Subweave recognises its own rendition on a later
+    /// run (its folder is derived from it: ``RenditionLayout/folder(for:)``).
+    public var identity: RenditionIdentity { .external(sourceID: sourceID, language: language) }
 }
 
 /// Where a subtitle file is.
@@ -108,13 +96,14 @@ extension SubtitleTrack {
                     "source ID \"\(track.sourceID)\" is already used by \(other); give each track its own id=…"))
                 continue
             }
-            if let other = seenFolders[track.folder] {
+            let folder = RenditionLayout.folder(for: track.identity)
+            if let other = seenFolders[folder] {
                 errors.append(RegistrationError(.duplicateSourceID, descriptor: descriptor.origin,
-                    "source ID \"\(track.sourceID)\" would write to \(track.folder), as \(other) does; choose ids that differ in letters, digits, '.', '_' or '-'"))
+                    "source ID \"\(track.sourceID)\" would write to \(folder), as \(other) does; choose ids that differ in letters, digits, '.', '_' or '-'"))
                 continue
             }
             seenIDs[track.sourceID] = descriptor.origin
-            seenFolders[track.folder] = descriptor.origin
+            seenFolders[folder] = descriptor.origin
             tracks.append(track)
         }
         if !errors.isEmpty { throw .registration(errors) }

@@ -29,12 +29,8 @@ enum CaptionsCommand {
     static func run(_ options: CaptionsOptions) async throws {
         let playlist = try isPlaylist(options.input)
         if options.detectOnly && !playlist {
-            guard let handle = FileHandle(forReadingAtPath: options.input) else {
-                throw CommandError(message: "\(options.input) cannot be opened (errno \(errno): \(String(cString: strerror(errno))))")
-            }
-            defer { try? handle.close() }
+            let chunks = try openChunks(options.input, size: 1 << 16)
             var reader = TransportStreamCaptionReader(accessUnitLimit: 28, timeOf: { MediaTime(ticks: $0) })
-            var chunks = FileChunks(handle: handle, size: 1 << 16)
             while let chunk = chunks.next(), reader.feed(chunk) {}
             let first = reader.decoder?.firstText
             let origin = reader.origin ?? 0
@@ -48,16 +44,12 @@ enum CaptionsCommand {
         }
         var services: [ServiceJSON] = []
         if playlist {
-            let captions = try await Packager().programmeCaptions(masterPath: options.input)
+            let captions = try await Presentation(master: URL(fileURLWithPath: options.input)).captions()
             services = captions.services.map { s in
                 ServiceJSON(service: s.service.rawValue, language: captions.language?.description, cues: s.cues.map(cue))
             }
         } else {
-            guard let handle = FileHandle(forReadingAtPath: options.input) else {
-                throw CommandError(message: "\(options.input) cannot be opened (errno \(errno): \(String(cString: strerror(errno))))")
-            }
-            defer { try? handle.close() }
-            let result = TransportStreamCaptions.decode(FileChunks(handle: handle))
+            let result = TransportStreamCaptions.decode(try openChunks(options.input))
             if result.origin == nil && result.videoStreamType == nil {
                 throw CommandError(message: "\(options.input): no MPEG-TS video stream found (neither a transport stream with a PMT nor a playlist)")
             }
@@ -83,22 +75,13 @@ enum CaptionsCommand {
 
     static func isPlaylist(_ path: String) throws -> Bool {
         if path.lowercased().hasSuffix(".m3u8") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CommandError(message: "\(path) does not exist or cannot be opened")
-        }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        let head = try openChunks(path, size: 16).next() ?? []
         return String(decoding: head, as: UTF8.self).hasPrefix("#EXTM3U")
     }
-}
 
-/// A file read in 1 MiB chunks, so memory stays flat however large the file.
-struct FileChunks: Sequence, IteratorProtocol {
-    let handle: FileHandle
-    var size = 1 << 20
-
-    mutating func next() -> ArraySlice<UInt8>? {
-        guard let data = try? handle.read(upToCount: size), !data.isEmpty else { return nil }
-        return [UInt8](data)[...]
+    static func openChunks(_ path: String, size: Int = 1 << 20) throws -> FileChunks {
+        do { return try FileChunks(path: path, chunkSize: size) } catch {
+            throw CommandError(message: "\(path) \(error.explanation)")
+        }
     }
 }

@@ -16,7 +16,9 @@ enum SubtitleInput {
         let bytes: [UInt8]
         var resolvedFormat = format.flatMap(SubtitleFormat.init(rawValue:))
         if input == "-" {
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            do { bytes = try ResourceLoader.readStandardInput() } catch {
+                throw CommandError(message: "standard input \(error.explanation)")
+            }
             if resolvedFormat == nil {
                 let head = TextDecoder.decode(Array(bytes.prefix(64)), forced: forced).text
                 resolvedFormat = head.hasPrefix("WEBVTT") || head.hasPrefix("\u{FEFF}WEBVTT") ? .vtt : .srt
@@ -31,7 +33,7 @@ enum SubtitleInput {
             do {
                 switch location {
                 case .file(let path): bytes = try ResourceLoader.readFile(path)
-                case .remote(let url): bytes = try await ResourceLoader().fetch(url)
+                case .remote(let url): bytes = try await ResourceLoader().fetch(url, kind: .subtitle)
                 }
             } catch {
                 throw CommandError(message: "\(input) \(error.explanation)")
@@ -72,7 +74,7 @@ enum ConvertCommand {
         SubtitleInput.printWarnings(warnings, source: options.input)
         let text = WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: ingested.cues.map(WebVTTWriter.block))
         if let output = options.output {
-            try AtomicWriter.write(text, to: output)
+            try OutputFile.write(text, to: output)
             Output.error("wrote \(output): \(ingested.cues.count) cues")
         } else {
             Output.raw(text)

@@ -19,7 +19,8 @@ enum PackageCommand {
             }
             do {
                 descriptors += try TrackDescriptor.parseTracksFile(data, file: file)
-            } catch SubweaveError.registration(let more) {
+            } catch {
+                guard case .registration(let more) = error else { throw error }
                 errors += more
             }
         }
@@ -32,29 +33,38 @@ enum PackageCommand {
         var tracks: [SubtitleTrack] = []
         do {
             tracks = try SubtitleTrack.register(descriptors)
-        } catch SubweaveError.registration(let more) {
+        } catch {
+            guard case .registration(let more) = error else { throw error }
             errors += more
         }
         if !errors.isEmpty { throw SubweaveError.registration(errors) }
 
-        let policy: ClosedCaptionsPolicy
-        switch options.closedCaptions {
-        case "none": policy = .none
-        case "in-band": policy = .inBand([])
-        default: policy = .automatic
+        let request = PackageRequest(tracks: tracks, preferredLanguage: preferred,
+                                     output: options.output.map { URL(fileURLWithPath: $0) },
+                                     closedCaptions: ClosedCaptionsRequest(rawValue: options.closedCaptions) ?? .automatic,
+                                     captions: options.captions == "off" ? .off : .auto)
+        let master = URL(fileURLWithPath: options.master)
+        var packager = Packager()
+        packager.onWait = { Output.error($0) }
+        let plan: PackagePlan
+        if options.dryRun {
+            plan = try await Presentation(master: master).plan(request)
+        } else {
+            plan = try await packager.run(master: master, request)
         }
-        let captions: CaptionMode = options.captions == "off" ? .off : .auto
-        let request = PackageRequest(masterPath: options.master, tracks: tracks, preferredLanguage: preferred,
-                                     outputPath: options.output, dryRun: options.dryRun, closedCaptions: policy,
-                                     captions: captions)
-        let result = try await Packager().run(request)
+        var report = plan.report
+        if options.dryRun {
+            report.output = nil
+            report.dryRun = true
+            for index in report.tracks.indices { report.tracks[index].filesWritten = [] }
+        }
         if options.json {
-            try Output.json(JSONReport(report: result.report, masterText: options.dryRun ? result.masterText : nil))
+            try Output.json(JSONReport(report: report, masterText: options.dryRun ? plan.masterText : nil))
         } else if options.dryRun {
-            Output.raw(result.masterText)
+            Output.raw(plan.masterText)
         }
         if !options.json {
-            let summary = result.report.summary
+            let summary = report.summary
             if !summary.isEmpty { Output.error(summary) }
         }
     }

@@ -6,7 +6,7 @@ import Timebase
 enum ValidateCommand {
     /// Prints the findings; the exit status is 1 when any is an error.
     static func run(_ options: ValidateOptions) async throws -> Int32 {
-        let report = await PresentationValidator().validate(masterPath: options.master)
+        let report = await PresentationValidator().validate(master: URL(fileURLWithPath: options.master))
         if options.json {
             try Output.json(report)
         } else {
@@ -26,7 +26,7 @@ enum InspectCommand {
         }
         let master: MasterPlaylist
         do {
-            master = try MasterPlaylist(parsing: try ResourceLoader.readFile(options.master), source: options.master)
+            master = try MasterPlaylist(parsing: try ResourceLoader.readFile(options.master, limit: ReadLimits().playlist, kind: .playlist), source: options.master)
         } catch let error as HLSError {
             throw CommandError(message: error.description)
         } catch let error as ResourceLoader.Failure {

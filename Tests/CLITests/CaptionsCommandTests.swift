@@ -38,7 +38,11 @@ struct CaptionsCommandTests {
         let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.scc,language=en", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("\"ingest_format\" : \"scc_converted\""))
-        let segment = try String(contentsOfFile: dir + "/subtitles/en-en/00000.vtt", encoding: .utf8)
-        #expect(segment.contains("00:00:01.268 --> 00:00:03.003\nHi!"))
+        let segment = try String(contentsOfFile: try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en") + "/00000.vtt", encoding: .utf8)
+        // Frame 38 (EOC) to frame 90 (EDM) of 29.97 fps, on the programme timeline, as a player places it.
+        let firstPTS = try #require(try Tools.lowestVideoPTS(dir + "/video/low/seg_000.ts"))
+        let cue = try #require(PlayerClock.place(segment: segment, firstPTS: firstPTS, sequenceStart: 0).cues.first)
+        #expect(cue.text == "Hi!")
+        #expect(abs(cue.start - 1.268) < 0.001 && abs(cue.end - 3.003) < 0.001, "\(cue)")
     }
 }

@@ -80,12 +80,7 @@ struct BrowserPlaybackTests {
             let segment = playlist.segments.last { $0.start.seconds <= intended.0 + 1e-9 } ?? playlist.segments[0]
             let cc = segment.discontinuitySequence
             let first = playlist.segments.first { $0.discontinuitySequence == cc }!
-            let firstPTS: Double
-            if let map = first.map {
-                firstPTS = Double(try Tools.fragmentDecodeTime(init: site + "/" + map.uri, segment: site + "/" + first.uri))
-            } else {
-                firstPTS = Double(try #require(try Tools.lowestVideoPTS(site + "/" + first.uri)))
-            }
+            let firstPTS = Double(try Tools.firstFrame(segment: site + "/" + first.uri, initialization: first.map.map { site + "/" + $0.uri }))
             let initPTS = try #require(result.initPTS[String(cc)], "no initPTS for discontinuity \(cc)")
             let expected = (firstPTS + (intended.0 - first.start.seconds) * 90000 - initPTS) / 90000
             #expect(abs(cue.start - expected) <= testCase.frame,
@@ -99,12 +94,13 @@ struct BrowserPlaybackTests {
         struct Cue: Decodable { let start: Double; let end: Double; let text: String }
         let tracks: [Track]
         let errors: [String]
+        let log: [String]?
         /// hls.js's initPTS per discontinuity (cc), in 90 kHz ticks.
         let initPTS: [String: Double]
         let version: String?
         let processed: Int?
         let expected: Int?
-        var description: String { "hls.js \(version ?? "?"): \(tracks.count) tracks, errors \(errors)" }
+        var description: String { "hls.js \(version ?? "?"): \(tracks.count) tracks, errors \(errors), events \(log ?? [])" }
     }
 
     /// Serves `site` and runs the page in headless Chromium, in real time; returns what the page
@@ -170,12 +166,24 @@ struct BrowserPlaybackTests {
       const hls = new Hls({ maxBufferLength: 60, maxMaxBufferLength: 60, enableWorker: false });
       hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
       hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
-      // English is DEFAULT=YES, which hls.js enables by itself; select it again once both the
-      // manifest and the media are ready, whichever comes last, in case the two raced.
-      let parsed = false, attached = false;
-      const select = () => { if (parsed && attached) { hls.subtitleTrack = 0; hls.subtitleDisplay = true; video.play().catch(() => {}); } };
-      hls.on(Hls.Events.MANIFEST_PARSED, () => { parsed = true; select(); });
-      hls.on(Hls.Events.MEDIA_ATTACHED, () => { attached = true; select(); });
+      // Driven by events, not by the clock: the English track is selected as soon as hls.js has
+      // both the media and its subtitle track list (whichever event comes last; the list may
+      // arrive after MANIFEST_PARSED), and again by a watchdog until its playlist loads. Nothing
+      // plays: hls.js loads every fragment within maxBufferLength of position 0.
+      const select = () => {
+        if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
+        const index = hls.subtitleTracks.findIndex(t => t.lang === 'en');
+        if (index >= 0 && hls.subtitleTrack !== index) hls.subtitleTrack = index;
+        hls.subtitleDisplay = true;
+      };
+      for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED']) hls.on(Hls.Events[name], select);
+      const watchdog = setInterval(() => { if (state.expected < 0) select(); else clearInterval(watchdog); }, 250);
+      state.log = [];
+      const t0 = performance.now();
+      for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED', 'SUBTITLE_TRACK_SWITCH', 'SUBTITLE_TRACK_LOADING',
+                          'SUBTITLE_TRACK_LOADED', 'FRAG_LOADING', 'FRAG_LOADED', 'FRAG_BUFFERED', 'SUBTITLE_FRAG_PROCESSED', 'INIT_PTS_FOUND', 'ERROR', 'LEVEL_LOADED']) {
+        hls.on(Hls.Events[name], (e, d) => { state.log.push(Math.round(performance.now() - t0) + ' ' + name + (d && d.frag ? ' ' + d.frag.type + ' ' + d.frag.sn + ' cc' + d.frag.cc : '') + (d && d.details && typeof d.details === 'string' ? ' ' + d.details : '')); });
+      }
       hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { state.expected = d.details.fragments.length; });
       hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, () => { state.processed += 1; });
       // Done when every subtitle segment has been parsed (and its cues added), whatever the clock says.

@@ -34,7 +34,7 @@ struct CaptionPackagingTests {
 
     @Test func servicesBecomeRenditionsOnTheProgrammeTimeline() async throws {
         let hls = try Self.asset()
-        let result = try await Packager().run(PackageRequest(masterPath: hls + "/master.m3u8", tracks: []))
+        let result = try await Packager().run(master: URL(fileURLWithPath: hls + "/master.m3u8"), PackageRequest(tracks: []))
         #expect(result.report.captions.map(\.service) == ["CC1", "CC3"])
         let tracks = result.report.tracks
         #expect(tracks.map(\.identity) == ["cea608:CC1", "cea608:CC3"])
@@ -50,37 +50,37 @@ struct CaptionPackagingTests {
         let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: hls + "/" + tracks[0].playlist))), source: "s")
         #expect(playlist.segments.count == reference.segments.count)
         for segment in playlist.segments {
-            let text = try String(contentsOfFile: hls + "/subtitles/cc1-und/" + segment.uri, encoding: .utf8)
+            let text = try String(contentsOfFile: try Packaged.generation(master: hls + "/master.m3u8", folder: "captions/cc1") + "/" + segment.uri, encoding: .utf8)
             for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { seen[cue.text] = (cue.start, cue.end) }
         }
         let first = try #require(seen["First caption"]), second = try #require(seen["Across\na boundary"])
         #expect(abs(first.0 - 23 * Self.frame) <= Self.frame && abs(first.1 - 50 * Self.frame) <= Self.frame)
         #expect(abs(second.0 - 71 * Self.frame) <= Self.frame && abs(second.1 - 100 * Self.frame) <= Self.frame)
-        let report = await PresentationValidator().validate(masterPath: hls + "/master.m3u8")
+        let report = await PresentationValidator().validate(master: URL(fileURLWithPath: hls + "/master.m3u8"))
         #expect(report.findings.filter { $0.severity == .error } == [])
     }
 
     @Test func inBandDeclarationsAndOff() async throws {
         let hls = try Self.asset()
         let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
-        _ = try await Packager().run(PackageRequest(masterPath: hls + "/master.m3u8", tracks: track, closedCaptions: .inBand([]), captions: .off))
+        _ = try await Packager().run(master: URL(fileURLWithPath: hls + "/master.m3u8"), PackageRequest(tracks: track, closedCaptions: .inBand, captions: .off))
         let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
         #expect(master.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
         #expect(master.contains(#"INSTREAM-ID="CC3""#))
         #expect(master.contains(#"CLOSED-CAPTIONS="cc""#))
-        #expect(!master.contains("cea608") && !master.contains("cc1-und"), "captions off: no caption renditions")
-        let report = await PresentationValidator().validate(masterPath: hls + "/master.m3u8")
+        #expect(!master.contains("cea608") && !master.contains("captions/cc"), "captions off: no caption renditions")
+        let report = await PresentationValidator().validate(master: URL(fileURLWithPath: hls + "/master.m3u8"))
         #expect(report.findings.filter { $0.severity == .error } == [])
     }
 
     @Test func noCaptionsCostsOnlyTheScan() async throws {
         let folder = try Fixtures.copy("media/ts-bframes")
         let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
-        let result = try await Packager().run(PackageRequest(masterPath: folder + "/master.m3u8", tracks: track, dryRun: true))
+        let result = try await Presentation(master: URL(fileURLWithPath: folder + "/master.m3u8")).plan(PackageRequest(tracks: track))
         #expect(result.report.captions.isEmpty)
         #expect(result.report.tracks.count == 1)
         do {
-            _ = try await Packager().run(PackageRequest(masterPath: folder + "/master.m3u8", tracks: [], dryRun: true))
+            _ = try await Presentation(master: URL(fileURLWithPath: folder + "/master.m3u8")).plan(PackageRequest(tracks: []))
             Issue.record("nothing to package must be an error")
         } catch {
             #expect("\(error)".contains("nothing to package"))

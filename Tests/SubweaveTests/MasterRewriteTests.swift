@@ -94,7 +94,7 @@ struct VariableSubstitutionTests {
         try "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"playlist\",VALUE=\"prog\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$playlist}.m3u8\n"
             .write(toFile: folder + "/defined.m3u8", atomically: true, encoding: .utf8)
         let tracks = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
-        let result = try await Packager().run(PackageRequest(masterPath: folder + "/defined.m3u8", tracks: tracks, dryRun: true))
+        let result = try await Presentation(master: URL(fileURLWithPath: folder + "/defined.m3u8")).plan(PackageRequest(tracks: tracks))
         #expect(result.report.segmentCount == 3)
         #expect(result.masterText.contains("{$playlist}.m3u8\n"), "the master keeps its variable")
     }

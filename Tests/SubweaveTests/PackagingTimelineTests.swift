@@ -73,18 +73,14 @@ struct PackagingTimelineTests {
             TrackDescriptor(parsing: "url=\(folder)/en.srt,language=en", origin: "en"),
             TrackDescriptor(parsing: "url=\(folder)/fr.vtt,language=fr", origin: "fr"),
         ])
-        let result = try await Packager().run(PackageRequest(masterPath: master, tracks: tracks))
+        let result = try await Packager().run(master: URL(fileURLWithPath: master), PackageRequest(tracks: tracks))
 
         let reference = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "prog.m3u8")
         // First PTS of each discontinuity sequence, read independently of Subweave.
         var firstPTS: [Int: Int64] = [:]
         for (index, segment) in reference.segments.enumerated() where index == 0 || segment.discontinuity {
-            if let map = segment.map {
-                firstPTS[segment.discontinuitySequence] = try Tools.fragmentDecodeTime(init: folder + "/" + map.uri, segment: folder + "/" + segment.uri)
-            } else {
-                let pts = try Tools.lowestVideoPTS(folder + "/" + segment.uri)
-                firstPTS[segment.discontinuitySequence] = try #require(pts)
-            }
+            firstPTS[segment.discontinuitySequence] = try Tools.firstFrame(segment: folder + "/" + segment.uri,
+                                                                           initialization: segment.map.map { folder + "/" + $0.uri })
         }
         for track in result.report.tracks {
             let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + track.playlist))), source: track.playlist)
@@ -95,6 +91,7 @@ struct PackagingTimelineTests {
             #expect(playlist.hasEndList == reference.hasEndList)
             let trackFolder = URL(fileURLWithPath: folder + "/" + track.playlist).deletingLastPathComponent().path
             var blocks: [String: String] = [:]
+            var identifiers: [String: String] = [:]
             for (index, (segment, videoSegment)) in zip(playlist.segments, reference.segments).enumerated() {
                 let text = try String(contentsOfFile: trackFolder + "/" + segment.uri, encoding: .utf8)
                 #expect(text.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:"), "segment \(index) must start with WEBVTT then the map")
@@ -107,10 +104,17 @@ struct PackagingTimelineTests {
                 for (cue, intended) in zip(placed.cues, expected) {
                     #expect(abs(cue.start - intended.start) <= testCase.frame, "\(track.identity) segment \(index): \"\(cue.text)\" shows at \(cue.start) s, intended \(intended.start) s")
                     #expect(abs(cue.end - intended.end) <= testCase.frame)
-                    if let earlier = blocks[cue.text] {
+                    // Repeats within a discontinuity sequence are byte-identical; across one, the
+                    // times are on the new sequence's media timeline and the identifier is the same.
+                    let key = "\(videoSegment.discontinuitySequence) \(cue.text)"
+                    if let earlier = blocks[key] {
                         #expect(earlier == cue.block, "a repeated cue must be byte-identical")
                     }
-                    blocks[cue.text] = cue.block
+                    blocks[key] = cue.block
+                    if let id = cue.identifier {
+                        if let earlier = identifiers[cue.text] { #expect(earlier == id, "a repeated cue keeps its identifier") }
+                        identifiers[cue.text] = id
+                    }
                 }
             }
         }

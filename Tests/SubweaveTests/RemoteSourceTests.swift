@@ -39,7 +39,7 @@ struct RemoteSourceTests {
             _ = try await ResourceLoader(timeout: 1, retries: 0).fetch(URL(string: server.url("slow/4/t1.srt"))!)
             Issue.record("expected a timeout")
         } catch {
-            #expect(error.explanation.contains("timed out after 1 s"), "\(error.explanation)")
+            #expect(error.explanation.contains("timed out: no data for 1 s"), "\(error.explanation)")
         }
     }
 
@@ -59,7 +59,7 @@ struct RemoteSourceTests {
         let descriptors = try (1...5).map { i in try TrackDescriptor(parsing: "url=\(server.url("track/t\(i).srt")),id=t\(i),language=en,name=T\(i)", origin: "#\(i)") }
         let tracks = try SubtitleTrack.register(descriptors)
         let started = Date()
-        let result = try await Packager().run(PackageRequest(masterPath: dir + "/master.m3u8", tracks: tracks, dryRun: true))
+        let result = try await Presentation(master: URL(fileURLWithPath: dir + "/master.m3u8")).plan(PackageRequest(tracks: tracks))
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.report.tracks.map(\.cueCount) == [1, 1, 1, 1, 1])
         let stats = try server.stats()
@@ -73,10 +73,10 @@ struct RemoteSourceTests {
         let before = try FolderSnapshot(dir)
         let tracks = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(server.url("missing/en.srt")),language=en", origin: "#1")])
         do {
-            _ = try await Packager().run(PackageRequest(masterPath: dir + "/master.m3u8", tracks: tracks))
+            _ = try await Packager().run(master: URL(fileURLWithPath: dir + "/master.m3u8"), PackageRequest(tracks: tracks))
             Issue.record("expected a load failure")
         } catch {
-            #expect("\(error)".contains("unreachable: HTTP 404"), "\(error)")
+            #expect("\(error)".contains("HTTP 404 Not Found"), "\(error)")
         }
         #expect(before.differences(to: try FolderSnapshot(dir)) == [])
     }

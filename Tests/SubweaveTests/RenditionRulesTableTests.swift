@@ -119,7 +119,7 @@ struct ClosedCaptionsPolicyTests {
 
     func rewrite(_ policy: ClosedCaptionsPolicy) throws -> (String, [String]) {
         let result = try MasterRewriter(closedCaptions: policy).rewrite(try MasterPlaylist(parsing: Array(withCaptions.utf8), source: "m"), renditions: [track])
-        return (result.master.playlist.text, result.warnings)
+        return (result.master.playlist.text, result.warnings.map(\.message))
     }
 
     @Test func automaticKeepsDeclaredCaptionsAndNeverMixesNone() throws {
@@ -138,7 +138,7 @@ struct ClosedCaptionsPolicyTests {
     }
 
     @Test func inBandDeclaresTheServices() throws {
-        let (text, _) = try rewrite(.inBand([CaptionServiceDeclaration(instreamID: "CC1", name: "English (CC1)", language: LanguageTag(parsing: "en")),
+        let (text, _) = try rewrite(.declare([CaptionServiceDeclaration(instreamID: "CC1", name: "English (CC1)", language: LanguageTag(parsing: "en")),
                                              CaptionServiceDeclaration(instreamID: "CC3", name: "CC3", language: nil)]))
         #expect(text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English (CC1)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
         #expect(text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC3",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC3""#))
@@ -147,7 +147,7 @@ struct ClosedCaptionsPolicyTests {
     }
 
     @Test func inBandWithNothingFoundStillSaysNone() throws {
-        let (text, _) = try rewrite(.inBand([]))
+        let (text, _) = try rewrite(.declare([]))
         #expect(!text.contains("TYPE=CLOSED-CAPTIONS"))
         #expect(text.components(separatedBy: "CLOSED-CAPTIONS=NONE\n").count == 3)
     }

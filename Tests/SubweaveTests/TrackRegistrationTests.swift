@@ -26,16 +26,16 @@ struct TrackRegistrationTests {
     @Test func derivesWhatItCan() throws {
         let tracks = try register("url=subs/My Film.fr.srt,language=fre", "url=https://cdn.example.com/a/en.vtt?token=1,language=en-us,sdh,forced=no").get()
         #expect(tracks[0].sourceID == "My Film.fr")
-        #expect(tracks[0].folder == "subtitles/My_Film.fr-fr")
+        #expect(RenditionLayout.folder(for: tracks[0].identity) == "subtitles/My_Film.fr-fr")
         #expect(tracks[0].language.description == "fr")
         #expect(tracks[0].label == "Français")
         #expect(tracks[0].format == .srt)
-        #expect(tracks[0].identity == "external:My Film.fr:fr")
+        #expect(tracks[0].identity.description == "external:My Film.fr:fr")
         #expect(tracks[1].sourceID == "en")
         #expect(tracks[1].format == .vtt)
         #expect(tracks[1].label == "English (US) (SDH)")
         #expect(tracks[1].isSDH && !tracks[1].isForced)
-        #expect(tracks[1].identity == "external:en:en-US")
+        #expect(tracks[1].identity.description == "external:en:en-US")
     }
 
     static let errors: [SourceRow<(String, RegistrationError.Code)>] = [

@@ -127,6 +127,8 @@ public struct PlayerClock {
         public let text: String
         /// The cue block exactly as written (timing line and text), to compare repeats.
         public let block: String
+        /// The identifier line above the timing line, if any.
+        public let identifier: String?
     }
 
     /// Parses one WebVTT segment: the X-TIMESTAMP-MAP before the first blank line, then the cues.
@@ -164,8 +166,10 @@ public struct PlayerClock {
                 var body: [String] = []
                 var j = i + 1
                 while j < lines.count, !lines[j].isEmpty { body.append(lines[j]); j += 1 }
+                let above = i > 0 ? lines[i - 1] : ""
+                let identifier = above.isEmpty || above.hasPrefix("WEBVTT") || above.hasPrefix("X-TIMESTAMP-MAP") ? nil : above
                 cues.append(PlacedCue(start: start + offset, end: end + offset, text: body.joined(separator: "\n"),
-                                      block: ([line] + body).joined(separator: "\n")))
+                                      block: ([line] + body).joined(separator: "\n"), identifier: identifier))
                 i = j
             } else {
                 i += 1
@@ -319,21 +323,41 @@ public enum SubtitleText {
 }
 
 extension Tools {
-    /// The first fragment's `tfdt` of the video track in 90 kHz ticks (what hls.js reads for
-    /// fMP4), found with a plain byte search, independent of Subweave's box reader. ffmpeg writes
-    /// the video track first, so the first `mdhd` and `tfdt` are the video's.
-    public static func fragmentDecodeTime(init initPath: String, segment segmentPath: String) throws -> Int64 {
-        let initBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath)))
-        let segment = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segmentPath)))
-        func find(_ type: String, in bytes: [UInt8]) -> Int? {
-            let t = Array(type.utf8)
-            guard bytes.count >= 4 else { return nil }
-            return (0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == t }
+    /// The earliest presentation time of the video in an fMP4 segment, in 90 kHz ticks, as
+    /// ffprobe reads it from the initialisation section and the segment with edit lists ignored
+    /// (as the players measured ignore them): `tfdt` plus the composition offset, which B-frames
+    /// make a few frames later than the decode time.
+    public static func firstPresentationTime(init initPath: String, segment segmentPath: String) throws -> Int64 {
+        guard let ffprobe else { throw MissingTool(name: "ffprobe") }
+        let source = "concat:\(initPath)|\(segmentPath)"
+        let base = try run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base", "-of", "csv=p=0", initPath])
+        let parts = base.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").compactMap { Int64($0) }
+        guard parts.count == 2, parts[1] > 0 else { throw MissingTool(name: "a video time base in \(initPath)") }
+        let outcome = try run(ffprobe, ["-v", "error", "-ignore_editlist", "1", "-select_streams", "v:0", "-show_entries", "packet=pts",
+                                        "-of", "csv=p=0", source])
+        let values = outcome.stdout.split(whereSeparator: \.isNewline).compactMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
+        guard let lowest = values.min() else { throw MissingTool(name: "video packets in \(segmentPath)") }
+        return lowest * 90000 * parts[0] / parts[1]
+    }
+
+    /// The first presented video frame of a segment (TS: lowest PTS; fMP4: the above), 90 kHz.
+    public static func firstFrame(segment: String, initialization: String?) throws -> Int64 {
+        if let initialization { return try firstPresentationTime(init: initialization, segment: segment) }
+        guard let pts = try lowestVideoPTS(segment) else { throw MissingTool(name: "video packets in \(segment)") }
+        return pts
+    }
+}
+
+/// Finds what a run wrote, from the master alone (a plain text search, independent of Subweave).
+public enum Packaged {
+    /// The folder (absolute) of the generation the master at `master` names under `folder`
+    /// (e.g. `subtitles/en-en`): the directory of the first `URI="<folder>/…/index.m3u8"`.
+    public static func generation(master: String, folder: String) throws -> String {
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+        guard let start = text.range(of: "URI=\"\(folder)/"), let end = text[start.upperBound...].range(of: "/index.m3u8\"") else {
+            throw MissingTool(name: "a rendition under \(folder) in \(master)")
         }
-        func u32(_ b: [UInt8], _ o: Int) -> UInt64 { UInt64(b[o]) << 24 | UInt64(b[o + 1]) << 16 | UInt64(b[o + 2]) << 8 | UInt64(b[o + 3]) }
-        guard let mdhd = find("mdhd", in: initBytes), let tfdt = find("tfdt", in: segment) else { throw MissingTool(name: "mdhd/tfdt boxes") }
-        let timescale = u32(initBytes, mdhd + 4 + (initBytes[mdhd + 4] == 1 ? 20 : 12))
-        let time = segment[tfdt + 4] == 1 ? (u32(segment, tfdt + 8) << 32 | u32(segment, tfdt + 12)) : u32(segment, tfdt + 8)
-        return Int64(time * 90000 / timescale)
+        let base = URL(fileURLWithPath: master).deletingLastPathComponent().path
+        return base + "/" + folder + "/" + text[start.upperBound..<end.lowerBound]
     }
 }

@@ -1,3 +1,5 @@
+import Containers
+
 /// What a `package` run did, for people (``summary``) and machines (JSON, snake_case keys).
 public struct PackageReport: Sendable, Codable, Equatable {
     /// One subtitle rendition's account.
@@ -42,6 +44,15 @@ public struct PackageReport: Sendable, Codable, Equatable {
             case discontinuitySequence = "discontinuity_sequence", firstSegment = "first_segment"
             case playlistStart = "playlist_start", mpegts, container, source
         }
+
+        init(_ start: ProgrammeTimeline.SequenceStart) {
+            discontinuitySequence = start.discontinuitySequence
+            firstSegment = start.firstSegment
+            playlistStart = start.playlistStart.seconds
+            mpegts = start.media.start
+            container = start.media.container.rawValue
+            source = start.media.source.rawValue
+        }
     }
 
     /// In-band caption services found by the scan (empty when none, or the scan was off).
@@ -60,6 +71,8 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var output: String?
     public var dryRun: Bool
     public var referencePlaylist: String
+    /// Why the reference variant was chosen (the first with video, …).
+    public var referenceReason: String
     public var segmentCount: Int
     /// Seconds.
     public var duration: Double
@@ -67,10 +80,11 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var groups: [String]
     public var tracks: [Track]
     public var captions: [CaptionService]
-    public var warnings: [String]
+    public var warnings: [PackageWarning]
 
     enum CodingKeys: String, CodingKey {
-        case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", segmentCount = "segment_count"
+        case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", referenceReason = "reference_reason"
+        case segmentCount = "segment_count"
         case duration, timeline, groups, tracks, captions, warnings
     }
 
@@ -82,7 +96,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
             lines.append("\(track.identity): \(track.cueCount) cues (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
-        for warning in warnings { lines.append("warning: \(warning)") }
+        for warning in warnings { lines.append("warning: \(warning.message)") }
         if let output { lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)") }
         return lines.joined(separator: "\n")
     }

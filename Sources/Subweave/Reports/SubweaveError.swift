@@ -14,8 +14,14 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
     case load(LoadFailure)
     /// A file could not be read or written.
     case io(path: String, reason: String)
-    /// The playlists break a rule Subweave will not write around.
-    case rule(String)
+    /// The media is encrypted, so its timestamps cannot be read.
+    case encrypted(String)
+    /// Two renditions of a group would have the same NAME (RFC 8216bis §4.4.6.1).
+    case nameClash(String)
+    /// No track was given and the video carries no captions.
+    case nothingToPackage(String)
+    /// The master changed between reading it and writing the new one.
+    case masterChanged(path: String)
 
     public var description: String {
         switch self {
@@ -26,7 +32,9 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
         case .media(let file, let error): return "\(file): \(error.description)"
         case .load(let failure): return failure.description
         case .io(let path, let reason): return "\(path): \(reason)"
-        case .rule(let message): return message
+        case .encrypted(let message), .nameClash(let message), .nothingToPackage(let message): return message
+        case .masterChanged(let path):
+            return "\(path): the master changed after it was read (another tool wrote it); nothing was written. Plan again from the master as it now stands"
         }
     }
 }

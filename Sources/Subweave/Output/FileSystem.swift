@@ -1,0 +1,197 @@
+import Foundation
+
+/// The file-system primitives the output writer builds on, on POSIX calls so that every step is
+/// explicit: no symbolic link is followed where Subweave writes or deletes, new files are created
+/// exclusively, and every failure names the path and the errno.
+enum FileSystem {
+    /// `path` exists and is a folder, not a symbolic link to one.
+    static func isRealFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Makes `path` a real folder if it is not one yet; true when this call created it. A
+    /// symbolic link (to anywhere) or a file in its place is an error naming it.
+    static func makeRealFolder(_ path: String, within root: String) throws(SubweaveError) -> Bool {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return false
+            case S_IFLNK:
+                throw .io(path: path, reason: "is a symbolic link; Subweave never writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)")
+            default:
+                throw .io(path: path, reason: "exists and is not a folder; Subweave needs a folder here")
+            }
+        }
+        guard mkdir(path, 0o755) == 0 else {
+            if errno == EEXIST, isRealFolder(path) { return false }
+            throw failure(path, "cannot create the folder")
+        }
+        return true
+    }
+
+    /// The names in a real folder (not `.` or `..`), sorted; empty when it cannot be read.
+    static func entries(of path: String) -> [String] {
+        guard isRealFolder(path), let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Removes `path`: a file or link is unlinked (a link's target is never touched), a folder is
+    /// emptied the same way and removed. Errors are ignored (this is clean-up).
+    static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for name in entries(of: path) { removeTree(path + "/" + name) }
+            _ = rmdir(path)
+        } else {
+            _ = unlink(path)
+        }
+    }
+
+    /// Unlinks a file (never a folder); true on success.
+    static func removeFile(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return false }
+        return unlink(path) == 0
+    }
+
+    /// Writes `files` into a new folder `staging` and renames it to `target` whole. If `target`
+    /// appears meanwhile, it holds the same content (its name is its hash) and the staging folder goes.
+    static func writeFolder(at target: String, files: [(name: String, text: String)], staging: String) throws(SubweaveError) {
+        removeTree(staging)
+        guard mkdir(staging, 0o755) == 0 else { throw failure(staging, "cannot create a temporary folder") }
+        do {
+            for file in files { try writeNewFile(staging + "/" + file.name, file.text) }
+        } catch {
+            removeTree(staging)
+            throw error
+        }
+        if rename(staging, target) != 0 {
+            let code = errno
+            removeTree(staging)
+            guard (code == EEXIST || code == ENOTEMPTY) && isRealFolder(target) else {
+                throw .io(path: target, reason: "cannot move the new rendition into place (errno \(code): \(String(cString: strerror(code))))")
+            }
+        }
+    }
+
+    /// Creates `path` (which must not exist, and is never a link) and writes `text` to it.
+    static func writeNewFile(_ path: String, _ text: String) throws(SubweaveError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, "cannot create the file") }
+        defer { close(fd) }
+        guard writeAll(fd, text) else {
+            let error = failure(path, "cannot write the file")
+            _ = unlink(path)
+            throw error
+        }
+    }
+
+    /// Replaces the file at `path` with `text` through a temporary sibling named `temporaryName`,
+    /// `fsync`ed before the rename; the folder is `fsync`ed after it. The file keeps its permission bits.
+    static func replaceFile(at path: String, with text: String, temporaryName: String) throws(SubweaveError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/" + temporaryName
+        _ = unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(temporary, "cannot create a temporary file beside \(path)") }
+        var ok = writeAll(fd, text)
+        if ok && fsync(fd) != 0 { ok = false }
+        let code = errno
+        var info = stat()
+        if ok, stat(path, &info) == 0 { fchmod(fd, info.st_mode & 0o7777) }
+        close(fd)
+        guard ok else {
+            _ = unlink(temporary)
+            throw .io(path: path, reason: "cannot write the temporary file (errno \(code): \(String(cString: strerror(code))))")
+        }
+        if rename(temporary, path) != 0 {
+            let error = failure(path, "cannot rename the temporary file into place")
+            _ = unlink(temporary)
+            throw error
+        }
+        syncFolder(folder.isEmpty ? "." : folder)
+    }
+
+    /// Writes a whole file through a temporary sibling (for files outside the managed layout,
+    /// such as `convert -o`); not made durable.
+    static func writeFile(at path: String, _ text: String) throws(SubweaveError) {
+        var info = stat()
+        if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            throw .io(path: path, reason: "is a folder; give a file path")
+        }
+        let name = RenditionLayout.temporaryPrefix + "\(getpid()).tmp"
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/" + name
+        _ = unlink(temporary)
+        try writeNewFile(temporary, text)
+        if stat(path, &info) == 0 { chmod(temporary, info.st_mode & 0o7777) }
+        if rename(temporary, path) != 0 {
+            let error = failure(path, "cannot rename the temporary file into place")
+            _ = unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Flushes every file of the file system that holds `path` to stable storage (`syncfs(2)`;
+    /// `sync(2)` where the C library lacks it).
+    static func syncFileSystem(of path: String) throws(SubweaveError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path, "cannot open the folder to flush it") }
+        defer { close(fd) }
+        typealias SyncFS = @convention(c) (Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+            guard unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 else { throw failure(path, "cannot flush the file system") }
+        } else {
+            sync()
+        }
+    }
+
+    /// `fsync` on a folder, so that a rename in it survives a power loss.
+    static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+        var utf8 = text
+        return utf8.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, base + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    static func failure(_ path: String, _ what: String) -> SubweaveError {
+        let code = errno
+        return .io(path: path, reason: "\(what) (errno \(code): \(String(cString: strerror(code))))")
+    }
+}
+
+/// A single file written outside the managed layout (`subweave convert -o`).
+public enum OutputFile {
+    /// Writes `text` to `path` through a temporary sibling renamed into place; a folder at `path`
+    /// is an error.
+    public static func write(_ text: String, to path: String) throws(SubweaveError) {
+        try FileSystem.writeFile(at: path, text)
+    }
+}

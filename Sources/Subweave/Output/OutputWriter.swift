@@ -1,0 +1,243 @@
+import Foundation
+import Synchronization
+
+/// One rendition generation to put on disk.
+public struct GenerationWrite: Sendable {
+    /// The rendition's folder, relative to the output folder (`subtitles/en-en`).
+    public let folder: String
+    /// The generation's name (``RenditionLayout/isGeneration(_:)``).
+    public let generation: String
+    /// Makes the files, `(name, bytes)`, when a worker reaches this rendition.
+    public let files: @Sendable () -> [(name: String, text: String)]
+
+    public init(folder: String, generation: String, files: @escaping @Sendable () -> [(name: String, text: String)]) {
+        self.folder = folder
+        self.generation = generation
+        self.files = files
+    }
+}
+
+/// Writes a plan's files so that a player never sees a mixture, nothing outside the output
+/// folder is touched, and an interrupted run leaves the presentation as it was.
+///
+/// The sequence, under an exclusive `flock(2)` on the output folder (a second run on the same
+/// folder waits, then applies its change to the master as it then stands):
+/// 1. leftovers of killed runs (entries named `.subweave-*` in the folders Subweave manages) go;
+/// 2. each new generation is written into a staging folder beside it and renamed into place whole
+///    (`rename(2)`); a generation that already exists is the same content and is kept;
+/// 3. `syncfs(2)` makes every file the new master names durable;
+/// 4. the master is written to a temporary file, `fsync`ed and renamed over the old one, and the
+///    folder is `fsync`ed;
+/// 5. only then are the generations the new master no longer names removed (with
+///    `keepPrevious`, the one the old master named stays, for players that read it just before).
+///
+/// Symbolic links are never followed below the output folder: a link where Subweave would write,
+/// read or delete is an error that names it. On any failure (a full disk, say) what this run
+/// created is removed and the master is left untouched.
+public struct OutputWriter: Sendable {
+    /// The folder of the output master; renditions live below it.
+    public let folder: String
+    /// The master's file name in `folder`.
+    public let masterName: String
+    /// How long to wait for another run's lock before giving up, in seconds.
+    public var lockTimeout: TimeInterval = 600
+    /// Keep, in each rendition folder, the generation the old master named.
+    public var keepPrevious = false
+    /// Told once when the lock is held by another run (the CLI prints it).
+    public var onWait: @Sendable (String) -> Void = { _ in }
+
+    public init(masterPath: String) {
+        let url = URL(fileURLWithPath: masterPath)
+        folder = url.deletingLastPathComponent().path
+        masterName = url.lastPathComponent
+    }
+
+    /// The master's path.
+    public var masterPath: String { folder + "/" + masterName }
+
+    /// Takes the folder's lock, waiting on a Dispatch thread (never the cooperative pool) for at
+    /// most ``lockTimeout`` seconds. Release it when the run is done.
+    func acquireLock() async throws(SubweaveError) -> FolderLock {
+        let (folder, timeout, onWait) = (self.folder, lockTimeout, self.onWait)
+        let outcome: Result<FolderLock, SubweaveError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(SubweaveError) in
+                    try FolderLock(folder: folder, timeout: timeout, onWait: onWait)
+                })
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Writes `generations`, then `masterText` as the master, then removes the generations of
+    /// `managedFolders` the new master does not name (`named`: folder → generation it names;
+    /// `previous`: folder → generation the old master named). Call holding ``acquireLock()``.
+    public func commit(generations: [GenerationWrite], masterText: String, managedFolders: Set<String>,
+                       named: [String: String], previous: [String: String], removedFolders: Set<String> = []) throws(SubweaveError) {
+        var created = CreatedEntries()
+        do {
+            try makeOutputFolder(created: &created)
+            try checkMasterTarget()
+            try removeLeftovers(in: managedFolders.union(removedFolders))
+            for write in generations { try prepareFolder(write.folder, created: &created) }
+            try writeGenerations(generations, created: &created)
+            try FileSystem.syncFileSystem(of: folder)
+            try FileSystem.replaceFile(at: masterPath, with: masterText, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp")
+        } catch {
+            created.undo()
+            throw error
+        }
+        // The master names the new generations now: what it no longer names can go.
+        for folder in managedFolders.sorted() {
+            var keep: Set<String> = []
+            if let current = named[folder] { keep.insert(current) }
+            if keepPrevious, let old = previous[folder] { keep.insert(old) }
+            removeGenerations(in: folder, keeping: keep, keepLegacy: keepPrevious && previous[folder] == "")
+        }
+        for folder in removedFolders.sorted() where named[folder] == nil {
+            removeGenerations(in: folder, keeping: [], keepLegacy: false)
+            _ = rmdir(self.folder + "/" + folder)
+        }
+    }
+
+    /// Creates the output folder (and its parents) when `--output` names a new one.
+    private func makeOutputFolder(created: inout CreatedEntries) throws(SubweaveError) {
+        guard !FileSystem.isRealFolder(folder) else { return }
+        var missing: [String] = []
+        var path = folder
+        while !path.isEmpty && path != "/" && !FileSystem.isRealFolder(path) {
+            missing.append(path)
+            path = (path as NSString).deletingLastPathComponent
+        }
+        for path in missing.reversed() where try FileSystem.makeRealFolder(path, within: folder) { created.folders.append(path) }
+    }
+
+    /// The master's own path must be a regular file or absent (never a folder).
+    private func checkMasterTarget() throws(SubweaveError) {
+        var info = stat()
+        guard lstat(masterPath, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw .io(path: masterPath, reason: "is a folder; the output master must be a file path")
+        }
+    }
+
+    /// Makes `folder` (relative) and its parent as real folders, refusing symbolic links.
+    private func prepareFolder(_ relative: String, created: inout CreatedEntries) throws(SubweaveError) {
+        var path = folder
+        for component in relative.split(separator: "/") {
+            path += "/" + component
+            if try FileSystem.makeRealFolder(path, within: folder) { created.folders.append(path) }
+        }
+    }
+
+    private func writeGenerations(_ generations: [GenerationWrite], created: inout CreatedEntries) throws(SubweaveError) {
+        let pending = generations.filter { write in
+            // A generation that exists holds the same bytes (its name is their hash).
+            !FileSystem.isRealFolder(folder + "/" + write.folder + "/" + write.generation)
+        }
+        let firstError = Mutex<SubweaveError?>(nil)
+        let done = Mutex<[String]>([])
+        let next = Atomic<Int>(0)
+        let workers = min(pending.count, max(1, min(4, ProcessInfo.processInfo.activeProcessorCount * 2)))
+        let root = folder
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < pending.count, firstError.withLock({ $0 == nil }) else { return }
+                let write = pending[index]
+                do throws(SubweaveError) {
+                    let target = root + "/" + write.folder + "/" + write.generation
+                    try FileSystem.writeFolder(at: target, files: write.files(),
+                                               staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())")
+                    done.withLock { $0.append(target) }
+                } catch {
+                    firstError.withLock { if $0 == nil { $0 = error } }
+                }
+            }
+        }
+        created.generations += done.withLock { $0 }
+        if let error = firstError.withLock({ $0 }) { throw error }
+    }
+
+    /// Removes `.subweave-*` entries (temporary files, staging folders) of killed runs from the
+    /// output folder and the managed folders. Holding the lock, no live run owns any.
+    private func removeLeftovers(in folders: Set<String>) throws(SubweaveError) {
+        var places = [folder]
+        for relative in folders {
+            let parts = relative.split(separator: "/")
+            if let root = parts.first { places.append(folder + "/" + root) }
+            places.append(folder + "/" + relative)
+        }
+        for place in Set(places) where FileSystem.isRealFolder(place) {
+            for name in FileSystem.entries(of: place) where name.hasPrefix(RenditionLayout.temporaryPrefix) {
+                FileSystem.removeTree(place + "/" + name)
+            }
+        }
+    }
+
+    /// Removes the generations (and files of the layout before generations) of `relative` that
+    /// are not in `keep`. Only real folders with generation names and Subweave's file names go.
+    private func removeGenerations(in relative: String, keeping keep: Set<String>, keepLegacy: Bool) {
+        let path = folder + "/" + relative
+        guard FileSystem.isRealFolder(path) else { return }
+        for name in FileSystem.entries(of: path) {
+            if RenditionLayout.isGeneration(Substring(name)) && !keep.contains(name) {
+                FileSystem.removeTree(path + "/" + name)
+            } else if !keepLegacy && RenditionLayout.isLegacyFile(name) {
+                _ = FileSystem.removeFile(path + "/" + name)
+            }
+        }
+    }
+
+    /// What a failed run created, to remove.
+    private struct CreatedEntries {
+        var folders: [String] = []
+        var generations: [String] = []
+
+        func undo() {
+            for generation in generations { FileSystem.removeTree(generation) }
+            for folder in folders.reversed() { _ = rmdir(folder) }
+        }
+    }
+}
+
+/// An exclusive advisory lock (`flock(2)`) on a folder, held by an open descriptor of the folder
+/// itself, so that no lock file is left behind; the kernel releases it if the process dies.
+struct FolderLock: Sendable {
+    private let fd: Int32
+
+    /// Locks `folder`, or, when it does not exist yet (a new `--output` folder), its nearest
+    /// existing ancestor.
+    init(folder requested: String, timeout: TimeInterval, onWait: @Sendable (String) -> Void) throws(SubweaveError) {
+        var folder = requested
+        while !FileSystem.isRealFolder(folder), folder != "/", !folder.isEmpty {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystem.failure(folder, "cannot open the output folder to lock it") }
+        let deadline = Date().addingTimeInterval(timeout)
+        var told = false
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(fd)
+                throw .io(path: folder, reason: "cannot lock the folder (errno \(code): \(String(cString: strerror(code))))")
+            }
+            if !told {
+                onWait("waiting for another subweave run on \(folder) to finish (at most \(Int(timeout)) s)")
+                told = true
+            }
+            guard Date() < deadline else {
+                close(fd)
+                throw .io(path: folder, reason: "another subweave run held the folder's lock for more than \(Int(timeout)) s; nothing was written")
+            }
+            usleep(50_000)
+        }
+        self.fd = fd
+    }
+
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,103 @@
+import Captions
+import Timebase
+
+/// What a rendition Subweave manages is: a side-loaded track, or a CEA-608 service of the video.
+public enum RenditionIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// A side-loaded subtitle file: `external:<sourceID>:<language>`.
+    case external(sourceID: String, language: LanguageTag)
+    /// A caption service decoded from the video: `cea608:CC1` … `cea608:CC4`.
+    case cea608(CaptionService)
+
+    public var description: String {
+        switch self {
+        case .external(let id, let language): return "external:\(id):\(language)"
+        case .cea608(let service): return "cea608:\(service.rawValue)"
+        }
+    }
+}
+
+/// Where Subweave keeps its renditions beside the master, how it names their files, and how it
+/// recognises them in a master on a later run: the one home for these names.
+///
+/// ```
+/// subtitles/<source-id>-<language>/<generation>/index.m3u8, 00000.vtt, 00001.vtt, …
+/// captions/cc1/<generation>/…
+/// ```
+/// A rendition's folder is stable across runs; each run's output for it is a *generation*, a
+/// folder named by 12 hexadecimal digits of a hash of everything written in it. The master names
+/// one generation; a new generation is complete on disk before the master names it, and the old
+/// one is removed only after the master has moved on (``OutputWriter``). The same input gives
+/// the same generation, so a repeated run changes nothing.
+public enum RenditionLayout {
+    /// The folder of side-loaded tracks, relative to the master.
+    public static let subtitlesRoot = "subtitles"
+    /// The folder of decoded in-band captions, relative to the master.
+    public static let captionsRoot = "captions"
+    /// A rendition's media playlist, inside its generation.
+    public static let playlistName = "index.m3u8"
+    /// The longest source ID accepted, in UTF-8 bytes: a folder name must stay under 255 bytes.
+    public static let maximumSourceIDLength = 200
+
+    /// The folder of a rendition, relative to the master: `subtitles/<slug>-<language>` (every
+    /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), or `captions/cc1`.
+    public static func folder(for identity: RenditionIdentity) -> String {
+        switch identity {
+        case .external(let id, let language): return "\(subtitlesRoot)/\(slug(id))-\(language)"
+        case .cea608(let service): return "\(captionsRoot)/\(service.rawValue.lowercased())"
+        }
+    }
+
+    /// The URI a master names for `generation` of the rendition in `folder`.
+    public static func playlistURI(folder: String, generation: String) -> String {
+        "\(folder)/\(generation)/\(playlistName)"
+    }
+
+    /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits).
+    public static func segmentNames(count: Int) -> [String] {
+        let digits = max(5, String(max(0, count - 1)).count)
+        return (0..<count).map { index in
+            let number = String(index)
+            return String(repeating: "0", count: digits - number.count) + number + ".vtt"
+        }
+    }
+
+    /// True for a generation folder name: 12 lower-case hexadecimal digits.
+    public static func isGeneration(_ name: Substring) -> Bool {
+        name.utf8.count == 12 && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    /// A file name Subweave writes directly in a rendition folder before generations existed
+    /// (`index.m3u8`, `00000.vtt` …); such files are removed once the master no longer names them.
+    static func isLegacyFile(_ name: String) -> Bool {
+        if name == playlistName { return true }
+        guard name.hasSuffix(".vtt") else { return false }
+        let stem = name.dropLast(4)
+        return !stem.isEmpty && stem.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// Where a URI of a master points, when it is a rendition Subweave manages: its folder and
+    /// generation (nil for the layout before generations, `subtitles/<x>/index.m3u8`).
+    public static func recognise(_ uri: String) -> (folder: String, generation: String?)? {
+        let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.last.map(String.init) == playlistName, parts.count == 3 || parts.count == 4,
+              parts[0] == subtitlesRoot || parts[0] == captionsRoot, !parts[1].isEmpty, !parts[1].hasPrefix(".") else { return nil }
+        let folder = "\(parts[0])/\(parts[1])"
+        if parts.count == 3 { return parts[0] == subtitlesRoot ? (folder, nil) : nil }
+        return isGeneration(parts[2]) ? (folder, String(parts[2])) : nil
+    }
+
+    /// The folder-safe form of a source ID.
+    static func slug(_ text: String) -> String {
+        var out = String(text.unicodeScalars.map { scalar -> Character in
+            let v = scalar.value
+            let ok = (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x2E || v == 0x5F || v == 0x2D
+            return ok ? Character(scalar) : "_"
+        })
+        while out.hasPrefix(".") { out.removeFirst() }
+        return out.isEmpty ? "track" : out
+    }
+
+    /// Names Subweave gives its temporary entries: only entries with these prefixes are ever
+    /// removed as leftovers of a killed run.
+    static let temporaryPrefix = ".subweave-"
+}

@@ -1,0 +1,79 @@
+import Containers
+import Foundation
+import HLS
+import Timebase
+
+/// Reads what a presentation names — playlists, media segments, initialisation sections — with
+/// errors that say which file, what it was needed for, and why it failed. The packager, the
+/// validator and the caption scanner each hold one.
+struct MediaReader: Sendable {
+    let loader: ResourceLoader
+
+    /// Reads `url` (or `range` of it) as a file of `kind`; `what` says what it is, for the error.
+    func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil, what: String) async throws(SubweaveError) -> [UInt8] {
+        do { return try await loader.read(url, kind: kind, range: range) } catch {
+            throw .io(path: Self.display(url), reason: "\(what) \(error.explanation)")
+        }
+    }
+
+    /// Reads the first segment of every discontinuity sequence of `playlist` (at `url`) and finds
+    /// where its presentation starts.
+    func timeline(of playlist: MediaPlaylist, at url: URL) async throws(SubweaveError) -> ProgrammeTimeline {
+        var probes: [Int: SegmentTimeline] = [:]
+        var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
+        for index in ProgrammeTimeline.segmentsToProbe(playlist) {
+            let segment = playlist.segments[index]
+            let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
+            if let method = segment.keyMethod, method != "SAMPLE-AES", method != "SAMPLE-AES-CTR" {
+                throw .encrypted("\(place) is encrypted (EXT-X-KEY METHOD=\(method)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media")
+            }
+            let segmentURL = try resolve(segment.uri, against: url, in: playlist, line: segment.line)
+            let bytes = try await read(segmentURL, kind: .segment, range: segment.byteRange,
+                                       what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
+            let initialization = try await initializationSection(segment, of: url, cache: &initializations)
+            do {
+                probes[index] = try TimelineProbe.probe(segment: bytes, initialization: initialization)
+            } catch {
+                // A fault in the initialisation section is reported against it, not the segment.
+                if let map = segment.map, initialization != nil, (try? ISOBMFF.tracks(initialization ?? [])) == nil {
+                    throw .media(file: "\(Self.display(Self.resolve(map.uri, against: url) ?? url)) (the EXT-X-MAP of \(place))", error)
+                }
+                throw .media(file: "\(Self.display(segmentURL)) (\(place))", error)
+            }
+        }
+        return ProgrammeTimeline(playlist: playlist, probes: probes)
+    }
+
+    /// The `EXT-X-MAP` data of `segment`, read once per map.
+    func initializationSection(_ segment: MediaSegment, of playlistURL: URL,
+                               cache: inout [MediaSegment.Initialization: [UInt8]]) async throws(SubweaveError) -> [UInt8]? {
+        guard let map = segment.map else { return nil }
+        if let cached = cache[map] { return cached }
+        guard let mapURL = Self.resolve(map.uri, against: playlistURL) else {
+            throw .playlist(HLSError(.malformedTag, source: Self.display(playlistURL), line: nil, "the EXT-X-MAP URI is not a valid URI"))
+        }
+        let data = try await read(mapURL, kind: .segment, range: map.byteRange, what: "the initialisation section (EXT-X-MAP)")
+        cache[map] = data
+        return data
+    }
+
+    /// Resolves a segment URI of `playlist` (read from `base`), naming the line when it is not a URI.
+    func resolve(_ uri: String, against base: URL, in playlist: MediaPlaylist, line: Int?) throws(SubweaveError) -> URL {
+        guard let url = Self.resolve(uri, against: base) else {
+            throw .playlist(HLSError(.malformedTag, source: Self.display(base), line: line, "the segment URI is not a valid URI"))
+        }
+        return url
+    }
+
+    /// Resolves a playlist URI against the playlist it appears in.
+    static func resolve(_ uri: String, against base: URL) -> URL? {
+        if let url = URL(string: uri, relativeTo: base) { return url.absoluteURL }
+        let escaped = uri.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.union(CharacterSet(charactersIn: "?#%")))
+        return escaped.flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+    }
+
+    /// A URL as a person reads it: a path for files, the URL otherwise.
+    static func display(_ url: URL) -> String {
+        url.isFileURL ? url.path : url.absoluteString
+    }
+}

@@ -1,0 +1,153 @@
+import Containers
+import Foundation
+import HLS
+import Timebase
+
+/// An HLS presentation read once: the master playlist, the variant whose timeline subtitles
+/// follow, and that timeline read from the media.
+///
+/// ```swift
+/// let presentation = try await Presentation(master: URL(fileURLWithPath: "hls/master.m3u8"))
+/// let plan = try await presentation.plan(PackageRequest(tracks: [english]))
+/// try await Packager().apply(plan)
+/// ```
+public struct Presentation: Sendable {
+    /// Where the master was read from (a file URL or `http(s)://`).
+    public let masterURL: URL
+    /// The master, parsed losslessly.
+    public let master: MasterPlaylist
+    /// The master's bytes as read, so a later write can tell whether it changed meanwhile.
+    public let masterBytes: [UInt8]
+    /// The variant whose segments and timestamps the renditions follow.
+    public let reference: ReferenceVariant
+    /// The reference variant's timeline, with the first presented frame of each discontinuity sequence.
+    public let timeline: ProgrammeTimeline
+    /// Things worth knowing about the timeline (variants that disagree, an audio-only reference).
+    public let warnings: [PackageWarning]
+    /// The reader every further read goes through.
+    public let loader: ResourceLoader
+
+    /// Reads `master` (a local file or `http(s)://` URL), chooses the reference variant, and reads
+    /// the first segment of each of its discontinuity sequences for their timestamps.
+    public init(master: URL, loader: ResourceLoader = ResourceLoader()) async throws(SubweaveError) {
+        let reader = MediaReader(loader: loader)
+        let bytes = try await reader.read(master, kind: .playlist, what: "the master playlist")
+        let parsed: MasterPlaylist
+        do { parsed = try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)) } catch { throw .playlist(error) }
+        let (reference, timeline, warnings) = try await ReferenceSelection(master: parsed, masterURL: master, reader: reader).choose()
+        self.masterURL = master
+        self.master = parsed
+        self.masterBytes = bytes
+        self.reference = reference
+        self.timeline = timeline
+        self.warnings = warnings
+        self.loader = loader
+    }
+
+    /// The master's path when it is a local file.
+    public var masterPath: String? { masterURL.isFileURL ? masterURL.path : nil }
+}
+
+/// The variant a presentation's renditions follow, and why it was chosen.
+public struct ReferenceVariant: Sendable {
+    /// Its position among the master's `EXT-X-STREAM-INF` lines (0 for the first).
+    public let index: Int
+    /// Its media playlist's URL.
+    public let url: URL
+    /// Its media playlist.
+    public let playlist: MediaPlaylist
+    /// Why this variant: "the first variant with video (CODECS avc1.4d401f)", …
+    public let reason: String
+}
+
+/// Chooses the reference variant: the first that carries video, so that the subtitles' time 0 is
+/// the first video frame, whatever order the ladder lists its variants in.
+///
+/// A variant carries video when its CODECS name a video codec or it has a RESOLUTION; a variant
+/// whose CODECS name only audio codecs (and no RESOLUTION) does not; otherwise its first segment
+/// is probed. With no variant carrying video, the first variant is used (an audio-only
+/// programme). Other variants with video that start more than a frame away from the reference are
+/// reported: players align each to its own timestamps, so their cues would not be in sync.
+struct ReferenceSelection {
+    let master: MasterPlaylist
+    let masterURL: URL
+    let reader: MediaReader
+
+    static let videoCodecs = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "dva1", "dvav", "av01", "vp09", "vp08", "mp4v", "vvc1", "vvi1"]
+    static let audioCodecs = ["mp4a", "ac-3", "ec-3", "ac-4", "opus", "flac", "mp3", "alac", "dtsc", "dtse", "dtsx", "fLaC", "Opus"]
+    /// At most this many other variants are probed for the disagreement warning.
+    static let comparedVariants = 8
+
+    enum Media: Equatable { case video, audioOnly, unknown }
+
+    static func media(of variant: MasterPlaylist.Variant) -> (Media, String) {
+        let codecs = variant.attributes["CODECS"]?.unquoted.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        if let video = codecs.first(where: { codec in videoCodecs.contains { codec.hasPrefix($0) } }) {
+            return (.video, "CODECS \(video)")
+        }
+        if let resolution = variant.attributes["RESOLUTION"]?.rawValue { return (.video, "RESOLUTION \(resolution)") }
+        if !codecs.isEmpty && codecs.allSatisfy({ codec in audioCodecs.contains { codec.hasPrefix($0) } }) {
+            return (.audioOnly, "CODECS \(codecs.joined(separator: ","))")
+        }
+        return (.unknown, "")
+    }
+
+    func choose() async throws(SubweaveError) -> (ReferenceVariant, ProgrammeTimeline, [PackageWarning]) {
+        let variants: [MasterPlaylist.Variant]
+        do { variants = try master.variants() } catch { throw .playlist(error) }
+        var probed: [Int: (URL, MediaPlaylist, ProgrammeTimeline)] = [:]
+        func probe(_ index: Int) async throws(SubweaveError) -> (URL, MediaPlaylist, ProgrammeTimeline) {
+            if let done = probed[index] { return done }
+            let (url, playlist) = try await readVariant(variants[index], number: index)
+            let timeline = try await reader.timeline(of: playlist, at: url)
+            probed[index] = (url, playlist, timeline)
+            return (url, playlist, timeline)
+        }
+        var chosen: (index: Int, reason: String)?
+        for (index, variant) in variants.enumerated() {
+            let (media, why) = Self.media(of: variant)
+            if media == .video { chosen = (index, "the first variant with video (\(why))"); break }
+        }
+        if chosen == nil {
+            for (index, variant) in variants.enumerated() where Self.media(of: variant).0 == .unknown {
+                let (_, _, timeline) = try await probe(index)
+                if timeline.sequences.first?.media.source == .video {
+                    chosen = (index, "the first variant whose media carries video (probed)")
+                    break
+                }
+            }
+        }
+        var warnings: [PackageWarning] = []
+        let (index, reason) = chosen ?? (0, "the first variant (no variant carries video: an audio-only programme)")
+        if chosen == nil && variants.count > 0 {
+            warnings.append(PackageWarning(.audioOnlyReference, "no variant carries video; the subtitles follow the first variant's audio timeline"))
+        }
+        let (url, playlist, timeline) = try await probe(index)
+        // Other variants with video should start on the same frame.
+        var compared = 0
+        var seen: Set<String> = [variants[index].uri]
+        for (other, variant) in variants.enumerated() where other != index && Self.media(of: variant).0 != .audioOnly {
+            guard compared < Self.comparedVariants, seen.insert(variant.uri).inserted else { continue }
+            compared += 1
+            guard let (otherURL, _, otherTimeline) = try? await probe(other),
+                  let a = timeline.sequences.first?.media, let b = otherTimeline.sequences.first?.media, b.source == .video, a.source == .video else { continue }
+            let difference = PresentationTimestamp.wrappedDifference(b.start, a.start)
+            if abs(difference) > ProgrammeTimeline.frameTolerance.ticks {
+                warnings.append(PackageWarning(.variantsDisagree,
+                    "variant \(other + 1) (\(MediaReader.display(otherURL))) starts \(MediaTime(ticks: difference).decimalSeconds) s away from the reference variant \(index + 1) (\(MediaReader.display(url))); players time each variant's cues from its own first frame, so cues will be off by that much on one of them"))
+            }
+        }
+        return (ReferenceVariant(index: index, url: url, playlist: playlist, reason: reason), timeline, warnings)
+    }
+
+    func readVariant(_ variant: MasterPlaylist.Variant, number: Int) async throws(SubweaveError) -> (URL, MediaPlaylist) {
+        let uri: String
+        do { uri = try master.substitutingVariables(in: variant.uri, line: variant.uriLineIndex) } catch { throw .playlist(error) }
+        guard let url = MediaReader.resolve(uri, against: masterURL) else {
+            throw .playlist(HLSError(.malformedTag, source: master.source, line: master.playlist.lines[variant.uriLineIndex].number,
+                                     "the variant URI is not a valid URI"))
+        }
+        let bytes = try await reader.read(url, kind: .playlist, what: "the media playlist of variant \(number + 1) (#EXT-X-STREAM-INF on line \(master.playlist.lines[variant.lineIndex].number ?? 0) of \(master.source))")
+        do { return (url, try MediaPlaylist(parsing: bytes, source: MediaReader.display(url), imports: master.definitions)) } catch { throw .playlist(error) }
+    }
+}

@@ -1,0 +1,33 @@
+/// Something a run noticed and worked around, typed so a caller can act on it (``code``) and
+/// worded so a person can (``message``).
+public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// What kind of thing was noticed.
+    public enum Code: String, Sendable, Codable, CaseIterable {
+        /// No variant carries video: the subtitles follow an audio timeline.
+        case audioOnlyReference = "audio_only_reference"
+        /// Variants with video start more than a frame apart.
+        case variantsDisagree = "variants_disagree"
+        /// The master declares in-band caption groups, which were kept.
+        case captionGroupsKept = "caption_groups_kept"
+        /// A variant's CLOSED-CAPTIONS=NONE was removed (it cannot stand beside a caption group).
+        case closedCaptionsNoneRemoved = "closed_captions_none_removed"
+        /// The master's CLOSED-CAPTIONS renditions were removed.
+        case captionGroupsRemoved = "caption_groups_removed"
+        /// A full track lacks some of the forced cues of the same language (Apple HLS Authoring Spec 5.8).
+        case forcedCuesMissing = "forced_cues_missing"
+        /// The new master is in another folder than the original.
+        case outputElsewhere = "output_elsewhere"
+        /// Something about one track (its ingest warnings are in the track's report).
+        case track = "track"
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
