@@ -135,7 +135,7 @@ struct RenditionPlanner {
     init(timeline: ProgrammeTimeline) { self.timeline = timeline }
 
     mutating func add(_ track: SubtitleTrack, _ ingested: IngestedSubtitles) {
-        var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.delay, to: ingested.cues)
+        var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         cues.removeAll { $0.start >= timeline.duration }
         let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: track.identity), cues: cues,

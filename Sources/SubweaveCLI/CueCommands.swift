@@ -24,18 +24,12 @@ enum SubtitleInput {
                 resolvedFormat = head.hasPrefix("WEBVTT") || head.hasPrefix("\u{FEFF}WEBVTT") ? .vtt : .srt
             }
         } else {
-            let location: SubtitleLocation
-            switch SubtitleTrack.parseLocation(input) {
-            case .success(let l): location = l
-            case .failure(let e): throw CommandError(message: "\(input): \(e.explanation)")
+            let source: SubtitleSource
+            do { source = try SubtitleSource(parsing: input) } catch {
+                throw CommandError(message: "\(input): \(error.explanation)")
             }
-            if resolvedFormat == nil { resolvedFormat = SubtitleFormat.inferred(fromPath: location.pathForExtension) }
-            do {
-                switch location {
-                case .file(let path): bytes = try ResourceLoader.readFile(path)
-                case .remote(let url): bytes = try await ResourceLoader().fetch(url, kind: .subtitle)
-                }
-            } catch {
+            if resolvedFormat == nil { resolvedFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension) }
+            do { bytes = try await ResourceLoader().read(source.url, kind: .subtitle) } catch {
                 throw CommandError(message: "\(input) \(error.explanation)")
             }
         }

@@ -144,6 +144,20 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     public var englishName: String? {
         LanguageTable.row(forCanonical: language)?.english
     }
+
+    /// True when the primary language subtag is a known ISO 639 code (or `und`).
+    public var isKnownLanguage: Bool {
+        isUndetermined || LanguageTable.row(forCanonical: language) != nil
+    }
+
+    /// The tag for a language written as a name, in English or in the language itself
+    /// (`english` → `en`, `Français` → `fr`), for "did you mean" messages; nil if none matches.
+    public static func suggestion(forName name: String) -> LanguageTag? {
+        let key = name.lowercased()
+        guard let row = LanguageTable.rows.first(where: { $0.english.lowercased() == key || $0.autonym.lowercased() == key
+            || $0.english.lowercased().hasPrefix(key + " (") }) else { return nil }
+        return LanguageTag(parsing: row.alpha2)
+    }
 }
 
 extension LanguageTag {

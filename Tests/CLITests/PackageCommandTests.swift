@@ -144,7 +144,7 @@ struct PackageCommandTests {
         for fragment in ["--subtitle #1: the source ID is empty", "--subtitle #3: source ID \"dup\" is already used by --subtitle #2",
                          "--subtitle #4: name= is empty", "--subtitle #5: \"http://\" is not a valid http URL",
                          "--subtitle #6: scheme \"ftp:\" is not supported", "--subtitle #7: cannot tell the format",
-                         "query string is never read", "declare format=", "--subtitle #8: name \"Line\nbreak\" contains a line feed", "7 problems"] {
+                         "query string is never read", "declare format=", "--subtitle #8: name \"Line\\u{a}break\" contains a line feed", "7 problems"] {
             #expect(outcome.stderr.contains(fragment), "stderr should contain \"\(fragment)\": \(outcome.stderr)")
         }
         #expect(!outcome.stderr.contains("no-such-master"))

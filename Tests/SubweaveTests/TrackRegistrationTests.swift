@@ -57,7 +57,13 @@ struct TrackRegistrationTests {
         SourceRow(("url=a.srt,language=en,encoding=ebcdic", .invalidValue)),
         SourceRow(("url=a.srt,language=en,delay=soon", .invalidValue)),
         SourceRow(("url=a.srt,language=en,forced=maybe", .invalidValue)),
-        SourceRow(("url=a.srt,language=en,lang=fr", .unknownKey)),
+        SourceRow(("url=a.srt,language=en,langauge=fr", .unknownKey)),
+        SourceRow(("url=a.srt,language=english", .invalidLanguage)),     // a name, not a tag: the message suggests en
+        SourceRow(("url=a.srt,language=en,name=Eng\u{202E}hsilgnE", .unsafeText)),  // a bidi override
+        SourceRow(("url=a.srt,language=en,name=A\u{2028}#EXT-X-ENDLIST", .unsafeText)),  // a line separator
+        SourceRow(("url=a.srt,language=en,name=Eng\u{200B}lish", .unsafeText)),  // a zero-width space
+        SourceRow(("url=a.srt,language=en,id=\(String(repeating: "x", count: 300))", .invalidValue)),
+        SourceRow(("url=a.srt,language=en,offset=soon", .invalidValue)),
         SourceRow(("url=a.srt,id=../../etc,language=en", .unsafeText)),
         SourceRow(("url=a.srt,id=..,language=en", .unsafeText)),
         SourceRow(("url=a.srt,id=a\"b,language=en", .invalidValue)),   // an unclosed quote in the descriptor

@@ -26,7 +26,7 @@ struct TrackLoader: Sendable {
             switch outcomes[index] {
             case .success(let value)?: loaded.append(value)
             case .failure(let failure)?: throw .load(failure)
-            case nil: throw .load(LoadFailure(.unreachable, sourceID: tracks[index].sourceID, location: tracks[index].location.description, "not loaded"))
+            case nil: throw .load(LoadFailure(.unreachable, sourceID: tracks[index].sourceID, location: tracks[index].source.description, "not loaded"))
             }
         }
         return loaded
@@ -36,16 +36,13 @@ struct TrackLoader: Sendable {
     static func load(_ track: SubtitleTrack, loader: ResourceLoader) async -> Result<IngestedSubtitles, LoadFailure> {
         let bytes: [UInt8]
         do {
-            switch track.location {
-            case .file(let path): bytes = try await loader.read(URL(fileURLWithPath: path), kind: .subtitle)
-            case .remote(let url): bytes = try await loader.fetch(url, kind: .subtitle)
-            }
+            bytes = try await loader.read(track.source.url, kind: .subtitle)
         } catch {
-            return .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.location.description, "\(error.explanation)"))
+            return .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
         }
         do {
             return .success(try SubtitleIngest.read(bytes, format: track.format, encoding: track.encoding,
-                                                   sourceID: track.sourceID, location: track.location.description))
+                                                   sourceID: track.sourceID, location: track.source.description))
         } catch {
             return .failure(error)
         }

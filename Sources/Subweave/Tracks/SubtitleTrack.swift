@@ -1,0 +1,260 @@
+import Foundation
+import TimedText
+import Timebase
+
+/// A side-loaded subtitle track, checked and ready to load (modelled on the external subtitle
+/// tracks of player SDKs such as FastPix's `FastPixExternalSubtitleTrack`).
+///
+/// ```swift
+/// let english = try SubtitleTrack(source: .file(URL(fileURLWithPath: "subs/en.srt")),
+///                                 language: LanguageTag(parsing: "en"), isSDH: true)
+/// english.label      // "English (SDH)"
+/// ```
+public struct SubtitleTrack: Sendable, Equatable {
+    /// The caller's identifier for the source; unique among the tracks of a run.
+    public let sourceID: String
+    public let source: SubtitleSource
+    /// The declared language, or `und`; never guessed from the label.
+    public let language: LanguageTag
+    /// The menu label (`NAME`).
+    public let label: String
+    /// True when the label was derived from the language rather than given.
+    public let labelIsDerived: Bool
+    /// The declared format; nil means inferred from the path's extension.
+    public let declaredFormat: SubtitleFormat?
+    /// The format to read: declared, or inferred from the extension.
+    public let format: SubtitleFormat
+    /// Advisory: breaks ties in the preferred-language rule; never makes a rendition DEFAULT alone.
+    public let isDefault: Bool
+    public let isForced: Bool
+    /// Subtitles for the deaf and hard of hearing (adds the accessibility characteristics).
+    public let isSDH: Bool
+    /// Added to every cue time after ``offset`` (positive shows text later), within ±10 s.
+    public let delay: MediaTime
+    /// Added to every cue time first, any size: moves a timecoded sidecar (a broadcast file that
+    /// starts at 01:00:00:00) onto the programme (`-01:00:00`).
+    public let offset: MediaTime
+    /// A forced text encoding, or nil to detect.
+    public let encoding: TextEncoding?
+    /// Things registration adjusted (a clamped delay).
+    public let notes: [String]
+
+    /// The largest delay accepted; more is clamped with a note.
+    public static let maximumDelay = MediaTime(seconds: 10)
+
+    /// A track from typed values.
+    ///
+    /// - Parameters:
+    ///   - source: where the file is.
+    ///   - id: the source ID (default: the file name without its extension); it names the
+    ///     rendition's folder, so it may not be a path, and is at most 200 bytes.
+    ///   - language: BCP 47, or `und` (the default).
+    ///   - name: the menu label (default: the language's own name, with ` (SDH)` / ` (Forced)`).
+    ///     It may not hold control characters, line or paragraph separators, bidirectional
+    ///     embedding, override or isolate controls, or invisible zero-width spaces, which let a
+    ///     label spoof another in a menu (ZWJ and ZWNJ, which scripts and emoji need, are kept).
+    ///   - format: `vtt`, `srt` or `scc` (default: from the path's extension; the query is never read).
+    ///   - delay: seconds added after `offset`, clamped to ±10 s (with a note).
+    ///   - offset: added to every cue first, any size.
+    ///   - encoding: force a text encoding.
+    /// - Throws: the first problem; ``register(_:)`` reports every problem of every descriptor.
+    public init(source: SubtitleSource, id: String? = nil, language: LanguageTag? = nil, name: String? = nil,
+                format: SubtitleFormat? = nil, isForced: Bool = false, isSDH: Bool = false, isDefault: Bool = false,
+                delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil) throws(RegistrationError) {
+        var problems: [RegistrationError] = []
+        let fields = Fields(source: source, id: id, language: language ?? .undetermined, name: name, format: format,
+                            isForced: isForced, isSDH: isSDH, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding)
+        guard let track = Self.check(fields, origin: "track", problems: &problems), problems.isEmpty else {
+            throw problems.first ?? RegistrationError(.invalidValue, descriptor: "track", "the track is not valid")
+        }
+        self = track
+    }
+
+    private init(sourceID: String, source: SubtitleSource, language: LanguageTag, label: String, labelIsDerived: Bool,
+                 declaredFormat: SubtitleFormat?, format: SubtitleFormat, isDefault: Bool, isForced: Bool, isSDH: Bool,
+                 delay: MediaTime, offset: MediaTime, encoding: TextEncoding?, notes: [String]) {
+        self.sourceID = sourceID
+        self.source = source
+        self.language = language
+        self.label = label
+        self.labelIsDerived = labelIsDerived
+        self.declaredFormat = declaredFormat
+        self.format = format
+        self.isDefault = isDefault
+        self.isForced = isForced
+        self.isSDH = isSDH
+        self.delay = delay
+        self.offset = offset
+        self.encoding = encoding
+        self.notes = notes
+    }
+
+    /// `external:<sourceID>:<languageTag>`: how Subweave recognises its own rendition on a later
+    /// run (its folder is derived from it: ``RenditionLayout/folder(for:)``).
+    public var identity: RenditionIdentity { .external(sourceID: sourceID, language: language) }
+
+    /// The typed values a track is made of, before they are checked.
+    struct Fields {
+        var source: SubtitleSource
+        var id: String?
+        var language: LanguageTag
+        var name: String?
+        var format: SubtitleFormat?
+        var isForced = false
+        var isSDH = false
+        var isDefault = false
+        var delay = MediaTime.zero
+        var offset = MediaTime.zero
+        var encoding: TextEncoding?
+        /// The delay as written, for the clamping note.
+        var delayText: String?
+    }
+
+    /// Checks `fields` and makes the track, appending every problem found to `problems`.
+    static func check(_ fields: Fields, origin: String, problems: inout [RegistrationError]) -> SubtitleTrack? {
+        func fail(_ code: RegistrationError.Code, _ text: String) { problems.append(RegistrationError(code, descriptor: origin, text)) }
+        let before = problems.count
+
+        let id = fields.id ?? fields.source.defaultID
+        if id.trimmingCharacters(in: .whitespaces).isEmpty {
+            fail(.emptySourceID, "the source ID is empty; set id=… (by default it is the file name without its extension)")
+        } else if let bad = id.unicodeScalars.first(where: { LabelText.isRefused($0) || $0 == "\"" }) {
+            fail(.unsafeText, "the source ID contains \(LabelText.describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'")
+        } else if id == "." || id == ".." || id.contains("/") || id.contains("\\") {
+            fail(.unsafeText, "the source ID \"\(LabelText.excerpt(id))\" looks like a path; it names a folder inside the output, so it cannot contain '/' or be '.' or '..'")
+        } else if id.utf8.count > RenditionLayout.maximumSourceIDLength {
+            fail(.invalidValue, "the source ID is \(id.utf8.count) bytes long; at most \(RenditionLayout.maximumSourceIDLength) (it names a folder, and file names are limited to 255 bytes)")
+        }
+
+        var label = fields.name ?? ""
+        var derived = false
+        if fields.name == nil {
+            if let autonym = fields.language.autonym {
+                label = autonym + (fields.isSDH ? " (SDH)" : "") + (fields.isForced ? " (Forced)" : "")
+                derived = true
+            } else {
+                fail(.emptyLabel, fields.language.isUndetermined
+                     ? "name= is required: without language= there is no name to derive the menu label from"
+                     : "name= is required: no known name for language \"\(fields.language)\"")
+            }
+        } else if label.trimmingCharacters(in: .whitespaces).isEmpty {
+            fail(.emptyLabel, "name= is empty; the NAME attribute is the label players show in the subtitle menu")
+        } else if let bad = label.unicodeScalars.first(where: { LabelText.isRefused($0) || $0 == "\"" }) {
+            fail(.unsafeText, "name \"\(LabelText.excerpt(label))\" contains \(LabelText.describe(bad)); \(LabelText.reason(bad))")
+        }
+        label = label.trimmingCharacters(in: .whitespaces)
+
+        let format = fields.format ?? SubtitleFormat.inferred(fromPath: fields.source.pathForExtension)
+        if format == nil {
+            fail(.indeterminateFormat, "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt or .scc extension (the query string is never read); declare format=vtt, format=srt or format=scc")
+        }
+
+        var delay = fields.delay
+        var notes: [String] = []
+        if delay > maximumDelay || delay < -maximumDelay {
+            let clamped = delay > .zero ? maximumDelay : -maximumDelay
+            notes.append("delay=\(fields.delayText ?? delay.decimalSeconds) s clamped to \(clamped.decimalSeconds) s (at most ±10 s; a larger shift usually means the wrong file; use offset= to move a timecoded file)")
+            delay = clamped
+        }
+        guard problems.count == before, let format else { return nil }
+        return SubtitleTrack(sourceID: id, source: fields.source, language: fields.language, label: label, labelIsDerived: derived,
+                             declaredFormat: fields.format, format: format, isDefault: fields.isDefault, isForced: fields.isForced,
+                             isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
+    }
+}
+
+/// Where a subtitle file is.
+public enum SubtitleSource: Sendable, Equatable, CustomStringConvertible {
+    /// A local file.
+    case file(URL)
+    /// An `http://` or `https://` URL.
+    case remote(URL)
+
+    /// The URL.
+    public var url: URL {
+        switch self {
+        case .file(let url), .remote(let url): return url
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .file(let url): return url.path
+        case .remote(let url): return url.absoluteString
+        }
+    }
+
+    /// The path component used to infer the format: never the query string.
+    public var pathForExtension: String { url.path }
+
+    /// The file name without its extension: the default source ID.
+    var defaultID: String {
+        let name = url.lastPathComponent
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Reads a `url=` value: a plain path (relative to the current folder), `file://`, `http://`
+    /// or `https://`.
+    public init(parsing text: String) throws(RegistrationError) {
+        func error(_ code: RegistrationError.Code, _ message: String) -> RegistrationError {
+            RegistrationError(code, descriptor: "", message)
+        }
+        let shown = LabelText.excerpt(text)
+        if text.hasPrefix("//") {
+            throw error(.malformedURL, "\"\(shown)\" is a scheme-relative URL; write http://… or https://…, or a local path")
+        }
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw error(.malformedURL, "\"\(shown)\" contains a control character")
+        }
+        if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
+           text[..<colon].count >= 2, text.first?.isLetter == true {
+            let scheme = text[..<colon].lowercased()
+            let rest = text[text.index(after: colon)...]
+            switch scheme {
+            case "http", "https":
+                guard rest.hasPrefix("//"), let url = URL(string: text), let host = url.host, !host.isEmpty else {
+                    throw error(.malformedURL, "\"\(shown)\" is not a valid \(scheme) URL; expected \(scheme)://host/path/file.vtt")
+                }
+                self = .remote(url)
+            case "file":
+                guard let url = URL(string: text), rest.hasPrefix("//") else {
+                    throw error(.malformedURL, "\"\(shown)\" is not a valid file URL; expected file:///absolute/path/file.srt")
+                }
+                guard url.host == nil || url.host == "" || url.host == "localhost" else {
+                    throw error(.malformedURL, "\"\(shown)\" names host \"\(url.host ?? "")\"; file URLs must be local (file:///path)")
+                }
+                self = .file(URL(fileURLWithPath: url.path))
+            default:
+                throw error(.unsupportedScheme, "scheme \"\(LabelText.excerpt(scheme)):\" is not supported; use a local path, file://, http:// or https://")
+            }
+            return
+        }
+        if text.lowercased().hasPrefix("www.") {
+            throw error(.malformedURL, "\"\(shown)\" looks like a web address without a scheme; write https://\(shown)")
+        }
+        self = .file(URL(fileURLWithPath: text))
+    }
+}
+
+/// The subtitle formats Subweave reads.
+public enum SubtitleFormat: String, Sendable, CaseIterable {
+    case vtt, srt, scc
+
+    /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`), or nil.
+    public static func inferred(fromPath path: String) -> SubtitleFormat? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return SubtitleFormat(label: String(name[name.index(after: dot)...]))
+    }
+
+    /// The format a name such as `vtt`, `WebVTT` or `srt` stands for.
+    public init?(label: String) {
+        switch label.lowercased() {
+        case "vtt", "webvtt": self = .vtt
+        case "srt", "subrip": self = .srt
+        case "scc": self = .scc
+        default: return nil
+        }
+    }
+}
