@@ -13,6 +13,8 @@ bin=$(swift build --product subweave -c release --show-bin-path)/subweave
   --preferred-language en
 echo "--- $work/master.m3u8"
 cat "$work/master.m3u8"
-echo "--- $work/subtitles/en-en/00001.vtt"
-cat "$work/subtitles/en-en/00001.vtt"
+# The master names each rendition's current generation: subtitles/<id>-<language>/<generation>/.
+segment=$(ls "$work"/subtitles/en-en/*/00001.vtt)
+echo "--- $segment"
+cat "$segment"
 echo "(output left in $work)"

@@ -52,7 +52,8 @@ public struct Playlist: Sendable, Equatable {
             lines.append(PlaylistLine(text: String(text[start...]), terminator: "", number: lines.count + 1))
         }
         guard let first = lines.first, first.content.trimmingTrailingWhitespace == "#EXTM3U" else {
-            let found = lines.first.map { "\"\(String($0.content.prefix(40)))\"" } ?? "an empty file"
+            // The line is not quoted: a master may name any file, and its content is not ours to show.
+            let found = lines.first.map { "a first line of \($0.content.count) characters that is not #EXTM3U" } ?? "an empty file"
             throw HLSError(.notAPlaylist, source: source, line: 1,
                            "expected #EXTM3U on the first line (RFC 8216bis §4.4.1.1), found \(found); this is not an M3U8 playlist")
         }

@@ -32,6 +32,9 @@ enum CaptionsCommand {
             let chunks = try openChunks(options.input, size: 1 << 16)
             var reader = TransportStreamCaptionReader(accessUnitLimit: 28, timeOf: { MediaTime(ticks: $0) })
             while let chunk = chunks.next(), reader.feed(chunk) {}
+            guard reader.videoStreamType != nil else {
+                throw CommandError(message: "\(LabelText.excerpt(options.input)): no MPEG-TS video stream found (no transport stream with a PAT and a PMT listing video)")
+            }
             let first = reader.decoder?.firstText
             let origin = reader.origin ?? 0
             let result = DetectionJSON(captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - MediaTime(ticks: origin)).seconds },

@@ -8,6 +8,9 @@ import Timebase
 @main
 struct SubweaveMain {
     static func main() async {
+        // A file-size limit (or a full quota) makes write(2) fail with EFBIG, handled like ENOSPC,
+        // instead of killing the process mid-run.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(Swift.CommandLine.arguments.dropFirst())
         let status = await run(arguments)
         exit(status)

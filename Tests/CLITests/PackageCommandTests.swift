@@ -154,7 +154,7 @@ struct PackageCommandTests {
 
 extension Fixtures {
     /// A temporary copy of Examples/basic.
-    static func copyExample() throws -> String {
+    public static func copyExample() throws -> String {
         let destination = try Scratch.make().appendingPathComponent("basic").path
         try FileManager.default.copyItem(atPath: repository.appendingPathComponent("Examples/basic").path, toPath: destination)
         return destination

@@ -43,6 +43,37 @@ struct RemoteSourceTests {
         }
     }
 
+    @Test func endlessBodyStopsAtTheLimit() async throws {
+        var limits = ReadLimits()
+        limits.subtitle = 1 << 20
+        do {
+            _ = try await ResourceLoader(retries: 0, limits: limits).fetch(URL(string: server.url("endless"))!, kind: .subtitle)
+            Issue.record("expected the limit")
+        } catch {
+            #expect(error.explanation.contains("more than 1048576 bytes"), "\(error.explanation)")
+            #expect(error.explanation.contains("--limit subtitle="), "the message says how to raise the limit")
+        }
+    }
+
+    @Test func announcedSizeOverTheLimitIsRefusedBeforeTheBody() async throws {
+        do {
+            _ = try await ResourceLoader(retries: 0).fetch(URL(string: server.url("announce/8000000000"))!, kind: .subtitle)
+            Issue.record("expected the limit")
+        } catch {
+            #expect(error.explanation.contains("announces 8000000000 bytes"), "\(error.explanation)")
+        }
+    }
+
+    @Test func aTricklingServerHitsTheOverallTimeout() async throws {
+        // One byte every 0.2 s is never idle for the 5 s idle timeout; the 2 s overall one ends it.
+        do {
+            _ = try await ResourceLoader(timeout: 5, overallTimeout: 2, retries: 0).fetch(URL(string: server.url("trickle/t1.srt"))!)
+            Issue.record("expected the overall timeout")
+        } catch {
+            #expect(error.explanation.contains("overall timeout"), "\(error.explanation)")
+        }
+    }
+
     @Test func transientFailuresAreRetried() async throws {
         let bytes = try await ResourceLoader(retries: 2).fetch(URL(string: server.url("flaky/a/t2.srt"))!)
         #expect(String(decoding: bytes, as: UTF8.self).contains("Track 2"))

@@ -132,9 +132,12 @@ struct LoadReportTests {
         #expect(warnings.map(\.kind) == ["cue_skipped", "cue_clamped"])
     }
 
-    @Test func noCuesSaysCheckTheFormat() {
-        #expect(throws: LoadFailure.self) {
-            try SubtitleIngest.read(Array("WEBVTT\n\nNOTE only a note\n".utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
-        }
+    @Test func noCuesSaysWhy() throws {
+        let noteOnly = try SubtitleIngest.read(Array("WEBVTT\n\nNOTE only a note\n".utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
+        #expect(noteOnly.cues.isEmpty)
+        #expect(SubtitleIngest.noCues(noteOnly, format: .vtt, sourceID: "x", location: "x.vtt", empty: false).explanation.contains("check that the declared format"))
+        let allSkipped = try SubtitleIngest.read(Array("WEBVTT\n\n00:00:05.000 --> 99999999999:00:08.000\nx\n".utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
+        let message = SubtitleIngest.noCues(allSkipped, format: .vtt, sourceID: "x", location: "x.vtt", empty: false).explanation
+        #expect(message.contains("every cue was skipped") && message.contains("line 3"), "\(message)")
     }
 }

@@ -11,6 +11,9 @@ Serves ROOT on 127.0.0.1 at an ephemeral port, written to PORTFILE once listenin
   /flaky/K/P          503 the first time key K is asked for, then /files/P
   /track/P            /files/P after 0.3 s, counting requests in flight
   /stats              {"max_in_flight": n, "requests": n}
+  /endless            200 with no Content-Length, then bytes without end
+  /announce/N         200 announcing Content-Length N (sends only a little)
+  /trickle/P          /files/P one byte every 0.2 s (never idle, never done in time)
   POST /result        writes the request body to ROOT/result.json (the browser page's report)
 """
 import json, mimetypes, os, sys, threading, time
@@ -84,6 +87,38 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 state["in_flight"] -= 1
             return self.send_file("/".join(rest))
+        if route == "endless":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            try:
+                while True:
+                    self.wfile.write(b"x" * 65536)
+            except (BrokenPipeError, ConnectionResetError):
+                return
+        if route == "announce":
+            self.send_response(200)
+            self.send_header("Content-Length", rest[0])
+            self.end_headers()
+            try:
+                self.wfile.write(b"x" * 1024)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if route == "trickle":
+            full = os.path.join(ROOT, "/".join(rest))
+            body = open(full, "rb").read() if os.path.isfile(full) else b""
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                for i in range(len(body)):
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if route == "stats":
             body = json.dumps({k: state[k] for k in ("max_in_flight", "requests")}).encode()
             self.send_response(200)

@@ -35,8 +35,6 @@ public enum RenditionLayout {
     public static let captionsRoot = "captions"
     /// A rendition's media playlist, inside its generation.
     public static let playlistName = "index.m3u8"
-    /// The longest source ID accepted, in UTF-8 bytes: a folder name must stay under 255 bytes.
-    public static let maximumSourceIDLength = 200
 
     /// The folder of a rendition, relative to the master: `subtitles/<slug>-<language>` (every
     /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), or `captions/cc1`.
@@ -45,6 +43,11 @@ public enum RenditionLayout {
         case .external(let id, let language): return "\(subtitlesRoot)/\(slug(id))-\(language)"
         case .cea608(let service): return "\(captionsRoot)/\(service.rawValue.lowercased())"
         }
+    }
+
+    /// The length in bytes of the folder name a side-loaded track gets (file systems allow 255).
+    public static func folderNameLength(sourceID: String, language: LanguageTag) -> Int {
+        slug(sourceID).utf8.count + 1 + language.description.utf8.count
     }
 
     /// The URI a master names for `generation` of the rendition in `folder`.

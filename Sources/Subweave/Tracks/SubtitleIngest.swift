@@ -95,12 +95,23 @@ public enum SubtitleIngest {
             warnings.append(IngestWarning(kind: "markup_repaired", line: firstRepairLine,
                 "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
         }
-        guard !cues.isEmpty else {
-            throw LoadFailure(.noCues, sourceID: sourceID, location: location,
-                "no cues found in \(decoded.text.isEmpty ? "an empty file" : "the file") read as \(format.rawValue); check that the declared format matches the file")
-        }
         return IngestedSubtitles(ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
                                  encoding: decoded.encoding, warnings: warnings)
+    }
+
+    /// Why `ingested` (read from `location` as `format`) gave no cue: the file is empty, or every
+    /// cue was skipped (the first reason and its line), or nothing looked like a cue.
+    package static func noCues(_ ingested: IngestedSubtitles, format: SubtitleFormat, sourceID: String, location: String, empty: Bool) -> LoadFailure {
+        let skipped = ingested.warnings.filter { $0.kind == "cue_skipped" || $0.kind == "empty_cue" || $0.kind == "line_skipped" }
+        let reason: String
+        if empty {
+            reason = "the file is empty"
+        } else if let first = skipped.first {
+            reason = "every cue was skipped (\(skipped.count) in all); the first: \(first)"
+        } else {
+            reason = "nothing in it reads as a \(format.rawValue) cue; check that the declared format matches the file"
+        }
+        return LoadFailure(.noCues, sourceID: sourceID, location: location, "no cues: \(reason)")
     }
 
     /// Gives every cue without an identifier one: its 1-based position, or, if the file already

@@ -122,8 +122,8 @@ public struct SubtitleTrack: Sendable, Equatable {
             fail(.unsafeText, "the source ID contains \(LabelText.describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'")
         } else if id == "." || id == ".." || id.contains("/") || id.contains("\\") {
             fail(.unsafeText, "the source ID \"\(LabelText.excerpt(id))\" looks like a path; it names a folder inside the output, so it cannot contain '/' or be '.' or '..'")
-        } else if id.utf8.count > RenditionLayout.maximumSourceIDLength {
-            fail(.invalidValue, "the source ID is \(id.utf8.count) bytes long; at most \(RenditionLayout.maximumSourceIDLength) (it names a folder, and file names are limited to 255 bytes)")
+        } else if let length = Optional(RenditionLayout.folderNameLength(sourceID: id, language: fields.language)), length > 255 {
+            fail(.invalidValue, "the source ID is \(id.utf8.count) bytes long; with the language it names a folder of \(length) bytes, and file names are limited to 255 bytes: shorten id=")
         }
 
         var label = fields.name ?? ""
