@@ -316,7 +316,7 @@ public enum SubtitleText {
         "WEBVTT\n\n" + cues.map { "\(time($0.0, ".")) --> \(time($0.1, "."))\n\($0.2)\n" }.joined(separator: "\n")
     }
 
-    static func time(_ seconds: Double, _ separator: String) -> String {
+    public static func time(_ seconds: Double, _ separator: String = ",") -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, separator, ms % 1000)
     }
