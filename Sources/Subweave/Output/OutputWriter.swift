@@ -182,7 +182,10 @@ public struct OutputWriter: Sendable {
         guard FileSystem.isRealFolder(path) else { return }
         for name in FileSystem.entries(of: path) {
             if RenditionLayout.isGeneration(Substring(name)) && !keep.contains(name) {
-                FileSystem.removeTree(path + "/" + name)
+                // Renamed out of the way first: a run killed while deleting must not leave a
+                // half-emptied folder under a generation name that a later run would reuse.
+                let trash = path + "/" + RenditionLayout.temporaryPrefix + "removing-\(name)"
+                if rename(path + "/" + name, trash) == 0 { FileSystem.removeTree(trash) }
             } else if !keepLegacy && RenditionLayout.isLegacyFile(name) {
                 _ = FileSystem.removeFile(path + "/" + name)
             }
