@@ -14,8 +14,9 @@ enum PackageCommand {
             }
         }
         if let file = options.tracksFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SubweaveError.io(path: file, reason: "the tracks file does not exist or cannot be read")
+            let data: Data
+            do { data = Data(try ResourceLoader.readFile(file, limit: ReadLimits().playlist, kind: .playlist)) } catch {
+                throw SubweaveError.io(path: file, reason: "the tracks file \(error.explanation)")
             }
             do {
                 descriptors += try TrackDescriptor.parseTracksFile(data, file: file)
