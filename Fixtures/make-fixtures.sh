@@ -71,7 +71,25 @@ pts=$(ffprobe -v error -select_streams v:0 -show_entries packet=pts -of csv=p=0 
 } > media/ts-bframes/de/index.m3u8
 printf '00:00:01.000 --> 00:00:02.000\nGuten Tag\n\n' >> media/ts-bframes/de/de_0.vtt
 
-# 5. The example asset in Examples/basic: 10 s of MPEG-TS in 2 s segments, two bitrates.
+# 5. fMP4 with and without B-frames, H.264 and HEVC: players show the first frame at tfdt plus its
+#    composition offset (2 frames with x264 B-frames, more with x265).
+mkdir -p media/fmp4-hevc media/fmp4-nob
+ff $(source 12) -c:v libx265 -preset veryfast -tag:v hvc1 -pix_fmt yuv420p -x265-params "bframes=3:keyint=60:min-keyint=60:scenecut=0:log-level=error" \
+   -b:v 90k -threads 1 "${audio[@]}" -f hls -hls_time 4 -hls_playlist_type vod -hls_segment_type fmp4 \
+   -hls_fmp4_init_filename init.mp4 -hls_segment_filename media/fmp4-hevc/seg_%03d.m4s media/fmp4-hevc/prog.m3u8
+ff $(source 12) -c:v libx264 -preset veryfast -profile:v main -pix_fmt yuv420p -bf 0 -g 60 -keyint_min 60 -sc_threshold 0 -b:v 90k -threads 1 \
+   "${audio[@]}" -f hls -hls_time 4 -hls_playlist_type vod -hls_segment_type fmp4 \
+   -hls_fmp4_init_filename init.mp4 -hls_segment_filename media/fmp4-nob/seg_%03d.m4s media/fmp4-nob/prog.m3u8
+printf '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-STREAM-INF:BANDWIDTH=200000,RESOLUTION=320x180,CODECS="hvc1.1.6.L63.90,mp4a.40.2"\nprog.m3u8\n' > media/fmp4-hevc/master.m3u8
+printf '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-STREAM-INF:BANDWIDTH=200000,RESOLUTION=320x180,CODECS="avc1.4d400d,mp4a.40.2"\nprog.m3u8\n' > media/fmp4-nob/master.m3u8
+
+# 6. A demuxed ladder whose first variant is audio-only (ffmpeg -var_stream_map): the audio starts
+#    21 ms before the video, and the subtitles must follow the video.
+mkdir -p media/audio-first
+(cd media/audio-first && ff $(source 12) -map 1:a -map 0:v "${video[@]}" "${audio[@]}" -f hls -hls_time 4 -hls_playlist_type vod \
+   -var_stream_map "a:0 v:0" -master_pl_name master.m3u8 -hls_segment_filename "s%v_%03d.ts" "p%v.m3u8")
+
+# 7. The example asset in Examples/basic: 10 s of MPEG-TS in 2 s segments, two bitrates.
 example=../Examples/basic
 rm -rf "$example/video" && mkdir -p "$example/video/low" "$example/video/high"
 ff $(source 10 25) "${video25[@]}" "${audio[@]}" -f hls -hls_time 2 -hls_playlist_type vod \

@@ -25,16 +25,23 @@ struct TimelineProbeTests {
         #expect(timeline.start == 129_000)
     }
 
-    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"), arguments: ["media/fmp4/seg_000.m4s", "media/fmp4/seg_001.m4s"])
+    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"),
+          arguments: ["media/fmp4/seg_000.m4s", "media/fmp4/seg_001.m4s", "media/fmp4-hevc/seg_000.m4s", "media/fmp4-hevc/seg_002.m4s"])
     func fragmentedMP4StartsAtThePresentationTime(_ segment: String) throws {
-        let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes(segment), initialization: try Fixtures.bytes("media/fmp4/init.mp4"))
+        let initialization = (segment as NSString).deletingLastPathComponent + "/init.mp4"
+        let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes(segment), initialization: try Fixtures.bytes(initialization))
         #expect(timeline.container == .fragmentedMP4)
         #expect(timeline.source == .video)
         // The first frame is shown at tfdt plus its composition offset (x264 B-frames: 2 frames
         // later), as ffprobe reads the presentation times with edit lists ignored.
-        let expected = try Tools.firstPresentationTime(init: Fixtures.path("media/fmp4/init.mp4"), segment: Fixtures.path(segment))
+        let expected = try Tools.firstPresentationTime(init: Fixtures.path(initialization), segment: Fixtures.path(segment))
         #expect(timeline.start == expected)
         #expect(timeline.decodeStart.map { timeline.start - $0 } == 6006, "2 frames of 1001/30000 s between decode and presentation")
+    }
+
+    @Test func withoutBFramesPresentationIsDecodeTime() throws {
+        let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes("media/fmp4-nob/seg_001.m4s"), initialization: try Fixtures.bytes("media/fmp4-nob/init.mp4"))
+        #expect(timeline.decodeStart == timeline.start)
     }
 
     @Test func garbageIsNeitherFormat() {

@@ -47,6 +47,8 @@ struct BrowserPlaybackTests {
         let frame: Double
         /// (start, end, text) on the programme timeline.
         let cues: [(Double, Double, String)]
+        /// The video variant's playlist (hls.js plays the video variant of a demuxed ladder).
+        var video = "prog.m3u8"
         var testDescription: String { folder }
     }
 
@@ -55,6 +57,7 @@ struct BrowserPlaybackTests {
         Case(folder: "media/fmp4", frame: 1001.0 / 30000, cues: [(0.5, 1.5, "Early"), (3.9, 4.3, "Across 4.004"), (10, 11, "Late")]),
         Case(folder: "media/discontinuity", frame: 1.0 / 25, cues: [(1, 2.5, "First encode"), (5.5, 6.5, "Across the discontinuity"), (9, 9.5, "Second encode")]),
         Case(folder: "media/pts-wrap", frame: 1.0 / 25, cues: [(1, 3, "Across the wrap"), (2.4, 2.6, "Just after the wrap"), (7, 7.9, "Well after")]),
+        Case(folder: "media/audio-first", frame: 1001.0 / 30000, cues: [(0.5, 1.5, "Early"), (3.9, 4.3, "Across 4.004"), (10, 11, "Late")], video: "p1.m3u8"),
     ]
 
     @Test(arguments: cases)
@@ -75,7 +78,7 @@ struct BrowserPlaybackTests {
 
         // Where each cue must land: the frame with PTS B_d + (T − S_d)·90000, which hls.js shows at
         // element time (that PTS − initPTS_d) / 90000.
-        let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: site + "/prog.m3u8"))), source: "prog.m3u8")
+        let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: site + "/" + testCase.video))), source: testCase.video)
         for (cue, intended) in zip(cues, testCase.cues) {
             let segment = playlist.segments.last { $0.start.seconds <= intended.0 + 1e-9 } ?? playlist.segments[0]
             let cc = segment.discontinuitySequence

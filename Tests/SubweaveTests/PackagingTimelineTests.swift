@@ -24,6 +24,8 @@ struct PackagingTimelineTests {
         let master: String
         let frame: Double
         let cues: [Intended]
+        /// The video variant's playlist, which a player's timeline follows.
+        var video = "prog.m3u8"
         var testDescription: String { "\(folder)/\(master)" }
     }
 
@@ -53,6 +55,21 @@ struct PackagingTimelineTests {
             Intended(start: 2.4, end: 2.6, text: "Just after the wrap"),
             Intended(start: 7, end: 7.9, text: "Well after"),
         ]),
+        // fMP4 with HEVC B-frames, and with H.264 without B-frames (presentation = decode time).
+        Case(folder: "media/fmp4-hevc", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
+            Intended(start: 0.1, end: 1, text: "Early"),
+            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+            Intended(start: 10, end: 11, text: "Late"),
+        ]),
+        Case(folder: "media/fmp4-nob", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
+            Intended(start: 0.1, end: 1, text: "Early"),
+            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+        ]),
+        // A demuxed ladder whose first variant is audio-only: the subtitles follow the video (p1).
+        Case(folder: "media/audio-first", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
+            Intended(start: 0.5, end: 1, text: "Early"),
+            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+        ], video: "p1.m3u8"),
         // The vendor-style master (CRLF, I-frames, audio group, existing subtitle group) on the TS media.
         Case(folder: "media/ts-bframes", master: "complex.m3u8", frame: 1001.0 / 30000, cues: [
             Intended(start: 2, end: 6, text: "Long, across 4.004"),
@@ -75,7 +92,8 @@ struct PackagingTimelineTests {
         ])
         let result = try await Packager().run(master: URL(fileURLWithPath: master), PackageRequest(tracks: tracks))
 
-        let reference = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "prog.m3u8")
+        let reference = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + testCase.video))), source: testCase.video)
+        #expect(result.report.referencePlaylist.hasSuffix("/" + testCase.video), "the timeline follows the video variant: \(result.report.referenceReason)")
         // First PTS of each discontinuity sequence, read independently of Subweave.
         var firstPTS: [Int: Int64] = [:]
         for (index, segment) in reference.segments.enumerated() where index == 0 || segment.discontinuity {

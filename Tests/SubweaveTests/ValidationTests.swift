@@ -9,7 +9,8 @@ import Timebase
 /// subtitle breakages.
 struct ValidationTests {
     static let fixtures = ["media/ts-bframes/master.m3u8", "media/ts-bframes/complex.m3u8", "media/fmp4/master.m3u8",
-                           "media/discontinuity/master.m3u8", "media/pts-wrap/master.m3u8"]
+                           "media/discontinuity/master.m3u8", "media/pts-wrap/master.m3u8", "media/fmp4-hevc/master.m3u8",
+                           "media/fmp4-nob/master.m3u8", "media/audio-first/master.m3u8"]
 
     /// Packages `fixture` (a copy) with an SRT and a VTT that cross segment boundaries.
     static func packaged(_ fixture: String, preferred: String? = "en") async throws -> String {
@@ -48,6 +49,22 @@ struct ValidationTests {
         #expect(errors.contains { $0.file.hasSuffix("00002.vtt") && $0.rule == "Apple HLS Authoring Spec 5.3" })
         #expect(errors.contains { $0.file.hasSuffix("00001.vtt") && $0.rule == "RFC 8216bis §3.1.4" && $0.message.contains("after the first blank line") })
         #expect(errors.contains { $0.file.hasSuffix("00001.vtt") && $0.message.contains("but is not in it") })
+    }
+
+    /// A map anchored on the first fragment's decode time (tfdt) puts every cue early by the
+    /// composition offset; the validator compares it with the first presented frame.
+    @Test func catchesAMapAnchoredOnTheDecodeTime() async throws {
+        let master = try await Self.packaged("media/fmp4/master.m3u8")
+        let folder = try Packaged.generation(master: master, folder: "subtitles/en-en")
+        var segment = try String(contentsOfFile: folder + "/00000.vtt", encoding: .utf8)
+        let mapLine = try #require(segment.split(separator: "\n").first { $0.hasPrefix("X-TIMESTAMP-MAP=") })
+        #expect(await PresentationValidator().validate(master: URL(fileURLWithPath: master)).errors == 0)
+        let tfdt = 0  // ffmpeg's fMP4 starts its decode times at 0; the first frame is shown 2 frames later
+        segment = segment.replacingOccurrences(of: mapLine, with: "X-TIMESTAMP-MAP=MPEGTS:\(tfdt),LOCAL:00:00:00.000")
+        try segment.write(toFile: folder + "/00000.vtt", atomically: true, encoding: .utf8)
+        let report = await PresentationValidator().validate(master: URL(fileURLWithPath: master))
+        #expect(report.findings.contains { $0.severity == .error && $0.file.hasSuffix("00000.vtt") && $0.message.contains("decode time") },
+                "\(report.findings)")
     }
 
     @Test func catchesAShortSubtitlePlaylist() async throws {
