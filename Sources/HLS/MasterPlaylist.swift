@@ -1,32 +1,37 @@
 /// A master (multivariant) playlist: the lossless ``Playlist`` plus views of its variants and
 /// renditions.
 ///
-/// Views are computed from the lines on each call, so they stay right after the lines change.
+/// The views are parsed once, when the playlist is read and after each ``apply(_:)``, so reading
+/// them cannot fail and costs nothing; lines change only through ``apply(_:)``, which keeps every
+/// line it does not touch byte for byte.
 public struct MasterPlaylist: Sendable, Equatable {
     /// The lines.
-    public var playlist: Playlist
+    public private(set) var playlist: Playlist
     /// The path or URL the playlist was read from, for messages.
     public let source: String
+    /// The variants (`EXT-X-STREAM-INF` and the URI after it), in order.
+    public private(set) var variants: [Variant] = []
+    /// The `EXT-X-MEDIA` renditions, in order.
+    public private(set) var renditions: [Rendition] = []
+    /// The `EXT-X-I-FRAME-STREAM-INF` lines, in order.
+    public private(set) var iFrameStreams: [IFrameStream] = []
 
     /// Parses a master playlist; fails with the file and line for anything that is not one.
     public init(parsing bytes: [UInt8], source: String) throws(HLSError) {
-        let playlist = try Playlist(parsing: bytes, source: source)
-        self.playlist = playlist
+        playlist = try Playlist(parsing: bytes, source: source)
         self.source = source
         for line in playlist.lines {
-            guard case .tag(let name, _) = line.kind else { continue }
-            if name == "#EXTINF" || name == "#EXT-X-TARGETDURATION" {
+            guard let name = line.tagName else { continue }
+            if name == TagName.inf || name == TagName.targetDuration {
                 throw HLSError(.wrongPlaylistKind, source: source, line: line.number,
                                "\(name) makes this a media playlist; a master playlist (with #EXT-X-STREAM-INF) was expected")
             }
         }
-        let variants = try variants()
+        try parseViews()
         guard !variants.isEmpty else {
             throw HLSError(.missingRequired, source: source, line: nil,
                            "no #EXT-X-STREAM-INF: a master playlist must list at least one variant stream (RFC 8216bis §4.4.6.2)")
         }
-        _ = try renditions()
-        _ = try iFrameStreams()
     }
 
     /// A variant stream: an `EXT-X-STREAM-INF` line and the URI line after it.
@@ -36,6 +41,7 @@ public struct MasterPlaylist: Sendable, Equatable {
         /// Index of the URI line.
         public let uriLineIndex: Int
         public let attributes: AttributeList
+        /// The URI as written (variables not substituted).
         public let uri: String
     }
 
@@ -44,12 +50,19 @@ public struct MasterPlaylist: Sendable, Equatable {
         public let lineIndex: Int
         public let attributes: AttributeList
 
-        public var type: String? { attributes["TYPE"]?.rawValue }
+        /// TYPE, when it is one of the four types (and unquoted, as §4.4.6.1 requires).
+        public var type: MediaType? {
+            guard let raw = attributes["TYPE"], !raw.isQuoted else { return nil }
+            return MediaType(rawValue: raw.rawValue)
+        }
         public var groupID: String? { attributes["GROUP-ID"]?.unquoted }
         public var name: String? { attributes["NAME"]?.unquoted }
         public var language: String? { attributes["LANGUAGE"]?.unquoted }
         public var uri: String? { attributes["URI"]?.unquoted }
-        public func flag(_ name: String) -> Bool { attributes[name]?.rawValue == "YES" }
+        public var isDefault: Bool { attributes["DEFAULT"]?.rawValue == YesNo.yes.rawValue }
+        public var isAutoselect: Bool { attributes["AUTOSELECT"]?.rawValue == YesNo.yes.rawValue }
+        public var isForced: Bool { attributes["FORCED"]?.rawValue == YesNo.yes.rawValue }
+        public var characteristics: String? { attributes["CHARACTERISTICS"]?.unquoted }
     }
 
     /// An `EXT-X-I-FRAME-STREAM-INF` line.
@@ -58,52 +71,87 @@ public struct MasterPlaylist: Sendable, Equatable {
         public let attributes: AttributeList
     }
 
-    /// The variants in order.
-    public func variants() throws(HLSError) -> [Variant] {
-        var result: [Variant] = []
-        let lines = playlist.lines
-        var index = 0
-        while index < lines.count {
-            defer { index += 1 }
-            guard case .tag("#EXT-X-STREAM-INF", let value) = lines[index].kind else { continue }
-            let attributes = try parseAttributes(value, at: index)
-            var next = index + 1
-            var uri: Substring?
-            while next < lines.count {
-                switch lines[next].kind {
-                case .uri(let text): uri = text
-                case .blank, .comment: next += 1; continue
-                case .tag: break
-                }
+    /// One change to the lines.
+    public enum Edit: Sendable, Equatable {
+        /// Replace the tag on line `index` with `name:attributes` (nothing happens if the text is the same).
+        case setTag(line: Int, name: String, attributes: AttributeList)
+        /// Insert tags before line `index` (at the end: `lines.count`), in the playlist's line-ending style.
+        case insertTags(before: Int, [(name: String, attributes: AttributeList)])
+        /// Remove line `index`.
+        case remove(line: Int)
+
+        public static func == (a: Edit, b: Edit) -> Bool {
+            switch (a, b) {
+            case let (.setTag(l1, n1, a1), .setTag(l2, n2, a2)): return l1 == l2 && n1 == n2 && a1 == a2
+            case let (.insertTags(b1, t1), .insertTags(b2, t2)):
+                return b1 == b2 && t1.elementsEqual(t2) { $0.name == $1.name && $0.attributes == $1.attributes }
+            case let (.remove(l1), .remove(l2)): return l1 == l2
+            default: return false
+            }
+        }
+    }
+
+    /// Applies `edits`, whose line indices all refer to the lines as they are now; replacements
+    /// first, then insertions and removals from the bottom up (a removal before an insertion at the
+    /// same line). Lines not named keep their text; the views are parsed again.
+    public mutating func apply(_ edits: [Edit]) throws(HLSError) {
+        var changes: [(line: Int, order: Int, edit: Edit)] = []
+        for (order, edit) in edits.enumerated() {
+            switch edit {
+            case .setTag(let line, let name, let attributes):
+                let text = Self.tagText(name, attributes)
+                if playlist.lines[line].content.trimmingTrailingWhitespace != Substring(text) { playlist.lines[line].text = text }
+            case .insertTags(let before, _): changes.append((before, order, edit))
+            case .remove(let line): changes.append((line, Int.max, edit))
+            }
+        }
+        for change in changes.sorted(by: { ($0.line, $0.order) > ($1.line, $1.order) }) {
+            switch change.edit {
+            case .insertTags(let before, let tags):
+                playlist.insert(tags.map { playlist.makeLine(Self.tagText($0.name, $0.attributes)) }, at: before)
+            case .remove(let line):
+                playlist.lines.remove(at: line)
+            case .setTag:
                 break
             }
-            guard let uri, next < lines.count else {
-                throw HLSError(.missingRequired, source: source, line: lines[index].number,
-                               "#EXT-X-STREAM-INF must be followed by the URI of its media playlist (RFC 8216bis §4.4.6.2)")
+        }
+        try parseViews()
+    }
+
+    /// The text of a tag line: `#EXT-X-MEDIA:` and the attribute list.
+    public static func tagText(_ name: String, _ attributes: AttributeList) -> String {
+        "\(name):\(attributes.text)"
+    }
+
+    /// Parses the views from the lines.
+    private mutating func parseViews() throws(HLSError) {
+        var variants: [Variant] = []
+        var renditions: [Rendition] = []
+        var iFrames: [IFrameStream] = []
+        let lines = playlist.lines
+        for index in lines.indices {
+            guard case .tag(let name, let value) = lines[index].kind else { continue }
+            switch name {
+            case TagName.streamInf:
+                let attributes = try parseAttributes(value, at: index)
+                var next = index + 1
+                while next < lines.count, lines[next].kind == .blank || lines[next].kind == .comment { next += 1 }
+                guard next < lines.count, case .uri(let uri) = lines[next].kind else {
+                    throw HLSError(.missingRequired, source: source, line: lines[index].number,
+                                   "#EXT-X-STREAM-INF must be followed by the URI of its media playlist (RFC 8216bis §4.4.6.2)")
+                }
+                variants.append(Variant(lineIndex: index, uriLineIndex: next, attributes: attributes, uri: String(uri)))
+            case TagName.media:
+                renditions.append(Rendition(lineIndex: index, attributes: try parseAttributes(value, at: index)))
+            case TagName.iFrameStreamInf:
+                iFrames.append(IFrameStream(lineIndex: index, attributes: try parseAttributes(value, at: index)))
+            default:
+                continue
             }
-            result.append(Variant(lineIndex: index, uriLineIndex: next, attributes: attributes, uri: String(uri)))
         }
-        return result
-    }
-
-    /// The `EXT-X-MEDIA` renditions in order.
-    public func renditions() throws(HLSError) -> [Rendition] {
-        var result: [Rendition] = []
-        for (index, line) in playlist.lines.enumerated() {
-            guard case .tag("#EXT-X-MEDIA", let value) = line.kind else { continue }
-            result.append(Rendition(lineIndex: index, attributes: try parseAttributes(value, at: index)))
-        }
-        return result
-    }
-
-    /// The `EXT-X-I-FRAME-STREAM-INF` lines in order.
-    public func iFrameStreams() throws(HLSError) -> [IFrameStream] {
-        var result: [IFrameStream] = []
-        for (index, line) in playlist.lines.enumerated() {
-            guard case .tag("#EXT-X-I-FRAME-STREAM-INF", let value) = line.kind else { continue }
-            result.append(IFrameStream(lineIndex: index, attributes: try parseAttributes(value, at: index)))
-        }
-        return result
+        self.variants = variants
+        self.renditions = renditions
+        self.iFrameStreams = iFrames
     }
 
     /// The variables `EXT-X-DEFINE:NAME=…,VALUE=…` defines (RFC 8216bis §4.4.2.3); variables a
@@ -111,7 +159,7 @@ public struct MasterPlaylist: Sendable, Equatable {
     public var definitions: [String: String] {
         var result: [String: String] = [:]
         for line in playlist.lines {
-            guard case .tag("#EXT-X-DEFINE", let value?) = line.kind, let list = try? AttributeList(parsing: value),
+            guard case .tag(TagName.define, let value?) = line.kind, let list = try? AttributeList(parsing: value),
                   let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted else { continue }
             result[name] = defined
         }
@@ -124,15 +172,6 @@ public struct MasterPlaylist: Sendable, Equatable {
         do { return try VariableSubstitution.apply(definitions, to: text) } catch {
             throw HLSError(.malformedTag, source: source, line: playlist.lines.indices.contains(lineIndex) ? playlist.lines[lineIndex].number : nil,
                            "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
-        }
-    }
-
-    /// Replaces the attribute list of the tag on line `lineIndex`, keeping the tag name.
-    public mutating func setAttributes(_ attributes: AttributeList, ofLine lineIndex: Int) {
-        guard let name = playlist.lines[lineIndex].tagName else { return }
-        let newText = "\(name):\(attributes.text)"
-        if playlist.lines[lineIndex].content.trimmingTrailingWhitespace != Substring(newText) {
-            playlist.lines[lineIndex].text = newText
         }
     }
 

@@ -7,167 +7,33 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var targetDuration: Int
     public var mediaSequence: Int
     public var discontinuitySequence: Int
-    /// `VOD`, `EVENT`, or nil.
-    public var playlistType: String?
+    /// `VOD`, `EVENT`, or nil (a live playlist).
+    public var playlistType: PlaylistType?
     public var hasEndList: Bool
     public var segments: [MediaSegment]
 
     /// Parses a media playlist. `source` names it in errors; `imports` are the master's variables,
     /// for `EXT-X-DEFINE:IMPORT` (RFC 8216bis §4.4.2.3). Segment and map URIs are given with
-    /// variables substituted.
+    /// variables substituted. Sequence numbers, byte ranges and the total duration are checked
+    /// against overflow; a sequence tag after the first segment is refused (§4.4.3).
     public init(parsing bytes: [UInt8], source: String, imports: [String: String] = [:]) throws(HLSError) {
         let playlist = try Playlist(parsing: bytes, source: source)
-        var version: Int?
-        var targetDuration: Int?
-        var mediaSequence = 0
-        var discontinuitySequence = 0
-        var playlistType: String?
-        var hasEndList = false
-        var segments: [MediaSegment] = []
-
-        var pendingDuration: (MediaTime, String, Int?)?
-        var pendingDiscontinuity = false
-        var pendingDateTime: String?
-        var pendingByteRange: ByteRange?
-        var pendingGap = false
-        var currentMap: MediaSegment.Initialization?
-        var currentKeyMethod: String?
-        var lastRangeEnd: [String: Int] = [:]
-        var discontinuities = 0
-        var start = MediaTime.zero
-        var definitions: [String: String] = [:]
-
-        func integer(_ value: Substring?, _ line: PlaylistLine, _ name: String) throws(HLSError) -> Int {
-            guard let value, let n = Int(value.trimmingTrailingWhitespace), n >= 0 else {
-                throw HLSError(.malformedTag, source: source, line: line.number,
-                               "\(name) needs a decimal-integer, found \"\(value ?? "")\"")
-            }
-            return n
-        }
-        func substitute(_ text: String, _ line: PlaylistLine) throws(HLSError) -> String {
-            do { return try VariableSubstitution.apply(definitions, to: text) } catch {
-                throw HLSError(.malformedTag, source: source, line: line.number,
-                               "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
-            }
-        }
-        func attributes(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) -> AttributeList {
-            do { return try AttributeList(parsing: value ?? "") } catch {
-                throw HLSError(.malformedAttributeList, source: source, line: line.number,
-                               "\(line.tagName ?? "tag"): \(error.reason)")
-            }
-        }
-
-        for line in playlist.lines {
-            switch line.kind {
-            case .blank, .comment:
-                continue
-            case .tag(let name, let value):
-                switch name {
-                case "#EXT-X-STREAM-INF", "#EXT-X-MEDIA":
-                    throw HLSError(.wrongPlaylistKind, source: source, line: line.number,
-                                   "\(name) makes this a master playlist; a media playlist (with #EXTINF segments) was expected")
-                case "#EXT-X-VERSION": version = try integer(value, line, name)
-                case "#EXT-X-TARGETDURATION": targetDuration = try integer(value, line, name)
-                case "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-DISCONTINUITY-SEQUENCE":
-                    guard segments.isEmpty && pendingDuration == nil else {
-                        throw HLSError(.malformedTag, source: source, line: line.number,
-                                       "\(name) comes after the first media segment; RFC 8216bis §4.4.3 requires it to appear before the first one")
-                    }
-                    if name == "#EXT-X-MEDIA-SEQUENCE" { mediaSequence = try integer(value, line, name) } else {
-                        discontinuitySequence = try integer(value, line, name)
-                    }
-                case "#EXT-X-PLAYLIST-TYPE": playlistType = value.map { String($0.trimmingTrailingWhitespace) }
-                case "#EXT-X-ENDLIST": hasEndList = true
-                case "#EXT-X-DISCONTINUITY": pendingDiscontinuity = true
-                case "#EXT-X-GAP": pendingGap = true
-                case "#EXT-X-PROGRAM-DATE-TIME": pendingDateTime = value.map { String($0.trimmingTrailingWhitespace) }
-                case "#EXTINF":
-                    let text = value ?? ""
-                    let durationText = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                    guard let duration = MediaTime(decimalSeconds: durationText.trimmingTrailingWhitespace) else {
-                        throw HLSError(.malformedTag, source: source, line: line.number,
-                                       "#EXTINF needs a duration in decimal seconds (RFC 8216bis §4.4.4.1), found \"\(durationText)\"")
-                    }
-                    pendingDuration = (duration, String(durationText.trimmingTrailingWhitespace), line.number)
-                case "#EXT-X-BYTERANGE":
-                    guard let range = ByteRange(parsing: value ?? "") else {
-                        throw HLSError(.malformedTag, source: source, line: line.number,
-                                       "#EXT-X-BYTERANGE needs <length>[@<offset>] (RFC 8216bis §4.4.4.2), found \"\(value ?? "")\"")
-                    }
-                    pendingByteRange = range
-                case "#EXT-X-MAP":
-                    let list = try attributes(value, line)
-                    guard let uri = list["URI"]?.unquoted else {
-                        throw HLSError(.missingRequired, source: source, line: line.number, "#EXT-X-MAP requires a URI attribute (RFC 8216bis §4.4.4.5)")
-                    }
-                    var range: ByteRange?
-                    if let text = list["BYTERANGE"]?.unquoted {
-                        guard let parsed = ByteRange(parsing: Substring(text)), parsed.offset != nil else {
-                            throw HLSError(.malformedTag, source: source, line: line.number,
-                                           "#EXT-X-MAP BYTERANGE needs \"<length>@<offset>\", found \"\(text)\"")
-                        }
-                        range = parsed
-                    }
-                    currentMap = MediaSegment.Initialization(uri: try substitute(uri, line), byteRange: range)
-                case "#EXT-X-DEFINE":
-                    let list = try attributes(value, line)
-                    if let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted { definitions[name] = defined }
-                    if let name = list["IMPORT"]?.unquoted, let imported = imports[name] { definitions[name] = imported }
-                case "#EXT-X-KEY":
-                    let method = try attributes(value, line)["METHOD"]?.rawValue
-                    currentKeyMethod = method == "NONE" ? nil : method
-                default:
-                    continue
-                }
-            case .uri(let uri):
-                guard let (duration, durationText, extinfLine) = pendingDuration else {
-                    throw HLSError(.missingRequired, source: source, line: line.number,
-                                   "the segment URI \"\(uri)\" has no #EXTINF before it (RFC 8216bis §4.4.4.1)")
-                }
-                let uriString = try substitute(String(uri), line)
-                var range = pendingByteRange
-                if let r = range, r.offset == nil {
-                    range = ByteRange(length: r.length, offset: lastRangeEnd[uriString] ?? 0)
-                }
-                if let r = range, let offset = r.offset {
-                    let (end, overflow) = offset.addingReportingOverflow(r.length)
-                    guard !overflow else {
-                        throw HLSError(.malformedTag, source: source, line: line.number, "#EXT-X-BYTERANGE \(r.length)@\(offset) ends beyond any file size")
-                    }
-                    lastRangeEnd[uriString] = end
-                }
-                if pendingDiscontinuity && !segments.isEmpty { discontinuities += 1 }
-                guard discontinuitySequence <= Int.max - discontinuities, let end = MediaTime.checkedSum(start, duration) else {
-                    throw HLSError(.malformedTag, source: source, line: line.number,
-                                   "the playlist's sequence numbers or total duration leave the range Subweave can represent (\(MediaTime.limit / 90_000) s)")
-                }
-                segments.append(MediaSegment(
-                    uri: uriString, duration: duration, durationText: durationText, start: start,
-                    discontinuity: pendingDiscontinuity, discontinuitySequence: discontinuitySequence + discontinuities,
-                    programDateTime: pendingDateTime, byteRange: range, map: currentMap,
-                    keyMethod: currentKeyMethod, isGap: pendingGap, line: extinfLine))
-                start = end
-                pendingDuration = nil
-                pendingDiscontinuity = false
-                pendingDateTime = nil
-                pendingByteRange = nil
-                pendingGap = false
-            }
-        }
-        guard let targetDuration else {
+        var reader = MediaPlaylistReader(source: source, imports: imports)
+        for line in playlist.lines { try reader.read(line) }
+        guard let targetDuration = reader.targetDuration else {
             throw HLSError(.missingRequired, source: source, line: nil,
                            "no #EXT-X-TARGETDURATION: RFC 8216bis §4.4.3.1 requires it in every media playlist")
         }
-        guard !segments.isEmpty else {
+        guard !reader.segments.isEmpty else {
             throw HLSError(.missingRequired, source: source, line: nil, "the media playlist lists no segments")
         }
-        self.version = version
+        version = reader.version
         self.targetDuration = targetDuration
-        self.mediaSequence = mediaSequence
-        self.discontinuitySequence = discontinuitySequence
-        self.playlistType = playlistType
-        self.hasEndList = hasEndList
-        self.segments = segments
+        mediaSequence = reader.mediaSequence
+        discontinuitySequence = reader.discontinuitySequence
+        playlistType = reader.playlistType
+        hasEndList = reader.hasEndList
+        segments = reader.segments
     }
 
     /// The total duration: the sum of the segments' EXTINF durations.
@@ -177,9 +43,160 @@ public struct MediaPlaylist: Sendable, Equatable {
     }
 }
 
+/// Reads a media playlist line by line: the playlist-wide tags, and the tags that apply to the
+/// next segment until its URI line.
+private struct MediaPlaylistReader {
+    let source: String
+    let imports: [String: String]
+    var version: Int?
+    var targetDuration: Int?
+    var mediaSequence = 0
+    var discontinuitySequence = 0
+    var playlistType: PlaylistType?
+    var hasEndList = false
+    var segments: [MediaSegment] = []
+
+    /// What applies to the next segment.
+    private var duration: (time: MediaTime, text: String, line: Int?)?
+    private var discontinuity = false
+    private var dateTime: String?
+    private var byteRange: ByteRange?
+    private var gap = false
+    private var map: MediaSegment.Initialization?
+    private var key: EncryptionMethod?
+    private var lastRangeEnd: [String: Int] = [:]
+    private var discontinuities = 0
+    private var start = MediaTime.zero
+    private var definitions: [String: String] = [:]
+
+    init(source: String, imports: [String: String]) {
+        self.source = source
+        self.imports = imports
+    }
+
+    mutating func read(_ line: PlaylistLine) throws(HLSError) {
+        switch line.kind {
+        case .blank, .comment: return
+        case .tag(let name, let value): try tag(name, value, line)
+        case .uri(let uri): try segment(String(uri), line)
+        }
+    }
+
+    private func problem(_ line: PlaylistLine, _ reason: String, code: HLSError.Code = .malformedTag) -> HLSError {
+        HLSError(code, source: source, line: line.number, reason)
+    }
+
+    private mutating func tag(_ name: String, _ value: Substring?, _ line: PlaylistLine) throws(HLSError) {
+        switch name {
+        case TagName.streamInf, TagName.media:
+            throw problem(line, "\(name) makes this a master playlist; a media playlist (with #EXTINF segments) was expected", code: .wrongPlaylistKind)
+        case TagName.version: version = try integer(value, line, name)
+        case TagName.targetDuration: targetDuration = try integer(value, line, name)
+        case TagName.mediaSequence, TagName.discontinuitySequence:
+            guard segments.isEmpty && duration == nil else {
+                throw problem(line, "\(name) comes after the first media segment; RFC 8216bis §4.4.3 requires it to appear before the first one")
+            }
+            if name == TagName.mediaSequence { mediaSequence = try integer(value, line, name) } else { discontinuitySequence = try integer(value, line, name) }
+        case TagName.playlistType:
+            // VOD or EVENT (§4.4.3.5); anything else is ignored, as a client ignores what it does not know.
+            playlistType = value.flatMap { PlaylistType(rawValue: String($0.trimmingTrailingWhitespace)) }
+        case TagName.endList: hasEndList = true
+        case TagName.discontinuity: discontinuity = true
+        case TagName.gap: gap = true
+        case TagName.programDateTime: dateTime = value.map { String($0.trimmingTrailingWhitespace) }
+        case TagName.inf: try inf(value, line)
+        case TagName.byteRange:
+            guard let range = ByteRange(parsing: value ?? "") else {
+                throw problem(line, "#EXT-X-BYTERANGE needs <length>[@<offset>] (RFC 8216bis §4.4.4.2) within the range of a file size")
+            }
+            byteRange = range
+        case TagName.map: try readMap(value, line)
+        case TagName.define:
+            let list = try attributes(value, line)
+            if let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted { definitions[name] = defined }
+            if let name = list["IMPORT"]?.unquoted, let imported = imports[name] { definitions[name] = imported }
+        case TagName.key:
+            key = try attributes(value, line)["METHOD"].flatMap { EncryptionMethod($0.rawValue) }
+        default:
+            return
+        }
+    }
+
+    private mutating func inf(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) {
+        let text = value ?? ""
+        let durationText = (text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingTrailingWhitespace
+        guard let time = MediaTime(decimalSeconds: durationText) else {
+            throw problem(line, "#EXTINF needs a duration in decimal seconds (RFC 8216bis §4.4.4.1), found \"\(LabelText.excerpt(durationText, limit: 40))\"")
+        }
+        duration = (time, String(durationText), line.number)
+    }
+
+    private mutating func readMap(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) {
+        let list = try attributes(value, line)
+        guard let uri = list["URI"]?.unquoted else {
+            throw problem(line, "#EXT-X-MAP requires a URI attribute (RFC 8216bis §4.4.4.5)", code: .missingRequired)
+        }
+        var range: ByteRange?
+        if let text = list["BYTERANGE"]?.unquoted {
+            guard let parsed = ByteRange(parsing: Substring(text)), parsed.offset != nil else {
+                throw problem(line, "#EXT-X-MAP BYTERANGE needs \"<length>@<offset>\"")
+            }
+            range = parsed
+        }
+        map = MediaSegment.Initialization(uri: try substitute(uri, line), byteRange: range)
+    }
+
+    private mutating func segment(_ uri: String, _ line: PlaylistLine) throws(HLSError) {
+        guard let (time, text, extinfLine) = duration else {
+            throw problem(line, "the segment URI has no #EXTINF before it (RFC 8216bis §4.4.4.1)", code: .missingRequired)
+        }
+        let uriString = try substitute(uri, line)
+        var range = byteRange
+        if let r = range, r.offset == nil { range = ByteRange(length: r.length, offset: lastRangeEnd[uriString] ?? 0) }
+        if let r = range, let offset = r.offset {
+            let (end, overflow) = offset.addingReportingOverflow(r.length)
+            guard !overflow else { throw problem(line, "#EXT-X-BYTERANGE \(r.length)@\(offset) ends beyond any file size") }
+            lastRangeEnd[uriString] = end
+        }
+        if discontinuity && !segments.isEmpty { discontinuities += 1 }
+        guard discontinuitySequence <= Int.max - discontinuities, let end = MediaTime.checkedSum(start, time) else {
+            throw problem(line, "the playlist's sequence numbers or total duration leave the range Subweave can represent (\(MediaTime.limit / 90_000) s)")
+        }
+        segments.append(MediaSegment(
+            uri: uriString, duration: time, durationText: text, start: start, discontinuity: discontinuity,
+            discontinuitySequence: discontinuitySequence + discontinuities, programDateTime: dateTime, byteRange: range, map: map,
+            encryption: key, isGap: gap, line: extinfLine))
+        start = end
+        duration = nil
+        discontinuity = false
+        dateTime = nil
+        byteRange = nil
+        gap = false
+    }
+
+    private func integer(_ value: Substring?, _ line: PlaylistLine, _ name: String) throws(HLSError) -> Int {
+        guard let value, let n = Int(value.trimmingTrailingWhitespace), n >= 0 else {
+            throw problem(line, "\(name) needs a decimal-integer, found \"\(LabelText.excerpt(value ?? "", limit: 40))\"")
+        }
+        return n
+    }
+
+    private func attributes(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) -> AttributeList {
+        do { return try AttributeList(parsing: value ?? "") } catch {
+            throw HLSError(.malformedAttributeList, source: source, line: line.number, "\(line.tagName ?? "tag"): \(error.reason)")
+        }
+    }
+
+    private func substitute(_ text: String, _ line: PlaylistLine) throws(HLSError) -> String {
+        do { return try VariableSubstitution.apply(definitions, to: text) } catch {
+            throw problem(line, "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
+        }
+    }
+}
+
 /// One media segment and the tags that apply to it.
 public struct MediaSegment: Sendable, Equatable {
-    /// The URI as written (relative to the playlist).
+    /// The URI as written (relative to the playlist), variables substituted.
     public let uri: String
     public let duration: MediaTime
     /// The EXTINF duration exactly as written, so a mirror playlist can repeat it.
@@ -197,7 +214,7 @@ public struct MediaSegment: Sendable, Equatable {
     /// The `EXT-X-MAP` in force (fMP4 initialisation section).
     public let map: Initialization?
     /// The `EXT-X-KEY` METHOD in force, or nil when the segment is not encrypted.
-    public let keyMethod: String?
+    public let encryption: EncryptionMethod?
     public let isGap: Bool
     /// The line of the segment's `EXTINF`.
     public let line: Int?

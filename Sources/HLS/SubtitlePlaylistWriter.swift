@@ -16,7 +16,7 @@ public enum SubtitlePlaylistWriter {
         if reference.discontinuitySequence != 0 || reference.segments.contains(where: \.discontinuity) {
             lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(reference.discontinuitySequence)")
         }
-        if let type = reference.playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(type)") }
+        if let type = reference.playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(type.rawValue)") }
         for (segment, uri) in zip(reference.segments, segmentURIs) {
             if segment.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
             if let date = segment.programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(date)") }

@@ -60,7 +60,7 @@ struct CaptionScanner {
     /// With `alwaysDecode`, every segment is decoded even when the bounded scan finds nothing.
     func scan(_ timeline: ProgrammeTimeline, playlistURL: URL, alwaysDecode: Bool = false) async throws(SubweaveError) -> ProgrammeCaptions {
         let playlist = timeline.playlist
-        guard let first = playlist.segments.first, first.map == nil, first.keyMethod == nil,
+        guard let first = playlist.segments.first, first.map == nil, first.encryption == nil,
               let firstURL = MediaReader.resolve(first.uri, against: playlistURL) else { return .none }
         let head = try await reader.read(firstURL, kind: .segment, range: first.byteRange, what: "the first media segment")
         var detector = TransportStreamCaptionReader(accessUnitLimit: Self.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })

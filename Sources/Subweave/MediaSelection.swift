@@ -63,23 +63,23 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
 
     /// Builds the groups of `master` and, with `locales`, the selection at load.
     public init(master: MasterPlaylist, locales: [LanguageTag]) {
-        let renditions = (try? master.renditions()) ?? []
-        let variant = (try? master.variants())?.first
+        let renditions = master.renditions
+        let variant = master.variants.first
         func option(_ r: MasterPlaylist.Rendition) -> Option {
             let characteristics = r.attributes["CHARACTERISTICS"]?.unquoted.split(separator: ",").map(String.init) ?? []
-            return Option(displayName: r.name ?? "", language: r.language, forced: r.flag("FORCED"), characteristics: characteristics,
-                          isDefault: r.flag("DEFAULT"), autoselect: r.flag("AUTOSELECT"), type: r.type ?? "", groupID: r.groupID ?? "",
-                          instreamID: r.attributes["INSTREAM-ID"]?.unquoted, listed: !r.flag("FORCED"))
+            return Option(displayName: r.name ?? "", language: r.language, forced: r.isForced, characteristics: characteristics,
+                          isDefault: r.isDefault, autoselect: r.isAutoselect, type: r.type?.rawValue ?? "", groupID: r.groupID ?? "",
+                          instreamID: r.attributes["INSTREAM-ID"]?.unquoted, listed: !r.isForced)
         }
         // The groups the first variant uses (AVFoundation presents one group per characteristic).
-        func members(_ type: String, _ attribute: String) -> [Option] {
-            let id = variant?.attributes[attribute]?.unquoted
+        func members(_ type: MediaType) -> [Option] {
+            let id = variant?.attributes[type.streamInfAttribute]?.unquoted
             return renditions.filter { $0.type == type && (id == nil || $0.groupID == id) }.map(option)
         }
-        let audio = members("AUDIO", "AUDIO")
-        let video = members("VIDEO", "VIDEO")
-        var legible = members("SUBTITLES", "SUBTITLES")
-        if variant?.attributes["CLOSED-CAPTIONS"]?.isQuoted == true { legible += members("CLOSED-CAPTIONS", "CLOSED-CAPTIONS") }
+        let audio = members(.audio)
+        let video = members(.video)
+        var legible = members(.subtitles)
+        if variant?.attributes["CLOSED-CAPTIONS"]?.isQuoted == true { legible += members(.closedCaptions) }
         groups = []
         if !audio.isEmpty { groups.append(Group(characteristic: "audible", options: audio, allowsEmptySelection: false)) }
         if !legible.isEmpty { groups.append(Group(characteristic: "legible", options: legible, allowsEmptySelection: true)) }

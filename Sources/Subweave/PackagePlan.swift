@@ -109,12 +109,12 @@ extension Presentation {
 
         // The renditions this presentation holds, before and after.
         var previous: [String: String] = [:]
-        for rendition in (try? master.renditions()) ?? [] {
+        for rendition in master.renditions {
             guard let uri = rendition.uri, let place = RenditionLayout.recognise(uri) else { continue }
             previous[place.folder] = place.generation ?? ""
         }
         var named: [String: String] = [:]
-        for rendition in (try? rewritten.master.renditions()) ?? [] {
+        for rendition in rewritten.master.renditions {
             guard let uri = rendition.uri, let place = RenditionLayout.recognise(uri), let generation = place.generation else { continue }
             named[place.folder] = generation
         }

@@ -67,7 +67,7 @@ public struct PresentationValidator: Sendable {
             timeline = chosenTimeline
         } catch {
             // The media could not be probed: check the playlists against the first variant alone.
-            guard let first = (try? master.variants())?.first, let read = try? await selection.readVariant(first, number: 0) else {
+            guard let first = master.variants.first, let read = try? await selection.readVariant(first, number: 0) else {
                 add(.error, masterName, nil, "RFC 8216bis §4.4.6.2", "every variant's media playlist can be read", Self.reason(error))
                 return ValidationReport(findings: findings)
             }
@@ -77,10 +77,10 @@ public struct PresentationValidator: Sendable {
         }
 
         var seen: Set<String> = []
-        for rendition in (try? master.renditions()) ?? [] where rendition.type == "SUBTITLES" {
+        for rendition in master.renditions where rendition.type == .subtitles {
             guard let uri = rendition.uri, seen.insert(uri).inserted else { continue }
             let substituted: String
-            do { substituted = try master.substitutingVariables(in: uri, line: rendition.lineIndex) } catch {
+            do throws(HLSError) { substituted = try master.substitutingVariables(in: uri, line: rendition.lineIndex) } catch {
                 add(.error, masterName, error.line, "RFC 8216bis §4.3", "every variable reference names a defined variable", error.reason)
                 continue
             }

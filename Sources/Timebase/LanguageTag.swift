@@ -104,6 +104,12 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         self.init(language: language, extendedLanguages: extlangs, script: script, region: region, trailing: trailing)
     }
 
+    /// True when `text` is a well-formed BCP 47 tag as written (RFC 5646 §2.1: subtags separated
+    /// by `-`, not `_`), which playlists require; ``init(parsing:)`` is lenient with user input.
+    public static func isWellFormed(_ text: String) -> Bool {
+        !text.contains("_") && LanguageTag(parsing: text) != nil
+    }
+
     /// True for `und` (undetermined), which matches no other tag.
     public var isUndetermined: Bool { language == "und" }
 

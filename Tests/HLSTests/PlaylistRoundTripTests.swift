@@ -25,9 +25,9 @@ struct PlaylistRoundTripTests {
         let bytes = try Fixtures.bytes("media/ts-bframes/complex.m3u8")
         let master = try MasterPlaylist(parsing: bytes, source: "complex.m3u8")
         #expect(Array(master.playlist.text.utf8) == bytes)
-        #expect(try master.variants().count == 2)
-        #expect(try master.renditions().map(\.type) == ["AUDIO", "SUBTITLES"])
-        #expect(try master.iFrameStreams().count == 1)
+        #expect(master.variants.count == 2)
+        #expect(master.renditions.map(\.type) == [.audio, .subtitles])
+        #expect(master.iFrameStreams.count == 1)
     }
 
     @Test func notAPlaylistNamesLineOne() {
@@ -116,7 +116,7 @@ struct MediaPlaylistTests {
         #expect(playlist.targetDuration == 6)
         #expect(playlist.mediaSequence == 100)
         #expect(playlist.discontinuitySequence == 7)
-        #expect(playlist.playlistType == "VOD")
+        #expect(playlist.playlistType == .vod)
         #expect(playlist.hasEndList)
         #expect(playlist.segments.map(\.discontinuitySequence) == [7, 7, 8])
         #expect(playlist.segments.map(\.start.ticks) == [0, 540_540, 1_081_080])

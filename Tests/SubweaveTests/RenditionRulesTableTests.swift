@@ -89,7 +89,7 @@ struct RenditionRulesTableTests {
                                         prefersDefault: t.isDefault, uri: "subtitles/\(t.id)/index.m3u8", origin: t.id)
         }
         let result = try MasterRewriter(preferredLanguage: row.preferred.flatMap(LanguageTag.init(parsing:))).rewrite(master, renditions: renditions)
-        let media = try result.master.renditions()
+        let media = result.master.renditions
         let actual = media.map { r in
             (r.name ?? "", r.language ?? "", r.attributes["DEFAULT"]?.rawValue ?? "NO", r.attributes["AUTOSELECT"]?.rawValue ?? "NO",
              r.attributes["FORCED"]?.rawValue ?? "", r.attributes["CHARACTERISTICS"]?.unquoted)

@@ -5,9 +5,10 @@ import Timebase
 public enum SubtitlePlaylistRules {
     /// Findings for `playlist` (read from `file`), mirroring `reference`.
     public static func check(_ playlist: MediaPlaylist, file: String, reference: MediaPlaylist) -> [ValidationFinding] {
-        var findings: [ValidationFinding] = []
+        var sink = FindingSink(file: file)
+        sink.ruleID = "subtitle-playlist"
         func add(_ severity: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
-            findings.append(ValidationFinding(severity, file: file, line: line, rule: rule, requirement: requirement, message))
+            sink.add(severity, line, rule, requirement, message)
         }
         for segment in playlist.segments {
             // EXTINF rounded to the nearest integer must not exceed the target duration (compared
@@ -35,7 +36,7 @@ public enum SubtitlePlaylistRules {
         }
         if playlist.playlistType != reference.playlistType {
             add(.warning, nil, "Apple HLS Authoring Spec 8.7", "a subtitle playlist mirrors the video's EXT-X-PLAYLIST-TYPE",
-                "PLAYLIST-TYPE \(playlist.playlistType ?? "absent") here, \(reference.playlistType ?? "absent") in the video")
+                "PLAYLIST-TYPE \(playlist.playlistType?.rawValue ?? "absent") here, \(reference.playlistType?.rawValue ?? "absent") in the video")
         }
         if !reference.hasEndList && playlist.targetDuration != reference.targetDuration {
             add(.error, nil, "Apple HLS Authoring Spec 5.6", "a live subtitle playlist has the video's target duration",
@@ -58,6 +59,6 @@ public enum SubtitlePlaylistRules {
             add(.warning, nil, "Apple HLS Authoring Spec 8.15", "renditions mirror the video's EXT-X-PROGRAM-DATE-TIME",
                 "the video has PROGRAM-DATE-TIME tags, this playlist has none")
         }
-        return findings
+        return sink.findings
     }
 }

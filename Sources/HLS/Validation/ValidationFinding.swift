@@ -26,14 +26,18 @@ public struct ValidationFinding: Sendable, Equatable, Codable, CustomStringConve
     public let requirement: String
     /// What was found here.
     public let message: String
+    /// The stable identifier of the check that found it (`media.default-autoselect`), empty for
+    /// checks outside the rule tables.
+    public let id: String
 
-    public init(_ severity: Severity, file: String, line: Int?, rule: String, requirement: String, _ message: String) {
+    public init(_ severity: Severity, file: String, line: Int?, rule: String, requirement: String, _ message: String, id: String = "") {
         self.severity = severity
         self.file = file
         self.line = line
         self.rule = rule
         self.requirement = requirement
         self.message = message
+        self.id = id
     }
 
     public var description: String {

@@ -24,8 +24,8 @@ struct MediaReader: Sendable {
         for index in ProgrammeTimeline.segmentsToProbe(playlist) {
             let segment = playlist.segments[index]
             let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
-            if let method = segment.keyMethod, method != "SAMPLE-AES", method != "SAMPLE-AES-CTR" {
-                throw .encrypted("\(place) is encrypted (EXT-X-KEY METHOD=\(method)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media")
+            if let method = segment.encryption, method.hidesTimestamps {
+                throw .encrypted("\(place) is encrypted (EXT-X-KEY METHOD=\(method.text)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media")
             }
             let segmentURL = try resolve(segment.uri, against: url, in: playlist, line: segment.line)
             let bytes = try await read(segmentURL, kind: .segment, range: segment.byteRange,

@@ -93,8 +93,7 @@ struct ReferenceSelection {
     }
 
     func choose() async throws(SubweaveError) -> (ReferenceVariant, ProgrammeTimeline, [PackageWarning]) {
-        let variants: [MasterPlaylist.Variant]
-        do { variants = try master.variants() } catch { throw .playlist(error) }
+        let variants = master.variants
         var probed: [Int: (URL, MediaPlaylist, ProgrammeTimeline)] = [:]
         func probe(_ index: Int) async throws(SubweaveError) -> (URL, MediaPlaylist, ProgrammeTimeline) {
             if let done = probed[index] { return done }

@@ -1,0 +1,98 @@
+import HLS
+import Timebase
+
+/// A subtitle rendition to declare in the master.
+public struct NewSubtitleRendition: Sendable, Equatable {
+    /// How Subweave recognises the rendition on a later run (its URI is derived from it too).
+    public let identity: String
+    public let name: String
+    public let language: LanguageTag
+    public let forced: Bool
+    public let sdh: Bool
+    /// The descriptor said `default` (advisory).
+    public let prefersDefault: Bool
+    /// The media playlist URI, relative to the master.
+    public let uri: String
+    /// Where the rendition came from, for messages (`--subtitle #1`, `CC1`).
+    public let origin: String
+
+    public init(identity: String, name: String, language: LanguageTag, forced: Bool, sdh: Bool, prefersDefault: Bool, uri: String, origin: String) {
+        self.identity = identity
+        self.name = name
+        self.language = language
+        self.forced = forced
+        self.sdh = sdh
+        self.prefersDefault = prefersDefault
+        self.uri = uri
+        self.origin = origin
+    }
+
+    /// The rendition's folder (``RenditionLayout``): an existing rendition in the same folder is
+    /// this one from an earlier run, replaced where it stands.
+    public var folder: String { RenditionLayout.recognise(uri)?.folder ?? uri }
+
+    /// Its `EXT-X-MEDIA` attributes in group `group`, in RFC 8216bis §4.4.6.1 order.
+    func attributes(group: String, isDefault: Bool, autoselect: Bool) -> AttributeList {
+        var list = AttributeList()
+        let order = AttributeOrder.media
+        list.set("TYPE", .enumerated(MediaType.subtitles.rawValue), order: order)
+        list.set("URI", .quoted(uri), order: order)
+        list.set("GROUP-ID", .quoted(group), order: order)
+        list.set("LANGUAGE", .quoted(language.description), order: order)
+        list.set("NAME", .quoted(name), order: order)
+        list.set("DEFAULT", YesNo(isDefault).value, order: order)
+        list.set("AUTOSELECT", YesNo(autoselect).value, order: order)
+        list.set("FORCED", YesNo(forced).value, order: order)
+        if sdh { list.set("CHARACTERISTICS", .quoted(RenditionRules.sdhCharacteristics), order: order) }
+        return list
+    }
+}
+
+/// A CEA-608 service found in the video, to declare as a CLOSED-CAPTIONS rendition.
+public struct CaptionServiceDeclaration: Sendable, Equatable {
+    /// `CC1` … `CC4`.
+    public let instreamID: String
+    public let name: String
+    public let language: LanguageTag?
+
+    public init(instreamID: String, name: String, language: LanguageTag?) {
+        self.instreamID = instreamID
+        self.name = name
+        self.language = language
+    }
+
+    /// Its `EXT-X-MEDIA` attributes in group `group`, in the order Subweave has always written them.
+    func attributes(group: String) -> AttributeList {
+        var list = AttributeList()
+        list.set("TYPE", .enumerated(MediaType.closedCaptions.rawValue), order: [])
+        list.set("GROUP-ID", .quoted(group), order: [])
+        list.set("NAME", .quoted(name), order: [])
+        if let language, !language.isUndetermined { list.set("LANGUAGE", .quoted(language.description), order: []) }
+        list.set("DEFAULT", YesNo.no.value, order: [])
+        list.set("AUTOSELECT", YesNo.no.value, order: [])
+        list.set("INSTREAM-ID", .quoted(instreamID), order: [])
+        return list
+    }
+}
+
+/// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
+public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
+    /// `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption groups its
+    /// variants use, which are kept (with a warning).
+    case automatic = "auto"
+    /// Remove caption groups; `NONE` everywhere.
+    case none
+    /// Declare the CEA-608 services the video carries (found by scanning it); `NONE` without any.
+    case inBand = "in-band"
+}
+
+/// What the master rewrite does about `CLOSED-CAPTIONS`: the request, resolved against what the
+/// video carries.
+public enum ClosedCaptionsPolicy: Sendable, Equatable {
+    /// As ``ClosedCaptionsRequest/automatic``.
+    case automatic
+    /// As ``ClosedCaptionsRequest/none``.
+    case none
+    /// Declare these services in group `cc` (or `cc2`… if taken); with none, `NONE` everywhere.
+    case declare([CaptionServiceDeclaration])
+}

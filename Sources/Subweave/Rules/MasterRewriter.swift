@@ -1,0 +1,143 @@
+import HLS
+import Timebase
+
+/// Rewrites a master playlist to declare (or take out) subtitle renditions, touching only the
+/// lines it must: the rendition lines of its groups, and the `SUBTITLES` and `CLOSED-CAPTIONS`
+/// attributes of the variants.
+public struct MasterRewriter: Sendable {
+    public var preferredLanguage: LanguageTag?
+    public var closedCaptions: ClosedCaptionsPolicy
+
+    public init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
+        self.preferredLanguage = preferredLanguage
+        self.closedCaptions = closedCaptions
+    }
+
+    /// The result of a rewrite.
+    public struct Result: Sendable, Equatable {
+        public let master: MasterPlaylist
+        /// The SUBTITLES groups the renditions joined.
+        public let groups: [String]
+        public let warnings: [PackageWarning]
+    }
+
+    /// Declares `renditions` in every SUBTITLES group the variants use (or a new group `subs`),
+    /// replacing Subweave's own renditions from an earlier run where they stand; takes out the
+    /// renditions whose folders are in `removing`; sets `SUBTITLES` (dropping it when the group
+    /// ends empty) and `CLOSED-CAPTIONS` on every variant; applies the DEFAULT/AUTOSELECT rules.
+    public func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition], removing: Set<String> = []) throws(SubweaveError) -> Result {
+        var master = input
+        let groups = Self.subtitleGroups(master)
+        let ordered = Self.placementOrder(renditions)
+        var edits: [MasterPlaylist.Edit] = []
+        var remaining = 0
+        for group in groups {
+            let edit = SubtitleGroupEdit(master: master, group: group, renditions: ordered, removing: removing, preferredLanguage: preferredLanguage)
+            let (groupEdits, kept) = try edit.edits()
+            edits += groupEdits
+            remaining += kept
+        }
+        var variants: [Int: AttributeList] = Dictionary(uniqueKeysWithValues: master.variants.map { ($0.lineIndex, $0.attributes) })
+        for (line, attributes) in variants {
+            var changed = attributes
+            if remaining == 0 {
+                changed.remove("SUBTITLES")  // the group is gone: a variant may not name it (§4.4.6.2)
+            } else if changed["SUBTITLES"] == nil {
+                changed.set("SUBTITLES", .quoted(groups[0]), order: AttributeOrder.streamInf)
+            }
+            variants[line] = changed
+        }
+        let captions = ClosedCaptionsEdit(master: master, policy: closedCaptions).apply(to: &variants)
+        edits += captions.edits
+        for variant in master.variants where variants[variant.lineIndex] != variant.attributes {
+            edits.append(.setTag(line: variant.lineIndex, name: TagName.streamInf, attributes: variants[variant.lineIndex] ?? variant.attributes))
+        }
+        do { try master.apply(edits) } catch { throw .playlist(error) }
+        return Result(master: master, groups: remaining == 0 ? [] : groups, warnings: captions.warnings)
+    }
+
+    /// The SUBTITLES groups the variants name, in order; else a new group `subs` (`subs-2` … if taken).
+    static func subtitleGroups(_ master: MasterPlaylist) -> [String] {
+        var groups: [String] = []
+        for variant in master.variants {
+            if let group = variant.attributes["SUBTITLES"]?.unquoted, !groups.contains(group) { groups.append(group) }
+        }
+        guard groups.isEmpty else { return groups }
+        let taken = Set(master.renditions.compactMap(\.groupID))
+        var candidate = "subs"
+        var n = 2
+        while taken.contains(candidate) { candidate = "subs-\(n)"; n += 1 }
+        return [candidate]
+    }
+
+    /// Languages in the order first given; within a language general → SDH → forced (Apple HLS
+    /// Authoring Spec 9.17).
+    static func placementOrder(_ renditions: [NewSubtitleRendition]) -> [NewSubtitleRendition] {
+        var languages: [String] = []
+        for r in renditions where !languages.contains(r.language.description) { languages.append(r.language.description) }
+        return renditions.enumerated().sorted { a, b in
+            let ka = (languages.firstIndex(of: a.element.language.description) ?? 0, RenditionRules.rank(forced: a.element.forced, sdh: a.element.sdh), a.offset)
+            let kb = (languages.firstIndex(of: b.element.language.description) ?? 0, RenditionRules.rank(forced: b.element.forced, sdh: b.element.sdh), b.offset)
+            return ka < kb
+        }.map(\.element)
+    }
+
+    /// The line of the first `EXT-X-STREAM-INF` or `EXT-X-I-FRAME-STREAM-INF` (or the end).
+    static func firstStreamLine(_ master: MasterPlaylist) -> Int {
+        master.playlist.lines.firstIndex { $0.tagName == TagName.streamInf || $0.tagName == TagName.iFrameStreamInf } ?? master.playlist.lines.count
+    }
+}
+
+/// `CLOSED-CAPTIONS` on the variants, and the master's caption renditions, under a policy.
+struct ClosedCaptionsEdit {
+    let master: MasterPlaylist
+    let policy: ClosedCaptionsPolicy
+
+    /// Changes `variants` (line → attributes) and returns the rendition edits and warnings.
+    func apply(to variants: inout [Int: AttributeList]) -> (edits: [MasterPlaylist.Edit], warnings: [PackageWarning]) {
+        let captionRenditions = master.renditions.filter { $0.type == .closedCaptions }
+        let captionGroups = Set(captionRenditions.compactMap(\.groupID))
+        let used = master.variants.compactMap { v -> String? in
+            guard let a = v.attributes["CLOSED-CAPTIONS"], a.isQuoted, captionGroups.contains(a.unquoted) else { return nil }
+            return a.unquoted
+        }
+        switch policy {
+        case .automatic where !used.isEmpty:
+            return ([], keepDeclared(used[0], captionGroups, &variants))
+        case .automatic, .none, .declare([]):
+            var warnings: [PackageWarning] = []
+            if case .declare = policy, !captionGroups.isEmpty {
+                warnings.append(PackageWarning(.captionGroupsRemoved, "no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed"))
+            }
+            for line in variants.keys { variants[line]?.set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf) }
+            return (captionRenditions.map { .remove(line: $0.lineIndex) }, warnings)
+        case .declare(let services):
+            let group = freeGroupID()
+            for line in variants.keys { variants[line]?.set("CLOSED-CAPTIONS", .quoted(group), order: AttributeOrder.streamInf) }
+            let anchor = master.renditions.filter { $0.type != .closedCaptions }.last.map { $0.lineIndex + 1 } ?? MasterRewriter.firstStreamLine(master)
+            let inserted: MasterPlaylist.Edit = .insertTags(before: anchor, services.map { (TagName.media, $0.attributes(group: group)) })
+            return (captionRenditions.map { .remove(line: $0.lineIndex) } + [inserted], [])
+        }
+    }
+
+    /// The master declares caption groups its variants use: kept, and NONE (which cannot stand
+    /// beside a group, RFC 8216bis §4.4.6.2) removed from the other variants.
+    private func keepDeclared(_ group: String, _ captionGroups: Set<String>, _ variants: inout [Int: AttributeList]) -> [PackageWarning] {
+        var warnings = [PackageWarning(.captionGroupsKept, "the master declares in-band closed captions (group \"\(group)\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries")]
+        for line in variants.keys.sorted() {
+            guard let value = variants[line]?["CLOSED-CAPTIONS"], !(value.isQuoted && captionGroups.contains(value.unquoted)) else { continue }
+            variants[line]?.remove("CLOSED-CAPTIONS")
+            warnings.append(PackageWarning(.closedCaptionsNoneRemoved, "line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group"))
+        }
+        return warnings
+    }
+
+    /// `cc`, or `cc2`… when another type's group already has the name.
+    private func freeGroupID() -> String {
+        let taken = Set(master.renditions.filter { $0.type != .closedCaptions }.compactMap(\.groupID))
+        var group = "cc"
+        var n = 2
+        while taken.contains(group) { group = "cc\(n)"; n += 1 }
+        return group
+    }
+}
