@@ -95,21 +95,21 @@ public struct CaptionDecoder {
         }
     }
 
-    /// Decodes what the reorder buffer holds (the end of a bounded scan).
+    /// Decodes what the reorder buffer holds (the end of a bounded scan, or of the input).
     public mutating func drainReorderBuffer() {
         for (t, items) in reorder.drain() { decode(items, at: t) }
     }
 
     /// Flushes the reorder buffer and ends open captions at `end` (or the last frame seen).
     public mutating func finish(at end: MediaTime? = nil) {
-        for (t, items) in reorder.drain() { decode(items, at: t) }
+        drainReorderBuffer()
         let time = end ?? lastTime ?? .zero
         for i in fields.indices { fields[i].finish(at: time, into: &collector) }
     }
 
     /// At a discontinuity: decodes what is buffered, ends open captions at `time`, resets.
     public mutating func discontinuity(at time: MediaTime) {
-        for (t, items) in reorder.drain() { decode(items, at: t) }
+        drainReorderBuffer()
         for i in fields.indices { fields[i].reset(at: time, into: &collector) }
     }
 

@@ -29,7 +29,7 @@ public enum SCCReader {
             if line.isEmpty { continue }
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let timecode = parts.first, let frame = Self.frame(String(timecode)) else {
-                warnings.append(IngestWarning(kind: "line_skipped", line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
+                warnings.append(IngestWarning(kind: .lineSkipped, line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
                 continue
             }
             var pairs: [(UInt8, UInt8)] = []
@@ -39,11 +39,11 @@ public enum SCCReader {
                 pairs.append((UInt8(value >> 8), UInt8(value & 0xFF)))
             }
             if let bad {
-                warnings.append(IngestWarning(kind: "line_skipped", line: index + 1, "line skipped: \"\(bad)\" is not a 4-digit hexadecimal byte pair"))
+                warnings.append(IngestWarning(kind: .lineSkipped, line: index + 1, "line skipped: \"\(bad)\" is not a 4-digit hexadecimal byte pair"))
                 continue
             }
             if frame < lastFrame {
-                warnings.append(IngestWarning(kind: "timecode_overlap", line: index + 1, "timecode \(timecode) starts before the previous line's data has been sent; its pairs are sent from there on"))
+                warnings.append(IngestWarning(kind: .timecodeOverlap, line: index + 1, "timecode \(timecode) starts before the previous line's data has been sent; its pairs are sent from there on"))
             }
             var f = max(frame, lastFrame)
             for pair in pairs {
@@ -56,7 +56,7 @@ public enum SCCReader {
         let services = decoder.services
         guard let service = services.first else { return ([], nil, warnings) }
         if services.count > 1 {
-            warnings.append(IngestWarning(kind: "services_ignored", line: nil,
+            warnings.append(IngestWarning(kind: .servicesIgnored, line: nil,
                 "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
         }
         return (decoder.collector.cues[service] ?? [], service, warnings)

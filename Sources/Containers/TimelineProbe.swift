@@ -50,36 +50,17 @@ public enum TimelineProbe {
     }
 
     static func probeTransportStream(_ data: [UInt8], from first: Int) throws(ContainerError) -> SegmentTimeline {
-        var patAssembler = SectionAssembler()
-        var pmtAssemblers: [UInt16: SectionAssembler] = [:]
-        var streams: [UInt16: TransportStream.ElementaryStream] = [:]
+        var tables = ProgramTables()
         var firstPTS: [UInt16: Int64] = [:]
         var firstDTS: [UInt16: Int64] = [:]
         var lowestPTS: [UInt16: Int64] = [:]  // unwrapped against the stream's first PTS
-        var sawPAT = false
         var offset = first
         while offset + TransportStream.packetSize <= data.count {
             guard let packet = TransportStream.Packet(data, at: offset) else {
                 throw ContainerError(.malformed, offset: offset, "lost MPEG-TS sync: expected 0x47, found 0x\(String(data[offset], radix: 16))")
             }
             offset += TransportStream.packetSize
-            if packet.pid == 0 {
-                if let section = patAssembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
-                    sawPAT = true
-                    for pid in TransportStream.programMapPIDs(pat: section) where pmtAssemblers[pid] == nil {
-                        pmtAssemblers[pid] = SectionAssembler()
-                    }
-                }
-                continue
-            }
-            if var assembler = pmtAssemblers[packet.pid] {
-                if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
-                   let list = TransportStream.elementaryStreams(pmt: section) {
-                    for stream in list { streams[stream.pid] = stream }
-                }
-                pmtAssemblers[packet.pid] = assembler
-                continue
-            }
+            if tables.consume(packet, in: data) { continue }
             guard packet.payloadUnitStart, !packet.payload.isEmpty,
                   let header = TransportStream.PESHeader(data[packet.payload]), let pts = header.pts else { continue }
             if let reference = firstPTS[packet.pid] {
@@ -91,7 +72,8 @@ public enum TimelineProbe {
                 lowestPTS[packet.pid] = pts
             }
         }
-        guard sawPAT else {
+        let streams = tables.streams
+        guard tables.sawPAT else {
             throw ContainerError(.missing, offset: first, "no PAT (PID 0) in the segment: its streams cannot be identified")
         }
         guard !streams.isEmpty else {

@@ -61,6 +61,9 @@ public enum TransportStream {
         public let language: String?
         /// Descriptor tags present (to recognise AC-3 and others carried as private data).
         public let descriptorTags: [UInt8]
+        /// The caption services an ATSC `caption_service_descriptor` (tag 0x86) announces for this
+        /// stream or its program, with their languages.
+        public var captionServices: [CaptionServiceEntry] = []
 
         public var kind: Kind {
             switch streamType {
@@ -91,38 +94,82 @@ public enum TransportStream {
         return result
     }
 
-    /// The elementary streams a PMT section lists. `section` starts at table_id.
+    /// One service of an ATSC A/65 `caption_service_descriptor`.
+    public struct CaptionServiceEntry: Sendable, Equatable {
+        /// ISO 639-2 language code, lower case.
+        public let language: String
+        /// True for a CEA-708 service; false for 608 data on a line-21 field.
+        public let digital: Bool
+        /// For 608: the line-21 field (1 or 2); for 708: the caption service number.
+        public let number: Int
+    }
+
+    /// The elementary streams a PMT section lists. `section` starts at table_id. Caption service
+    /// descriptors at program level apply to every stream.
     public static func elementaryStreams(pmt section: ArraySlice<UInt8>) -> [ElementaryStream]? {
         let s = Array(section)
         guard s.count >= 12, s[0] == 0x02 else { return nil }
         let length = Int(s[1] & 0x0F) << 8 | Int(s[2])
         let end = min(s.count, 3 + length) - 4
         let programInfoLength = Int(s[10] & 0x0F) << 8 | Int(s[11])
+        let program = descriptors(s, 12, min(end, 12 + programInfoLength))
         var i = 12 + programInfoLength
         var streams: [ElementaryStream] = []
         while i + 5 <= end {
             let type = s[i]
             let pid = UInt16(s[i + 1] & 0x1F) << 8 | UInt16(s[i + 2])
             let infoLength = Int(s[i + 3] & 0x0F) << 8 | Int(s[i + 4])
-            var language: String?
-            var tags: [UInt8] = []
-            var d = i + 5
-            let descriptorsEnd = min(end, i + 5 + infoLength)
-            while d + 2 <= descriptorsEnd {
-                let tag = s[d], dl = Int(s[d + 1])
-                tags.append(tag)
-                if tag == 0x0A, dl >= 3, d + 5 <= descriptorsEnd {
-                    let code = s[(d + 2)..<(d + 5)]
-                    if code.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) }) {
-                        language = String(decoding: code, as: UTF8.self).lowercased()
-                    }
-                }
-                d += 2 + dl
-            }
-            streams.append(ElementaryStream(pid: pid, streamType: type, language: language, descriptorTags: tags))
+            let own = descriptors(s, i + 5, min(end, i + 5 + infoLength))
+            var stream = ElementaryStream(pid: pid, streamType: type, language: own.language, descriptorTags: own.tags)
+            stream.captionServices = own.captions.isEmpty ? program.captions : own.captions
+            streams.append(stream)
             i += 5 + infoLength
         }
         return streams
+    }
+
+    /// What a descriptor loop in `s[start..<end]` says: its tags, the ISO 639 language (0x0A) and
+    /// the caption services (0x86).
+    static func descriptors(_ s: [UInt8], _ start: Int, _ end: Int) -> (tags: [UInt8], language: String?, captions: [CaptionServiceEntry]) {
+        var tags: [UInt8] = []
+        var language: String?
+        var captions: [CaptionServiceEntry] = []
+        var d = start
+        while d + 2 <= end {
+            let tag = s[d], length = Int(s[d + 1])
+            let body = (d + 2)..<min(end, d + 2 + length)
+            tags.append(tag)
+            if tag == 0x0A, body.count >= 3, let code = languageCode(s[body.lowerBound..<(body.lowerBound + 3)]) { language = code }
+            if tag == 0x86 { captions = captionServices(s[body]) }
+            d += 2 + length
+        }
+        return (tags, language, captions)
+    }
+
+    /// An ISO 639-2 code of three letters, lower-cased; nil for anything else.
+    static func languageCode(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.count == 3, bytes.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).lowercased()
+    }
+
+    /// ATSC A/65 §6.9.2 caption_service_descriptor: number_of_services (5 bits), then per service
+    /// language (3 bytes), digital_cc (1 bit), reserved (1), then caption_service_number (6 bits)
+    /// or reserved (5) and line21_field (1), then easy_reader, wide_aspect_ratio and 14 reserved bits.
+    static func captionServices(_ body: ArraySlice<UInt8>) -> [CaptionServiceEntry] {
+        guard let first = body.first else { return [] }
+        let count = Int(first & 0x1F)
+        var result: [CaptionServiceEntry] = []
+        var i = body.startIndex + 1
+        for _ in 0..<count where i + 6 <= body.endIndex {
+            let flags = body[i + 3]
+            let digital = flags & 0x80 != 0
+            let number = digital ? Int(flags & 0x3F) : (flags & 0x01 == 0 ? 1 : 2)
+            if let language = languageCode(body[i..<(i + 3)]) {
+                result.append(CaptionServiceEntry(language: language, digital: digital, number: number))
+            }
+            i += 6
+        }
+        return result
     }
 
     /// A PES packet header (ISO/IEC 13818-1 §2.4.3.6).
@@ -190,5 +237,36 @@ struct SectionAssembler {
             return buffer[0..<(3 + length)]
         }
         return nil
+    }
+}
+
+/// Follows a transport stream's program tables as packets arrive: the PAT names the PMT PIDs,
+/// each PMT lists its elementary streams. The one place PSI is tracked.
+struct ProgramTables {
+    private var pat = SectionAssembler()
+    private var pmts: [UInt16: SectionAssembler] = [:]
+    /// The streams of every PMT read, by PID.
+    private(set) var streams: [UInt16: TransportStream.ElementaryStream] = [:]
+    /// The first video stream of the first PMT that lists one.
+    private(set) var firstVideo: TransportStream.ElementaryStream?
+    private(set) var sawPAT = false
+
+    /// Reads `packet` if it carries the PAT or a PMT (true), else leaves it to the caller (false).
+    mutating func consume(_ packet: TransportStream.Packet, in data: [UInt8]) -> Bool {
+        if packet.pid == 0 {
+            if let section = pat.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
+                sawPAT = true
+                for pid in TransportStream.programMapPIDs(pat: section) where pmts[pid] == nil { pmts[pid] = SectionAssembler() }
+            }
+            return true
+        }
+        guard var assembler = pmts[packet.pid] else { return false }
+        if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
+           let list = TransportStream.elementaryStreams(pmt: section) {
+            for stream in list { streams[stream.pid] = stream }
+            if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
+        }
+        pmts[packet.pid] = assembler
+        return true
     }
 }

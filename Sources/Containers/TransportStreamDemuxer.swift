@@ -24,8 +24,7 @@ public struct TransportStreamDemuxer {
     public private(set) var bytesRead = 0
 
     private var pending: [UInt8] = []
-    private var patAssembler = SectionAssembler()
-    private var pmtAssemblers: [UInt16: SectionAssembler] = [:]
+    private var tables = ProgramTables()
     private var current: [UInt8] = []
     private var currentHeader: TransportStream.PESHeader?
     private var currentOffset = 0
@@ -109,18 +108,8 @@ public struct TransportStreamDemuxer {
     }
 
     private mutating func handle(_ packet: TransportStream.Packet, _ data: [UInt8], absolute: Int, _ emit: (PESPacket) -> Void) {
-        if packet.pid == 0 {
-            if let section = patAssembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
-                for pid in TransportStream.programMapPIDs(pat: section) where pmtAssemblers[pid] == nil { pmtAssemblers[pid] = SectionAssembler() }
-            }
-            return
-        }
-        if var assembler = pmtAssemblers[packet.pid] {
-            if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
-               let streams = TransportStream.elementaryStreams(pmt: section), video == nil {
-                video = streams.first { $0.kind == .video }
-            }
-            pmtAssemblers[packet.pid] = assembler
+        if tables.consume(packet, in: data) {
+            if video == nil { video = tables.firstVideo }
             return
         }
         guard let video, packet.pid == video.pid else { return }

@@ -138,17 +138,3 @@ public struct PlaylistLine: Sendable, Equatable {
         case uri(Substring)
     }
 }
-
-extension Substring {
-    var trimmingTrailingWhitespace: Substring {
-        var s = self
-        while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
-        return s
-    }
-
-    var trimmingLeadingWhitespace: Substring {
-        var s = self
-        while let first = s.first, first == " " || first == "\t" { s = s.dropFirst() }
-        return s
-    }
-}

@@ -40,7 +40,7 @@ enum CaptionsCommand {
             let result = DetectionJSON(captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - MediaTime(ticks: origin)).seconds },
                                        accessUnits: reader.decoder?.accessUnits ?? 0, language: reader.videoLanguage.flatMap(LanguageTag.init(parsing:))?.description)
             if options.json { try Output.json(result) } else {
-                Output.out(first.map { "captions: \($0.service.rawValue) text at \(String(format: "%.3f", result.time ?? 0)) s (\(result.accessUnits) access units scanned)" }
+                Output.out(first.map { "captions: \($0.service.rawValue) text at \((result.time ?? 0).decimalSeconds) s (\(result.accessUnits) access units scanned)" }
                            ?? "no captions in the first \(result.accessUnits) access units\(reader.decoder == nil ? " (the video codec carries no SEI captions)" : "")")
             }
             return

@@ -1,4 +1,5 @@
-/// Small text helpers the other modules share (package access: not part of the public API).
+/// Small text helpers the other modules share (package access: not part of the public API): the
+/// one home for trimming.
 extension StringProtocol {
     /// The text without leading and trailing characters in `set`.
     package func trimming(_ set: Set<Character>) -> SubSequence {
@@ -7,6 +8,29 @@ extension StringProtocol {
         while start < end, set.contains(self[start]) { start = index(after: start) }
         while end > start, set.contains(self[index(before: end)]) { end = index(before: end) }
         return self[start..<end]
+    }
+}
+
+extension Substring {
+    /// Without trailing spaces, tabs and carriage returns (the end of a playlist line).
+    package var trimmingTrailingWhitespace: Substring {
+        var s = self
+        while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
+        return s
+    }
+
+    /// Without leading spaces and tabs.
+    package var trimmingLeadingWhitespace: Substring {
+        var s = self
+        while let first = s.first, first == " " || first == "\t" { s = s.dropFirst() }
+        return s
+    }
+}
+
+extension Double {
+    /// Seconds written with three decimals (`12.345`), as ``MediaTime/decimalSeconds`` writes them.
+    package var decimalSeconds: String {
+        MediaTime(ticks: Int64((self * Double(MediaTime.ticksPerSecond)).rounded())).decimalSeconds
     }
 }
 

@@ -133,13 +133,32 @@ public struct CueRegion: Sendable, Equatable {
 
 /// Something a reader noticed and repaired or skipped, with the line it concerns.
 public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
-    /// A stable, machine-readable kind, e.g. `cue_skipped`, `encoding_fallback`.
-    public let kind: String
+    /// What kind of thing it was; the raw value is the stable, machine-readable name.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case cueClamped = "cue_clamped"
+        case cueSkipped = "cue_skipped"
+        case cuesAfterEnd = "cues_after_end"
+        case cuesNotYetPublished = "cues_not_yet_published"
+        case cuesReordered = "cues_reordered"
+        case duplicateIdentifier = "duplicate_identifier"
+        case emptyCue = "empty_cue"
+        case encodingFallback = "encoding_fallback"
+        case firstCueAtZero = "first_cue_at_zero"
+        case invalidBytes = "invalid_bytes"
+        case lineSkipped = "line_skipped"
+        case markupRepaired = "markup_repaired"
+        case servicesIgnored = "services_ignored"
+        case settingDropped = "setting_dropped"
+        case timecodeOverlap = "timecode_overlap"
+        case timestampMapIgnored = "timestamp_map_ignored"
+    }
+
+    public let kind: Kind
     /// The 1-based source line, when there is one.
     public let line: Int?
     public let message: String
 
-    public init(kind: String, line: Int?, _ message: String) {
+    public init(kind: Kind, line: Int?, _ message: String) {
         self.kind = kind
         self.line = line
         self.message = message

@@ -41,25 +41,25 @@ public enum SubRipParser {
                 if isCounter(lines[candidate]) || (afterBlank && !isBlank(lines[candidate])) { textEnd -= 1 }
             }
             guard let timing = entry.timing else {
-                warnings.append(IngestWarning(kind: "cue_skipped", line: lineNumber,
+                warnings.append(IngestWarning(kind: .cueSkipped, line: lineNumber,
                     "cue skipped: \"\(lines[entry.index].prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
                 continue
             }
             guard timing.end > timing.start else {
-                warnings.append(IngestWarning(kind: "cue_skipped", line: lineNumber,
+                warnings.append(IngestWarning(kind: .cueSkipped, line: lineNumber,
                     "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
                 continue
             }
             var body = lines[(entry.index + 1)..<max(entry.index + 1, textEnd)].map { $0.trimmingTrailingSpaces }
             body.removeAll { $0.allSatisfy { $0 == " " || $0 == "\t" } }
             guard !body.isEmpty else {
-                warnings.append(IngestWarning(kind: "empty_cue", line: lineNumber, "cue has no text; skipped"))
+                warnings.append(IngestWarning(kind: .emptyCue, line: lineNumber, "cue has no text; skipped"))
                 continue
             }
             let (markup, settings) = SubRipMarkup.convert(body.joined(separator: "\n"))
             let (repaired, _) = CueText.sanitized(markup)
             if CueText.plainText(repaired).allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" }) {
-                warnings.append(IngestWarning(kind: "empty_cue", line: lineNumber, "cue has no visible text after removing markup; skipped"))
+                warnings.append(IngestWarning(kind: .emptyCue, line: lineNumber, "cue has no visible text after removing markup; skipped"))
                 continue
             }
             cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired, sourceLine: lineNumber))
@@ -70,7 +70,7 @@ public enum SubRipParser {
             break
         }
         if outOfOrder {
-            warnings.append(IngestWarning(kind: "cues_reordered", line: nil, "cues were out of order and have been sorted by start time"))
+            warnings.append(IngestWarning(kind: .cuesReordered, line: nil, "cues were out of order and have been sorted by start time"))
             cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         }
         return (cues, warnings)

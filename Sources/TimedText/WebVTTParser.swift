@@ -95,7 +95,7 @@ private struct BlockParser {
             switch collectBlock(inHeader: false) {
             case .cue(let cue):
                 if cue.end <= cue.start {
-                    document.warnings.append(IngestWarning(kind: "cue_skipped", line: cue.sourceLine,
+                    document.warnings.append(IngestWarning(kind: .cueSkipped, line: cue.sourceLine,
                         "cue skipped: its end (\(WebVTTTimestamp.format(cue.end))) is not after its start (\(WebVTTTimestamp.format(cue.start)))"))
                 } else {
                     document.cues.append(cue)
@@ -161,7 +161,7 @@ private struct BlockParser {
                         cue = Cue(identifier: String(String.UnicodeScalarView(buffer)), start: start, end: end,
                                   settings: settings, text: "", sourceLine: lineNumber)
                         for setting in dropped {
-                            document.warnings.append(IngestWarning(kind: "setting_dropped", line: lineNumber,
+                            document.warnings.append(IngestWarning(kind: .settingDropped, line: lineNumber,
                                 "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
                         }
                         buffer = []
@@ -200,7 +200,7 @@ private struct BlockParser {
         }
         if let badTimingLine {
             let timing = String(String.UnicodeScalarView(scalars.lineText(at: badTimingLine)))
-            document.warnings.append(IngestWarning(kind: "cue_skipped", line: badTimingLine,
+            document.warnings.append(IngestWarning(kind: .cueSkipped, line: badTimingLine,
                 "cue skipped: \"\(timing)\" is not a valid timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt, WebVTT §6.3)"))
             return .none
         }

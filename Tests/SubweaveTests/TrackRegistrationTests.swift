@@ -112,14 +112,14 @@ struct LoadReportTests {
         let srt = "1\n00:00:00,000 --> 00:00:02,000\nSubtitles by someone\n\n2\n00:05:00,000 --> 00:05:02,000\nFirst line\n"
         let ingested = try SubtitleIngest.read(Array(srt.utf8), format: .srt, encoding: nil, sourceID: "x", location: "x.srt")
         let warnings = SubtitleIngest.timelineWarnings(ingested.cues, duration: MediaTime(seconds: 3600))
-        #expect(warnings.map(\.kind) == ["first_cue_at_zero"])
+        #expect(warnings.map(\.kind.rawValue) == ["first_cue_at_zero"])
     }
 
     @Test func warnsAboutCuesAfterTheEnd() throws {
         let srt = "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:30:00,000 --> 00:30:02,000\nB\n"
         let ingested = try SubtitleIngest.read(Array(srt.utf8), format: .srt, encoding: nil, sourceID: "x", location: "x.srt")
         let warnings = SubtitleIngest.timelineWarnings(ingested.cues, duration: MediaTime(seconds: 12))
-        #expect(warnings.map(\.kind) == ["cues_after_end"])
+        #expect(warnings.map(\.kind.rawValue) == ["cues_after_end"])
         #expect(warnings[0].message.contains("1 cue(s) start after the video ends"))
     }
 
@@ -129,7 +129,7 @@ struct LoadReportTests {
         let (shifted, warnings) = SubtitleIngest.applyDelay(MediaTime(milliseconds: -2000), to: cues)
         #expect(shifted.map(\.text) == ["b"])
         #expect(shifted[0].start == .zero && shifted[0].end == MediaTime(milliseconds: 1000))
-        #expect(warnings.map(\.kind) == ["cue_skipped", "cue_clamped"])
+        #expect(warnings.map(\.kind.rawValue) == ["cue_skipped", "cue_clamped"])
     }
 
     @Test func noCuesSaysWhy() throws {

@@ -69,12 +69,12 @@ struct SubRipCorpusTests {
         let bytes = try Fixtures.bytes("subtitles/wild/" + c.file)
         let decoded = TextDecoder.decode(bytes, forced: c.encoding)
         var (cues, warnings) = SubRipParser.parse(decoded.text)
-        if decoded.usedFallback { warnings.append(IngestWarning(kind: "encoding_fallback", line: nil, "")) }
+        if decoded.usedFallback { warnings.append(IngestWarning(kind: .encodingFallback, line: nil, "")) }
         #expect(cues.map(\.start) == c.cues.map { MediaTime(milliseconds: $0.start) }, "starts")
         #expect(cues.map(\.end) == c.cues.map { MediaTime(milliseconds: $0.end) }, "ends")
         #expect(cues.map(\.text) == c.cues.map(\.text))
         #expect(cues.map(\.settings.text) == c.cues.map(\.settings))
-        #expect(warnings.map(\.kind).sorted() == c.warnings.sorted(), "\(warnings)")
+        #expect(warnings.map(\.kind.rawValue).sorted() == c.warnings.sorted(), "\(warnings)")
     }
 
     @Test func skippedCuesNameTheirLines() throws {

@@ -107,7 +107,7 @@ struct WebVTTParserTests {
     @Test func badTimingLineSkipsTheBlockOnly() throws {
         let document = try WebVTTParser.parse("WEBVTT\n\n00:01.000 --> 00:xx.000\nskipped\nalso skipped\n\n00:03.000 --> 00:04.000\nkept\n")
         #expect(document.cues.map(\.text) == ["kept"])
-        #expect(document.warnings.first?.kind == "cue_skipped")
+        #expect(document.warnings.first?.kind == .cueSkipped)
         #expect(document.warnings.first?.line == 3)
     }
 

@@ -1,4 +1,5 @@
 import Containers
+import Timebase
 
 /// What a `package` run did, for people (``summary``) and machines (JSON, snake_case keys).
 public struct PackageReport: Sendable, Codable, Equatable {
@@ -92,7 +93,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var summary: String {
         var lines: [String] = []
         for track in tracks {
-            let first = track.firstCueStart.map { String(format3($0)) + " s" } ?? "-"
+            let first = track.firstCueStart.map { $0.decimalSeconds + " s" } ?? "-"
             lines.append("\(track.identity): \(track.cueCount) cues (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
@@ -100,10 +101,4 @@ public struct PackageReport: Sendable, Codable, Equatable {
         if let output { lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)") }
         return lines.joined(separator: "\n")
     }
-}
-
-func format3(_ value: Double) -> String {
-    let ms = Int64((value * 1000).rounded())
-    let fraction = String(ms % 1000)
-    return "\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
 }

@@ -26,10 +26,10 @@ public enum SubtitleIngest {
         let decoded = TextDecoder.decode(bytes, forced: forced)
         var warnings: [IngestWarning] = []
         if decoded.usedFallback {
-            warnings.append(IngestWarning(kind: "encoding_fallback", line: nil,
+            warnings.append(IngestWarning(kind: .encodingFallback, line: nil,
                 "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"))
         } else if let bad = decoded.firstInvalidOffset {
-            warnings.append(IngestWarning(kind: "invalid_bytes", line: nil,
+            warnings.append(IngestWarning(kind: .invalidBytes, line: nil,
                 "byte offset \(bad) is not valid \(decoded.encoding.rawValue); such bytes were replaced by U+FFFD"))
         }
         var cues: [Cue]
@@ -47,7 +47,7 @@ public enum SubtitleIngest {
             }
             warnings += document.warnings
             if case .found(_, let mapLine, true) = TimestampMap.find(in: decoded.text) {
-                warnings.append(IngestWarning(kind: "timestamp_map_ignored", line: mapLine,
+                warnings.append(IngestWarning(kind: .timestampMapIgnored, line: mapLine,
                     "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
             }
             cues = document.cues
@@ -85,14 +85,14 @@ public enum SubtitleIngest {
             let id = cues[index].identifier
             if !id.isEmpty && !seenIdentifiers.insert(id).inserted {
                 // hls.js drops a cue whose identifier it has seen: a reused identifier would hide this cue.
-                warnings.append(IngestWarning(kind: "duplicate_identifier", line: cues[index].sourceLine,
+                warnings.append(IngestWarning(kind: .duplicateIdentifier, line: cues[index].sourceLine,
                     "cue identifier \"\(id)\" is used by an earlier cue; dropped from this cue so players do not discard it as a repeat"))
                 cues[index].identifier = ""
             }
         }
         assignIdentifiers(&cues, taken: seenIdentifiers)
         if repairedCount > 0 && format == .vtt {
-            warnings.append(IngestWarning(kind: "markup_repaired", line: firstRepairLine,
+            warnings.append(IngestWarning(kind: .markupRepaired, line: firstRepairLine,
                 "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
         }
         return IngestedSubtitles(ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
@@ -102,7 +102,7 @@ public enum SubtitleIngest {
     /// Why `ingested` (read from `location` as `format`) gave no cue: the file is empty, or every
     /// cue was skipped (the first reason and its line), or nothing looked like a cue.
     package static func noCues(_ ingested: IngestedSubtitles, format: SubtitleFormat, sourceID: String, location: String, empty: Bool) -> LoadFailure {
-        let skipped = ingested.warnings.filter { $0.kind == "cue_skipped" || $0.kind == "empty_cue" || $0.kind == "line_skipped" }
+        let skipped = ingested.warnings.filter { $0.kind == .cueSkipped || $0.kind == .emptyCue || $0.kind == .lineSkipped }
         let reason: String
         if empty {
             reason = "the file is empty"
@@ -149,10 +149,10 @@ public enum SubtitleIngest {
         }
         var warnings: [IngestWarning] = []
         if dropped > 0 {
-            warnings.append(IngestWarning(kind: "cue_skipped", line: nil, "\(dropped) cue(s) end before 0 after delay \(delay.decimalSeconds) s and were dropped"))
+            warnings.append(IngestWarning(kind: .cueSkipped, line: nil, "\(dropped) cue(s) end before 0 after delay \(delay.decimalSeconds) s and were dropped"))
         }
         if clamped > 0 {
-            warnings.append(IngestWarning(kind: "cue_clamped", line: nil, "\(clamped) cue(s) start before 0 after delay \(delay.decimalSeconds) s and now start at 0"))
+            warnings.append(IngestWarning(kind: .cueClamped, line: nil, "\(clamped) cue(s) start before 0 after delay \(delay.decimalSeconds) s and now start at 0"))
         }
         return (result, warnings)
     }
@@ -163,14 +163,14 @@ public enum SubtitleIngest {
         var warnings: [IngestWarning] = []
         let late = cues.filter { $0.start >= duration }
         if !late.isEmpty && complete {
-            warnings.append(IngestWarning(kind: "cues_after_end", line: late.first?.sourceLine,
+            warnings.append(IngestWarning(kind: .cuesAfterEnd, line: late.first?.sourceLine,
                 "\(late.count) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(late[0].start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"))
         } else if !late.isEmpty {
-            warnings.append(IngestWarning(kind: "cues_not_yet_published", line: late.first?.sourceLine,
+            warnings.append(IngestWarning(kind: .cuesNotYetPublished, line: late.first?.sourceLine,
                 "\(late.count) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(late[0].start.decimalSeconds) s; they go into the segments that carry them once those are published"))
         }
         if cues.count >= 2, cues[0].start == .zero, cues[1].start - cues[0].end >= MediaTime(seconds: 60) {
-            warnings.append(IngestWarning(kind: "first_cue_at_zero", line: cues[0].sourceLine,
+            warnings.append(IngestWarning(kind: .firstCueAtZero, line: cues[0].sourceLine,
                 "the first cue starts at 0 but the next starts \(cues[1].start.decimalSeconds) s in; a cue at 0 is often a leftover (a title, a credit, a sync marker)"))
         }
         return warnings
