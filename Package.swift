@@ -21,7 +21,7 @@ let package = Package(
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
         .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
-        .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave"]),
+        .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave", "TimedText", "Timebase"]),
 
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
         // The fuzz targets: linked into libFuzzer binaries by Scripts/fuzz.sh, replayed by FuzzRegressionTests.

@@ -11,6 +11,15 @@ public struct CaptionCollector: CaptionSink {
     public mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime) {
         cues[service, default: []].append(Cue(start: start, end: end, text: CueText.sanitized(CueText.escaped(text)).text))
     }
+
+    /// The cues collected so far, in service order then time, emptying the collector (a reader
+    /// that streams cues out keeps memory flat).
+    public mutating func take() -> [(service: CaptionService, cue: Cue)] {
+        var out: [(CaptionService, Cue)] = []
+        for service in CaptionService.allCases { for cue in cues[service] ?? [] { out.append((service, cue)) } }
+        cues = [:]
+        return out
+    }
 }
 
 /// Puts caption data back in presentation order before it reaches the decoder.
@@ -52,7 +61,7 @@ public struct CaptionDecoder {
     public let codec: NALUnits.Codec
     private var reorder = ReorderBuffer()
     private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
-    public private(set) var collector = CaptionCollector()
+    public var collector = CaptionCollector()
     private var lastTime: MediaTime?
     /// Access units seen so far.
     public private(set) var accessUnits = 0
@@ -129,6 +138,8 @@ public struct TransportStreamCaptionReader {
     /// The stream type of the video, once known; nil codec means no SEI captions are possible.
     public private(set) var videoStreamType: UInt8?
     public private(set) var videoLanguage: String?
+    /// The caption services the PMT's caption_service_descriptor announces (ATSC A/65).
+    public private(set) var announcedServices: [TransportStream.CaptionServiceEntry] = []
     /// Stop after this many access units (detection); nil for no limit.
     public let accessUnitLimit: Int?
     public private(set) var finished = false
@@ -152,6 +163,7 @@ public struct TransportStreamCaptionReader {
         if decoder == nil, let video = demuxer.video {
             videoStreamType = video.streamType
             videoLanguage = video.language
+            announcedServices = video.captionServices
             guard let codec = NALUnits.Codec(streamType: video.streamType) else { finished = true; return false }
             decoder = CaptionDecoder(codec: codec)
         }
@@ -172,6 +184,11 @@ public struct TransportStreamCaptionReader {
             }
         }
         return true
+    }
+
+    /// The cues decoded so far, emptying the reader's collector.
+    public mutating func takeCues() -> [(service: CaptionService, cue: Cue)] {
+        decoder?.collector.take() ?? []
     }
 
     /// Ends the input.

@@ -147,3 +147,15 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
         return lines.joined(separator: "\n")
     }
 }
+
+extension MediaSelectionReport {
+    /// Reads the master at `master` (a file or `http(s)://` URL) and builds its selection report.
+    public static func load(master: URL, locales: [LanguageTag], loader: ResourceLoader = ResourceLoader()) async throws(SubweaveError) -> MediaSelectionReport {
+        let bytes = try await MediaReader(loader: loader).read(master, kind: .playlist, what: "the master playlist")
+        do {
+            return MediaSelectionReport(master: try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)), locales: locales)
+        } catch {
+            throw .playlist(error)
+        }
+    }
+}

@@ -63,14 +63,9 @@ public struct Packager: Sendable {
         let generations = plan.renditions.map { rendition in
             GenerationWrite(folder: rendition.folder, generation: rendition.generation, files: { rendition.files() })
         }
-        let outcome: Result<Void, SubweaveError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(SubweaveError) in
-                    try writer.commit(generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,
-                                      named: plan.named, previous: plan.previous)
-                })
-            }
+        try await onDispatch { () throws(SubweaveError) in
+            try writer.commit(generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,
+                              named: plan.named, previous: plan.previous)
         }
-        try outcome.get()
     }
 }

@@ -1,9 +1,7 @@
+import TimedText
 import Timebase
 
-/// A command line split into options and positionals, by a declared set of options.
-///
-/// `--opt value` and `--opt=value` both work; `--` ends options; `-` alone is a positional
-/// (standard input). An unknown option is a usage error that suggests the closest known one.
+/// A command line split into options and positionals, by a command's declared options.
 struct ParsedArguments: Equatable {
     var positionals: [String] = []
     var values: [String: [String]] = [:]
@@ -14,13 +12,6 @@ struct ParsedArguments: Equatable {
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
-/// An option a command accepts.
-struct OptionSpec: Equatable {
-    let name: String
-    let takesValue: Bool
-    var aliases: [String] = []
-}
-
 /// A usage error: printed with the command's usage line, exit status 64.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     let message: String
@@ -28,14 +19,49 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var description: String { message }
 }
 
+/// What the command line asks for.
+enum Invocation: Equatable {
+    case help(String?)
+    case version
+    case manual
+    case run(String, ParsedArguments)
+
+    /// Parses the whole command line: a pure function of the arguments.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let first = arguments.first else { return .help(nil) }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "--help", "-h", "help":
+            guard let topic = rest.first else { return .help(nil) }
+            guard CommandTable.named(topic) != nil else { throw UsageError(message: "no help for unknown command \"\(topic)\"", command: nil) }
+            return .help(topic)
+        case "--version": return .version
+        case "--manual", "manual": return .manual
+        default: break
+        }
+        guard let spec = CommandTable.named(first) else {
+            let hint = EditDistance.suggestion(for: first, among: CommandTable.all.map(\.name)).map { " (did you mean \($0)?)" } ?? ""
+            throw UsageError(message: "unknown command \"\(LabelText.excerpt(first))\"\(hint)", command: nil)
+        }
+        if rest.contains("--help") || rest.contains("-h") { return .help(first) }
+        let parsed = try ArgumentParser.parse(rest, spec: spec)
+        try CommandRules.check(spec.name, parsed)
+        return .run(spec.name, parsed)
+    }
+}
+
+/// Splits arguments by a command's declared options.
+///
+/// `--opt value` and `--opt=value` both work; `--` ends options; `-` alone is a positional
+/// (standard input). An unknown option suggests the closest known one; a value that is itself a
+/// known option (`--output --json`) is refused; a value outside a closed set is refused; every
+/// error is a usage error (exit 64).
 enum ArgumentParser {
-    static func parse(_ arguments: [String], options: [OptionSpec], command: String) throws(UsageError) -> ParsedArguments {
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
-        func spec(_ name: String) -> OptionSpec? {
-            options.first { $0.name == name || $0.aliases.contains(name) }
-        }
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: spec.name) }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -43,40 +69,74 @@ enum ArgumentParser {
                 result.positionals.append(argument)
                 continue
             }
-            if argument == "--" {
-                optionsEnded = true
+            if argument == "--" { optionsEnded = true; continue }
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = spec.option(name) else {
+                let known = spec.options.map(\.name)
+                let hint = EditDistance.suggestion(for: name, among: known).map { " (did you mean \($0)?)" } ?? ""
+                throw fail("unknown option \(LabelText.excerpt(name))\(hint)")
+            }
+            guard option.takesValue else {
+                if let inline { throw fail("\(name) takes no value (found \"\(LabelText.excerpt(inline))\")") }
+                result.flags.insert(option.name)
                 continue
             }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            guard let option = spec(name) else {
-                let known = options.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix("--") }
-                let hint = EditDistance.suggestion(for: name, among: known).map { " (did you mean \($0)?)" } ?? ""
-                throw UsageError(message: "unknown option \(name)\(hint)", command: command)
-            }
-            if option.takesValue {
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard index < arguments.count else {
-                        throw UsageError(message: "\(name) needs a value", command: command)
-                    }
-                    value = arguments[index]
-                    index += 1
-                }
-                result.values[option.name, default: []].append(value)
+            let value: String
+            if let inline {
+                value = inline
             } else {
-                if let inlineValue {
-                    throw UsageError(message: "\(name) takes no value (found \"\(inlineValue)\")", command: command)
+                guard index < arguments.count else { throw fail("\(name) needs a value (\(option.value ?? "VALUE"))") }
+                value = arguments[index]
+                index += 1
+                if value.hasPrefix("--"), spec.option(String(value.split(separator: "=")[0])) != nil {
+                    throw fail("\(name) needs a value (\(option.value ?? "VALUE")), found the option \(value)")
                 }
-                result.flags.insert(option.name)
             }
+            if let allowed = option.allowed, !allowed.contains(value) {
+                throw fail("\(option.name) must be \(allowed.joined(separator: ", ")) (found \"\(LabelText.excerpt(value))\")")
+            }
+            if !option.repeatable, result.values[option.name] != nil { throw fail("\(option.name) is given twice") }
+            result.values[option.name, default: []].append(value)
+        }
+        if spec.positionals.contains(where: \.many) {
+            if result.positionals.isEmpty { throw fail("missing \(spec.positionals[0].name)") }
+        } else if result.positionals.count != spec.positionals.count {
+            let expected = spec.positionals.map(\.name).joined(separator: " ")
+            throw fail(result.positionals.isEmpty ? "missing \(expected)" : "expected \(expected), found \(result.positionals.count) arguments")
         }
         return result
+    }
+}
+
+/// Checks that go beyond one option: what a command needs as a whole, and values with a syntax.
+enum CommandRules {
+    static func check(_ command: String, _ parsed: ParsedArguments) throws(UsageError) {
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
+        for text in parsed.all("--limit") where ReadLimitsOption.parse(text) == nil {
+            throw fail("--limit \(LabelText.excerpt(text)) is not KIND=SIZE with KIND playlist, subtitle or segment (e.g. subtitle=1GiB)")
+        }
+        if let text = parsed.value("--preferred-language"), LanguageTag(parsing: text) == nil {
+            throw fail("--preferred-language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
+        }
+        for text in parsed.all("--locale") where LanguageTag(parsing: text) == nil {
+            throw fail("--locale \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
+        }
+        if let label = parsed.value("--encoding"), TextEncoding(label: label) == nil {
+            throw fail("unknown encoding \"\(LabelText.excerpt(label))\"; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let text = parsed.value("--lock-timeout"), Double(text).map({ $0 >= 0 }) != true {
+            throw fail("--lock-timeout \(LabelText.excerpt(text)) is not a number of seconds")
+        }
+        if command == "package", parsed.all("--subtitle").isEmpty, parsed.value("--tracks") == nil, parsed.value("--captions") == "off" {
+            throw fail("nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)")
+        }
+        if command == "completions", !["bash", "zsh"].contains(parsed.positionals.first ?? "") {
+            throw fail("completions are for bash or zsh")
+        }
     }
 }

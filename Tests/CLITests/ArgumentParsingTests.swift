@@ -1,16 +1,22 @@
+import Foundation
 import Testing
+import TestSupport
 @testable import SubweaveCLI
 
-/// The argument parser is a pure function: tested without a process.
+/// The argument parser is a pure function of the command table: tested without a process.
 struct ArgumentParsingTests {
+    func parsed(_ arguments: [String]) throws -> (String, ParsedArguments) {
+        guard case .run(let name, let parsed) = try Invocation.parse(arguments) else { throw MissingTool(name: "a command") }
+        return (name, parsed)
+    }
+
     @Test func optionValuesWithSpaceOrEquals() throws {
-        let a = try Invocation.parse(["package", "m.m3u8", "--subtitle", "url=a.srt", "--subtitle=url=b.vtt,language=fr", "--preferred-language=fr", "--json"])
-        guard case .package(let options) = a else { Issue.record("expected package"); return }
-        #expect(options.master == "m.m3u8")
-        #expect(options.subtitles == ["url=a.srt", "url=b.vtt,language=fr"])
-        #expect(options.preferredLanguage == "fr")
-        #expect(options.json)
-        #expect(!options.dryRun)
+        let (name, a) = try parsed(["package", "m.m3u8", "--subtitle", "url=a.srt", "--subtitle=url=b.vtt,language=fr", "--preferred-language=fr", "--json"])
+        #expect(name == "package")
+        #expect(a.positionals == ["m.m3u8"])
+        #expect(a.all("--subtitle") == ["url=a.srt", "url=b.vtt,language=fr"])
+        #expect(a.value("--preferred-language") == "fr")
+        #expect(a.flag("--json") && !a.flag("--dry-run"))
     }
 
     @Test func unknownOptionSuggestsTheClosest() {
@@ -25,27 +31,60 @@ struct ArgumentParsingTests {
         }
     }
 
-    @Test func packageNeedsAMasterAndTracks() {
-        #expect(throws: UsageError.self) { try Invocation.parse(["package", "--subtitle", "url=a.srt"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8", "--captions", "off"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8", "--subtitle"]) }
-        #expect(throws: UsageError.self) { try Invocation.parse(["package", "m.m3u8", "--subtitle", "url=a.srt", "--closed-captions", "maybe"]) }
+    static let usageErrors: [SourceRow<[String]>] = [
+        SourceRow(["package", "--subtitle", "url=a.srt"]),                                    // no master
+        SourceRow(["package", "m.m3u8", "--captions", "off"]),                                // nothing to package
+        SourceRow(["package", "m.m3u8", "--subtitle"]),                                       // a value is missing
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--closed-captions", "maybe"]),
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--output", "--json"]),    // an option is not a value
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--preferred-language", "english please"]),
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--limit", "subtitles=1"]),
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--json=yes"]),            // a flag takes no value
+        SourceRow(["cues", "a.srt", "--format", "xyz"]),
+        SourceRow(["cues", "a.srt", "--encoding", "ebcdic"]),
+        SourceRow(["inspect", "m.m3u8", "--locale", "!!"]),
+        SourceRow(["convert", "a.srt", "--to", "ass"]),
+        SourceRow(["completions", "fish"]),
+    ]
+
+    @Test func usageErrorsAreFoundBeforeAnythingRuns() {
+        for row in Self.usageErrors {
+            #expect(throws: UsageError.self, "line \(row.line)") { try Invocation.parse(row.value) }
+        }
     }
 
-    @Test func helpAndVersion() throws {
+    @Test func helpVersionAndManual() throws {
         #expect(try Invocation.parse([]) == .help(nil))
         #expect(try Invocation.parse(["--help"]) == .help(nil))
         #expect(try Invocation.parse(["package", "--help"]) == .help("package"))
         #expect(try Invocation.parse(["help", "cues"]) == .help("cues"))
         #expect(try Invocation.parse(["--version"]) == .version)
+        #expect(try Invocation.parse(["--manual"]) == .manual)
     }
 
     @Test func dashIsAPositional() throws {
-        #expect(try Invocation.parse(["cues", "-", "--json"]) == .cues(CuesOptions(input: "-", format: nil, encoding: nil, json: true)))
-        #expect(try Invocation.parse(["convert", "in.srt", "-o", "out.vtt"]) == .convert(ConvertOptions(input: "in.srt", output: "out.vtt", format: nil, encoding: nil)))
+        #expect(try parsed(["cues", "-", "--json"]).1.positionals == ["-"])
+        #expect(try parsed(["convert", "in.srt", "-o", "out.vtt"]).1.value("--output") == "out.vtt")
     }
 
-    @Test func flagsTakeNoValue() {
-        #expect(throws: UsageError.self) { try Invocation.parse(["package", "m", "--subtitle", "url=a.srt", "--json=yes"]) }
+    /// The README's usage block is the one the command table makes.
+    @Test func readmeShowsTheGeneratedUsage() throws {
+        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(HelpText.readmeBlock), "README.md must contain, verbatim:\n\(HelpText.readmeBlock)")
+    }
+
+    /// Every option of every command is in its help, the manual and both completion scripts.
+    @Test func helpManualAndCompletionsCoverEveryOption() {
+        let manual = HelpText.manual, bash = HelpText.completions("bash"), zsh = HelpText.completions("zsh")
+        for spec in CommandTable.all {
+            let help = HelpText.help(spec)
+            #expect(manual.contains(".SH " + spec.name.uppercased()))
+            #expect(bash.contains(" \(spec.name))") && zsh.contains(" \(spec.name))"))
+            for option in spec.options {
+                #expect(help.contains(option.name), "\(spec.name) help lacks \(option.name)")
+                #expect(manual.contains(option.name.replacingOccurrences(of: "-", with: "\\-")), "manual lacks \(option.name)")
+                #expect(bash.contains(option.name) && zsh.contains(option.name), "completions lack \(option.name)")
+            }
+        }
     }
 }

@@ -59,14 +59,7 @@ public struct OutputWriter: Sendable {
     /// most ``lockTimeout`` seconds. Release it when the run is done.
     func acquireLock() async throws(SubweaveError) -> FolderLock {
         let (folder, timeout, onWait) = (self.folder, lockTimeout, self.onWait)
-        let outcome: Result<FolderLock, SubweaveError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(SubweaveError) in
-                    try FolderLock(folder: folder, timeout: timeout, onWait: onWait)
-                })
-            }
-        }
-        return try outcome.get()
+        return try await onDispatch { () throws(SubweaveError) in try FolderLock(folder: folder, timeout: timeout, onWait: onWait) }
     }
 
     /// Writes `generations`, then `masterText` as the master, then removes the generations of

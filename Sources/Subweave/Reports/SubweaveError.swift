@@ -23,6 +23,21 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
     /// The master changed between reading it and writing the new one.
     case masterChanged(path: String)
 
+    /// A stable, machine-readable name for the case (`registration`, `playlist`, …).
+    public var code: String {
+        switch self {
+        case .registration: return "registration"
+        case .playlist: return "playlist"
+        case .media: return "media"
+        case .load(let failure): return failure.code.rawValue
+        case .io: return "io"
+        case .encrypted: return "encrypted"
+        case .nameClash: return "name_clash"
+        case .nothingToPackage: return "nothing_to_package"
+        case .masterChanged: return "master_changed"
+        }
+    }
+
     public var description: String {
         switch self {
         case .registration(let errors):

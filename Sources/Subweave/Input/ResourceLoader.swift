@@ -98,17 +98,12 @@ public struct ResourceLoader: Sendable {
         let limit = limits[kind]
         if url.isFileURL {
             let path = url.path
-            let outcome: Result<[UInt8], Failure> = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: Result { () throws(Failure) in
-                        if let range, let offset = range.offset {
-                            return try Self.readFile(path, offset: offset, length: range.length, limit: limit, kind: kind)
-                        }
-                        return try Self.readFile(path, limit: limit, kind: kind)
-                    })
+            return try await onDispatch { () throws(Failure) in
+                if let range, let offset = range.offset {
+                    return try Self.readFile(path, offset: offset, length: range.length, limit: limit, kind: kind)
                 }
+                return try Self.readFile(path, limit: limit, kind: kind)
             }
-            return try outcome.get()
         }
         let bytes = try await fetch(url, kind: kind)
         if let range, let offset = range.offset {

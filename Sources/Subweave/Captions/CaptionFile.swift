@@ -1,0 +1,69 @@
+import Captions
+import Containers
+import Foundation
+import TimedText
+import Timebase
+
+/// What the bounded scan found in a media file.
+public struct CaptionDetection: Sendable, Equatable, Codable {
+    /// Whether caption text was found.
+    public let captions: Bool
+    /// The service the first character belongs to.
+    public let service: String?
+    /// Seconds from the first video frame to the first character.
+    public let time: Double?
+    /// Access units scanned.
+    public let accessUnits: Int
+    /// The language the stream declares (BCP 47), if any.
+    public let language: String?
+
+    enum CodingKeys: String, CodingKey { case captions, service, time, accessUnits = "access_units", language }
+}
+
+/// CEA-608 captions in one MPEG-TS file (what `subweave captions FILE` reads), read in chunks on
+/// a Dispatch thread so memory stays flat and the cooperative pool is never blocked.
+public enum CaptionFile {
+    /// The scan the packager runs first: at most ``CaptionScanner/detectionAccessUnits`` video
+    /// access units, stopping at the first printable character.
+    public static func detect(_ path: String) async throws(SubweaveError) -> CaptionDetection {
+        try await onDispatch { () throws(SubweaveError) in
+            let chunks = try open(path, chunk: 1 << 16)
+            var reader = TransportStreamCaptionReader(accessUnitLimit: CaptionScanner.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })
+            while let chunk = chunks.next(), reader.feed(chunk) {}
+            guard reader.videoStreamType != nil else { throw notTransportStream(path) }
+            let first = reader.decoder?.firstText
+            let origin = MediaTime(ticks: reader.origin ?? 0)
+            return CaptionDetection(captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - origin).seconds },
+                                    accessUnits: reader.decoder?.accessUnits ?? 0,
+                                    language: reader.videoLanguage.flatMap(LanguageTag.init(parsing:))?.description)
+        }
+    }
+
+    /// Every caption of the file, per service, timed from its first video frame.
+    public static func decode(_ path: String) async throws(SubweaveError) -> ProgrammeCaptions {
+        try await onDispatch { () throws(SubweaveError) in
+            let result = TransportStreamCaptions.decode(try open(path))
+            guard result.videoStreamType != nil else { throw notTransportStream(path) }
+            let language = result.language.flatMap(LanguageTag.init(parsing:))
+            return ProgrammeCaptions(services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
+                                     language: language, detected: !result.services.isEmpty)
+        }
+    }
+
+    static func open(_ path: String, chunk: Int = 1 << 20) throws(SubweaveError) -> FileChunks {
+        do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .io(path: path, reason: error.explanation) }
+    }
+
+    static func notTransportStream(_ path: String) -> SubweaveError {
+        .media(file: LabelText.excerpt(path), ContainerError(.unknownFormat, offset: 0, "no MPEG-TS video stream found (no transport stream with a PAT and a PMT listing video)"))
+    }
+}
+
+/// Runs blocking work (file reads and writes, a lock wait) on a Dispatch thread and awaits its
+/// result, so the cooperative thread pool is never blocked: the one place Subweave hops off it.
+func onDispatch<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    let outcome: Result<T, E> = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: Result { () throws(E) in try work() }) }
+    }
+    return try outcome.get()
+}

@@ -1,0 +1,117 @@
+import Captions
+import Foundation
+import TimedText
+import Timebase
+
+/// One cue as a source gives it: which track or caption service, when, what, and where on screen.
+public struct TappedCue: Sendable, Equatable {
+    /// The track: a caption service (`CC1`) or the subtitle file's name.
+    public let track: String
+    public let start: MediaTime
+    public let end: MediaTime
+    /// WebVTT cue text (markup as WebVTT writes it).
+    public let text: String
+    /// Placement (line, position, alignment), as WebVTT cue settings.
+    public let placement: CueSettings
+}
+
+/// The cues of any source as an `AsyncSequence`: a subtitle file (WebVTT, SubRip, SCC) or an
+/// MPEG-TS file whose video carries CEA-608 captions.
+///
+/// Pull-based and bounded: a transport stream is read one chunk at a time, on a Dispatch thread,
+/// only when the consumer asks for more cues, and its decoder hands over the cues it has finished
+/// and forgets them, so memory stays that of one chunk whatever the file's length.
+///
+/// ```swift
+/// for try await cue in CueTap.transportStream(path: "programme.ts") {
+///     print(cue.track, cue.start.decimalSeconds, cue.text)
+/// }
+/// ```
+public struct CueTap: AsyncSequence, Sendable {
+    public typealias Element = TappedCue
+
+    enum Source: Sendable {
+        case subtitles(SubtitleInput, SubtitleFormat?, TextEncoding?, ResourceLoader)
+        case transportStream(String)
+    }
+
+    let source: Source
+
+    /// The cues of a subtitle file, read as the packager reads it.
+    public static func subtitles(_ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil,
+                                 loader: ResourceLoader = ResourceLoader()) -> CueTap {
+        CueTap(source: .subtitles(input, format, encoding, loader))
+    }
+
+    /// The CEA-608 captions of an MPEG-TS file, timed from its first video frame.
+    public static func transportStream(path: String) -> CueTap {
+        CueTap(source: .transportStream(path))
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(source: source) }
+
+    /// Hands out cues as the source yields them.
+    public struct Iterator: AsyncIteratorProtocol {
+        let source: Source
+        private var buffered: [TappedCue] = []
+        private var next = 0
+        private var stream: StreamState?
+        private var done = false
+
+        init(source: Source) { self.source = source }
+
+        public mutating func next() async throws(SubweaveError) -> TappedCue? {
+            while next == buffered.count {
+                if done { return nil }
+                buffered = try await refill()
+                next = 0
+            }
+            defer { next += 1 }
+            return buffered[next]
+        }
+
+        private mutating func refill() async throws(SubweaveError) -> [TappedCue] {
+            switch source {
+            case .subtitles(let input, let format, let encoding, let loader):
+                done = true
+                let ingested = try await SubtitleReader(loader: loader).read(input, format: format, encoding: encoding)
+                return ingested.cues.map { TappedCue(track: input.description, start: $0.start, end: $0.end, text: $0.text, placement: $0.settings) }
+            case .transportStream(let path):
+                let state: StreamState
+                if let existing = stream { state = existing } else { state = try StreamState(path: path) }
+                stream = state
+                let (cues, finished) = await onDispatch { () throws(Never) in state.step() }
+                done = finished
+                return cues
+            }
+        }
+    }
+
+    /// A transport stream being decoded, one chunk per step.
+    final class StreamState: @unchecked Sendable {
+        // Used by one iterator, one step at a time.
+        private let chunks: FileChunks
+        private var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+
+        init(path: String) throws(SubweaveError) {
+            chunks = try CaptionFile.open(path)
+        }
+
+        /// Decodes the next chunk; returns the cues it finished, and whether the file has ended.
+        func step() -> ([TappedCue], Bool) {
+            var finished = false
+            if let chunk = chunks.next(), reader.feed(chunk) {
+                finished = false
+            } else {
+                reader.finish()
+                finished = true
+            }
+            let origin = MediaTime(ticks: reader.origin ?? 0)
+            let cues = reader.takeCues().map { item in
+                TappedCue(track: item.service.rawValue, start: item.cue.start - origin, end: item.cue.end - origin,
+                          text: item.cue.text, placement: item.cue.settings)
+            }
+            return (cues, finished)
+        }
+    }
+}

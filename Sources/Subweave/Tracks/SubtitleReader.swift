@@ -1,0 +1,64 @@
+import Foundation
+import TimedText
+import Timebase
+
+/// Where a subtitle file to read on its own comes from.
+public enum SubtitleInput: Sendable, Equatable, CustomStringConvertible {
+    case source(SubtitleSource)
+    /// Standard input (`-` on the command line).
+    case standardInput
+
+    public var description: String {
+        switch self {
+        case .source(let source): return source.description
+        case .standardInput: return "standard input"
+        }
+    }
+}
+
+/// Reads one subtitle file into cues, as the packager reads a track's file (what `subweave cues`
+/// and `subweave convert` print).
+public struct SubtitleReader: Sendable {
+    public var loader: ResourceLoader
+
+    public init(loader: ResourceLoader = ResourceLoader()) { self.loader = loader }
+
+    /// The cues of `input` read as `format` (default: the format its content shows, else its
+    /// extension's), in `encoding` (default: detected). A file without cues is not an error here.
+    public func read(_ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil) async throws(SubweaveError) -> IngestedSubtitles {
+        let bytes: [UInt8]
+        do {
+            switch input {
+            case .source(let source): bytes = try await loader.read(source.url, kind: .subtitle)
+            case .standardInput: bytes = try ResourceLoader.readStandardInput(limit: loader.limits.subtitle)
+            }
+        } catch {
+            throw .io(path: input.description, reason: error.explanation)
+        }
+        let extensionFormat: SubtitleFormat?
+        if case .source(let source) = input { extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension) } else { extensionFormat = nil }
+        guard let chosen = format ?? SubtitleFormat.sniffed(bytes, encoding: encoding) ?? extensionFormat else {
+            throw .load(LoadFailure(.notSubtitles, sourceID: input.description, location: input.description,
+                                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip or SCC; give the format"))
+        }
+        do {
+            return try SubtitleIngest.read(bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description)
+        } catch {
+            throw .load(error)
+        }
+    }
+}
+
+extension SubtitleFormat {
+    /// The format the start of `bytes` shows: the `WEBVTT` signature, the `Scenarist_SCC` header,
+    /// or a SubRip timing line among the first lines; nil when none does.
+    public static func sniffed(_ bytes: [UInt8], encoding: TextEncoding? = nil) -> SubtitleFormat? {
+        let head = TextDecoder.decode(Array(bytes.prefix(4096)), forced: encoding).text
+        let text = head.hasPrefix("\u{FEFF}") ? String(head.dropFirst()) : head
+        if text.hasPrefix("WEBVTT") { return .vtt }
+        if text.hasPrefix("Scenarist_SCC") { return .scc }
+        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).prefix(12)
+        if lines.contains(where: { $0.contains("-->") }) { return .srt }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Subweave
+import TimedText
+
+/// `subweave captions`: the CEA-608 services of a TS file or of a master's video.
+enum CaptionsCommand {
+    struct ServiceJSON: Encodable {
+        let service: String
+        let language: String?
+        let cues: [CueJSON]
+    }
+
+    struct CueJSON: Encodable {
+        let startTime: Double
+        let endTime: Double
+        let text: String
+    }
+
+    static func run(_ context: Context) async throws -> Int32 {
+        let input = context.arguments.positionals[0]
+        let isPlaylist = try isPlaylist(input)
+        if context.arguments.flag("--detect") && !isPlaylist {
+            let result = try await CaptionFile.detect(input)
+            if context.json { try Output.json(result, schema: "subweave.captions-detect/1") } else {
+                Output.out(result.captions
+                    ? "captions: \(result.service ?? "") text at \((result.time ?? 0).decimalSeconds) s (\(result.accessUnits) access units scanned)"
+                    : "no captions in the first \(result.accessUnits) access units")
+            }
+            return 0
+        }
+        let captions = isPlaylist
+            ? try await Presentation(master: Commands.url(input), loader: Commands.loader(context)).captions()
+            : try await CaptionFile.decode(input)
+        let services = captions.services.map { s in
+            ServiceJSON(service: s.service.rawValue, language: captions.language?.description,
+                        cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
+        }
+        if context.json {
+            try Output.json(["services": services], schema: "subweave.captions/1")
+            return 0
+        }
+        if services.isEmpty { context.note("no CEA-608 captions found") }
+        for service in services {
+            Output.out("\(service.service)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count) cues")
+            for c in service.cues {
+                Output.out("  \(c.startTime.decimalSeconds) --> \(c.endTime.decimalSeconds)  \(c.text.replacingOccurrences(of: "\n", with: " / "))")
+            }
+        }
+        return 0
+    }
+
+    static func isPlaylist(_ path: String) throws -> Bool {
+        if path.lowercased().hasSuffix(".m3u8") || path.hasPrefix("http://") || path.hasPrefix("https://") { return true }
+        do {
+            let head = try FileChunks(path: path, chunkSize: 16).next() ?? []
+            return String(decoding: head, as: UTF8.self).hasPrefix("#EXTM3U")
+        } catch {
+            throw CommandError(message: "\(path) \(error.explanation)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Subweave
+
+/// Runs a parsed command: each reads its arguments, calls the library, and prints the result.
+enum Commands {
+    static func run(_ name: String, _ context: Context) async throws -> Int32 {
+        switch name {
+        case "package": return try await PackageCommand.run(context)
+        case "cues": return try await CuesCommand.run(context)
+        case "convert": return try await ConvertCommand.run(context)
+        case "validate": return try await ValidateCommand.run(context)
+        case "inspect": return try await InspectCommand.run(context)
+        case "captions": return try await CaptionsCommand.run(context)
+        case "completions":
+            Output.raw(HelpText.completions(context.arguments.positionals[0]))
+            return 0
+        default:
+            throw CommandError(message: "the command \(name) is declared but has no handler")
+        }
+    }
+
+    /// A resource loader with the `--limit` options applied.
+    static func loader(_ context: Context) -> ResourceLoader {
+        var limits = ReadLimits()
+        for text in context.arguments.all("--limit") {
+            if let (kind, size) = ReadLimitsOption.parse(text) { limits[kind] = size }
+        }
+        return ResourceLoader(limits: limits)
+    }
+
+    /// A file path or URL argument as a URL.
+    static func url(_ text: String) -> URL {
+        if text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) { return url }
+        return URL(fileURLWithPath: text)
+    }
+}
+
+/// `--limit KIND=SIZE`.
+enum ReadLimitsOption {
+    static func parse(_ text: String) -> (ResourceKind, Int)? {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let kind = ResourceKind(rawValue: String(parts[0])), let size = ReadLimits.parseSize(String(parts[1])) else { return nil }
+        return (kind, size)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Subweave
+
+/// `subweave package`.
+enum PackageCommand {
+    static func run(_ context: Context) async throws -> Int32 {
+        let arguments = context.arguments
+        let tracks = try registerTracks(arguments)
+        let request = PackageRequest(tracks: tracks, preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
+                                     output: arguments.value("--output").map { URL(fileURLWithPath: $0) },
+                                     closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
+                                     captions: arguments.value("--captions") == "off" ? .off : .auto)
+        let master = Commands.url(arguments.positionals[0])
+        let loader = Commands.loader(context)
+        let progress = Progress(context)
+        progress.say("reading \(arguments.positionals[0])")
+        var plan: PackagePlan
+        if arguments.flag("--dry-run") {
+            plan = try await Presentation(master: master, loader: loader).plan(request)
+        } else {
+            var packager = Packager(loader: loader)
+            packager.keepPrevious = arguments.flag("--keep-previous")
+            if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { packager.lockTimeout = timeout }
+            packager.onWait = { message in context.note(message) }
+            plan = try await packager.run(master: master, request)
+        }
+        progress.done()
+        report(plan, context: context)
+        return 0
+    }
+
+    /// The tracks of every `--subtitle` and of `--tracks`, every problem reported together.
+    static func registerTracks(_ arguments: ParsedArguments) throws -> [SubtitleTrack] {
+        var descriptors: [TrackDescriptor] = []
+        var errors: [RegistrationError] = []
+        for (index, text) in arguments.all("--subtitle").enumerated() {
+            do { descriptors.append(try TrackDescriptor(parsing: text, origin: "--subtitle #\(index + 1)")) } catch { errors.append(error) }
+        }
+        if let file = arguments.value("--tracks") {
+            do {
+                let data = Data(try ResourceLoader.readFile(file, limit: ReadLimits().playlist, kind: .playlist))
+                descriptors += try TrackDescriptor.parseTracksFile(data, file: file)
+            } catch let failure as ResourceLoader.Failure {
+                throw SubweaveError.io(path: file, reason: "the tracks file \(failure.explanation)")
+            } catch let error as SubweaveError {
+                guard case .registration(let more) = error else { throw error }
+                errors += more
+            }
+        }
+        var tracks: [SubtitleTrack] = []
+        do { tracks = try SubtitleTrack.register(descriptors) } catch {
+            guard case .registration(let more) = error else { throw error }
+            errors += more
+        }
+        if !errors.isEmpty { throw SubweaveError.registration(errors) }
+        return tracks
+    }
+
+    /// Prints the report: JSON on stdout with `--json`, the master on stdout for a dry run, and a
+    /// summary on stderr.
+    static func report(_ plan: PackagePlan, context: Context) {
+        let dryRun = context.arguments.flag("--dry-run")
+        var report = plan.report
+        if dryRun {
+            report.output = nil
+            report.dryRun = true
+            for index in report.tracks.indices { report.tracks[index].filesWritten = [] }
+        }
+        if context.json {
+            try? Output.json(JSONReport(report: report, masterText: dryRun ? plan.masterText : nil), schema: "subweave.package/1")
+        } else if dryRun {
+            Output.raw(plan.masterText)
+        }
+        if !context.json && !context.quiet {
+            let summary = context.verbose ? report.summary + "\nreference: \(report.referencePlaylist) (\(report.referenceReason))" : report.summary
+            if !summary.isEmpty { Output.error(summary) }
+        }
+    }
+
+    /// The report with, on a dry run, the master that would have been written.
+    struct JSONReport: Encodable {
+        let report: PackageReport
+        let masterText: String?
+
+        func encode(to encoder: Encoder) throws {
+            try report.encode(to: encoder)
+            if let masterText {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(masterText, forKey: .masterText)
+            }
+        }
+
+        enum Key: String, CodingKey { case masterText = "master_text" }
+    }
+}
+
+/// A progress line on stderr, only when stderr is a terminal (never in logs or pipelines).
+struct Progress {
+    let enabled: Bool
+
+    init(_ context: Context) {
+        enabled = !context.quiet && !context.json && isatty(STDERR_FILENO) == 1
+    }
+
+    func say(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
+    }
+
+    func done() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

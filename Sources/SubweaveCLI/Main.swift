@@ -1,0 +1,121 @@
+import Foundation
+import Subweave
+
+/// The `subweave` command: a thin shell over the library. Results go to stdout; diagnostics and
+/// progress to stderr. Exit status: 0 success, 1 a runtime error (bad input, unreadable file),
+/// 64 a usage error.
+@main
+struct SubweaveMain {
+    static func main() async {
+        // A file-size limit (or a full quota) makes write(2) fail with EFBIG, handled like ENOSPC,
+        // instead of killing the process mid-run.
+        signal(SIGXFSZ, SIG_IGN)
+        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments)
+        } catch {
+            Output.error("Error: \(error.message)")
+            if let name = error.command, let spec = CommandTable.named(name) { Output.error("Usage: \(HelpText.usage(spec))") }
+            Output.error("See 'subweave \(error.command.map { "\($0) " } ?? "")--help'.")
+            return 64
+        }
+        switch invocation {
+        case .help(let topic):
+            Output.out(topic.flatMap(CommandTable.named).map(HelpText.help) ?? HelpText.general)
+            return 0
+        case .version:
+            Output.out(CommandTable.version)
+            return 0
+        case .manual:
+            Output.raw(HelpText.manual)
+            return 0
+        case .run(let name, let arguments):
+            let context = Context(arguments: arguments)
+            do {
+                return try await Commands.run(name, context)
+            } catch let error as SubweaveError {
+                context.fail(error.description, code: error.code)
+                return 1
+            } catch let error as CommandError {
+                context.fail(error.message, code: "command")
+                return 1
+            } catch {
+                context.fail("\(error)", code: "unexpected")
+                return 1
+            }
+        }
+    }
+}
+
+/// A runtime error raised by a command itself (not the library).
+struct CommandError: Error {
+    let message: String
+}
+
+/// What a command runs with: its arguments and how loud to be.
+struct Context {
+    let arguments: ParsedArguments
+    var json: Bool { arguments.flag("--json") }
+    var quiet: Bool { arguments.flag("--quiet") }
+    var verbose: Bool { arguments.flag("--verbose") }
+
+    /// A diagnostic line for stderr, unless `--quiet`.
+    func note(_ text: String) {
+        if !quiet { Output.error(text) }
+    }
+
+    /// The failure: `Error: …` on stderr, and with `--json` an error object on stdout.
+    func fail(_ message: String, code: String) {
+        Output.error("Error: \(message)")
+        if json { try? Output.json(ErrorJSON(error: ErrorJSON.Body(code: code, message: message)), schema: "subweave.error/1") }
+    }
+
+    struct ErrorJSON: Encodable {
+        struct Body: Encodable { let code: String; let message: String }
+        let error: Body
+    }
+}
+
+/// stdout and stderr, with terminal escapes in diagnostics made harmless.
+enum Output {
+    static func out(_ text: String) {
+        raw(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    static func raw(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// A line on stderr. Control characters other than line feeds and tabs (ESC among them) are
+    /// written as `\u{…}`: a message may quote a file name or a value from a hostile file.
+    static func error(_ text: String) {
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if (v < 0x20 && v != 0x0A && v != 0x09) || (0x7F...0x9F).contains(v) {
+                safe += "\\u{\(String(v, radix: 16))}"
+            } else {
+                safe.unicodeScalars.append(scalar)
+            }
+        }
+        FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
+    }
+
+    /// `value` as pretty JSON with a `"schema"` field naming its shape and version.
+    static func json<T: Encodable>(_ value: T, schema: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        // Insert the schema as the first key: every JSON output says what it is.
+        if data.first == UInt8(ascii: "{") {
+            let rest = data.dropFirst()
+            let isEmpty = rest.drop { $0 == 0x20 || $0 == 0x0A }.first == UInt8(ascii: "}")
+            data = Data("{\n  \"schema\" : \"\(schema)\"\(isEmpty ? "" : ",")".utf8) + rest
+        }
+        out(String(decoding: data, as: UTF8.self))
+    }
+}
