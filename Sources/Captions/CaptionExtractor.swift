@@ -3,18 +3,18 @@ import TimedText
 import Timebase
 
 /// Collects decoded captions as cues, per service.
-public struct CaptionCollector: CaptionSink {
-    public private(set) var cues: [CaptionService: [Cue]] = [:]
+package struct CaptionCollector: CaptionSink {
+    package private(set) var cues: [CaptionService: [Cue]] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime) {
+    package mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime) {
         cues[service, default: []].append(Cue(start: start, end: end, text: CueText.sanitized(CueText.escaped(text)).text))
     }
 
     /// The cues collected so far, in service order then time, emptying the collector (a reader
     /// that streams cues out keeps memory flat).
-    public mutating func take() -> [(service: CaptionService, cue: Cue)] {
+    package mutating func take() -> [(service: CaptionService, cue: Cue)] {
         var out: [(CaptionService, Cue)] = []
         for service in CaptionService.allCases { for cue in cues[service] ?? [] { out.append((service, cue)) } }
         cues = [:]
@@ -57,21 +57,21 @@ struct ReorderBuffer {
 
 /// The whole caption path for one video stream: access units → NAL units → SEI → A/53
 /// cc_data → presentation order → the 608 decoders of both fields → cues.
-public struct CaptionDecoder {
-    public let codec: NALUnits.Codec
+package struct CaptionDecoder {
+    package let codec: NALUnits.Codec
     private var reorder = ReorderBuffer()
     private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
-    public var collector = CaptionCollector()
+    package var collector = CaptionCollector()
     private var lastTime: MediaTime?
     /// Access units seen so far.
-    public private(set) var accessUnits = 0
+    package private(set) var accessUnits = 0
     /// When the first printable character was decoded, and in which service.
-    public private(set) var firstText: (service: CaptionService, time: MediaTime)?
+    package private(set) var firstText: (service: CaptionService, time: MediaTime)?
 
-    public init(codec: NALUnits.Codec) { self.codec = codec }
+    package init(codec: NALUnits.Codec) { self.codec = codec }
 
     /// The caption triplets of an access unit (Annex B).
-    public static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
+    package static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
         var result: [CCData] = []
         for range in NALUnits.split(accessUnit) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
             let rbsp = NALUnits.rbsp(accessUnit[range])
@@ -83,14 +83,14 @@ public struct CaptionDecoder {
     }
 
     /// Adds one access unit shown at `time`.
-    public mutating func add(accessUnit: [UInt8], time: MediaTime) {
+    package mutating func add(accessUnit: [UInt8], time: MediaTime) {
         accessUnits += 1
         let data = Self.captionData(accessUnit: accessUnit, codec: codec)
         for (t, items) in reorder.add(data, time: time) { decode(items, at: t) }
     }
 
     /// Adds caption byte pairs directly (SCC files): field 1 or 2, in presentation order.
-    public mutating func add(pairs: [(UInt8, UInt8)], field: Int, time: MediaTime) {
+    package mutating func add(pairs: [(UInt8, UInt8)], field: Int, time: MediaTime) {
         let data = pairs.map { CCData(type: UInt8(field - 1), valid: true, byte1: $0.0, byte2: $0.1) }
         decode(data, at: time)
     }
@@ -105,56 +105,56 @@ public struct CaptionDecoder {
     }
 
     /// Decodes what the reorder buffer holds (the end of a bounded scan, or of the input).
-    public mutating func drainReorderBuffer() {
+    package mutating func drainReorderBuffer() {
         for (t, items) in reorder.drain() { decode(items, at: t) }
     }
 
     /// Flushes the reorder buffer and ends open captions at `end` (or the last frame seen).
-    public mutating func finish(at end: MediaTime? = nil) {
+    package mutating func finish(at end: MediaTime? = nil) {
         drainReorderBuffer()
         let time = end ?? lastTime ?? .zero
         for i in fields.indices { fields[i].finish(at: time, into: &collector) }
     }
 
     /// At a discontinuity: decodes what is buffered, ends open captions at `time`, resets.
-    public mutating func discontinuity(at time: MediaTime) {
+    package mutating func discontinuity(at time: MediaTime) {
         drainReorderBuffer()
         for i in fields.indices { fields[i].reset(at: time, into: &collector) }
     }
 
     /// The services in which text was decoded.
-    public var services: [CaptionService] {
+    package var services: [CaptionService] {
         (fields[0].servicesWithText.union(fields[1].servicesWithText)).sorted()
     }
 }
 
 /// Reads captions from an MPEG-TS byte stream fed in chunks.
-public struct TransportStreamCaptionReader {
+package struct TransportStreamCaptionReader {
     private var demuxer = TransportStreamDemuxer()
-    public private(set) var decoder: CaptionDecoder?
+    package private(set) var decoder: CaptionDecoder?
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
-    public var timeOf: (Int64) -> MediaTime
+    package var timeOf: (Int64) -> MediaTime
     private var lastPTS: Int64?
     /// The stream type of the video, once known; nil codec means no SEI captions are possible.
-    public private(set) var videoStreamType: UInt8?
-    public private(set) var videoLanguage: String?
+    package private(set) var videoStreamType: UInt8?
+    package private(set) var videoLanguage: String?
     /// The caption services the PMT's caption_service_descriptor announces (ATSC A/65).
-    public private(set) var announcedServices: [TransportStream.CaptionServiceEntry] = []
+    package private(set) var announcedServices: [TransportStream.CaptionServiceEntry] = []
     /// Stop after this many access units (detection); nil for no limit.
-    public let accessUnitLimit: Int?
-    public private(set) var finished = false
+    package let accessUnitLimit: Int?
+    package private(set) var finished = false
     /// The lowest PTS (unwrapped) among the first access units: the first frame shown.
-    public private(set) var origin: Int64?
+    package private(set) var origin: Int64?
     private var unitsSeen = 0
 
     /// `timeOf` converts an (unwrapped) PTS to output time.
-    public init(accessUnitLimit: Int? = nil, timeOf: @escaping (Int64) -> MediaTime) {
+    package init(accessUnitLimit: Int? = nil, timeOf: @escaping (Int64) -> MediaTime) {
         self.accessUnitLimit = accessUnitLimit
         self.timeOf = timeOf
     }
 
     /// Feeds bytes; returns false once nothing more is wanted (no SEI codec, or the limit reached).
-    public mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard !finished else { return false }
         var units: [(Int64, [UInt8])] = []
         demuxer.feed(bytes) { packet in
@@ -187,12 +187,12 @@ public struct TransportStreamCaptionReader {
     }
 
     /// The cues decoded so far, emptying the reader's collector.
-    public mutating func takeCues() -> [(service: CaptionService, cue: Cue)] {
+    package mutating func takeCues() -> [(service: CaptionService, cue: Cue)] {
         decoder?.collector.take() ?? []
     }
 
     /// Ends the input.
-    public mutating func finish(at end: MediaTime? = nil) {
+    package mutating func finish(at end: MediaTime? = nil) {
         var last: [(Int64, [UInt8])] = []
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
@@ -216,25 +216,25 @@ public struct TransportStreamCaptionReader {
     }
 
     /// Marks a discontinuity: what follows is another timeline.
-    public mutating func discontinuity(at time: MediaTime) {
+    package mutating func discontinuity(at time: MediaTime) {
         decoder?.discontinuity(at: time)
         lastPTS = nil
     }
 }
 
 /// The captions of one MPEG-TS file, per service, timed from its first video frame.
-public struct TransportStreamCaptions: Sendable {
-    public let services: [(service: CaptionService, cues: [Cue])]
+package struct TransportStreamCaptions: Sendable {
+    package let services: [(service: CaptionService, cues: [Cue])]
     /// The video's ISO 639 language from the PMT, if declared.
-    public let language: String?
+    package let language: String?
     /// The video stream type; captions are read only from H.264 (0x1B) and HEVC (0x24).
-    public let videoStreamType: UInt8?
+    package let videoStreamType: UInt8?
     /// The first video frame's PTS (90 kHz), the origin of the cue times.
-    public let origin: Int64?
+    package let origin: Int64?
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
-    public static func decode<S: Sequence>(_ chunks: S) -> TransportStreamCaptions where S.Element == ArraySlice<UInt8> {
+    package static func decode<S: Sequence>(_ chunks: S) -> TransportStreamCaptions where S.Element == ArraySlice<UInt8> {
         // Times are absolute unwrapped PTS while decoding; the origin is the lowest PTS among the
         // first access units (the first frame shown is not the first decoded with B-frames).
         var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })

@@ -1,8 +1,8 @@
 /// H.264 and HEVC NAL units in Annex B byte streams (ITU-T H.264 Annex B, H.265 Annex B).
-public enum NALUnits {
+package enum NALUnits {
     /// The NAL units of an Annex B access unit (start codes `00 00 01` or `00 00 00 01` removed),
     /// as ranges of `data`.
-    public static func split(_ data: [UInt8]) -> [Range<Int>] {
+    package static func split(_ data: [UInt8]) -> [Range<Int>] {
         var units: [Range<Int>] = []
         var start: Int?
         var i = 0
@@ -26,7 +26,7 @@ public enum NALUnits {
     }
 
     /// The RBSP of a NAL unit: emulation-prevention bytes (the `03` of `00 00 03`) removed.
-    public static func rbsp(_ nal: ArraySlice<UInt8>) -> [UInt8] {
+    package static func rbsp(_ nal: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(nal.count)
         var zeros = 0
@@ -42,11 +42,11 @@ public enum NALUnits {
     }
 
     /// The video codecs whose SEI can carry A/53 captions.
-    public enum Codec: Sendable, Equatable {
+    package enum Codec: Sendable, Equatable {
         case h264, hevc
 
         /// The codec of an MPEG-TS stream type, or nil for one without SEI captions.
-        public init?(streamType: UInt8) {
+        package init?(streamType: UInt8) {
             switch streamType {
             case 0x1B, 0xDB: self = .h264
             case 0x24: self = .hevc
@@ -70,12 +70,12 @@ public enum NALUnits {
 }
 
 /// SEI messages (H.264 §7.3.2.3.1, H.265 §7.3.5) and the A/53 caption data in them.
-public enum SEIMessages {
+package enum SEIMessages {
     /// The payloads of type 4 (user_data_registered_itu_t_t35) in an SEI RBSP.
     ///
     /// Payload type and size are coded as runs of 0xFF plus a last byte; several messages may
     /// follow one another until the RBSP trailing bits.
-    public static func registeredUserData(_ rbsp: [UInt8], headerLength: Int) -> [ArraySlice<UInt8>] {
+    package static func registeredUserData(_ rbsp: [UInt8], headerLength: Int) -> [ArraySlice<UInt8>] {
         var result: [ArraySlice<UInt8>] = []
         var i = headerLength
         while i < rbsp.count {
@@ -97,14 +97,14 @@ public enum SEIMessages {
 }
 
 /// One cc_data triplet (ATSC A/53 Part 4 §6.2.3.1): two 608 or 708 bytes and what they are.
-public struct CCData: Sendable, Equatable {
+package struct CCData: Sendable, Equatable {
     /// 0: NTSC field 1 (CC1/CC2), 1: field 2 (CC3/CC4), 2/3: DTVCC (708).
-    public let type: UInt8
-    public let valid: Bool
-    public let byte1: UInt8
-    public let byte2: UInt8
+    package let type: UInt8
+    package let valid: Bool
+    package let byte1: UInt8
+    package let byte2: UInt8
 
-    public init(type: UInt8, valid: Bool, byte1: UInt8, byte2: UInt8) {
+    package init(type: UInt8, valid: Bool, byte1: UInt8, byte2: UInt8) {
         self.type = type
         self.valid = valid
         self.byte1 = byte1
@@ -113,7 +113,7 @@ public struct CCData: Sendable, Equatable {
 
     /// The triplets of an ITU-T T.35 payload, if it is ATSC A/53 caption data: country 0xB5,
     /// provider 0x0031, user identifier `GA94`, user_data_type_code 3.
-    public static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
+    package static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
         let p = Array(payload)
         guard p.count >= 10, p[0] == 0xB5, p[1] == 0x00, p[2] == 0x31,
               p[3] == 0x47, p[4] == 0x41, p[5] == 0x39, p[6] == 0x34,  // "GA94"

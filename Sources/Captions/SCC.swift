@@ -12,10 +12,10 @@ import Timebase
 /// Each line's first pair is sent on the frame its timecode names and each next pair on the next
 /// frame, at 29.97 frames per second. `;` (or `.`) before the frames marks drop-frame timecode,
 /// `:` non-drop; both count real frames of 1001/30000 s.
-public enum SCCReader {
+package enum SCCReader {
     /// The captions of the first service with text (CC1 unless the file carries only CC2), and
     /// warnings (lines skipped, other services ignored).
-    public static func read(_ text: String) throws(CaptionsError) -> (cues: [Cue], service: CaptionService?, warnings: [IngestWarning]) {
+    package static func read(_ text: String) throws(CaptionsError) -> (cues: [Cue], service: CaptionService?, warnings: [IngestWarning]) {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
         guard let header = lines.first, header.trimming([" ", "\t"]).hasPrefix("Scenarist_SCC V1.0") else {

@@ -5,16 +5,16 @@
 ///
 /// Every number read is checked against the box that holds it, so a malformed or hostile file is
 /// an error with a byte offset, never a trap.
-public enum ISOBMFF {
+package enum ISOBMFF {
     /// A box: its type and the byte ranges of the whole box and of its body.
-    public struct Box: Sendable, Equatable {
-        public let type: String
-        public let range: Range<Int>
-        public let body: Range<Int>
+    package struct Box: Sendable, Equatable {
+        package let type: String
+        package let range: Range<Int>
+        package let body: Range<Int>
     }
 
     /// The boxes directly inside `range`. A box that claims to run past the range is cut at it.
-    public static func boxes(_ data: [UInt8], in range: Range<Int>) throws(ContainerError) -> [Box] {
+    package static func boxes(_ data: [UInt8], in range: Range<Int>) throws(ContainerError) -> [Box] {
         var result: [Box] = []
         var offset = range.lowerBound
         while range.upperBound - offset >= 8 {
@@ -52,35 +52,35 @@ public enum ISOBMFF {
     }
 
     /// True when `data` starts with a box type that ISO BMFF files start with.
-    public static func looksLikeISOBMFF(_ data: [UInt8]) -> Bool {
+    package static func looksLikeISOBMFF(_ data: [UInt8]) -> Bool {
         guard data.count >= 8 else { return false }
         let type = String(decoding: data[4..<8], as: UTF8.self)
         return ["ftyp", "styp", "moof", "sidx", "moov", "emsg", "prft", "free", "skip", "mdat"].contains(type)
     }
 
     /// A track of an initialisation segment.
-    public struct Track: Sendable, Equatable {
-        public let trackID: UInt32
-        public let timescale: UInt32
+    package struct Track: Sendable, Equatable {
+        package let trackID: UInt32
+        package let timescale: UInt32
         /// `vide`, `soun`, `text`, …
-        public let handler: String
+        package let handler: String
         /// The first sample entry's type: `avc1`, `avc3`, `hvc1`, `hev1`, `mp4a`, …
-        public let sampleEntry: String
+        package let sampleEntry: String
         /// Bytes of each NAL unit's length prefix (from `avcC`/`hvcC`), for H.264 and HEVC.
-        public let nalLengthSize: Int?
+        package let nalLengthSize: Int?
         /// `trex` defaults for samples whose `tfhd`/`trun` do not say.
-        public let defaults: SampleDefaults
+        package let defaults: SampleDefaults
     }
 
     /// Sample defaults (`trex`, overridden by `tfhd`).
-    public struct SampleDefaults: Sendable, Equatable {
-        public var duration: UInt32 = 0
-        public var size: UInt32 = 0
-        public init() {}
+    package struct SampleDefaults: Sendable, Equatable {
+        package var duration: UInt32 = 0
+        package var size: UInt32 = 0
+        package init() {}
     }
 
     /// The tracks in the `moov` box among `data`'s top-level boxes.
-    public static func tracks(_ data: [UInt8]) throws(ContainerError) -> [Track] {
+    package static func tracks(_ data: [UInt8]) throws(ContainerError) -> [Track] {
         guard let moov = try child("moov", data, in: 0..<data.count) else {
             throw ContainerError(.missing, offset: 0, "no 'moov' box: the initialisation segment must carry the movie header")
         }
@@ -149,20 +149,20 @@ public enum ISOBMFF {
     }
 
     /// One sample of a movie fragment, on its track's timescale.
-    public struct FragmentSample: Sendable, Equatable {
-        public let trackID: UInt32
+    package struct FragmentSample: Sendable, Equatable {
+        package let trackID: UInt32
         /// Which `moof` of the data it belongs to (0 for the first).
-        public let fragment: Int
-        public let decodeTime: Int64
+        package let fragment: Int
+        package let decodeTime: Int64
         /// `trun` sample_composition_time_offset (signed in version 1).
-        public let compositionOffset: Int64
-        public let duration: UInt32
+        package let compositionOffset: Int64
+        package let duration: UInt32
         /// Where the sample's bytes are in the data; check against the data before reading.
-        public let offset: Int
-        public let size: Int
+        package let offset: Int
+        package let size: Int
 
         /// When the sample is shown: decode time plus composition offset.
-        public var presentationTime: Int64 { decodeTime + compositionOffset }
+        package var presentationTime: Int64 { decodeTime + compositionOffset }
     }
 
     /// The largest sample count accepted from one `trun` whose samples take no bytes in it.
@@ -174,7 +174,7 @@ public enum ISOBMFF {
     /// Decode times start at each `traf`'s `tfdt` and advance by sample durations (from `trun`,
     /// else `tfhd`, else `trex`); data offsets follow §8.8.7: the `trun` data_offset from the base
     /// (the `tfhd` base_data_offset, else the `moof`), else where the previous `trun` ended.
-    public static func fragmentSamples(_ data: [UInt8], tracks: [Track], firstOnly: Bool = false) throws(ContainerError) -> [FragmentSample] {
+    package static func fragmentSamples(_ data: [UInt8], tracks: [Track], firstOnly: Bool = false) throws(ContainerError) -> [FragmentSample] {
         var samples: [FragmentSample] = []
         var fragment = 0
         var nextDecodeTime: [UInt32: Int64] = [:]

@@ -1,30 +1,5 @@
 import Timebase
 
-/// Where a segment's presentation starts on the 90 kHz media clock, read from the media itself.
-public struct SegmentTimeline: Sendable, Equatable {
-    public enum Container: String, Sendable { case mpegTS = "mpeg-ts", fragmentedMP4 = "fmp4" }
-    public enum Source: String, Sendable { case video, audio }
-
-    public let container: Container
-    /// The start on the 90 kHz clock, wrapped into `0 ..< 2^33`.
-    public let start: Int64
-    /// Which stream gave the start.
-    public let source: Source
-    /// The video stream's ISO 639 language from the PMT, when the PMT has one.
-    public let videoLanguage: String?
-    /// When the first access unit of the stream that gave ``start`` is decoded (the first DTS, or
-    /// `tfdt`), wrapped; with B-frames it is before ``start``.
-    public let decodeStart: Int64?
-
-    public init(container: Container, start: Int64, source: Source, videoLanguage: String?, decodeStart: Int64? = nil) {
-        self.container = container
-        self.start = start
-        self.source = source
-        self.videoLanguage = videoLanguage
-        self.decodeStart = decodeStart
-    }
-}
-
 /// Reads the presentation start of a media segment.
 ///
 /// - MPEG-TS: the lowest PTS among the PES packets of the video streams the PMT lists (with
@@ -34,10 +9,10 @@ public struct SegmentTimeline: Sendable, Equatable {
 ///   of the first fragment's samples of the video track (else audio), on the timescale of the
 ///   init segment's `mdhd`, converted to 90 kHz. Edit lists (`elst`) are ignored, as the players
 ///   measured ignore them.
-public enum TimelineProbe {
+package enum TimelineProbe {
     /// Probes `segment`; `initialization` is the `EXT-X-MAP` data for fMP4 (nil for TS, or for
     /// fMP4 whose segment carries its own `moov`).
-    public static func probe(segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
+    package static func probe(segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
         if let offset = TransportStream.firstPacketOffset(segment) {
             return try probeTransportStream(segment, from: offset)
         }

@@ -1,12 +1,12 @@
 /// MPEG-2 transport stream structures (ISO/IEC 13818-1): 188-byte packets, the PAT and PMT, and
 /// PES headers. Each piece is a small pure function over bytes.
-public enum TransportStream {
-    public static let packetSize = 188
-    public static let syncByte: UInt8 = 0x47
+package enum TransportStream {
+    package static let packetSize = 188
+    package static let syncByte: UInt8 = 0x47
 
     /// The offset of the first packet: where 0x47 repeats at 188-byte steps (three in a row, or as
     /// many as the data holds). Nil when the data is not a transport stream.
-    public static func firstPacketOffset(_ data: [UInt8]) -> Int? {
+    package static func firstPacketOffset(_ data: [UInt8]) -> Int? {
         let limit = min(data.count, packetSize)
         for start in 0..<limit where data[start] == syncByte {
             var ok = true
@@ -21,18 +21,18 @@ public enum TransportStream {
     }
 
     /// One transport packet's header fields and where its payload lies.
-    public struct Packet: Sendable, Equatable {
-        public let offset: Int
-        public let pid: UInt16
-        public let payloadUnitStart: Bool
-        public let continuityCounter: UInt8
+    package struct Packet: Sendable, Equatable {
+        package let offset: Int
+        package let pid: UInt16
+        package let payloadUnitStart: Bool
+        package let continuityCounter: UInt8
         /// The payload's byte range within the data; empty when the packet has none.
-        public let payload: Range<Int>
+        package let payload: Range<Int>
         /// The adaptation field's discontinuity indicator.
-        public let discontinuity: Bool
+        package let discontinuity: Bool
 
         /// Parses the packet at `offset`; nil if it lacks the sync byte or is cut short.
-        public init?(_ data: [UInt8], at offset: Int) {
+        package init?(_ data: [UInt8], at offset: Int) {
             guard offset + TransportStream.packetSize <= data.count, data[offset] == TransportStream.syncByte else { return nil }
             let b1 = data[offset + 1], b2 = data[offset + 2], b3 = data[offset + 3]
             self.offset = offset
@@ -54,18 +54,18 @@ public enum TransportStream {
     }
 
     /// An elementary stream the PMT lists.
-    public struct ElementaryStream: Sendable, Equatable {
-        public let pid: UInt16
-        public let streamType: UInt8
+    package struct ElementaryStream: Sendable, Equatable {
+        package let pid: UInt16
+        package let streamType: UInt8
         /// The ISO 639 language descriptor's code (tag 0x0A), if present.
-        public let language: String?
+        package let language: String?
         /// Descriptor tags present (to recognise AC-3 and others carried as private data).
-        public let descriptorTags: [UInt8]
+        package let descriptorTags: [UInt8]
         /// The caption services an ATSC `caption_service_descriptor` (tag 0x86) announces for this
         /// stream or its program, with their languages.
-        public var captionServices: [CaptionServiceEntry] = []
+        package var captionServices: [CaptionServiceEntry] = []
 
-        public var kind: Kind {
+        package var kind: Kind {
             switch streamType {
             case 0x01, 0x02, 0x10, 0x1B, 0x20, 0x24, 0x42, 0xD1, 0xDB, 0xEA: return .video
             case 0x03, 0x04, 0x0F, 0x11, 0x81, 0x87, 0xC1, 0xC2, 0xCF: return .audio
@@ -74,11 +74,11 @@ public enum TransportStream {
             }
         }
 
-        public enum Kind: Sendable { case video, audio, other }
+        package enum Kind: Sendable { case video, audio, other }
     }
 
     /// The PMT PIDs a PAT section lists (program number ≠ 0). `section` starts at table_id.
-    public static func programMapPIDs(pat section: ArraySlice<UInt8>) -> [UInt16] {
+    package static func programMapPIDs(pat section: ArraySlice<UInt8>) -> [UInt16] {
         let s = Array(section)
         guard s.count >= 8, s[0] == 0x00 else { return [] }
         let length = Int(s[1] & 0x0F) << 8 | Int(s[2])
@@ -95,18 +95,18 @@ public enum TransportStream {
     }
 
     /// One service of an ATSC A/65 `caption_service_descriptor`.
-    public struct CaptionServiceEntry: Sendable, Equatable {
+    package struct CaptionServiceEntry: Sendable, Equatable {
         /// ISO 639-2 language code, lower case.
-        public let language: String
+        package let language: String
         /// True for a CEA-708 service; false for 608 data on a line-21 field.
-        public let digital: Bool
+        package let digital: Bool
         /// For 608: the line-21 field (1 or 2); for 708: the caption service number.
-        public let number: Int
+        package let number: Int
     }
 
     /// The elementary streams a PMT section lists. `section` starts at table_id. Caption service
     /// descriptors at program level apply to every stream.
-    public static func elementaryStreams(pmt section: ArraySlice<UInt8>) -> [ElementaryStream]? {
+    package static func elementaryStreams(pmt section: ArraySlice<UInt8>) -> [ElementaryStream]? {
         let s = Array(section)
         guard s.count >= 12, s[0] == 0x02 else { return nil }
         let length = Int(s[1] & 0x0F) << 8 | Int(s[2])
@@ -173,17 +173,17 @@ public enum TransportStream {
     }
 
     /// A PES packet header (ISO/IEC 13818-1 §2.4.3.6).
-    public struct PESHeader: Sendable, Equatable {
-        public let streamID: UInt8
+    package struct PESHeader: Sendable, Equatable {
+        package let streamID: UInt8
         /// PES_packet_length (0 = unbounded, usual for video).
-        public let packetLength: Int
-        public let pts: Int64?
-        public let dts: Int64?
+        package let packetLength: Int
+        package let pts: Int64?
+        package let dts: Int64?
         /// Bytes from the start of the PES packet to its payload.
-        public let headerLength: Int
+        package let headerLength: Int
 
         /// Parses the header at the start of `bytes`; nil if there is no start code prefix.
-        public init?(_ bytes: ArraySlice<UInt8>) {
+        package init?(_ bytes: ArraySlice<UInt8>) {
             let b = bytes.startIndex
             guard bytes.count >= 6, bytes[b] == 0, bytes[b + 1] == 0, bytes[b + 2] == 1 else { return nil }
             streamID = bytes[b + 3]

@@ -5,23 +5,23 @@
 /// and DTS. Continuity-counter gaps are tolerated: the PES being assembled is dropped (it would be
 /// corrupt) and assembly resumes at the next unit start. Memory is one PES packet, whatever the
 /// input's length.
-public struct TransportStreamDemuxer {
+package struct TransportStreamDemuxer {
     /// A reassembled PES packet.
-    public struct PESPacket: Sendable {
-        public let pts: Int64?
-        public let dts: Int64?
+    package struct PESPacket: Sendable {
+        package let pts: Int64?
+        package let dts: Int64?
         /// The elementary stream bytes (for video, an access unit in Annex B).
-        public let payload: [UInt8]
+        package let payload: [UInt8]
         /// The byte offset of the packet that started it.
-        public let offset: Int
+        package let offset: Int
     }
 
     /// The video stream once the PMT has been read.
-    public private(set) var video: TransportStream.ElementaryStream?
+    package private(set) var video: TransportStream.ElementaryStream?
     /// Continuity errors seen on the video PID.
-    public private(set) var continuityErrors = 0
+    package private(set) var continuityErrors = 0
     /// Bytes consumed so far.
-    public private(set) var bytesRead = 0
+    package private(set) var bytesRead = 0
 
     private var pending: [UInt8] = []
     private var tables = ProgramTables()
@@ -31,7 +31,7 @@ public struct TransportStreamDemuxer {
     private var lastCounter: UInt8?
     private var synced = false
 
-    public init() {}
+    package init() {}
 
     /// Feeds `data`; calls `emit` for every PES packet completed by it.
     ///
@@ -39,7 +39,7 @@ public struct TransportStreamDemuxer {
     /// a row; a position whose third packet is still to come waits for more data. Every decision
     /// depends only on the bytes themselves, so the same stream gives the same packets however
     /// it is cut into chunks.
-    public mutating func feed(_ data: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) {
+    package mutating func feed(_ data: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) {
         let size = TransportStream.packetSize
         var buffer: [UInt8]
         if pending.isEmpty { buffer = Array(data) } else { buffer = pending + data; pending = [] }
@@ -82,7 +82,7 @@ public struct TransportStreamDemuxer {
 
     /// Emits the PES being assembled, at the end of the input. Packets still waiting for sync to
     /// be confirmed (a stream shorter than three packets) are read with the sync they have.
-    public mutating func finish(_ emit: (PESPacket) -> Void) {
+    package mutating func finish(_ emit: (PESPacket) -> Void) {
         let size = TransportStream.packetSize
         var offset = 0
         let buffer = pending

@@ -4,9 +4,9 @@
 /// positions and sequence numbers, PROGRAM-DATE-TIME tags, target duration, playlist type and
 /// ENDLIST (RFC 8216bis §6.2.4, Apple HLS Authoring Spec 5.5, 8.7, 8.15), so every player lines
 /// the two up segment for segment.
-public enum SubtitlePlaylistWriter {
+package enum SubtitlePlaylistWriter {
     /// The playlist text, LF line endings. `segmentURIs` has one entry per reference segment.
-    public static func text(mirroring reference: MediaPlaylist, segmentURIs: [String]) -> String {
+    package static func text(mirroring reference: MediaPlaylist, segmentURIs: [String]) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
         var lines: [String] = ["#EXTM3U"]
         // Decimal EXTINF durations need version 3 (§7); nothing else written here needs more.

@@ -4,6 +4,17 @@ import HLS
 import TimedText
 import Timebase
 
+/// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
+public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
+    /// `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption groups its
+    /// variants use, which are kept (with a warning).
+    case automatic = "auto"
+    /// Remove caption groups; `NONE` everywhere.
+    case none
+    /// Declare the CEA-608 services the video carries (found by scanning it); `NONE` without any.
+    case inBand = "in-band"
+}
+
 /// What to package into a presentation.
 public struct PackageRequest: Sendable {
     /// The side-loaded tracks.
@@ -39,7 +50,7 @@ public struct PackagePlan: Sendable {
     /// The new master's text.
     public let masterText: String
     /// The renditions, each with its files (made when written).
-    public let renditions: [SubtitleRendition]
+    package let renditions: [SubtitleRendition]
     /// The report of the run.
     public let report: PackageReport
     /// Folders of renditions Subweave manages in this presentation (old and new), relative to the

@@ -8,22 +8,22 @@ import Timebase
 /// The text is made when asked for (``files()``), so a run holds the output of only the
 /// renditions being written at the moment; the generation name (a hash of everything the files
 /// will hold) is computed without making the text.
-public struct SubtitleRendition: Sendable {
+package struct SubtitleRendition: Sendable {
     /// The rendition's folder, relative to the master (``RenditionLayout/folder(for:)``).
-    public let folder: String
+    package let folder: String
     /// The cues on the programme timeline, as they will be written (``SegmentCues/writable(_:)``).
-    public let cues: [Cue]
-    public let headerBlocks: [String]
-    public let timeline: ProgrammeTimeline
+    package let cues: [Cue]
+    package let headerBlocks: [String]
+    package let timeline: ProgrammeTimeline
     /// For each segment, the indices of the cues it carries.
     let assignment: [[Int]]
     /// For each discontinuity sequence, how its segments write cue times.
     let mappings: [ProgrammeTimeline.Mapping]
     /// The generation: 12 hexadecimal digits of the hash of the files' content.
-    public let generation: String
+    package let generation: String
 
     /// A rendition of `cues` along `timeline`.
-    public init(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline) {
+    package init(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline) {
         self.folder = folder
         let writable = SegmentCues.writable(cues)
         self.cues = writable
@@ -44,16 +44,16 @@ public struct SubtitleRendition: Sendable {
     }
 
     /// The playlist's path relative to the master (also its `URI`).
-    public var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
+    package var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
 
     /// The generation's folder relative to the master.
-    public var generationFolder: String { "\(folder)/\(generation)" }
+    package var generationFolder: String { "\(folder)/\(generation)" }
 
     /// The segment file names, in order.
-    public var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count) }
+    package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count) }
 
     /// Every file of the rendition, `(name in the generation folder, text)`: the segments, then `index.m3u8`.
-    public func files() -> [(name: String, text: String)] {
+    package func files() -> [(name: String, text: String)] {
         let names = segmentNames
         // Each cue's block is built once per sequence, so a repeated cue is byte-identical.
         var blocks: [Int: String] = [:]

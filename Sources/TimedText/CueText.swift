@@ -6,9 +6,9 @@
 /// matching start are dropped and open tags are closed at the end; a `&` that does not begin a
 /// character reference becomes `&amp;` and `>` in text becomes `&gt;`. Text a browser would show
 /// is unchanged.
-public enum CueText {
+package enum CueText {
     /// Escapes plain text for a WebVTT cue: `&`, `<` and `>` as character references.
-    public static func escaped(_ plain: String) -> String {
+    package static func escaped(_ plain: String) -> String {
         var out = ""
         out.reserveCapacity(plain.utf8.count)
         for scalar in plain.unicodeScalars {
@@ -23,7 +23,7 @@ public enum CueText {
     }
 
     /// The text with its markup repaired, and whether anything changed.
-    public static func repaired(_ text: String) -> (text: String, changed: Bool) {
+    package static func repaired(_ text: String) -> (text: String, changed: Bool) {
         // Fast path: no markup characters at all.
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) {
             return (text, false)
@@ -46,7 +46,7 @@ public enum CueText {
     /// becomes LF, and C0 control characters other than tab and line feed, and DEL, are dropped
     /// (a parser turns NUL into U+FFFD; the others are invisible or break terminals). The repair
     /// never writes `-->` (see ``Builder``).
-    public static func sanitized(_ text: String) -> (text: String, changed: Bool) {
+    package static func sanitized(_ text: String) -> (text: String, changed: Bool) {
         let (repaired, repairChanged) = repaired(text)
         var needsWork = false
         var lineHasText = false
@@ -82,7 +82,7 @@ public enum CueText {
     }
 
     /// The text a viewer reads: tags removed, character references decoded.
-    public static func plainText(_ text: String) -> String {
+    package static func plainText(_ text: String) -> String {
         var out = ""
         var tokenizer = Tokenizer(Array(text.unicodeScalars))
         while let token = tokenizer.next() {

@@ -16,9 +16,9 @@ import Timebase
 ///
 /// A cue whose timing line does not parse, or whose end is not after its start, is skipped with a
 /// warning naming its line.
-public enum SubRipParser {
+package enum SubRipParser {
     /// The cues in `text` (already decoded), sorted by start time, and what was skipped.
-    public static func parse(_ text: String) -> (cues: [Cue], warnings: [IngestWarning]) {
+    package static func parse(_ text: String) -> (cues: [Cue], warnings: [IngestWarning]) {
         let lines = LineSplitter.lines(text)
 
         var warnings: [IngestWarning] = []

@@ -1,63 +1,23 @@
 import Timebase
 
-/// A text encoding Subweave can read subtitle files in.
-public enum TextEncoding: String, Sendable, CaseIterable {
-    case utf8 = "utf-8"
-    case utf16LE = "utf-16le"
-    case utf16BE = "utf-16be"
-    case utf32LE = "utf-32le"
-    case utf32BE = "utf-32be"
-    case windows1250 = "windows-1250"
-    case windows1251 = "windows-1251"
-    case windows1252 = "windows-1252"
-    case windows1253 = "windows-1253"
-    case windows1254 = "windows-1254"
-    case windows1255 = "windows-1255"
-    case windows1256 = "windows-1256"
-    case windows1257 = "windows-1257"
-    case windows1258 = "windows-1258"
-    case iso88591 = "iso-8859-1"
-    case iso88592 = "iso-8859-2"
-    case iso885915 = "iso-8859-15"
-    case koi8R = "koi8-r"
-
-    /// The encoding for a label such as `UTF8`, `cp1252`, `latin1` or `utf-16le` (case and
-    /// punctuation are ignored); nil if unknown.
-    public init?(label: String) {
-        let key = label.lowercased().filter { $0.isLetter || $0.isNumber }
-        let aliases: [String: TextEncoding] = [
-            "utf8": .utf8, "utf16le": .utf16LE, "utf16be": .utf16BE, "utf32le": .utf32LE, "utf32be": .utf32BE,
-            "windows1250": .windows1250, "cp1250": .windows1250, "windows1251": .windows1251, "cp1251": .windows1251,
-            "windows1252": .windows1252, "cp1252": .windows1252, "windows1253": .windows1253, "cp1253": .windows1253,
-            "windows1254": .windows1254, "cp1254": .windows1254, "windows1255": .windows1255, "cp1255": .windows1255,
-            "windows1256": .windows1256, "cp1256": .windows1256, "windows1257": .windows1257, "cp1257": .windows1257,
-            "windows1258": .windows1258, "cp1258": .windows1258,
-            "iso88591": .iso88591, "latin1": .iso88591, "iso88592": .iso88592, "latin2": .iso88592,
-            "iso885915": .iso885915, "latin9": .iso885915, "koi8r": .koi8R,
-        ]
-        guard let encoding = aliases[key] else { return nil }
-        self = encoding
-    }
-}
-
 /// Text decoded from bytes, and how.
-public struct DecodedText: Sendable, Equatable {
-    public let text: String
-    public let encoding: TextEncoding
+package struct DecodedText: Sendable, Equatable {
+    package let text: String
+    package let encoding: TextEncoding
     /// True when a byte order mark told the encoding.
-    public let hadByteOrderMark: Bool
+    package let hadByteOrderMark: Bool
     /// True when the bytes were not valid UTF-8 and windows-1252 was used instead.
-    public let usedFallback: Bool
+    package let usedFallback: Bool
     /// The offset of the first byte that was not valid in the encoding used (and became U+FFFD), if any.
-    public let firstInvalidOffset: Int?
+    package let firstInvalidOffset: Int?
 }
 
 /// Decodes subtitle bytes: byte order marks first, then UTF-8, then windows-1252.
-public enum TextDecoder {
+package enum TextDecoder {
     /// Decodes `bytes`. With `forced`, that encoding is used (a matching BOM is skipped); otherwise
     /// a UTF-8, UTF-16 or UTF-32 BOM decides, else UTF-8 if the bytes are valid UTF-8, else
     /// UTF-16 if the bytes look like BOM-less UTF-16 text, else windows-1252 (`usedFallback`).
-    public static func decode(_ bytes: [UInt8], forced: TextEncoding? = nil) -> DecodedText {
+    package static func decode(_ bytes: [UInt8], forced: TextEncoding? = nil) -> DecodedText {
         let (bomEncoding, bomLength) = byteOrderMark(bytes)
         if let forced {
             let skip = bomEncoding == forced ? bomLength : 0

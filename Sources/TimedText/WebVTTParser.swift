@@ -1,17 +1,17 @@
 import Timebase
 
 /// A parsed WebVTT file: its cues and the header blocks segments must repeat.
-public struct WebVTTDocument: Sendable, Equatable {
+package struct WebVTTDocument: Sendable, Equatable {
     /// The cues in file order.
-    public var cues: [Cue]
+    package var cues: [Cue]
     /// `REGION` definitions in file order.
-    public var regions: [CueRegion]
+    package var regions: [CueRegion]
     /// The bodies of `STYLE` blocks, in file order.
-    public var styleSheets: [String]
+    package var styleSheets: [String]
     /// What the parser skipped or repaired.
-    public var warnings: [IngestWarning]
+    package var warnings: [IngestWarning]
 
-    public init(cues: [Cue] = [], regions: [CueRegion] = [], styleSheets: [String] = [], warnings: [IngestWarning] = []) {
+    package init(cues: [Cue] = [], regions: [CueRegion] = [], styleSheets: [String] = [], warnings: [IngestWarning] = []) {
         self.cues = cues
         self.regions = regions
         self.styleSheets = styleSheets
@@ -28,9 +28,9 @@ public struct WebVTTDocument: Sendable, Equatable {
 /// cue; invalid settings are dropped one by one. Beyond the browser, it records a warning for
 /// everything it drops, and it skips cues whose end is not after their start (the syntax
 /// requires it), so the cues it returns can be written back as valid WebVTT.
-public enum WebVTTParser {
+package enum WebVTTParser {
     /// Parses `text`; fails only when the signature is missing.
-    public static func parse(_ text: String) throws(WebVTTSignatureError) -> WebVTTDocument {
+    package static func parse(_ text: String) throws(WebVTTSignatureError) -> WebVTTDocument {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(text.unicodeScalars.count)
         // Preprocess (§6.1 steps 1-2): NUL becomes U+FFFD, CRLF and CR become LF.
@@ -63,11 +63,11 @@ public enum WebVTTParser {
 }
 
 /// The file does not begin with the `WEBVTT` signature line.
-public struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The start of the first line.
-    public let found: String
+    package let found: String
 
-    public var description: String {
+    package var description: String {
         "line 1: not a WebVTT file: the first line must be \"WEBVTT\", optionally followed by a space or tab and text (found \"\(found)\")"
     }
 }

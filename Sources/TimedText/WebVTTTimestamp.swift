@@ -1,7 +1,7 @@
 import Timebase
 
 /// WebVTT timestamps: `[hh:]mm:ss.ttt` (W3C WebVTT §6.2 "collect a WebVTT timestamp").
-public enum WebVTTTimestamp {
+package enum WebVTTTimestamp {
     /// Collects a timestamp from `scalars` at `position`, advancing it; nil on failure.
     ///
     /// Follows the spec: the first component is hours when it is not exactly two digits or is over
@@ -50,7 +50,7 @@ public enum WebVTTTimestamp {
     }
 
     /// Parses a whole string as a timestamp.
-    public static func parse(_ text: String) -> MediaTime? {
+    package static func parse(_ text: String) -> MediaTime? {
         let scalars = Array(text.unicodeScalars)
         var position = 0
         guard let time = collect(scalars, &position), position == scalars.count else { return nil }
@@ -59,7 +59,7 @@ public enum WebVTTTimestamp {
 
     /// Formats `time` as `hh:mm:ss.ttt` (at least two hour digits), rounded to the millisecond.
     /// Negative times are written as zero: WebVTT has no negative timestamps.
-    public static func format(_ time: MediaTime) -> String {
+    package static func format(_ time: MediaTime) -> String {
         let total = max(0, time.milliseconds)
         let ms = total % 1000
         let s = (total / 1000) % 60

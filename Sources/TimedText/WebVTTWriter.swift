@@ -1,76 +1,10 @@
 import Timebase
 
-/// `X-TIMESTAMP-MAP=MPEGTS:<90 kHz>,LOCAL:<WebVTT time>` (RFC 8216bis §3.1.4): LOCAL cue time
-/// equals MPEGTS media time.
-public struct TimestampMap: Sendable, Equatable {
-    /// The 90 kHz media timestamp, in `0 ..< 2^33`.
-    public let mpegts: Int64
-    /// The cue time that corresponds to it.
-    public let local: MediaTime
-
-    public init(mpegts: Int64, local: MediaTime) {
-        self.mpegts = PresentationTimestamp.wrapped(mpegts)
-        self.local = local
-    }
-
-    /// The header line.
-    public var line: String { "X-TIMESTAMP-MAP=MPEGTS:\(mpegts),LOCAL:\(WebVTTTimestamp.format(local))" }
-
-    /// Parses a header line `X-TIMESTAMP-MAP=MPEGTS:<n>,LOCAL:<time>` (either order, as readers
-    /// must accept); nil when it is not one.
-    public init?(parsing line: Substring) {
-        let prefix = "X-TIMESTAMP-MAP="
-        guard line.hasPrefix(prefix) else { return nil }
-        var mpegts: Int64?
-        var local: MediaTime?
-        for part in line.dropFirst(prefix.count).split(separator: ",", omittingEmptySubsequences: false) {
-            if part.hasPrefix("MPEGTS:"), let value = Int64(part.dropFirst(7)), value >= 0, value < PresentationTimestamp.modulus {
-                mpegts = value
-            } else if part.hasPrefix("LOCAL:"), let value = WebVTTTimestamp.parse(String(part.dropFirst(6))) {
-                local = value
-            } else {
-                return nil
-            }
-        }
-        guard let mpegts, let local else { return nil }
-        self.init(mpegts: mpegts, local: local)
-    }
-
-    /// What a WebVTT file says about its map.
-    public enum Header: Sendable, Equatable {
-        /// No `X-TIMESTAMP-MAP` line.
-        case none
-        /// A line starts `X-TIMESTAMP-MAP=` but is not a map (1-based line).
-        case malformed(line: Int)
-        /// The map, its line, and whether it is in the header (before the first blank line, the
-        /// only place hls.js reads it).
-        case found(TimestampMap, line: Int, inHeader: Bool)
-    }
-
-    /// The first `X-TIMESTAMP-MAP` line of `text`, wherever it is.
-    public static func find(in text: String) -> Header {
-        var number = 0
-        var inHeader = true
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.isEmpty { inHeader = false; continue }
-            guard line.hasPrefix("X-TIMESTAMP-MAP=") else {
-                if !inHeader && line.contains("-->") { continue }
-                continue
-            }
-            guard let map = TimestampMap(parsing: line) else { return .malformed(line: number) }
-            return .found(map, line: number, inHeader: inHeader)
-        }
-        return .none
-    }
-}
-
 /// Writes WebVTT: cue blocks, whole files and HLS segments.
-public enum WebVTTWriter {
+package enum WebVTTWriter {
     /// A cue block without the blank line after it: identifier line (if any), timing line with
     /// settings, text lines.
-    public static func block(_ cue: Cue) -> String {
+    package static func block(_ cue: Cue) -> String {
         var out = ""
         if !cue.identifier.isEmpty { out += cue.identifier + "\n" }
         out += WebVTTTimestamp.format(cue.start) + " --> " + WebVTTTimestamp.format(cue.end)
@@ -83,7 +17,7 @@ public enum WebVTTWriter {
     /// A WebVTT file or segment: `WEBVTT`, the map line if any (on the line right after the
     /// signature, where hls.js looks for it), a blank line, the header blocks, then the cue blocks,
     /// each followed by a blank line.
-    public static func file(map: TimestampMap?, headerBlocks: [String], cueBlocks: [String]) -> String {
+    package static func file(map: TimestampMap?, headerBlocks: [String], cueBlocks: [String]) -> String {
         var out = "WEBVTT\n"
         if let map { out += map.line + "\n" }
         out += "\n"
@@ -93,19 +27,19 @@ public enum WebVTTWriter {
     }
 
     /// The header blocks a document's segments must repeat: its regions and style sheets.
-    public static func headerBlocks(_ document: WebVTTDocument) -> [String] {
+    package static func headerBlocks(_ document: WebVTTDocument) -> [String] {
         document.regions.map(\.block) + document.styleSheets.map { "STYLE\n" + $0 }
     }
 }
 
 /// Assigns cues to consecutive time windows (RFC 8216bis §3.1.4: a segment carries every cue
 /// displayed during its period, with its full timing, so a cue spanning a boundary is repeated).
-public enum Segmenter {
+package enum Segmenter {
     /// For each window `[start, end)`, the indices of the cues that overlap it (`cue.start < end`
     /// and `cue.end > start`), in cue order. `windows` must be sorted and non-overlapping.
     ///
     /// Runs in O(cues × log windows + output).
-    public static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> [[Int]] {
+    package static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> [[Int]] {
         var result = Array(repeating: [Int](), count: windows.count)
         for (index, cue) in cues.enumerated() {
             // The first window that ends after the cue starts.
@@ -126,12 +60,12 @@ public enum Segmenter {
 }
 
 /// Cues as a segment writes them, so that what is written parses back as what was meant.
-public enum SegmentCues {
+package enum SegmentCues {
     /// `cues` made writable: times rounded to the millisecond a WebVTT timestamp holds (negative
     /// times become 0), text through ``CueText/sanitized(_:)``, an identifier that a parser would
     /// not read back as one (a line break or `-->` in it) removed, and cues whose end is not after
     /// their start once rounded dropped (the WebVTT syntax requires end > start).
-    public static func writable(_ cues: [Cue]) -> [Cue] {
+    package static func writable(_ cues: [Cue]) -> [Cue] {
         var result: [Cue] = []
         result.reserveCapacity(cues.count)
         for var cue in cues {

@@ -1,26 +1,9 @@
 import Timebase
 import TimedText
 
-/// A CEA-608 caption service: CC1 to CC4 (CTA-608-E: field 1 carries CC1/CC2, field 2 CC3/CC4;
-/// the data-channel bit of the control codes selects the first or second of a field).
-public enum CaptionService: String, Sendable, CaseIterable, Comparable, Codable {
-    case cc1 = "CC1", cc2 = "CC2", cc3 = "CC3", cc4 = "CC4"
-
-    init(field: Int, channel: Int) {
-        switch (field, channel) {
-        case (1, 1): self = .cc1
-        case (1, _): self = .cc2
-        case (_, 1): self = .cc3
-        default: self = .cc4
-        }
-    }
-
-    public static func < (a: CaptionService, b: CaptionService) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// Receives what a 608 channel shows: each caption with the time it appeared and the time it
 /// was removed. It knows nothing of WebVTT.
-public protocol CaptionSink {
+package protocol CaptionSink {
     mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime)
 }
 
@@ -28,23 +11,23 @@ public protocol CaptionSink {
 /// XDS skipped, doubled control codes dropped, odd parity checked.
 ///
 /// Pairs are fed in presentation order with the time of the frame that carries them.
-public struct CEA608FieldDecoder {
-    public let field: Int
+package struct CEA608FieldDecoder {
+    package let field: Int
     private var channels: [Channel608]
     private var current = 0
     private var lastControl: (UInt8, UInt8)?
     private var inXDS = false
     private var lastTime = MediaTime.zero
     /// Services in which a printable character has been seen.
-    public private(set) var servicesWithText: Set<CaptionService> = []
+    package private(set) var servicesWithText: Set<CaptionService> = []
 
-    public init(field: Int) {
+    package init(field: Int) {
         self.field = field
         channels = [Channel608(service: CaptionService(field: field, channel: 1)), Channel608(service: CaptionService(field: field, channel: 2))]
     }
 
     /// Decodes one pair, as transmitted (with parity bits).
-    public mutating func decode<S: CaptionSink>(_ byte1: UInt8, _ byte2: UInt8, at time: MediaTime, into sink: inout S) {
+    package mutating func decode<S: CaptionSink>(_ byte1: UInt8, _ byte2: UInt8, at time: MediaTime, into sink: inout S) {
         lastTime = time
         let c1 = byte1 & 0x7F, c2 = byte2 & 0x7F
         let parity1 = CharacterSets.hasOddParity(byte1), parity2 = CharacterSets.hasOddParity(byte2)
@@ -85,12 +68,12 @@ public struct CEA608FieldDecoder {
     }
 
     /// Ends the stream at `time`: captions still shown end there.
-    public mutating func finish<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+    package mutating func finish<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
         for index in channels.indices { channels[index].commit(at: max(time, lastTime), into: &sink) }
     }
 
     /// Resets every channel (at a discontinuity), ending captions at `time`.
-    public mutating func reset<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+    package mutating func reset<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
         finish(at: time, into: &sink)
         channels = channels.map { Channel608(service: $0.service) }
         lastControl = nil

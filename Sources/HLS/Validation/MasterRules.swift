@@ -3,9 +3,9 @@ import Timebase
 /// The subtitle, caption and variant rules of RFC 8216bis (draft 22) and Apple's HLS Authoring
 /// Specification, checked on a master playlist alone: a table of small rules, each with a stable
 /// identifier (`media.default-autoselect`, …) that its findings carry.
-public enum MasterRules {
+package enum MasterRules {
     /// Every finding for `master`, rule by rule in table order.
-    public static func check(_ master: MasterPlaylist) -> [ValidationFinding] {
+    package static func check(_ master: MasterPlaylist) -> [ValidationFinding] {
         let context = MasterContext(master)
         var sink = FindingSink(file: master.source)
         for rule in rules { rule.check(context, &sink) }
@@ -13,7 +13,7 @@ public enum MasterRules {
     }
 
     /// The rules, by identifier.
-    public static var identifiers: [String] { rules.map(\.id) }
+    package static var identifiers: [String] { rules.map(\.id) }
 
     static let rules: [MasterRule] = playlistRules + renditionRules + groupRules + variantRules + iFrameRules
 
@@ -329,9 +329,9 @@ struct FindingSink {
 
 /// NAME uniqueness within a group (RFC 8216bis §4.4.6.1: "NAME … MUST be unique within the
 /// group"): the one place it is decided, for the validator and for the packager.
-public enum RenditionNames {
+package enum RenditionNames {
     /// The first name used twice in `names`: the index of its first use and of the repeat.
-    public static func firstRepeat(_ names: [String?]) -> (first: Int, repeat: Int)? {
+    package static func firstRepeat(_ names: [String?]) -> (first: Int, repeat: Int)? {
         var seen: [String: Int] = [:]
         for (index, name) in names.enumerated() {
             guard let name else { continue }
@@ -342,7 +342,7 @@ public enum RenditionNames {
     }
 
     /// Every repeat in `names`, each with the index of the name's first use.
-    public static func repeats(_ names: [String?]) -> [(first: Int, repeat: Int)] {
+    package static func repeats(_ names: [String?]) -> [(first: Int, repeat: Int)] {
         var seen: [String: Int] = [:]
         var result: [(Int, Int)] = []
         for (index, name) in names.enumerated() {

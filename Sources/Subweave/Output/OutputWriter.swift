@@ -2,15 +2,15 @@ import Foundation
 import Synchronization
 
 /// One rendition generation to put on disk.
-public struct GenerationWrite: Sendable {
+package struct GenerationWrite: Sendable {
     /// The rendition's folder, relative to the output folder (`subtitles/en-en`).
-    public let folder: String
+    package let folder: String
     /// The generation's name (``RenditionLayout/isGeneration(_:)``).
-    public let generation: String
+    package let generation: String
     /// Makes the files, `(name, bytes)`, when a worker reaches this rendition.
-    public let files: @Sendable () -> [(name: String, text: String)]
+    package let files: @Sendable () -> [(name: String, text: String)]
 
-    public init(folder: String, generation: String, files: @escaping @Sendable () -> [(name: String, text: String)]) {
+    package init(folder: String, generation: String, files: @escaping @Sendable () -> [(name: String, text: String)]) {
         self.folder = folder
         self.generation = generation
         self.files = files
@@ -34,26 +34,26 @@ public struct GenerationWrite: Sendable {
 /// Symbolic links are never followed below the output folder: a link where Subweave would write,
 /// read or delete is an error that names it. On any failure (a full disk, say) what this run
 /// created is removed and the master is left untouched.
-public struct OutputWriter: Sendable {
+package struct OutputWriter: Sendable {
     /// The folder of the output master; renditions live below it.
-    public let folder: String
+    package let folder: String
     /// The master's file name in `folder`.
-    public let masterName: String
+    package let masterName: String
     /// How long to wait for another run's lock before giving up, in seconds.
-    public var lockTimeout: TimeInterval = 600
+    package var lockTimeout: TimeInterval = 600
     /// Keep, in each rendition folder, the generation the old master named.
-    public var keepPrevious = false
+    package var keepPrevious = false
     /// Told once when the lock is held by another run (the CLI prints it).
-    public var onWait: @Sendable (String) -> Void = { _ in }
+    package var onWait: @Sendable (String) -> Void = { _ in }
 
-    public init(masterPath: String) {
+    package init(masterPath: String) {
         let url = URL(fileURLWithPath: masterPath)
         folder = url.deletingLastPathComponent().path
         masterName = url.lastPathComponent
     }
 
     /// The master's path.
-    public var masterPath: String { folder + "/" + masterName }
+    package var masterPath: String { folder + "/" + masterName }
 
     /// Takes the folder's lock, waiting on a Dispatch thread (never the cooperative pool) for at
     /// most ``lockTimeout`` seconds. Release it when the run is done.
@@ -65,7 +65,7 @@ public struct OutputWriter: Sendable {
     /// Writes `generations`, then `masterText` as the master, then removes the generations of
     /// `managedFolders` the new master does not name (`named`: folder → generation it names;
     /// `previous`: folder → generation the old master named). Call holding ``acquireLock()``.
-    public func commit(generations: [GenerationWrite], masterText: String, managedFolders: Set<String>,
+    package func commit(generations: [GenerationWrite], masterText: String, managedFolders: Set<String>,
                        named: [String: String], previous: [String: String], removedFolders: Set<String> = []) throws(SubweaveError) {
         var created = CreatedEntries()
         do {

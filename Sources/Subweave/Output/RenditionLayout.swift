@@ -1,21 +1,6 @@
 import Captions
 import Timebase
 
-/// What a rendition Subweave manages is: a side-loaded track, or a CEA-608 service of the video.
-public enum RenditionIdentity: Sendable, Hashable, CustomStringConvertible {
-    /// A side-loaded subtitle file: `external:<sourceID>:<language>`.
-    case external(sourceID: String, language: LanguageTag)
-    /// A caption service decoded from the video: `cea608:CC1` … `cea608:CC4`.
-    case cea608(CaptionService)
-
-    public var description: String {
-        switch self {
-        case .external(let id, let language): return "external:\(id):\(language)"
-        case .cea608(let service): return "cea608:\(service.rawValue)"
-        }
-    }
-}
-
 /// Where Subweave keeps its renditions beside the master, how it names their files, and how it
 /// recognises them in a master on a later run: the one home for these names.
 ///
@@ -28,17 +13,17 @@ public enum RenditionIdentity: Sendable, Hashable, CustomStringConvertible {
 /// one generation; a new generation is complete on disk before the master names it, and the old
 /// one is removed only after the master has moved on (``OutputWriter``). The same input gives
 /// the same generation, so a repeated run changes nothing.
-public enum RenditionLayout {
+package enum RenditionLayout {
     /// The folder of side-loaded tracks, relative to the master.
-    public static let subtitlesRoot = "subtitles"
+    package static let subtitlesRoot = "subtitles"
     /// The folder of decoded in-band captions, relative to the master.
-    public static let captionsRoot = "captions"
+    package static let captionsRoot = "captions"
     /// A rendition's media playlist, inside its generation.
-    public static let playlistName = "index.m3u8"
+    package static let playlistName = "index.m3u8"
 
     /// The folder of a rendition, relative to the master: `subtitles/<slug>-<language>` (every
     /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), or `captions/cc1`.
-    public static func folder(for identity: RenditionIdentity) -> String {
+    package static func folder(for identity: RenditionIdentity) -> String {
         switch identity {
         case .external(let id, let language): return "\(subtitlesRoot)/\(slug(id))-\(language)"
         case .cea608(let service): return "\(captionsRoot)/\(service.rawValue.lowercased())"
@@ -46,17 +31,17 @@ public enum RenditionLayout {
     }
 
     /// The length in bytes of the folder name a side-loaded track gets (file systems allow 255).
-    public static func folderNameLength(sourceID: String, language: LanguageTag) -> Int {
+    package static func folderNameLength(sourceID: String, language: LanguageTag) -> Int {
         slug(sourceID).utf8.count + 1 + language.description.utf8.count
     }
 
     /// The URI a master names for `generation` of the rendition in `folder`.
-    public static func playlistURI(folder: String, generation: String) -> String {
+    package static func playlistURI(folder: String, generation: String) -> String {
         "\(folder)/\(generation)/\(playlistName)"
     }
 
     /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits).
-    public static func segmentNames(count: Int) -> [String] {
+    package static func segmentNames(count: Int) -> [String] {
         let digits = max(5, String(max(0, count - 1)).count)
         return (0..<count).map { index in
             let number = String(index)
@@ -65,7 +50,7 @@ public enum RenditionLayout {
     }
 
     /// True for a generation folder name: 12 lower-case hexadecimal digits.
-    public static func isGeneration(_ name: Substring) -> Bool {
+    package static func isGeneration(_ name: Substring) -> Bool {
         name.utf8.count == 12 && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
@@ -80,7 +65,7 @@ public enum RenditionLayout {
 
     /// Where a URI of a master points, when it is a rendition Subweave manages: its folder and
     /// generation (nil for the layout before generations, `subtitles/<x>/index.m3u8`).
-    public static func recognise(_ uri: String) -> (folder: String, generation: String?)? {
+    package static func recognise(_ uri: String) -> (folder: String, generation: String?)? {
         let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.last.map(String.init) == playlistName, parts.count == 3 || parts.count == 4,
               parts[0] == subtitlesRoot || parts[0] == captionsRoot, !parts[1].isEmpty, !parts[1].hasPrefix(".") else { return nil }

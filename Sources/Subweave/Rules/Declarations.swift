@@ -2,21 +2,21 @@ import HLS
 import Timebase
 
 /// A subtitle rendition to declare in the master.
-public struct NewSubtitleRendition: Sendable, Equatable {
+package struct NewSubtitleRendition: Sendable, Equatable {
     /// How Subweave recognises the rendition on a later run (its URI is derived from it too).
-    public let identity: String
-    public let name: String
-    public let language: LanguageTag
-    public let forced: Bool
-    public let sdh: Bool
+    package let identity: String
+    package let name: String
+    package let language: LanguageTag
+    package let forced: Bool
+    package let sdh: Bool
     /// The descriptor said `default` (advisory).
-    public let prefersDefault: Bool
+    package let prefersDefault: Bool
     /// The media playlist URI, relative to the master.
-    public let uri: String
+    package let uri: String
     /// Where the rendition came from, for messages (`--subtitle #1`, `CC1`).
-    public let origin: String
+    package let origin: String
 
-    public init(identity: String, name: String, language: LanguageTag, forced: Bool, sdh: Bool, prefersDefault: Bool, uri: String, origin: String) {
+    package init(identity: String, name: String, language: LanguageTag, forced: Bool, sdh: Bool, prefersDefault: Bool, uri: String, origin: String) {
         self.identity = identity
         self.name = name
         self.language = language
@@ -29,7 +29,7 @@ public struct NewSubtitleRendition: Sendable, Equatable {
 
     /// The rendition's folder (``RenditionLayout``): an existing rendition in the same folder is
     /// this one from an earlier run, replaced where it stands.
-    public var folder: String { RenditionLayout.recognise(uri)?.folder ?? uri }
+    package var folder: String { RenditionLayout.recognise(uri)?.folder ?? uri }
 
     /// Its `EXT-X-MEDIA` attributes in group `group`, in RFC 8216bis §4.4.6.1 order.
     func attributes(group: String, isDefault: Bool, autoselect: Bool) -> AttributeList {
@@ -49,13 +49,13 @@ public struct NewSubtitleRendition: Sendable, Equatable {
 }
 
 /// A CEA-608 service found in the video, to declare as a CLOSED-CAPTIONS rendition.
-public struct CaptionServiceDeclaration: Sendable, Equatable {
+package struct CaptionServiceDeclaration: Sendable, Equatable {
     /// `CC1` … `CC4`.
-    public let instreamID: String
-    public let name: String
-    public let language: LanguageTag?
+    package let instreamID: String
+    package let name: String
+    package let language: LanguageTag?
 
-    public init(instreamID: String, name: String, language: LanguageTag?) {
+    package init(instreamID: String, name: String, language: LanguageTag?) {
         self.instreamID = instreamID
         self.name = name
         self.language = language
@@ -75,20 +75,9 @@ public struct CaptionServiceDeclaration: Sendable, Equatable {
     }
 }
 
-/// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
-public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
-    /// `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption groups its
-    /// variants use, which are kept (with a warning).
-    case automatic = "auto"
-    /// Remove caption groups; `NONE` everywhere.
-    case none
-    /// Declare the CEA-608 services the video carries (found by scanning it); `NONE` without any.
-    case inBand = "in-band"
-}
-
 /// What the master rewrite does about `CLOSED-CAPTIONS`: the request, resolved against what the
 /// video carries.
-public enum ClosedCaptionsPolicy: Sendable, Equatable {
+package enum ClosedCaptionsPolicy: Sendable, Equatable {
     /// As ``ClosedCaptionsRequest/automatic``.
     case automatic
     /// As ``ClosedCaptionsRequest/none``.

@@ -4,28 +4,28 @@ import Timebase
 /// Rewrites a master playlist to declare (or take out) subtitle renditions, touching only the
 /// lines it must: the rendition lines of its groups, and the `SUBTITLES` and `CLOSED-CAPTIONS`
 /// attributes of the variants.
-public struct MasterRewriter: Sendable {
-    public var preferredLanguage: LanguageTag?
-    public var closedCaptions: ClosedCaptionsPolicy
+package struct MasterRewriter: Sendable {
+    package var preferredLanguage: LanguageTag?
+    package var closedCaptions: ClosedCaptionsPolicy
 
-    public init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
+    package init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
         self.preferredLanguage = preferredLanguage
         self.closedCaptions = closedCaptions
     }
 
     /// The result of a rewrite.
-    public struct Result: Sendable, Equatable {
-        public let master: MasterPlaylist
+    package struct Result: Sendable, Equatable {
+        package let master: MasterPlaylist
         /// The SUBTITLES groups the renditions joined.
-        public let groups: [String]
-        public let warnings: [PackageWarning]
+        package let groups: [String]
+        package let warnings: [PackageWarning]
     }
 
     /// Declares `renditions` in every SUBTITLES group the variants use (or a new group `subs`),
     /// replacing Subweave's own renditions from an earlier run where they stand; takes out the
     /// renditions whose folders are in `removing`; sets `SUBTITLES` (dropping it when the group
     /// ends empty) and `CLOSED-CAPTIONS` on every variant; applies the DEFAULT/AUTOSELECT rules.
-    public func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition], removing: Set<String> = []) throws(SubweaveError) -> Result {
+    package func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition], removing: Set<String> = []) throws(SubweaveError) -> Result {
         var master = input
         let groups = Self.subtitleGroups(master)
         let ordered = Self.placementOrder(renditions)

@@ -4,20 +4,20 @@ import Timebase
 /// The rules that decide DEFAULT, AUTOSELECT and order among the renditions of a SUBTITLES group.
 ///
 /// Pure functions over a group's members, so each rule is tested as a table.
-public enum RenditionRules {
+package enum RenditionRules {
     /// `CHARACTERISTICS` of an SDH rendition (Apple HLS Authoring Spec 4.5).
-    public static let sdhCharacteristics = "public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
+    package static let sdhCharacteristics = "public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
 
     /// What the rules need to know of one member of a group.
-    public struct Member: Sendable, Equatable {
+    package struct Member: Sendable, Equatable {
         /// The LANGUAGE, parsed; nil when absent or not a BCP 47 tag.
-        public var language: LanguageTag?
-        public var forced: Bool
-        public var characteristics: String?
+        package var language: LanguageTag?
+        package var forced: Bool
+        package var characteristics: String?
         /// The descriptor said `default`, or (for an existing rendition) it says DEFAULT=YES.
-        public var prefersDefault: Bool
+        package var prefersDefault: Bool
 
-        public init(language: LanguageTag?, forced: Bool, characteristics: String?, prefersDefault: Bool) {
+        package init(language: LanguageTag?, forced: Bool, characteristics: String?, prefersDefault: Bool) {
             self.language = language
             self.forced = forced
             self.characteristics = characteristics
@@ -31,7 +31,7 @@ public enum RenditionRules {
     /// 639-1/-2T/-2B codes alike, case ignored, `pt` ↔ `pt-BR`, scripts respected, `und` matches
     /// nothing). Among them: a full rendition beats a forced one; then the closer language match;
     /// then a member that prefers to be default; then the first in group order.
-    public static func preferredDefault(in members: [Member], preferred: LanguageTag?) -> Int? {
+    package static func preferredDefault(in members: [Member], preferred: LanguageTag?) -> Int? {
         guard let preferred else { return nil }
         var best: (index: Int, key: (Int, Int, Int, Int))?
         for (index, member) in members.enumerated() {
@@ -51,7 +51,7 @@ public enum RenditionRules {
     /// SDH renditions (Apple HLS Authoring Spec 4.6, 5.11); otherwise YES only for the first member
     /// of the group with its LANGUAGE/FORCED/CHARACTERISTICS combination, so AUTOSELECT members
     /// differ as RFC 8216bis §4.4.6.1.1 asks.
-    public static func autoselect(at index: Int, in members: [Member], isDefault: Bool) -> Bool {
+    package static func autoselect(at index: Int, in members: [Member], isDefault: Bool) -> Bool {
         if isDefault { return true }
         let member = members[index]
         guard let language = member.language, !language.isUndetermined else { return false }
@@ -63,7 +63,7 @@ public enum RenditionRules {
 
     /// The rank of a rendition among others of its language: general, then SDH, then forced
     /// (Apple HLS Authoring Spec 9.17).
-    public static func rank(forced: Bool, sdh: Bool) -> Int {
+    package static func rank(forced: Bool, sdh: Bool) -> Int {
         forced ? 2 : (sdh ? 1 : 0)
     }
 
@@ -72,7 +72,7 @@ public enum RenditionRules {
     ///
     /// A forced cue is carried when a full cue overlaps it in time with the same visible text
     /// (markup, case and spacing ignored).
-    public static func forcedCuesMissing(forced: [Cue], full: [Cue]) -> [Cue] {
+    package static func forcedCuesMissing(forced: [Cue], full: [Cue]) -> [Cue] {
         func normalized(_ text: String) -> String {
             CueText.plainText(text).lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         }

@@ -2,26 +2,11 @@ import Captions
 import TimedText
 import Timebase
 
-/// Cues read from a subtitle file, ready to segment, and how they were read.
-public struct IngestedSubtitles: Sendable, Equatable {
-    /// `vtt`, `srt_converted` or `scc_converted`.
-    public let ingestFormat: String
-    /// Cues sorted by start time, text valid WebVTT.
-    public let cues: [Cue]
-    /// `REGION` and `STYLE` blocks every segment repeats.
-    public let headerBlocks: [String]
-    /// The `REGION` definitions cues may refer to.
-    public let regions: [CueRegion]
-    /// The encoding the bytes were read in.
-    public let encoding: TextEncoding
-    public let warnings: [IngestWarning]
-}
-
 /// Turns subtitle bytes into cues: decoding, format dispatch, repair, and the checks that catch
 /// the classic mistakes.
-public enum SubtitleIngest {
+package enum SubtitleIngest {
     /// Reads `bytes` as `format`. `location` names the source in failures.
-    public static func read(_ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
+    package static func read(_ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
                             sourceID: String, location: String) throws(LoadFailure) -> IngestedSubtitles {
         let decoded = TextDecoder.decode(bytes, forced: forced)
         var warnings: [IngestWarning] = []
@@ -135,7 +120,7 @@ public enum SubtitleIngest {
 
     /// Shifts every cue by `delay`; cues that end at or before 0 are dropped and starts before 0
     /// are clamped, with warnings.
-    public static func applyDelay(_ delay: MediaTime, to cues: [Cue]) -> ([Cue], [IngestWarning]) {
+    package static func applyDelay(_ delay: MediaTime, to cues: [Cue]) -> ([Cue], [IngestWarning]) {
         guard delay != .zero else { return (cues, []) }
         var result: [Cue] = []
         var dropped = 0
@@ -159,7 +144,7 @@ public enum SubtitleIngest {
 
     /// Warnings about cues that do not fit a programme of `duration`; `complete` is false while the
     /// video playlist is still growing (no EXT-X-ENDLIST), when late cues are simply not due yet.
-    public static func timelineWarnings(_ cues: [Cue], duration: MediaTime, complete: Bool = true) -> [IngestWarning] {
+    package static func timelineWarnings(_ cues: [Cue], duration: MediaTime, complete: Bool = true) -> [IngestWarning] {
         var warnings: [IngestWarning] = []
         let late = cues.filter { $0.start >= duration }
         if !late.isEmpty && complete {

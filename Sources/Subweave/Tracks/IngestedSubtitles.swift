@@ -1,0 +1,16 @@
+import TimedText
+
+/// Cues read from a subtitle file, ready to segment, and how they were read.
+public struct IngestedSubtitles: Sendable, Equatable {
+    /// `vtt`, `srt_converted` or `scc_converted`.
+    public let ingestFormat: String
+    /// Cues sorted by start time, text valid WebVTT.
+    public let cues: [Cue]
+    /// `REGION` and `STYLE` blocks every segment repeats.
+    public let headerBlocks: [String]
+    /// The `REGION` definitions cues may refer to.
+    public let regions: [CueRegion]
+    /// The encoding the bytes were read in.
+    public let encoding: TextEncoding
+    public let warnings: [IngestWarning]
+}
