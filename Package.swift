@@ -22,10 +22,13 @@ let package = Package(
         .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave", "TimedText", "Timebase"]),
+        // Library use, as a caller would write it (README "Use it as a library").
+        .executableTarget(name: "subweave-library-example", dependencies: ["Subweave"], path: "Examples/LibraryUse"),
 
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
         // The fuzz targets: linked into libFuzzer binaries by Scripts/fuzz.sh, replayed by FuzzRegressionTests.
         .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Subweave"], path: "Tests/FuzzTargets"),
+        .testTarget(name: "LibraryAPITests", dependencies: ["Subweave", "TestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport", "Captions", "Containers"]),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),

@@ -63,7 +63,7 @@ public struct PackagePlan: Sendable {
 
     /// Every path the plan writes, relative to the output folder.
     public var files: [String] {
-        renditions.flatMap { r in r.segmentNames.map { "\(r.generationFolder)/\($0)" } + [r.playlistPath] } + [output.lastPathComponent]
+        renditions.flatMap(\.paths) + [output.lastPathComponent]
     }
 }
 
@@ -101,37 +101,43 @@ extension Presentation {
         let rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: policy)
             .rewrite(master, renditions: planner.declarations)
 
-        var warnings = self.warnings + rewritten.warnings
-        warnings += RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
+        var warnings = self.warnings + rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
         let outputFolder = output.deletingLastPathComponent().path
         if outputFolder != masterURL.deletingLastPathComponent().path {
             warnings.append(PackageWarning(.outputElsewhere, "the new master is in another folder than the original; its variant URIs are relative, so they must resolve from \(outputFolder)"))
         }
-        let report = PackageReport(
+        let report = self.report(output: output, rewritten: rewritten, tracks: planner.reports, captions: captions, warnings: warnings)
+        let previous = Self.managedGenerations(master, includingLegacy: true)
+        let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
+        return PackagePlan(masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
+                           renditions: planner.renditions, report: report,
+                           managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous)
+    }
+
+    /// The report of a run that writes `output`.
+    func report(output: URL, rewritten: MasterRewriter.Result, tracks: [PackageReport.Track], captions: ProgrammeCaptions,
+                warnings: [PackageWarning]) -> PackageReport {
+        PackageReport(
             master: MediaReader.display(masterURL), output: output.path, dryRun: false,
             referencePlaylist: MediaReader.display(reference.url), referenceReason: reference.reason,
             segmentCount: timeline.playlist.segments.count, duration: timeline.duration.seconds,
             timeline: timeline.sequences.map(PackageReport.Sequence.init),
-            groups: rewritten.groups, tracks: planner.reports,
+            groups: rewritten.groups, tracks: tracks,
             captions: captions.services.map {
                 PackageReport.CaptionService(service: $0.service.rawValue, language: captions.language?.description,
                                              firstSeen: $0.firstSeen?.seconds, segment: $0.segment)
             }, warnings: warnings)
+    }
 
-        // The renditions this presentation holds, before and after.
-        var previous: [String: String] = [:]
+    /// The renditions Subweave manages in `master`: folder → the generation it names ("" for the
+    /// layout before generations, with `includingLegacy`).
+    static func managedGenerations(_ master: MasterPlaylist, includingLegacy: Bool) -> [String: String] {
+        var result: [String: String] = [:]
         for rendition in master.renditions {
             guard let uri = rendition.uri, let place = RenditionLayout.recognise(uri) else { continue }
-            previous[place.folder] = place.generation ?? ""
+            if let generation = place.generation { result[place.folder] = generation } else if includingLegacy { result[place.folder] = "" }
         }
-        var named: [String: String] = [:]
-        for rendition in rewritten.master.renditions {
-            guard let uri = rendition.uri, let place = RenditionLayout.recognise(uri), let generation = place.generation else { continue }
-            named[place.folder] = generation
-        }
-        return PackagePlan(masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
-                           renditions: planner.renditions, report: report,
-                           managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous)
+        return result
     }
 }
 
@@ -149,8 +155,11 @@ struct RenditionPlanner {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         cues.removeAll { $0.start >= timeline.duration }
+        let record = RenditionRecord(identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
+                                     name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+                                     ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: SegmentCues.writable(cues).count)
         let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: track.identity), cues: cues,
-                                          headerBlocks: ingested.headerBlocks, timeline: timeline)
+                                          headerBlocks: ingested.headerBlocks, timeline: timeline, record: record)
         renditions.append(rendition)
         declarations.append(NewSubtitleRendition(identity: track.identity.description, name: track.label, language: track.language,
                                                  forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
@@ -160,8 +169,7 @@ struct RenditionPlanner {
             sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
             ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
             firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
-            filesWritten: rendition.segmentNames.map { "\(rendition.generationFolder)/\($0)" } + [rendition.playlistPath],
-            warnings: warnings))
+            filesWritten: rendition.paths, warnings: warnings))
     }
 
     mutating func add(_ captions: ProgrammeCaptions) {
@@ -170,9 +178,12 @@ struct RenditionPlanner {
             let identity = RenditionIdentity.cea608(service.service)
             var cues = service.cues
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
-            let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: [], timeline: timeline)
-            renditions.append(rendition)
             let name = captions.name(for: service.service)
+            let record = RenditionRecord(identity: identity.description, sourceID: service.service.rawValue, language: language.description,
+                                         name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
+                                         source: "the video's \(service.service.rawValue)", cueCount: SegmentCues.writable(cues).count)
+            let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: [], timeline: timeline, record: record)
+            renditions.append(rendition)
             declarations.append(NewSubtitleRendition(identity: identity.description, name: name, language: language,
                                                      forced: false, sdh: true, prefersDefault: false,
                                                      uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
@@ -180,7 +191,7 @@ struct RenditionPlanner {
                 sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
                 ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
                 playlist: rendition.playlistPath,
-                filesWritten: rendition.segmentNames.map { "\(rendition.generationFolder)/\($0)" } + [rendition.playlistPath], warnings: []))
+                filesWritten: rendition.paths, warnings: []))
         }
     }
 }

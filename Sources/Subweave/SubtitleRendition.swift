@@ -21,9 +21,11 @@ package struct SubtitleRendition: Sendable {
     let mappings: [ProgrammeTimeline.Mapping]
     /// The generation: 12 hexadecimal digits of the hash of the files' content.
     package let generation: String
+    /// What is recorded beside the rendition (nil: no record, for tests of the segments alone).
+    package let record: RenditionRecord?
 
-    /// A rendition of `cues` along `timeline`.
-    package init(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline) {
+    /// A rendition of `cues` along `timeline`, with `record` written beside it.
+    package init(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil) {
         self.folder = folder
         let writable = SegmentCues.writable(cues)
         self.cues = writable
@@ -40,7 +42,10 @@ package struct SubtitleRendition: Sendable {
         }
         let mappings = timeline.sequences.indices.map { timeline.mapping(forSequence: $0, earliestCue: earliest[$0]) }
         self.mappings = mappings
-        self.generation = Self.hash(cues: writable, headerBlocks: headerBlocks, timeline: timeline, assignment: assignment, mappings: mappings)
+        self.record = record
+        var hash = Self.hash(cues: writable, headerBlocks: headerBlocks, timeline: timeline, assignment: assignment, mappings: mappings)
+        if let record { hash.add(record.json) }
+        self.generation = hash.hex(12)
     }
 
     /// The playlist's path relative to the master (also its `URI`).
@@ -51,6 +56,12 @@ package struct SubtitleRendition: Sendable {
 
     /// The segment file names, in order.
     package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count) }
+
+    /// Every file the generation holds, relative to the master, in the order ``files()`` makes them.
+    package var paths: [String] {
+        let names = segmentNames + [RenditionLayout.playlistName] + (record == nil ? [] : [RenditionRecord.cuesFileName, RenditionRecord.fileName])
+        return names.map { "\(generationFolder)/\($0)" }
+    }
 
     /// Every file of the rendition, `(name in the generation folder, text)`: the segments, then `index.m3u8`.
     package func files() -> [(name: String, text: String)] {
@@ -80,6 +91,10 @@ package struct SubtitleRendition: Sendable {
             result.append((names[index], WebVTTWriter.file(map: mapping?.map, headerBlocks: headerBlocks, cueBlocks: cueBlocks)))
         }
         result.append((RenditionLayout.playlistName, SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names)))
+        if let record {
+            result.append((RenditionRecord.cuesFileName, WebVTTWriter.file(map: nil, headerBlocks: headerBlocks, cueBlocks: cues.map(WebVTTWriter.block))))
+            result.append((RenditionRecord.fileName, record.json))
+        }
         return result
     }
 
@@ -89,7 +104,7 @@ package struct SubtitleRendition: Sendable {
 
     /// A hash of everything that decides the files' bytes.
     static func hash(cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, assignment: [[Int]],
-                     mappings: [ProgrammeTimeline.Mapping]) -> String {
+                     mappings: [ProgrammeTimeline.Mapping]) -> ContentHash {
         var hash = ContentHash()
         hash.add(formatVersion)
         hash.add(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count)))
@@ -97,6 +112,6 @@ package struct SubtitleRendition: Sendable {
         for mapping in mappings { hash.add("\(mapping.offset.ticks) \(mapping.map.line)") }
         for cue in cues { hash.add(WebVTTWriter.block(cue)) }
         for indices in assignment { hash.add(indices.map(String.init).joined(separator: ",")) }
-        return hash.hex(12)
+        return hash
     }
 }

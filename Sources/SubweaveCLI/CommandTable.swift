@@ -48,7 +48,7 @@ enum CommandTable {
     static let format = OptionSpec(name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc"],
                                    help: "the input's format (default: from its content, then its extension)")
 
-    static let all: [CommandSpec] = [package, cues, convert, validate, inspect, captions, completions]
+    static let all: [CommandSpec] = [package, list, cues, convert, validate, inspect, captions, completions]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
@@ -75,6 +75,15 @@ enum CommandTable {
         declares it in the master (rewritten in place unless --output is given; the master is written
         last, after every file it names is complete and durable). Runs on one folder wait for each
         other. A value containing a comma is quoted: name="English, SDH".
+        """)
+
+    static let list = CommandSpec(
+        name: "list", summary: "list the subtitle and caption renditions of a master, Subweave's and others'",
+        positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
+        options: [json],
+        discussion: """
+        Each rendition with its identity (external:<source ID>:<language> or cea608:CCn), source ID,
+        language, name, flags, cue count and folder; renditions Subweave did not create are marked as such.
         """)
 
     static let cues = CommandSpec(

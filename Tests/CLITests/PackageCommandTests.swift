@@ -42,7 +42,7 @@ struct PackageCommandTests {
         #expect(tracks[0]["first_cue_start"] as? Double == 0.5)
         #expect(tracks[1]["ingest_format"] as? String == "vtt")
         let files = try #require(tracks[0]["files_written"] as? [String])
-        #expect(files.count == 6)  // five segments and the playlist
+        #expect(files.count == 8)  // five segments, the playlist, and the record with its cues
         for file in files { #expect(FileManager.default.fileExists(atPath: dir + "/" + file)) }
         let master = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
         let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")

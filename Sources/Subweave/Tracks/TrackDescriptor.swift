@@ -142,87 +142,46 @@ extension SubtitleTrack {
 extension TrackDescriptor {
     /// The typed values of the descriptor; every key it cannot read adds a problem.
     func fields(problems: inout [RegistrationError]) -> SubtitleTrack.Fields? {
-        func fail(_ code: RegistrationError.Code, _ text: String) { problems.append(RegistrationError(code, descriptor: origin, text)) }
+        var reader = DescriptorValues(origin: origin, values: keyedValues(problems: &problems))
+        defer { problems += reader.problems }
+        let source = reader.source()
+        let language = reader.language()
+        let format = reader.typed("format", SubtitleFormat.init(label:), "is not supported; use format=vtt, format=srt or format=scc")
+        let delay = reader.typed("delay", Self.signedSeconds, "is not a number of seconds (such as 1.5 or -0.25)")
+        let offset = reader.typed("offset", { Self.signedSeconds($0) ?? Self.signedClock($0) },
+                                  "is not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm] (-01:00:00)")
+        let encoding = reader.typed("encoding", TextEncoding.init(label:),
+                                    "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+        let forced = reader.flag("forced"), sdh = reader.flag("sdh"), isDefault = reader.flag("default")
+        guard let source else { return nil }
+        var fields = SubtitleTrack.Fields(source: source, id: reader.values["id"], language: language, name: reader.values["name"], format: format,
+                                          isForced: forced, isSDH: sdh, isDefault: isDefault, delay: delay ?? .zero, offset: offset ?? .zero,
+                                          encoding: encoding)
+        fields.delayText = reader.values["delay"]
+        return fields
+    }
+
+    /// The pairs by canonical key (aliases resolved); a first bare path is the url; unknown keys
+    /// are problems.
+    func keyedValues(problems: inout [RegistrationError]) -> [String: String] {
         var values: [String: String] = [:]
         for (index, pair) in pairs.enumerated() {
             let lower = pair.key.lowercased()
-            var key = SubtitleTrack.aliases[lower] ?? lower
-            // A bare path first (`--subtitle subs/en.srt`) is the url.
+            let key = SubtitleTrack.aliases[lower] ?? lower
             if index == 0 && pair.value == "true" && !SubtitleTrack.knownKeys.contains(key) && self["url"] == nil
                 && (key.contains("/") || key.contains(".")) {
                 values["url"] = pair.key
                 continue
             }
-            if !SubtitleTrack.knownKeys.contains(key) {
+            guard SubtitleTrack.knownKeys.contains(key) else {
                 let suggestion = EditDistance.suggestion(for: key, among: SubtitleTrack.knownKeys.sorted()).map { " (did you mean \($0)?)" } ?? ""
-                fail(.unknownKey, "unknown key \"\(LabelText.excerpt(key))\"\(suggestion); known keys: \(SubtitleTrack.knownKeys.sorted().joined(separator: ", ")) (and in=, input=, lang=)")
-                key = ""
+                problems.append(RegistrationError(.unknownKey, descriptor: origin,
+                    "unknown key \"\(LabelText.excerpt(key))\"\(suggestion); known keys: \(SubtitleTrack.knownKeys.sorted().joined(separator: ", ")) (and in=, input=, lang=)"))
+                continue
             }
-            if !key.isEmpty { values[key] = pair.value }
+            values[key] = pair.value
         }
-
-        var source: SubtitleSource?
-        if let url = values["url"], !url.trimmingCharacters(in: .whitespaces).isEmpty {
-            do { source = try SubtitleSource(parsing: url) } catch {
-                problems.append(RegistrationError(error.code, descriptor: origin, error.explanation))
-            }
-        } else {
-            fail(.malformedURL, "url= is required: a path, file://, http:// or https:// URL of a .vtt, .srt or .scc file")
-        }
-
-        var language = LanguageTag.undetermined
-        if let text = values["language"], !text.isEmpty {
-            if let tag = LanguageTag(parsing: text), tag.isKnownLanguage || tag.language.count <= 3 || tag.language.isEmpty {
-                language = tag
-            } else {
-                let hint = LanguageTag.suggestion(forName: text).map { "; for \(text) write language=\($0)" } ?? "; use und when it is unknown"
-                fail(.invalidLanguage, "language \"\(LabelText.excerpt(text))\" is not a BCP 47 language tag (such as en, pt-BR, zh-Hant)\(hint)")
-            }
-        }
-
-        func flag(_ key: String) -> Bool {
-            guard let value = values[key] else { return false }
-            switch value.lowercased() {
-            case "true", "yes", "1", "": return true
-            case "false", "no", "0": return false
-            default:
-                fail(.invalidValue, "\(key)=\(LabelText.excerpt(value)) is not a flag; write \(key) alone, or \(key)=true / \(key)=false")
-                return false
-            }
-        }
-
-        var format: SubtitleFormat?
-        if let text = values["format"] {
-            if let f = SubtitleFormat(label: text) { format = f } else {
-                fail(.invalidValue, "format=\(LabelText.excerpt(text)) is not supported; use format=vtt, format=srt or format=scc")
-            }
-        }
-
-        var delay = MediaTime.zero
-        if let text = values["delay"] {
-            if let value = Self.signedSeconds(text) { delay = value } else {
-                fail(.invalidValue, "delay=\(LabelText.excerpt(text)) is not a number of seconds (such as 1.5 or -0.25)")
-            }
-        }
-        var offset = MediaTime.zero
-        if let text = values["offset"] {
-            if let value = Self.signedSeconds(text) ?? Self.signedClock(text) { offset = value } else {
-                fail(.invalidValue, "offset=\(LabelText.excerpt(text)) is not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm] (-01:00:00)")
-            }
-        }
-
-        var encoding: TextEncoding?
-        if let text = values["encoding"] {
-            if let e = TextEncoding(label: text) { encoding = e } else {
-                fail(.invalidValue, "encoding=\(LabelText.excerpt(text)) is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        }
-        let forced = flag("forced"), sdh = flag("sdh"), isDefault = flag("default")
-        guard let source else { return nil }
-        var fields = SubtitleTrack.Fields(source: source, id: values["id"], language: language, name: values["name"], format: format,
-                                          isForced: forced, isSDH: sdh, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding)
-        fields.delayText = values["delay"]
-        return fields
+        return values
     }
 
     /// `[+-]seconds[.fraction]`.
@@ -279,5 +238,60 @@ private enum JSONElement: Decodable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+/// Reads a descriptor's values into typed ones, collecting a problem for each it cannot read.
+struct DescriptorValues {
+    let origin: String
+    let values: [String: String]
+    var problems: [RegistrationError] = []
+
+    init(origin: String, values: [String: String]) {
+        self.origin = origin
+        self.values = values
+    }
+
+    mutating func fail(_ code: RegistrationError.Code, _ text: String) {
+        problems.append(RegistrationError(code, descriptor: origin, text))
+    }
+
+    mutating func source() -> SubtitleSource? {
+        guard let url = values["url"], !url.trimmingCharacters(in: .whitespaces).isEmpty else {
+            fail(.malformedURL, "url= is required: a path, file://, http:// or https:// URL of a .vtt, .srt or .scc file")
+            return nil
+        }
+        do { return try SubtitleSource(parsing: url) } catch {
+            problems.append(RegistrationError(error.code, descriptor: origin, error.explanation))
+            return nil
+        }
+    }
+
+    /// BCP 47; a language written as a name (`english`) is refused with the tag to use instead.
+    mutating func language() -> LanguageTag {
+        guard let text = values["language"], !text.isEmpty else { return .undetermined }
+        if let tag = LanguageTag(parsing: text), tag.isKnownLanguage || tag.language.count <= 3 || tag.language.isEmpty { return tag }
+        let hint = LanguageTag.suggestion(forName: text).map { "; for \(text) write language=\($0)" } ?? "; use und when it is unknown"
+        fail(.invalidLanguage, "language \"\(LabelText.excerpt(text))\" is not a BCP 47 language tag (such as en, pt-BR, zh-Hant)\(hint)")
+        return .undetermined
+    }
+
+    mutating func flag(_ key: String) -> Bool {
+        guard let value = values[key] else { return false }
+        switch value.lowercased() {
+        case "true", "yes", "1", "": return true
+        case "false", "no", "0": return false
+        default:
+            fail(.invalidValue, "\(key)=\(LabelText.excerpt(value)) is not a flag; write \(key) alone, or \(key)=true / \(key)=false")
+            return false
+        }
+    }
+
+    /// `key`'s value read by `parse`; a value it cannot read is a problem (`key=value <reason>`).
+    mutating func typed<T>(_ key: String, _ parse: (String) -> T?, _ reason: String) -> T? {
+        guard let text = values[key] else { return nil }
+        if let value = parse(text) { return value }
+        fail(.invalidValue, "\(key)=\(LabelText.excerpt(text)) \(reason)")
+        return nil
     }
 }

@@ -6,6 +6,7 @@ enum Commands {
     static func run(_ name: String, _ context: Context) async throws -> Int32 {
         switch name {
         case "package": return try await PackageCommand.run(context)
+        case "list": return try await ListCommand.run(context)
         case "cues": return try await CuesCommand.run(context)
         case "convert": return try await ConvertCommand.run(context)
         case "validate": return try await ValidateCommand.run(context)

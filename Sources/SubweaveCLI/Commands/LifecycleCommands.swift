@@ -1,0 +1,25 @@
+import Foundation
+import Subweave
+
+/// `subweave list`.
+enum ListCommand {
+    static func run(_ context: Context) async throws -> Int32 {
+        let renditions = try await RenditionList.read(master: Commands.url(context.arguments.positionals[0]), loader: Commands.loader(context))
+        if context.json {
+            try Output.json(["renditions": renditions], schema: "subweave.list/1")
+            return 0
+        }
+        for r in renditions {
+            var flags: [String] = []
+            if r.isDefault { flags.append("default") }
+            if r.autoselect { flags.append("autoselect") }
+            if r.forced { flags.append("forced") }
+            if r.characteristics?.contains("transcribes-spoken-dialog") == true { flags.append("sdh") }
+            let who = r.managed ? (r.identity ?? "?") : "(not created by Subweave)"
+            let cues = r.cueCount.map { ", \($0) cues" } ?? ""
+            Output.out("\(who)  \(r.type) \"\(r.name)\" [\(r.language ?? "no language")] group \"\(r.groupID)\"\(flags.isEmpty ? "" : " " + flags.joined(separator: ","))\(cues)\(r.folder.map { "  \($0)" } ?? "")")
+        }
+        if renditions.isEmpty { context.note("no subtitle or caption renditions") }
+        return 0
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Subweave
+import Testing
+import TestSupport
+
+/// The library as a caller outside this package sees it: `import Subweave` alone (no module of
+/// Subweave's own besides it) packages a presentation, lists its renditions and reads cues.
+struct LibraryAPITests {
+    @Test func packageListAndReadCuesWithImportSubweaveAlone() async throws {
+        let folder = try Fixtures.copy("media/ts-bframes")
+        try SubtitleText.srt([(0.5, 2, "Hello"), (3.9, 4.5, "Across")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+
+        // A track from typed values, a plan, then the writes.
+        let english = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"), isSDH: true)
+        #expect(english.label == "English (SDH)")
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        let presentation = try await Presentation(master: master)
+        let plan = try await presentation.plan(PackageRequest(tracks: [english], preferredLanguage: LanguageTag(parsing: "en")))
+        #expect(plan.report.tracks.map(\.cueCount) == [2])
+        #expect(plan.masterText.contains("NAME=\"English (SDH)\",DEFAULT=YES"))
+        try await Packager().apply(plan)
+
+        // What the master now holds.
+        let listed = try await RenditionList.read(master: master)
+        let ours = try #require(listed.first { $0.managed })
+        #expect(ours.identity == "external:en:en")
+        #expect(ours.cueCount == 2)
+        #expect(listed.contains { !$0.managed } == false)
+
+        // The cues of the file, as the packager read them.
+        var cues: [TappedCue] = []
+        for try await cue in CueTap.subtitles(.source(.file(URL(fileURLWithPath: folder + "/en.srt")))) { cues.append(cue) }
+        #expect(cues.map(\.text) == ["Hello", "Across"])
+        #expect(cues.first?.start == MediaTime(milliseconds: 500))
+    }
+
+    @Test func applyingAStalePlanFails() async throws {
+        let folder = try Fixtures.copy("media/ts-bframes")
+        try SubtitleText.srt([(1, 2, "x")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        let plan = try await Presentation(master: master).plan(PackageRequest(tracks: [track]))
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nprog.m3u8\n".write(to: master, atomically: true, encoding: .utf8)
+        await #expect(throws: SubweaveError.self) { try await Packager().apply(plan) }
+    }
+}
