@@ -1,6 +1,6 @@
 import Containers
-import TimedText
 import Timebase
+import TimedText
 
 /// Collects decoded captions as cues, per service.
 package struct CaptionCollector: CaptionSink {
@@ -245,7 +245,13 @@ package struct TransportStreamCaptions: Sendable {
         var services: [(CaptionService, [Cue])] = []
         for service in CaptionService.allCases {
             guard let cues = reader.decoder?.collector.cues[service], !cues.isEmpty else { continue }
-            services.append((service, cues.map { var c = $0; c.start -= shift; c.end -= shift; return c }))
+            services.append(
+                (
+                    service,
+                    cues.map {
+                        var c = $0; c.start -= shift; c.end -= shift; return c
+                    }
+                ))
         }
         return TransportStreamCaptions(services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin)
     }

@@ -116,8 +116,9 @@ package struct CCData: Sendable, Equatable {
     package static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
         let p = Array(payload)
         guard p.count >= 10, p[0] == 0xB5, p[1] == 0x00, p[2] == 0x31,
-              p[3] == 0x47, p[4] == 0x41, p[5] == 0x39, p[6] == 0x34,  // "GA94"
-              p[7] == 0x03 else { return nil }
+            p[3] == 0x47, p[4] == 0x41, p[5] == 0x39, p[6] == 0x34,  // "GA94"
+            p[7] == 0x03
+        else { return nil }
         let flags = p[8]
         guard flags & 0x40 != 0 else { return [] }  // process_cc_data_flag
         let count = Int(flags & 0x1F)

@@ -1,5 +1,5 @@
-import TimedText
 import Timebase
+import TimedText
 
 /// Scenarist Closed Caption files (`.scc`): 608 byte pairs scheduled by SMPTE timecode, read
 /// through the same decoder as captions in video.
@@ -19,7 +19,9 @@ package enum SCCReader {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
         guard let header = lines.first, header.trimming([" ", "\t"]).hasPrefix("Scenarist_SCC V1.0") else {
-            throw CaptionsError(.malformedSCC, line: 1, "an SCC file starts with the line \"Scenarist_SCC V1.0\" (found \"\(lines.first.map { String($0.prefix(40)) } ?? "")\")")
+            throw CaptionsError(
+                .malformedSCC, line: 1, "an SCC file starts with the line \"Scenarist_SCC V1.0\" (found \"\(lines.first.map { String($0.prefix(40)) } ?? "")\")"
+            )
         }
         var warnings: [IngestWarning] = []
         var decoder = CaptionDecoder(codec: .h264)
@@ -29,7 +31,9 @@ package enum SCCReader {
             if line.isEmpty { continue }
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let timecode = parts.first, let frame = Self.frame(String(timecode)) else {
-                warnings.append(IngestWarning(kind: .lineSkipped, line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
+                warnings.append(
+                    IngestWarning(
+                        kind: .lineSkipped, line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
                 continue
             }
             var pairs: [(UInt8, UInt8)] = []
@@ -43,7 +47,10 @@ package enum SCCReader {
                 continue
             }
             if frame < lastFrame {
-                warnings.append(IngestWarning(kind: .timecodeOverlap, line: index + 1, "timecode \(timecode) starts before the previous line's data has been sent; its pairs are sent from there on"))
+                warnings.append(
+                    IngestWarning(
+                        kind: .timecodeOverlap, line: index + 1,
+                        "timecode \(timecode) starts before the previous line's data has been sent; its pairs are sent from there on"))
             }
             var f = max(frame, lastFrame)
             for pair in pairs {
@@ -56,8 +63,10 @@ package enum SCCReader {
         let services = decoder.services
         guard let service = services.first else { return ([], nil, warnings) }
         if services.count > 1 {
-            warnings.append(IngestWarning(kind: .servicesIgnored, line: nil,
-                "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
+            warnings.append(
+                IngestWarning(
+                    kind: .servicesIgnored, line: nil,
+                    "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
         }
         return (decoder.collector.cues[service] ?? [], service, warnings)
     }
@@ -72,8 +81,9 @@ package enum SCCReader {
             .flatMap { $0.split(separator: ";", omittingEmptySubsequences: false) }
             .flatMap { $0.split(separator: ".", omittingEmptySubsequences: false) }
         guard fields.count == 4, fields.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-              let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(fields[2]), let f = Int64(fields[3]),
-              h < 24, m < 60, s < 60, f < 30 else { return nil }
+            let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(fields[2]), let f = Int64(fields[3]),
+            h < 24, m < 60, s < 60, f < 30
+        else { return nil }
         var frames = ((h * 60 + m) * 60 + s) * 30 + f
         if dropFrame {
             // Frames 0 and 1 are skipped at the start of every minute except every tenth.

@@ -14,6 +14,7 @@ public struct ContainerError: Error, Sendable, Equatable, CustomStringConvertibl
     public let offset: Int
     public let reason: String
 
+    /// An error of `code` found at byte `offset`, explained by `reason`.
     public init(_ code: Code, offset: Int, _ reason: String) {
         self.code = code
         self.offset = offset

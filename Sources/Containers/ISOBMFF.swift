@@ -13,7 +13,9 @@ package enum ISOBMFF {
         package let body: Range<Int>
     }
 
-    /// The boxes directly inside `range`. A box that claims to run past the range is cut at it.
+    /// The boxes directly inside `range`.
+    ///
+    /// A box that claims to run past the range is cut at it.
     package static func boxes(_ data: [UInt8], in range: Range<Int>) throws(ContainerError) -> [Box] {
         var result: [Box] = []
         var offset = range.lowerBound
@@ -62,9 +64,9 @@ package enum ISOBMFF {
     package struct Track: Sendable, Equatable {
         package let trackID: UInt32
         package let timescale: UInt32
-        /// `vide`, `soun`, `text`, …
+        /// The handler type: `vide`, `soun`, `text`, and so on.
         package let handler: String
-        /// The first sample entry's type: `avc1`, `avc3`, `hvc1`, `hev1`, `mp4a`, …
+        /// The first sample entry's type: `avc1`, `avc3`, `hvc1`, `hev1`, `mp4a`, and so on.
         package let sampleEntry: String
         /// Bytes of each NAL unit's length prefix (from `avcC`/`hvcC`), for H.264 and HEVC.
         package let nalLengthSize: Int?
@@ -89,7 +91,8 @@ package enum ISOBMFF {
             for trex in try boxes(data, in: mvex.body) where trex.type == "trex" {
                 // trex (§8.8.3): version/flags, track_ID, description index, duration, size, flags.
                 guard let id = uint32(data, trex.body, 4), let duration = uint32(data, trex.body, 12),
-                      let size = uint32(data, trex.body, 16) else {
+                    let size = uint32(data, trex.body, 16)
+                else {
                     throw ContainerError(.malformed, offset: trex.range.lowerBound, "'trex' is too short")
                 }
                 var d = SampleDefaults()
@@ -102,10 +105,12 @@ package enum ISOBMFF {
         for trak in try boxes(data, in: moov.body) where trak.type == "trak" {
             let children = try boxes(data, in: trak.body)
             guard let tkhd = children.first(where: { $0.type == "tkhd" }),
-                  let mdia = children.first(where: { $0.type == "mdia" }) else { continue }
+                let mdia = children.first(where: { $0.type == "mdia" })
+            else { continue }
             // tkhd (§8.3.2): version, flags, then times of 4 or 8 bytes, then track_ID.
             guard let version = byte(data, tkhd.body, 0),
-                  let trackID = uint32(data, tkhd.body, version == 1 ? 4 + 16 : 4 + 8) else {
+                let trackID = uint32(data, tkhd.body, version == 1 ? 4 + 16 : 4 + 8)
+            else {
                 throw ContainerError(.malformed, offset: tkhd.range.lowerBound, "'tkhd' is too short to hold its track_ID")
             }
             let mdiaChildren = try boxes(data, in: mdia.body)
@@ -114,7 +119,8 @@ package enum ISOBMFF {
             }
             // mdhd (§8.4.2): version, flags, creation and modification times, then timescale.
             guard let mdhdVersion = byte(data, mdhd.body, 0),
-                  let timescale = uint32(data, mdhd.body, mdhdVersion == 1 ? 4 + 16 : 4 + 8) else {
+                let timescale = uint32(data, mdhd.body, mdhdVersion == 1 ? 4 + 16 : 4 + 8)
+            else {
                 throw ContainerError(.malformed, offset: mdhd.range.lowerBound, "'mdhd' is too short to hold its timescale")
             }
             var handler = ""
@@ -122,8 +128,10 @@ package enum ISOBMFF {
                 handler = String(decoding: data[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)], as: UTF8.self)
             }
             let (entry, lengthSize) = try sampleEntry(data, mdia: mdiaChildren)
-            tracks.append(Track(trackID: trackID, timescale: timescale, handler: handler, sampleEntry: entry,
-                                nalLengthSize: lengthSize, defaults: extends[trackID] ?? SampleDefaults()))
+            tracks.append(
+                Track(
+                    trackID: trackID, timescale: timescale, handler: handler, sampleEntry: entry,
+                    nalLengthSize: lengthSize, defaults: extends[trackID] ?? SampleDefaults()))
         }
         return tracks
     }
@@ -131,8 +139,9 @@ package enum ISOBMFF {
     /// The first sample entry of `minf/stbl/stsd`, and the NAL length size its `avcC`/`hvcC` gives.
     private static func sampleEntry(_ data: [UInt8], mdia: [Box]) throws(ContainerError) -> (String, Int?) {
         guard let minf = mdia.first(where: { $0.type == "minf" }),
-              let stbl = try child("stbl", data, in: minf.body),
-              let stsd = try child("stsd", data, in: stbl.body), stsd.body.count > 8 else { return ("", nil) }
+            let stbl = try child("stbl", data, in: minf.body),
+            let stsd = try child("stsd", data, in: stbl.body), stsd.body.count > 8
+        else { return ("", nil) }
         // stsd (§8.5.2): version/flags, entry_count, then the entries as boxes.
         guard let entry = try boxes(data, in: (stsd.body.lowerBound + 8)..<stsd.body.upperBound).first else { return ("", nil) }
         // A VisualSampleEntry (§12.1.3) has 78 bytes of fields before its child boxes.
@@ -182,7 +191,8 @@ package enum ISOBMFF {
             for traf in try boxes(data, in: moof.body) where traf.type == "traf" {
                 let children = try boxes(data, in: traf.body)
                 guard let tfhd = children.first(where: { $0.type == "tfhd" }),
-                      let flags = uint32(data, tfhd.body, 0), let trackID = uint32(data, tfhd.body, 4) else {
+                    let flags = uint32(data, tfhd.body, 0), let trackID = uint32(data, tfhd.body, 4)
+                else {
                     throw ContainerError(.malformed, offset: traf.range.lowerBound, "'traf' has no complete 'tfhd' (track fragment header)")
                 }
                 guard let track = tracks.first(where: { $0.trackID == trackID }) else { continue }
@@ -192,7 +202,8 @@ package enum ISOBMFF {
                 var defaults = track.defaults
                 func next32() throws(ContainerError) -> UInt32 {
                     guard let v = uint32(data, tfhd.body, field) else {
-                        throw ContainerError(.malformed, offset: tfhd.range.lowerBound, "'tfhd' flags 0x\(String(flags, radix: 16)) announce more fields than it holds")
+                        throw ContainerError(
+                            .malformed, offset: tfhd.range.lowerBound, "'tfhd' flags 0x\(String(flags, radix: 16)) announce more fields than it holds")
                     }
                     field += 4
                     return v
@@ -224,8 +235,9 @@ package enum ISOBMFF {
                 }
                 var position = base
                 for trun in children where trun.type == "trun" {
-                    try readRun(data, trun, trackID: trackID, fragment: fragment, defaults: defaults, base: base,
-                                position: &position, decodeTime: &decodeTime, into: &samples)
+                    try readRun(
+                        data, trun, trackID: trackID, fragment: fragment, defaults: defaults, base: base,
+                        position: &position, decodeTime: &decodeTime, into: &samples)
                 }
                 nextDecodeTime[trackID] = decodeTime
             }
@@ -236,15 +248,20 @@ package enum ISOBMFF {
     }
 
     /// Appends the samples of one `trun` (§8.8.8).
-    private static func readRun(_ data: [UInt8], _ trun: Box, trackID: UInt32, fragment: Int, defaults: SampleDefaults, base: Int,
-                                position: inout Int, decodeTime: inout Int64, into samples: inout [FragmentSample]) throws(ContainerError) {
+    private static func readRun(
+        _ data: [UInt8], _ trun: Box, trackID: UInt32, fragment: Int, defaults: SampleDefaults, base: Int,
+        position: inout Int, decodeTime: inout Int64, into samples: inout [FragmentSample]
+    ) throws(ContainerError) {
         guard let version = byte(data, trun.body, 0), let flags = uint32(data, trun.body, 0).map({ $0 & 0xFFFFFF }),
-              let count = uint32(data, trun.body, 4) else {
+            let count = uint32(data, trun.body, 4)
+        else {
             throw ContainerError(.malformed, offset: trun.range.lowerBound, "'trun' is too short")
         }
         var field = 8
         if flags & 0x01 != 0 {
-            guard let raw = uint32(data, trun.body, field) else { throw ContainerError(.malformed, offset: trun.range.lowerBound, "'trun' data_offset is cut short") }
+            guard let raw = uint32(data, trun.body, field) else {
+                throw ContainerError(.malformed, offset: trun.range.lowerBound, "'trun' data_offset is cut short")
+            }
             position = base + Int(Int32(bitPattern: raw))
             field += 4
         }
@@ -256,8 +273,9 @@ package enum ISOBMFF {
         guard available >= 0 else { throw ContainerError(.malformed, offset: trun.range.lowerBound, "'trun' is too short for its flags") }
         if record > 0 {
             guard Int(count) <= available / record else {
-                throw ContainerError(.malformed, offset: trun.range.lowerBound,
-                                     "'trun' announces \(count) samples of \(record) bytes but holds \(available) bytes")
+                throw ContainerError(
+                    .malformed, offset: trun.range.lowerBound,
+                    "'trun' announces \(count) samples of \(record) bytes but holds \(available) bytes")
             }
         } else if count > maximumImplicitSamples {
             throw ContainerError(.malformed, offset: trun.range.lowerBound, "'trun' announces \(count) samples with no per-sample fields")
@@ -274,8 +292,10 @@ package enum ISOBMFF {
                 offset = version == 0 ? Int64(raw) : Int64(Int32(bitPattern: raw))
                 field += 4
             }
-            samples.append(FragmentSample(trackID: trackID, fragment: fragment, decodeTime: decodeTime, compositionOffset: offset,
-                                          duration: duration, offset: position, size: Int(size)))
+            samples.append(
+                FragmentSample(
+                    trackID: trackID, fragment: fragment, decodeTime: decodeTime, compositionOffset: offset,
+                    duration: duration, offset: position, size: Int(size)))
             let (sum, overflow) = decodeTime.addingReportingOverflow(Int64(duration))
             guard !overflow else { throw ContainerError(.malformed, offset: trun.range.lowerBound, "sample decode times overflow") }
             decodeTime = sum

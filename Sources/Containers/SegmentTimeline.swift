@@ -14,6 +14,7 @@ public struct SegmentTimeline: Sendable, Equatable {
     /// `tfdt`), wrapped; with B-frames it is before ``start``.
     public let decodeStart: Int64?
 
+    /// A segment whose presentation starts at `start` (90 kHz, wrapped), read from `source`.
     public init(container: Container, start: Int64, source: Source, videoLanguage: String?, decodeStart: Int64? = nil) {
         self.container = container
         self.start = start

@@ -19,8 +19,10 @@ package enum TimelineProbe {
         if ISOBMFF.looksLikeISOBMFF(segment) {
             return try probeFragmentedMP4(segment, initialization: initialization)
         }
-        throw ContainerError(.unknownFormat, offset: 0,
-            segment.isEmpty ? "the file is empty; a media segment was expected"
+        throw ContainerError(
+            .unknownFormat, offset: 0,
+            segment.isEmpty
+                ? "the file is empty; a media segment was expected"
                 : "neither MPEG-TS (no sync byte 0x47 repeating every 188 bytes) nor fragmented MP4 (no ISO BMFF box at the start) in \(segment.count) bytes")
     }
 
@@ -37,7 +39,8 @@ package enum TimelineProbe {
             offset += TransportStream.packetSize
             if tables.consume(packet, in: data) { continue }
             guard packet.payloadUnitStart, !packet.payload.isEmpty,
-                  let header = TransportStream.PESHeader(data[packet.payload]), let pts = header.pts else { continue }
+                let header = TransportStream.PESHeader(data[packet.payload]), let pts = header.pts
+            else { continue }
             if let reference = firstPTS[packet.pid] {
                 let unwrapped = PresentationTimestamp.unwrapped(pts, near: reference)
                 lowestPTS[packet.pid] = min(lowestPTS[packet.pid] ?? unwrapped, unwrapped)
@@ -65,12 +68,14 @@ package enum TimelineProbe {
             streams.values.filter { $0.kind == kind }.sorted { $0.pid < $1.pid }.lazy.compactMap { firstDTS[$0.pid] }.first
         }
         if let video = lowest(.video) {
-            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage,
-                                   decodeStart: decodeStart(.video))
+            return SegmentTimeline(
+                container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage,
+                decodeStart: decodeStart(.video))
         }
         if let audio = lowest(.audio) {
-            return SegmentTimeline(container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil,
-                                   decodeStart: decodeStart(.audio))
+            return SegmentTimeline(
+                container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil,
+                decodeStart: decodeStart(.audio))
         }
         throw ContainerError(.missing, offset: first, "no PES packet with a PTS for any video or audio stream the PMT lists")
     }
@@ -85,15 +90,20 @@ package enum TimelineProbe {
                 let own = samples.filter { $0.trackID == track.trackID }
                 guard let earliest = own.map(\.presentationTime).min(), let firstDecode = own.map(\.decodeTime).min() else { continue }
                 guard let time = MediaTime(exactly: earliest, timescale: Int64(track.timescale)) else {
-                    throw ContainerError(.malformed, offset: 0,
-                        "track \(track.trackID): presentation time \(earliest) on timescale \(track.timescale) is out of range (timescale 0, or beyond \(MediaTime.limit / 90_000) s)")
+                    throw ContainerError(
+                        .malformed, offset: 0,
+                        "track \(track.trackID): presentation time \(earliest) on timescale \(track.timescale) is out of range (timescale 0, or beyond \(MediaTime.limit / 90_000) s)"
+                    )
                 }
                 let decode = MediaTime(exactly: firstDecode, timescale: Int64(track.timescale)).map { PresentationTimestamp.wrapped($0.ticks) }
-                return SegmentTimeline(container: .fragmentedMP4, start: PresentationTimestamp.wrapped(time.ticks),
-                                       source: handler == "vide" ? .video : .audio, videoLanguage: nil, decodeStart: decode)
+                return SegmentTimeline(
+                    container: .fragmentedMP4, start: PresentationTimestamp.wrapped(time.ticks),
+                    source: handler == "vide" ? .video : .audio, videoLanguage: nil, decodeStart: decode)
             }
         }
-        throw ContainerError(.missing, offset: 0,
-            "the first 'moof' has no samples for a video or audio track of the init segment (tracks: \(tracks.map { "\($0.trackID) \($0.handler)" }.joined(separator: ", ")))")
+        throw ContainerError(
+            .missing, offset: 0,
+            "the first 'moof' has no samples for a video or audio track of the init segment (tracks: \(tracks.map { "\($0.trackID) \($0.handler)" }.joined(separator: ", ")))"
+        )
     }
 }

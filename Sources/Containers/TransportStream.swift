@@ -1,11 +1,15 @@
 /// MPEG-2 transport stream structures (ISO/IEC 13818-1): 188-byte packets, the PAT and PMT, and
-/// PES headers. Each piece is a small pure function over bytes.
+/// PES headers.
+///
+/// Each piece is a small pure function over bytes.
 package enum TransportStream {
     package static let packetSize = 188
     package static let syncByte: UInt8 = 0x47
 
     /// The offset of the first packet: where 0x47 repeats at 188-byte steps (three in a row, or as
-    /// many as the data holds). Nil when the data is not a transport stream.
+    /// many as the data holds).
+    ///
+    /// Nil when the data is not a transport stream.
     package static func firstPacketOffset(_ data: [UInt8]) -> Int? {
         let limit = min(data.count, packetSize)
         for start in 0..<limit where data[start] == syncByte {
@@ -77,7 +81,9 @@ package enum TransportStream {
         package enum Kind: Sendable { case video, audio, other }
     }
 
-    /// The PMT PIDs a PAT section lists (program number ≠ 0). `section` starts at table_id.
+    /// The PMT PIDs a PAT section lists (program number ≠ 0).
+    ///
+    /// `section` starts at table_id.
     package static func programMapPIDs(pat section: ArraySlice<UInt8>) -> [UInt16] {
         let s = Array(section)
         guard s.count >= 8, s[0] == 0x00 else { return [] }
@@ -104,7 +110,9 @@ package enum TransportStream {
         package let number: Int
     }
 
-    /// The elementary streams a PMT section lists. `section` starts at table_id. Caption service
+    /// The elementary streams a PMT section lists.
+    ///
+    /// `section` starts at table_id. Caption service
     /// descriptors at program level apply to every stream.
     package static func elementaryStreams(pmt section: ArraySlice<UInt8>) -> [ElementaryStream]? {
         let s = Array(section)
@@ -201,7 +209,8 @@ package enum TransportStream {
             func timestamp(_ o: Int) -> Int64? {
                 guard o + 5 <= bytes.count else { return nil }
                 let p = b + o
-                let v = (Int64(bytes[p] >> 1) & 0x07) << 30 | Int64(bytes[p + 1]) << 22 | Int64(bytes[p + 2] >> 1) << 15
+                let v =
+                    (Int64(bytes[p] >> 1) & 0x07) << 30 | Int64(bytes[p + 1]) << 22 | Int64(bytes[p + 2] >> 1) << 15
                     | Int64(bytes[p + 3]) << 7 | Int64(bytes[p + 4] >> 1)
                 return v
             }
@@ -241,7 +250,9 @@ struct SectionAssembler {
 }
 
 /// Follows a transport stream's program tables as packets arrive: the PAT names the PMT PIDs,
-/// each PMT lists its elementary streams. The one place PSI is tracked.
+/// each PMT lists its elementary streams.
+///
+/// The one place PSI is tracked.
 struct ProgramTables {
     private var pat = SectionAssembler()
     private var pmts: [UInt16: SectionAssembler] = [:]
@@ -262,7 +273,8 @@ struct ProgramTables {
         }
         guard var assembler = pmts[packet.pid] else { return false }
         if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
-           let list = TransportStream.elementaryStreams(pmt: section) {
+            let list = TransportStream.elementaryStreams(pmt: section)
+        {
             for stream in list { streams[stream.pid] = stream }
             if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
         }

@@ -80,7 +80,9 @@ package struct TransportStreamDemuxer {
         return nil
     }
 
-    /// Emits the PES being assembled, at the end of the input. Packets still waiting for sync to
+    /// Emits the PES being assembled, at the end of the input.
+    ///
+    /// Packets still waiting for sync to
     /// be confirmed (a stream shorter than three packets) are read with the sync they have.
     package mutating func finish(_ emit: (PESPacket) -> Void) {
         let size = TransportStream.packetSize
@@ -90,8 +92,12 @@ package struct TransportStreamDemuxer {
         while offset + size <= buffer.count {
             if !synced {
                 // Relaxed at the end: the sync byte, and the next packet's if it is there.
-                guard let p = (offset..<(buffer.count - size + 1)).first(where: { buffer[$0] == TransportStream.syncByte
-                    && ($0 + size >= buffer.count || buffer[$0 + size] == TransportStream.syncByte) }) else { break }
+                guard
+                    let p = (offset..<(buffer.count - size + 1)).first(where: {
+                        buffer[$0] == TransportStream.syncByte
+                            && ($0 + size >= buffer.count || buffer[$0 + size] == TransportStream.syncByte)
+                    })
+                else { break }
                 offset = p
                 synced = true
             }

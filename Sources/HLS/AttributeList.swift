@@ -21,7 +21,9 @@ public struct AttributeList: Sendable, Equatable {
     /// A list of `attributes` in the given order.
     public init(_ attributes: [Attribute]) { self.attributes = attributes }
 
-    /// Parses `text`. Tolerates spaces after commas and around `=` (some packagers write them);
+    /// Parses `text`.
+    ///
+    /// Tolerates spaces after commas and around `=` (some packagers write them);
     /// rejects a missing `=`, an unterminated quoted string, text after a closing quote and a
     /// double quote inside an unquoted value, so whatever it accepts is written back as a list
     /// that parses to the same attributes. Linear in the length of `text`.
@@ -105,7 +107,9 @@ public struct AttributeList: Sendable, Equatable {
         return duplicates
     }
 
-    /// Sets `name` to `value`. An existing attribute keeps its position; a new one goes after the
+    /// Sets `name` to `value`.
+    ///
+    /// An existing attribute keeps its position; a new one goes after the
     /// last present attribute that precedes it in `order`, or, if none does, before the first that
     /// follows it, or else at the end. Names not in `order` keep their places.
     public mutating func set(_ name: String, _ value: AttributeValue, order: [String]) {
@@ -149,6 +153,7 @@ public struct Attribute: Sendable, Equatable {
     /// The value exactly as written, quotes included.
     public let rawValue: String
 
+    /// An attribute with its value exactly as written (quotes included).
     public init(name: String, rawValue: String) {
         self.name = name
         self.rawValue = rawValue

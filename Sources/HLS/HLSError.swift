@@ -27,6 +27,7 @@ public struct HLSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was found and what is required, in a sentence or two.
     public let reason: String
 
+    /// An error of `code` in `source` at 1-based `line`, explained by `reason`.
     public init(_ code: Code, source: String, line: Int?, _ reason: String) {
         self.code = code
         self.source = source

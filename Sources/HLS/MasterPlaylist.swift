@@ -23,14 +23,16 @@ public struct MasterPlaylist: Sendable, Equatable {
         for line in playlist.lines {
             guard let name = line.tagName else { continue }
             if name == TagName.inf || name == TagName.targetDuration {
-                throw HLSError(.wrongPlaylistKind, source: source, line: line.number,
-                               "\(name) makes this a media playlist; a master playlist (with #EXT-X-STREAM-INF) was expected")
+                throw HLSError(
+                    .wrongPlaylistKind, source: source, line: line.number,
+                    "\(name) makes this a media playlist; a master playlist (with #EXT-X-STREAM-INF) was expected")
             }
         }
         try parseViews()
         guard !variants.isEmpty else {
-            throw HLSError(.missingRequired, source: source, line: nil,
-                           "no #EXT-X-STREAM-INF: a master playlist must list at least one variant stream (RFC 8216bis §4.4.6.2)")
+            throw HLSError(
+                .missingRequired, source: source, line: nil,
+                "no #EXT-X-STREAM-INF: a master playlist must list at least one variant stream (RFC 8216bis §4.4.6.2)")
         }
     }
 
@@ -93,7 +95,9 @@ public struct MasterPlaylist: Sendable, Equatable {
 
     /// Applies `edits`, whose line indices all refer to the lines as they are now; replacements
     /// first, then insertions and removals from the bottom up (a removal before an insertion at the
-    /// same line). Lines not named keep their text; the views are parsed again.
+    /// same line).
+    ///
+    /// Lines not named keep their text; the views are parsed again.
     public mutating func apply(_ edits: [Edit]) throws(HLSError) {
         var changes: [(line: Int, order: Int, edit: Edit)] = []
         for (order, edit) in edits.enumerated() {
@@ -137,8 +141,9 @@ public struct MasterPlaylist: Sendable, Equatable {
                 var next = index + 1
                 while next < lines.count, lines[next].kind == .blank || lines[next].kind == .comment { next += 1 }
                 guard next < lines.count, case .uri(let uri) = lines[next].kind else {
-                    throw HLSError(.missingRequired, source: source, line: lines[index].number,
-                                   "#EXT-X-STREAM-INF must be followed by the URI of its media playlist (RFC 8216bis §4.4.6.2)")
+                    throw HLSError(
+                        .missingRequired, source: source, line: lines[index].number,
+                        "#EXT-X-STREAM-INF must be followed by the URI of its media playlist (RFC 8216bis §4.4.6.2)")
                 }
                 variants.append(Variant(lineIndex: index, uriLineIndex: next, attributes: attributes, uri: String(uri)))
             case TagName.media:
@@ -160,7 +165,8 @@ public struct MasterPlaylist: Sendable, Equatable {
         var result: [String: String] = [:]
         for line in playlist.lines {
             guard case .tag(TagName.define, let value?) = line.kind, let list = try? AttributeList(parsing: value),
-                  let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted else { continue }
+                let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted
+            else { continue }
             result[name] = defined
         }
         return result
@@ -170,8 +176,9 @@ public struct MasterPlaylist: Sendable, Equatable {
     /// fails, naming the line, on a reference to a variable no `EXT-X-DEFINE` defines (§4.3).
     public func substitutingVariables(in text: String, line lineIndex: Int) throws(HLSError) -> String {
         do { return try VariableSubstitution.apply(definitions, to: text) } catch {
-            throw HLSError(.malformedTag, source: source, line: playlist.lines.indices.contains(lineIndex) ? playlist.lines[lineIndex].number : nil,
-                           "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
+            throw HLSError(
+                .malformedTag, source: source, line: playlist.lines.indices.contains(lineIndex) ? playlist.lines[lineIndex].number : nil,
+                "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
         }
     }
 
@@ -180,9 +187,10 @@ public struct MasterPlaylist: Sendable, Equatable {
         do {
             return try AttributeList(parsing: value ?? "")
         } catch {
-            throw HLSError(.malformedAttributeList, source: source, line: line.number,
-                           "\(line.tagName ?? "tag"): \(error.reason) (at byte \(error.offset + (line.tagName?.utf8.count ?? 0) + 2) of the line); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas")
+            throw HLSError(
+                .malformedAttributeList, source: source, line: line.number,
+                "\(line.tagName ?? "tag"): \(error.reason) (at byte \(error.offset + (line.tagName?.utf8.count ?? 0) + 2) of the line); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas"
+            )
         }
     }
 }
-

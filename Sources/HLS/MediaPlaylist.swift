@@ -12,7 +12,9 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var hasEndList: Bool
     public var segments: [MediaSegment]
 
-    /// Parses a media playlist. `source` names it in errors; `imports` are the master's variables,
+    /// Parses a media playlist.
+    ///
+    /// `source` names it in errors; `imports` are the master's variables,
     /// for `EXT-X-DEFINE:IMPORT` (RFC 8216bis §4.4.2.3). Segment and map URIs are given with
     /// variables substituted. Sequence numbers, byte ranges and the total duration are checked
     /// against overflow; a sequence tag after the first segment is refused (§4.4.3).
@@ -21,8 +23,9 @@ public struct MediaPlaylist: Sendable, Equatable {
         var reader = MediaPlaylistReader(source: source, imports: imports)
         for line in playlist.lines { try reader.read(line) }
         guard let targetDuration = reader.targetDuration else {
-            throw HLSError(.missingRequired, source: source, line: nil,
-                           "no #EXT-X-TARGETDURATION: RFC 8216bis §4.4.3.1 requires it in every media playlist")
+            throw HLSError(
+                .missingRequired, source: source, line: nil,
+                "no #EXT-X-TARGETDURATION: RFC 8216bis §4.4.3.1 requires it in every media playlist")
         }
         guard !reader.segments.isEmpty else {
             throw HLSError(.missingRequired, source: source, line: nil, "the media playlist lists no segments")
@@ -162,10 +165,11 @@ private struct MediaPlaylistReader {
         guard discontinuitySequence <= Int.max - discontinuities, let end = MediaTime.checkedSum(start, time) else {
             throw problem(line, "the playlist's sequence numbers or total duration leave the range Subweave can represent (\(MediaTime.limit / 90_000) s)")
         }
-        segments.append(MediaSegment(
-            uri: uriString, duration: time, durationText: text, start: start, discontinuity: discontinuity,
-            discontinuitySequence: discontinuitySequence + discontinuities, programDateTime: dateTime, byteRange: range, map: map,
-            encryption: key, isGap: gap, line: extinfLine))
+        segments.append(
+            MediaSegment(
+                uri: uriString, duration: time, durationText: text, start: start, discontinuity: discontinuity,
+                discontinuitySequence: discontinuitySequence + discontinuities, programDateTime: dateTime, byteRange: range, map: map,
+                encryption: key, isGap: gap, line: extinfLine))
         start = end
         duration = nil
         discontinuity = false
@@ -189,7 +193,8 @@ private struct MediaPlaylistReader {
 
     private func substitute(_ text: String, _ line: PlaylistLine) throws(HLSError) -> String {
         do { return try VariableSubstitution.apply(definitions, to: text) } catch {
-            throw problem(line, "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
+            throw problem(
+                line, "the variable reference {$\(error.name)} names no variable defined by EXT-X-DEFINE (RFC 8216bis §4.3 requires the playlist to define it)")
         }
     }
 }
@@ -231,6 +236,7 @@ public struct ByteRange: Sendable, Equatable, Hashable {
     public let length: Int
     public let offset: Int?
 
+    /// A range of `length` bytes from `offset` (nil: right after the previous range of the same URI).
     public init(length: Int, offset: Int?) {
         self.length = length
         self.offset = offset

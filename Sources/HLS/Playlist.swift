@@ -20,8 +20,9 @@ public struct Playlist: Sendable, Equatable {
     /// Splits `bytes` into lines; fails if the bytes are not UTF-8 or do not start with `#EXTM3U`.
     public init(parsing bytes: [UInt8], source: String) throws(HLSError) {
         if let offset = UTF8Check.firstInvalidOffset(bytes) {
-            throw HLSError(.notUTF8, source: source, line: nil,
-                           "byte offset \(offset) is not UTF-8; RFC 8216bis §4.1 requires playlists to be UTF-8")
+            throw HLSError(
+                .notUTF8, source: source, line: nil,
+                "byte offset \(offset) is not UTF-8; RFC 8216bis §4.1 requires playlists to be UTF-8")
         }
         try self.init(parsing: String(decoding: bytes, as: UTF8.self), source: source)
     }
@@ -54,8 +55,9 @@ public struct Playlist: Sendable, Equatable {
         guard let first = lines.first, first.content.trimmingTrailingWhitespace == "#EXTM3U" else {
             // The line is not quoted: a master may name any file, and its content is not ours to show.
             let found = lines.first.map { "a first line of \($0.content.count) characters that is not #EXTM3U" } ?? "an empty file"
-            throw HLSError(.notAPlaylist, source: source, line: 1,
-                           "expected #EXTM3U on the first line (RFC 8216bis §4.4.1.1), found \(found); this is not an M3U8 playlist")
+            throw HLSError(
+                .notAPlaylist, source: source, line: 1,
+                "expected #EXTM3U on the first line (RFC 8216bis §4.4.1.1), found \(found); this is not an M3U8 playlist")
         }
         self.lines = lines
         self.preferredTerminator = first.terminator.isEmpty ? "\n" : first.terminator
@@ -77,7 +79,9 @@ public struct Playlist: Sendable, Equatable {
         PlaylistLine(text: text, terminator: preferredTerminator, number: nil)
     }
 
-    /// Inserts `newLines` before index `index`. Appending after a last line that lacks a
+    /// Inserts `newLines` before index `index`.
+    ///
+    /// Appending after a last line that lacks a
     /// terminator moves the missing newline to the new last line, so the file keeps its shape.
     public mutating func insert(_ newLines: [PlaylistLine], at index: Int) {
         guard !newLines.isEmpty else { return }
@@ -99,6 +103,7 @@ public struct PlaylistLine: Sendable, Equatable {
     /// The 1-based line number in the input, or nil for a line Subweave added.
     public let number: Int?
 
+    /// A line with `text`, its `terminator`, and its 1-based `number` in the input (nil for a new line).
     public init(text: String, terminator: String, number: Int?) {
         self.text = text
         self.terminator = terminator

@@ -5,7 +5,9 @@
 /// ENDLIST (RFC 8216bis §6.2.4, Apple HLS Authoring Spec 5.5, 8.7, 8.15), so every player lines
 /// the two up segment for segment.
 package enum SubtitlePlaylistWriter {
-    /// The playlist text, LF line endings. `segmentURIs` has one entry per reference segment.
+    /// The playlist text, LF line endings.
+    ///
+    /// `segmentURIs` has one entry per reference segment.
     package static func text(mirroring reference: MediaPlaylist, segmentURIs: [String]) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
         var lines: [String] = ["#EXTM3U"]

@@ -17,7 +17,8 @@ package enum VariableSubstitution {
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "{"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "$"),
-               let close = bytes[(i + 2)...].firstIndex(of: UInt8(ascii: "}")) {
+                let close = bytes[(i + 2)...].firstIndex(of: UInt8(ascii: "}"))
+            {
                 let nameBytes = bytes[(i + 2)..<close]
                 // Variable names are [a-zA-Z0-9-_] (§4.4.2.3); anything else is not a reference.
                 if !nameBytes.isEmpty, nameBytes.allSatisfy(isNameByte) {

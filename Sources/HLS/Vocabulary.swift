@@ -79,6 +79,7 @@ public enum YesNo: String, Sendable {
     case yes = "YES"
     case no = "NO"
 
+    /// `YES` for true, `NO` for false.
     public init(_ flag: Bool) { self = flag ? .yes : .no }
 
     /// As an attribute value.

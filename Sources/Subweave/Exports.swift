@@ -5,5 +5,5 @@
 @_exported import Captions
 @_exported import Containers
 @_exported import HLS
-@_exported import TimedText
 @_exported import Timebase
+@_exported import TimedText

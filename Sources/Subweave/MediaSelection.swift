@@ -67,9 +67,10 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
         let variant = master.variants.first
         func option(_ r: MasterPlaylist.Rendition) -> Option {
             let characteristics = r.attributes["CHARACTERISTICS"]?.unquoted.split(separator: ",").map(String.init) ?? []
-            return Option(displayName: r.name ?? "", language: r.language, forced: r.isForced, characteristics: characteristics,
-                          isDefault: r.isDefault, autoselect: r.isAutoselect, type: r.type?.rawValue ?? "", groupID: r.groupID ?? "",
-                          instreamID: r.attributes["INSTREAM-ID"]?.unquoted, listed: !r.isForced)
+            return Option(
+                displayName: r.name ?? "", language: r.language, forced: r.isForced, characteristics: characteristics,
+                isDefault: r.isDefault, autoselect: r.isAutoselect, type: r.type?.rawValue ?? "", groupID: r.groupID ?? "",
+                instreamID: r.attributes["INSTREAM-ID"]?.unquoted, listed: !r.isForced)
         }
         // The groups the first variant uses (AVFoundation presents one group per characteristic).
         func members(_ type: MediaType) -> [Option] {
@@ -106,7 +107,10 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
         let audioUnderstood = chosenAudio.map { matches($0, viewer) } ?? (audio.isEmpty)
         var subtitles: Option?
         var reason: String
-        if !audioUnderstood, let match = full.first(where: { $0.autoselect && matches($0, viewer) && $0.characteristics.isEmpty }) ?? full.first(where: { $0.autoselect && matches($0, viewer) }) {
+        if !audioUnderstood,
+            let match = full.first(where: { $0.autoselect && matches($0, viewer) && $0.characteristics.isEmpty })
+                ?? full.first(where: { $0.autoselect && matches($0, viewer) })
+        {
             subtitles = match
             reason = "the audio is not in \(viewer); the AUTOSELECT=YES subtitles in \(viewer) are shown"
         } else if let byDefault = full.first(where: \.isDefault) {
@@ -116,11 +120,15 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
             subtitles = f
             reason = "no full subtitles are selected; the forced subtitles in the audio's language show"
         } else {
-            reason = audioUnderstood ? "the audio is in the viewer's language and no subtitles are DEFAULT=YES: subtitles are off" : "no AUTOSELECT=YES subtitles in \(viewer) and none DEFAULT=YES: subtitles are off"
+            reason =
+                audioUnderstood
+                ? "the audio is in the viewer's language and no subtitles are DEFAULT=YES: subtitles are off"
+                : "no AUTOSELECT=YES subtitles in \(viewer) and none DEFAULT=YES: subtitles are off"
         }
         let pairings = audio.map { ForcedPairing(audio: $0.displayName, forced: forcedFor($0)?.displayName) }
-        return Selection(locales: locales.map(\.description), audio: chosenAudio?.displayName, subtitles: subtitles?.displayName,
-                         reason: reason, forcedWithAudio: pairings)
+        return Selection(
+            locales: locales.map(\.description), audio: chosenAudio?.displayName, subtitles: subtitles?.displayName,
+            reason: reason, forcedWithAudio: pairings)
     }
 
     /// Lines for a person.
@@ -135,7 +143,9 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
                 if o.forced { flags.append("forced, not in the menu") }
                 if let id = o.instreamID { flags.append(id) }
                 flags += o.characteristics
-                lines.append("  \(o.displayName) [\(o.language ?? "no language")] \(o.type) group \"\(o.groupID)\"\(flags.isEmpty ? "" : ": " + flags.joined(separator: ", "))")
+                lines.append(
+                    "  \(o.displayName) [\(o.language ?? "no language")] \(o.type) group \"\(o.groupID)\"\(flags.isEmpty ? "" : ": " + flags.joined(separator: ", "))"
+                )
             }
         }
         if let s = selection {
@@ -150,7 +160,8 @@ public struct MediaSelectionReport: Sendable, Codable, Equatable {
 
 extension MediaSelectionReport {
     /// Reads the master at `master` (a file or `http(s)://` URL) and builds its selection report.
-    public static func load(master: URL, locales: [LanguageTag], loader: ResourceLoader = ResourceLoader()) async throws(SubweaveError) -> MediaSelectionReport {
+    public static func load(master: URL, locales: [LanguageTag], loader: ResourceLoader = ResourceLoader()) async throws(SubweaveError) -> MediaSelectionReport
+    {
         let bytes = try await MediaReader(loader: loader).read(master, kind: .playlist, what: "the master playlist")
         do {
             return MediaSelectionReport(master: try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)), locales: locales)

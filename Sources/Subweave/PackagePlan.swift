@@ -1,8 +1,8 @@
 import Captions
 import Foundation
 import HLS
-import TimedText
 import Timebase
+import TimedText
 
 /// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
 public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
@@ -21,7 +21,9 @@ public struct PackageRequest: Sendable {
     public var tracks: [SubtitleTrack]
     /// The language whose rendition becomes the group's only DEFAULT=YES.
     public var preferredLanguage: LanguageTag?
-    /// Where to write the new master (a file URL); nil rewrites the master in place. Renditions
+    /// Where to write the new master (a file URL); nil rewrites the master in place.
+    ///
+    /// Renditions
     /// go beside it.
     public var output: URL?
     /// What to declare in `CLOSED-CAPTIONS`.
@@ -29,8 +31,11 @@ public struct PackageRequest: Sendable {
     /// Whether in-band CEA-608 captions become subtitle renditions.
     public var captions: CaptionMode
 
-    public init(tracks: [SubtitleTrack], preferredLanguage: LanguageTag? = nil, output: URL? = nil,
-                closedCaptions: ClosedCaptionsRequest = .automatic, captions: CaptionMode = .auto) {
+    /// A request for `tracks` and how to declare them; see each property.
+    public init(
+        tracks: [SubtitleTrack], preferredLanguage: LanguageTag? = nil, output: URL? = nil,
+        closedCaptions: ClosedCaptionsRequest = .automatic, captions: CaptionMode = .auto
+    ) {
         self.tracks = tracks
         self.preferredLanguage = preferredLanguage
         self.output = output
@@ -74,7 +79,8 @@ extension Presentation {
         let reader = MediaReader(loader: loader)
         let output = request.output ?? masterURL
         guard output.isFileURL else {
-            throw .io(path: MediaReader.display(output), reason: "the master is not a local file; give an output path (--output FILE) to write the new master to")
+            throw .io(
+                path: MediaReader.display(output), reason: "the master is not a local file; give an output path (--output FILE) to write the new master to")
         }
         // In-band captions: a bounded scan, and a full decode only when it finds text.
         var captions = ProgrammeCaptions.none
@@ -87,16 +93,18 @@ extension Presentation {
         for (track, ingested) in zip(request.tracks, loaded) { planner.add(track, ingested) }
         if request.captions == .auto { planner.add(captions) }
         guard !planner.renditions.isEmpty else {
-            throw .nothingToPackage("nothing to package: no subtitle track was given and no CEA-608 captions were found in \(MediaReader.display(reference.url))")
+            throw .nothingToPackage(
+                "nothing to package: no subtitle track was given and no CEA-608 captions were found in \(MediaReader.display(reference.url))")
         }
         let policy: ClosedCaptionsPolicy
         switch request.closedCaptions {
         case .automatic: policy = .automatic
         case .none: policy = .none
         case .inBand:
-            policy = .declare(captions.services.map {
-                CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
-            })
+            policy = .declare(
+                captions.services.map {
+                    CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
+                })
         }
         let rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: policy)
             .rewrite(master, renditions: planner.declarations)
@@ -104,19 +112,25 @@ extension Presentation {
         var warnings = self.warnings + rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
         let outputFolder = output.deletingLastPathComponent().path
         if outputFolder != masterURL.deletingLastPathComponent().path {
-            warnings.append(PackageWarning(.outputElsewhere, "the new master is in another folder than the original; its variant URIs are relative, so they must resolve from \(outputFolder)"))
+            warnings.append(
+                PackageWarning(
+                    .outputElsewhere,
+                    "the new master is in another folder than the original; its variant URIs are relative, so they must resolve from \(outputFolder)"))
         }
         let report = self.report(output: output, rewritten: rewritten, tracks: planner.reports, captions: captions, warnings: warnings)
         let previous = Self.managedGenerations(master, includingLegacy: true)
         let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
-        return PackagePlan(masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
-                           renditions: planner.renditions, report: report,
-                           managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous)
+        return PackagePlan(
+            masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
+            renditions: planner.renditions, report: report,
+            managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous)
     }
 
     /// The report of a run that writes `output`.
-    func report(output: URL, rewritten: MasterRewriter.Result, tracks: [PackageReport.Track], captions: ProgrammeCaptions,
-                warnings: [PackageWarning]) -> PackageReport {
+    func report(
+        output: URL, rewritten: MasterRewriter.Result, tracks: [PackageReport.Track], captions: ProgrammeCaptions,
+        warnings: [PackageWarning]
+    ) -> PackageReport {
         PackageReport(
             master: MediaReader.display(masterURL), output: output.path, dryRun: false,
             referencePlaylist: MediaReader.display(reference.url), referenceReason: reference.reason,
@@ -124,8 +138,9 @@ extension Presentation {
             timeline: timeline.sequences.map(PackageReport.Sequence.init),
             groups: rewritten.groups, tracks: tracks,
             captions: captions.services.map {
-                PackageReport.CaptionService(service: $0.service.rawValue, language: captions.language?.description,
-                                             firstSeen: $0.firstSeen?.seconds, segment: $0.segment)
+                PackageReport.CaptionService(
+                    service: $0.service.rawValue, language: captions.language?.description,
+                    firstSeen: $0.firstSeen?.seconds, segment: $0.segment)
             }, warnings: warnings)
     }
 
@@ -155,21 +170,26 @@ struct RenditionPlanner {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         cues.removeAll { $0.start >= timeline.duration }
-        let record = RenditionRecord(identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
-                                     name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
-                                     ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: SegmentCues.writable(cues).count)
-        let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: track.identity), cues: cues,
-                                          headerBlocks: ingested.headerBlocks, timeline: timeline, record: record)
+        let record = RenditionRecord(
+            identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
+            name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+            ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: SegmentCues.writable(cues).count)
+        let rendition = SubtitleRendition(
+            folder: RenditionLayout.folder(for: track.identity), cues: cues,
+            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record)
         renditions.append(rendition)
-        declarations.append(NewSubtitleRendition(identity: track.identity.description, name: track.label, language: track.language,
-                                                 forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
-                                                 uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
+        declarations.append(
+            NewSubtitleRendition(
+                identity: track.identity.description, name: track.label, language: track.language,
+                forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+                uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
         let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description)
-        reports.append(PackageReport.Track(
-            sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
-            ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
-            firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
-            filesWritten: rendition.paths, warnings: warnings))
+        reports.append(
+            PackageReport.Track(
+                sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
+                ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
+                firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
+                filesWritten: rendition.paths, warnings: warnings))
     }
 
     mutating func add(_ captions: ProgrammeCaptions) {
@@ -179,19 +199,23 @@ struct RenditionPlanner {
             var cues = service.cues
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
             let name = captions.name(for: service.service)
-            let record = RenditionRecord(identity: identity.description, sourceID: service.service.rawValue, language: language.description,
-                                         name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
-                                         source: "the video's \(service.service.rawValue)", cueCount: SegmentCues.writable(cues).count)
+            let record = RenditionRecord(
+                identity: identity.description, sourceID: service.service.rawValue, language: language.description,
+                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
+                source: "the video's \(service.service.rawValue)", cueCount: SegmentCues.writable(cues).count)
             let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: [], timeline: timeline, record: record)
             renditions.append(rendition)
-            declarations.append(NewSubtitleRendition(identity: identity.description, name: name, language: language,
-                                                     forced: false, sdh: true, prefersDefault: false,
-                                                     uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
-            reports.append(PackageReport.Track(
-                sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
-                ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
-                playlist: rendition.playlistPath,
-                filesWritten: rendition.paths, warnings: []))
+            declarations.append(
+                NewSubtitleRendition(
+                    identity: identity.description, name: name, language: language,
+                    forced: false, sdh: true, prefersDefault: false,
+                    uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
+            reports.append(
+                PackageReport.Track(
+                    sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
+                    ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
+                    playlist: rendition.playlistPath,
+                    filesWritten: rendition.paths, warnings: []))
         }
     }
 }

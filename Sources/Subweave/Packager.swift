@@ -15,6 +15,7 @@ public struct Packager: Sendable {
     /// Told when the run has to wait for another run's lock.
     public var onWait: @Sendable (String) -> Void = { _ in }
 
+    /// A packager reading through `loader` (its limits, timeouts and retries).
     public init(loader: ResourceLoader = ResourceLoader()) {
         self.loader = loader
     }
@@ -64,8 +65,9 @@ public struct Packager: Sendable {
             GenerationWrite(folder: rendition.folder, generation: rendition.generation, files: { rendition.files() })
         }
         try await onDispatch { () throws(SubweaveError) in
-            try writer.commit(generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,
-                              named: plan.named, previous: plan.previous)
+            try writer.commit(
+                generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,
+                named: plan.named, previous: plan.previous)
         }
     }
 }

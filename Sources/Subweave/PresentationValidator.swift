@@ -1,8 +1,8 @@
 import Containers
 import Foundation
 import HLS
-import TimedText
 import Timebase
+import TimedText
 
 /// The result of `subweave validate`.
 public struct ValidationReport: Sendable, Codable, Equatable {
@@ -12,12 +12,15 @@ public struct ValidationReport: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey { case findings, errors, warnings }
 
+    /// A report of `findings`.
     public init(findings: [ValidationFinding]) { self.findings = findings }
 
+    /// Reads a report as `--json` writes it.
     public init(from decoder: Decoder) throws {
         findings = try decoder.container(keyedBy: CodingKeys.self).decode([ValidationFinding].self, forKey: .findings)
     }
 
+    /// Writes the findings with their error and warning counts.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(findings, forKey: .findings)
@@ -33,6 +36,7 @@ public struct ValidationReport: Sendable, Codable, Equatable {
 public struct PresentationValidator: Sendable {
     public var loader: ResourceLoader
 
+    /// A validator reading through `loader`.
     public init(loader: ResourceLoader = ResourceLoader()) { self.loader = loader }
 
     /// Every finding for the master at `master` (a file URL or `http(s)://`); never throws: a file
@@ -72,7 +76,8 @@ public struct PresentationValidator: Sendable {
                 return ValidationReport(findings: findings)
             }
             reference = read
-            add(.info, MediaReader.display(read.0), nil, "RFC 8216bis §3.1.4", "cue timing is checked against the media timeline",
+            add(
+                .info, MediaReader.display(read.0), nil, "RFC 8216bis §3.1.4", "cue timing is checked against the media timeline",
                 "the video's timeline could not be read (\(Self.reason(error))); segment timing was not checked")
         }
 
@@ -107,8 +112,11 @@ public struct PresentationValidator: Sendable {
         do {
             playlist = try MediaPlaylist(parsing: try await reader.read(url, kind: .playlist, what: "the subtitle playlist"), source: name)
         } catch {
-            return [ValidationFinding(.error, file: name, line: nil, rule: "RFC 8216bis §4.4.6.1",
-                                      requirement: "the URI of a SUBTITLES rendition names a media playlist", Self.reason(error))]
+            return [
+                ValidationFinding(
+                    .error, file: name, line: nil, rule: "RFC 8216bis §4.4.6.1",
+                    requirement: "the URI of a SUBTITLES rendition names a media playlist", Self.reason(error))
+            ]
         }
         findings += SubtitlePlaylistRules.check(playlist, file: name, reference: reference)
         var placed: [[PlacedCue]] = []
@@ -118,13 +126,17 @@ public struct PresentationValidator: Sendable {
             let segmentName = MediaReader.display(segmentURL)
             segmentNames.append(segmentName)
             guard let bytes = try? await reader.read(segmentURL, kind: .subtitle, range: segment.byteRange, what: "the WebVTT segment") else {
-                findings.append(ValidationFinding(.error, file: segmentName, line: nil, rule: "RFC 8216bis §4.4.4",
-                                                  requirement: "every segment a playlist lists can be fetched", "the segment cannot be read"))
+                findings.append(
+                    ValidationFinding(
+                        .error, file: segmentName, line: nil, rule: "RFC 8216bis §4.4.4",
+                        requirement: "every segment a playlist lists can be fetched", "the segment cannot be read"))
                 placed.append([])
                 continue
             }
-            let (segmentFindings, cues) = SegmentCheck(file: segmentName, window: segment.start..<(segment.start + segment.duration),
-                                                       sequence: segment.discontinuitySequence, timeline: timeline).check(bytes)
+            let (segmentFindings, cues) = SegmentCheck(
+                file: segmentName, window: segment.start..<(segment.start + segment.duration),
+                sequence: segment.discontinuitySequence, timeline: timeline
+            ).check(bytes)
             findings += segmentFindings
             placed.append(cues)
         }
@@ -141,7 +153,9 @@ public struct PresentationValidator: Sendable {
         var findings: [ValidationFinding] = []
         let tolerance = MediaTime(milliseconds: 1)
         let windows = playlist.segments.map { $0.start..<($0.start + $0.duration) }
-        let contents = placed.map { Set($0.map { PlacedCue(start: MediaTime(milliseconds: $0.start.milliseconds), end: MediaTime(milliseconds: $0.end.milliseconds), text: $0.text) }) }
+        let contents = placed.map {
+            Set($0.map { PlacedCue(start: MediaTime(milliseconds: $0.start.milliseconds), end: MediaTime(milliseconds: $0.end.milliseconds), text: $0.text) })
+        }
         var reported: Set<PlacedCue> = []
         for cues in placed {
             for cue in cues {
@@ -149,9 +163,12 @@ public struct PresentationValidator: Sendable {
                 for (index, window) in windows.enumerated()
                 where cue.end > window.lowerBound + tolerance && cue.start < window.upperBound - tolerance && !contents[index].contains(key) {
                     guard reported.insert(key).inserted else { break }
-                    findings.append(ValidationFinding(.error, file: names[index], line: nil, rule: "RFC 8216bis §3.1.4",
-                        requirement: "a WebVTT segment contains every cue displayed during its EXTINF period, with its full timing",
-                        "the cue \"\(Self.excerpt(cue.text))\" (\(cue.start.decimalSeconds)-\(cue.end.decimalSeconds) s) is shown during this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s but is not in it"))
+                    findings.append(
+                        ValidationFinding(
+                            .error, file: names[index], line: nil, rule: "RFC 8216bis §3.1.4",
+                            requirement: "a WebVTT segment contains every cue displayed during its EXTINF period, with its full timing",
+                            "the cue \"\(Self.excerpt(cue.text))\" (\(cue.start.decimalSeconds)-\(cue.end.decimalSeconds) s) is shown during this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s but is not in it"
+                        ))
                     break
                 }
             }
@@ -204,7 +221,8 @@ struct SegmentCheck {
             add(.warning, warning.line, "W3C WebVTT §4", "every block of a WebVTT file is valid", warning.message)
         }
         for cue in document.cues where CueText.repaired(cue.text).changed {
-            add(.warning, cue.sourceLine, "W3C WebVTT §4.2.2", "cue text is valid WebVTT cue text (known tags, closed, & escaped)",
+            add(
+                .warning, cue.sourceLine, "W3C WebVTT §4.2.2", "cue text is valid WebVTT cue text (known tags, closed, & escaped)",
                 "the text of the cue at \(WebVTTTimestamp.format(cue.start)) has invalid markup")
         }
         // X-TIMESTAMP-MAP: in the header, before the first blank line (where hls.js looks).
@@ -212,21 +230,27 @@ struct SegmentCheck {
         var map: TimestampMap?
         switch header {
         case .none:
-            add(.error, nil, "Apple HLS Authoring Spec 5.3", "every WebVTT segment has an X-TIMESTAMP-MAP header",
+            add(
+                .error, nil, "Apple HLS Authoring Spec 5.3", "every WebVTT segment has an X-TIMESTAMP-MAP header",
                 "no X-TIMESTAMP-MAP: players take cue time 0 as media time 0, which is wrong for almost every stream (ffmpeg starts at 1.4 s, Apple at 10 s)")
         case .malformed(let line):
             add(.error, line, "RFC 8216bis §3.1.4", "X-TIMESTAMP-MAP=MPEGTS:<90 kHz>,LOCAL:<WebVTT time>", "the X-TIMESTAMP-MAP line is malformed")
         case .found(let found, let line, let inHeader):
             map = found
             if !inHeader {
-                add(.error, line, "RFC 8216bis §3.1.4", "X-TIMESTAMP-MAP is in the WebVTT header",
+                add(
+                    .error, line, "RFC 8216bis §3.1.4", "X-TIMESTAMP-MAP is in the WebVTT header",
                     "X-TIMESTAMP-MAP comes after the first blank line; hls.js ignores it there and shows every cue early")
             }
             if let start = sequenceStart, let decode = start.media.decodeStart, decode != start.media.start,
-               PresentationTimestamp.wrappedDifference(found.mpegts, decode) == 0 {
+                PresentationTimestamp.wrappedDifference(found.mpegts, decode) == 0
+            {
                 let early = MediaTime(ticks: PresentationTimestamp.wrappedDifference(start.media.start, decode))
-                add(.error, line, "RFC 8216bis §3.1.4", "X-TIMESTAMP-MAP maps to the media's presentation timeline (players show a frame at its presentation time)",
-                    "MPEGTS \(found.mpegts) is the first frame's decode time; it is presented at \(start.media.start), so every cue shows \(early.decimalSeconds) s early")
+                add(
+                    .error, line, "RFC 8216bis §3.1.4",
+                    "X-TIMESTAMP-MAP maps to the media's presentation timeline (players show a frame at its presentation time)",
+                    "MPEGTS \(found.mpegts) is the first frame's decode time; it is presented at \(start.media.start), so every cue shows \(early.decimalSeconds) s early"
+                )
             }
         }
         var placed: [PresentationValidator.PlacedCue] = []
@@ -236,8 +260,10 @@ struct SegmentCheck {
                 let s = cue.start + offset, e = cue.end + offset
                 placed.append(PresentationValidator.PlacedCue(start: s, end: e, text: cue.text))
                 if !(s < window.upperBound && e > window.lowerBound) {
-                    add(.warning, cue.sourceLine, "RFC 8216bis §3.1.4", "a segment holds the cues displayed during its period",
-                        "the cue at \(s.decimalSeconds)-\(e.decimalSeconds) s falls outside this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s")
+                    add(
+                        .warning, cue.sourceLine, "RFC 8216bis §3.1.4", "a segment holds the cues displayed during its period",
+                        "the cue at \(s.decimalSeconds)-\(e.decimalSeconds) s falls outside this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s"
+                    )
                 }
             }
         }

@@ -1,6 +1,6 @@
 import HLS
-import TimedText
 import Timebase
+import TimedText
 
 /// One subtitle rendition's files, described: cues segmented along the reference timeline into a
 /// WebVTT segment per video segment, and the media playlist listing them.
@@ -103,8 +103,10 @@ package struct SubtitleRendition: Sendable {
     static let formatVersion = "subweave-rendition-2"
 
     /// A hash of everything that decides the files' bytes.
-    static func hash(cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, assignment: [[Int]],
-                     mappings: [ProgrammeTimeline.Mapping]) -> ContentHash {
+    static func hash(
+        cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, assignment: [[Int]],
+        mappings: [ProgrammeTimeline.Mapping]
+    ) -> ContentHash {
         var hash = ContentHash()
         hash.add(formatVersion)
         hash.add(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count)))

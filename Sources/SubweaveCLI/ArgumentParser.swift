@@ -1,5 +1,5 @@
-import TimedText
 import Timebase
+import TimedText
 
 /// A command line split into options and positionals, by a command's declared options.
 struct ParsedArguments: Equatable {
@@ -118,7 +118,7 @@ enum CommandRules {
     static func check(_ command: String, _ parsed: ParsedArguments) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
         for text in parsed.all("--limit") where ReadLimitsOption.parse(text) == nil {
-            throw fail("--limit \(LabelText.excerpt(text)) is not KIND=SIZE with KIND playlist, subtitle or segment (e.g. subtitle=1GiB)")
+            throw fail("--limit \(LabelText.excerpt(text)) is not KIND=SIZE with KIND playlist, subtitle or segment (for example subtitle=1GiB)")
         }
         if let text = parsed.value("--preferred-language"), LanguageTag(parsing: text) == nil {
             throw fail("--preferred-language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")

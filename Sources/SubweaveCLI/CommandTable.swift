@@ -42,11 +42,13 @@ enum CommandTable {
     static let json = OptionSpec(name: "--json", help: "print a machine-readable result on stdout (with a \"schema\" field)")
     static let quiet = OptionSpec(name: "--quiet", aliases: ["-q"], help: "print nothing on stderr but errors")
     static let verbose = OptionSpec(name: "--verbose", aliases: ["-v"], help: "print more detail on stderr")
-    static let limit = OptionSpec(name: "--limit", value: "KIND=SIZE", repeatable: true,
-                                  help: "raise or lower a read limit: playlist (64MiB), subtitle (512MiB) or segment (2GiB), e.g. --limit subtitle=1GiB")
+    static let limit = OptionSpec(
+        name: "--limit", value: "KIND=SIZE", repeatable: true,
+        help: "raise or lower a read limit: playlist (64MiB), subtitle (512MiB) or segment (2GiB), such as --limit subtitle=1GiB")
     static let encoding = OptionSpec(name: "--encoding", value: "NAME", help: "force a text encoding (utf-8, windows-1252, …)")
-    static let format = OptionSpec(name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc"],
-                                   help: "the input's format (default: from its content, then its extension)")
+    static let format = OptionSpec(
+        name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc"],
+        help: "the input's format (default: from its content, then its extension)")
 
     static let all: [CommandSpec] = [package, list, cues, convert, validate, inspect, captions, completions]
 
@@ -56,13 +58,17 @@ enum CommandTable {
         name: "package", summary: "side-load subtitle tracks (and in-band captions) into an HLS presentation",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(name: "--subtitle", value: "DESCRIPTOR", repeatable: true, help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,forced][,sdh][,default]"),
+            OptionSpec(
+                name: "--subtitle", value: "DESCRIPTOR", repeatable: true,
+                help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,forced][,sdh][,default]"),
             OptionSpec(name: "--tracks", value: "FILE", help: "tracks as a JSON array of objects with the descriptor keys"),
             OptionSpec(name: "--preferred-language", value: "TAG", help: "the matching rendition becomes the group's only DEFAULT=YES"),
-            OptionSpec(name: "--captions", value: "MODE", allowed: ["auto", "off"],
-                       help: "auto (default): CEA-608 services found in the video become WebVTT renditions; off"),
-            OptionSpec(name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
-                       help: "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups; none; in-band: declare the services the video carries"),
+            OptionSpec(
+                name: "--captions", value: "MODE", allowed: ["auto", "off"],
+                help: "auto (default): CEA-608 services found in the video become WebVTT renditions; off"),
+            OptionSpec(
+                name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
+                help: "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups; none; in-band: declare the services the video carries"),
             OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write the new master here instead of in place"),
             OptionSpec(name: "--dry-run", help: "print the new master; write nothing"),
             OptionSpec(name: "--keep-previous", help: "keep each rendition's previous generation for players that read the old master"),
@@ -70,37 +76,39 @@ enum CommandTable {
             limit, json, quiet, verbose,
         ],
         discussion: """
-        Writes each subtitle track as a WebVTT rendition segmented along the video variant's segments,
-        with cue times on the media timeline and an X-TIMESTAMP-MAP read from the media itself, and
-        declares it in the master (rewritten in place unless --output is given; the master is written
-        last, after every file it names is complete and durable). Runs on one folder wait for each
-        other. A value containing a comma is quoted: name="English, SDH".
-        """)
+            Writes each subtitle track as a WebVTT rendition segmented along the video variant's segments,
+            with cue times on the media timeline and an X-TIMESTAMP-MAP read from the media itself, and
+            declares it in the master (rewritten in place unless --output is given; the master is written
+            last, after every file it names is complete and durable). Runs on one folder wait for each
+            other. A value containing a comma is quoted: name="English, SDH".
+            """)
 
     static let list = CommandSpec(
         name: "list", summary: "list the subtitle and caption renditions of a master, Subweave's and others'",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [json],
         discussion: """
-        Each rendition with its identity (external:<source ID>:<language> or cea608:CCn), source ID,
-        language, name, flags, cue count and folder; renditions Subweave did not create are marked as such.
-        """)
+            Each rendition with its identity (external:<source ID>:<language> or cea608:CCn), source ID,
+            language, name, flags, cue count and folder; renditions Subweave did not create are marked as such.
+            """)
 
     static let cues = CommandSpec(
         name: "cues", summary: "print the cues a subtitle file yields, as the packager uses them",
         positionals: [PositionalSpec(name: "file|url|-", help: "the subtitle file, an http(s) URL, or - for standard input")],
         options: [format, encoding, json, limit],
         discussion: """
-        Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
-        with no cue prints an empty list.
-        """)
+            Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
+            with no cue prints an empty list.
+            """)
 
     static let convert = CommandSpec(
         name: "convert", summary: "convert a subtitle file to WebVTT (or SubRip)",
         positionals: [PositionalSpec(name: "input", help: "the subtitle file, an http(s) URL, or -")],
-        options: [OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write here instead of stdout"),
-                  OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)"),
-                  format, encoding, limit],
+        options: [
+            OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write here instead of stdout"),
+            OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)"),
+            format, encoding, limit,
+        ],
         discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.")
 
     static let validate = CommandSpec(
@@ -108,10 +116,10 @@ enum CommandTable {
         positionals: [PositionalSpec(name: "master.m3u8|url", help: "the master playlist (a path or an http(s) URL)")],
         options: [json, limit],
         discussion: """
-        Checks the subtitle and caption rules of RFC 8216bis and Apple's HLS Authoring Spec on a master and
-        on the playlists and WebVTT segments it names, with the video's own timestamps. Each finding has a
-        severity, the file and line, the rule and its identifier. Exit status 1 when there is an error.
-        """)
+            Checks the subtitle and caption rules of RFC 8216bis and Apple's HLS Authoring Spec on a master and
+            on the playlists and WebVTT segments it names, with the video's own timestamps. Each finding has a
+            severity, the file and line, the rule and its identifier. Exit status 1 when there is an error.
+            """)
 
     static let inspect = CommandSpec(
         name: "inspect", summary: "list the media selection as AVFoundation presents it",
@@ -124,9 +132,9 @@ enum CommandTable {
         positionals: [PositionalSpec(name: "file.ts|master.m3u8", help: "an MPEG-TS file or a master playlist")],
         options: [OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first"), json, limit],
         discussion: """
-        Prints the cues per service (CC1-CC4), timed from the first video frame. --detect scans at most 28
-        video access units, stopping at the first printable character.
-        """)
+            Prints the cues per service (CC1-CC4), timed from the first video frame. --detect scans at most 28
+            video access units, stopping at the first printable character.
+            """)
 
     static let completions = CommandSpec(
         name: "completions", summary: "print a shell completion script",

@@ -3,7 +3,7 @@ import Foundation
 /// Usage lines, help, the manual page, the README's usage block and shell completions, all made
 /// from ``CommandTable``, so they cannot disagree.
 enum HelpText {
-    /// `subweave package <master.m3u8> [--subtitle DESCRIPTOR ...] …`
+    /// The usage line: `subweave package <master.m3u8> [--subtitle DESCRIPTOR ...] …`.
     static func usage(_ spec: CommandSpec) -> String {
         var parts = ["subweave", spec.name] + spec.positionals.map { "<\($0.name)>" + ($0.many ? " ..." : "") }
         for option in spec.options {
@@ -22,8 +22,10 @@ enum HelpText {
         lines += ["  subweave --help | --version | --manual", "", "COMMANDS:"]
         let width = (CommandTable.all.map(\.name.count).max() ?? 0) + 2
         lines += CommandTable.all.map { "  " + pad($0.name, width) + $0.summary }
-        lines += ["", "Run `subweave help <command>` or `subweave <command> --help` for details.",
-                  "Exit status: 0 success, 1 bad input or a file that cannot be read or written, 64 a usage error."]
+        lines += [
+            "", "Run `subweave help <command>` or `subweave <command> --help` for details.",
+            "Exit status: 0 success, 1 bad input or a file that cannot be read or written, 64 a usage error.",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -34,11 +36,13 @@ enum HelpText {
             lines += ["", "ARGUMENTS:"] + spec.positionals.map { "  " + pad("<\($0.name)>", 28) + $0.help }
         }
         if !spec.options.isEmpty {
-            lines += ["", "OPTIONS:"] + spec.options.map { option in
-                let names = ([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
-                let values = option.allowed.map { " (\($0.joined(separator: ", ")))" } ?? ""
-                return "  " + pad(names, 28) + option.help + values
-            }
+            lines +=
+                ["", "OPTIONS:"]
+                + spec.options.map { option in
+                    let names = ([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
+                    let values = option.allowed.map { " (\($0.joined(separator: ", ")))" } ?? ""
+                    return "  " + pad(names, 28) + option.help + values
+                }
         }
         return lines.joined(separator: "\n")
     }
@@ -52,13 +56,18 @@ enum HelpText {
     static var manual: String {
         var out = [".TH SUBWEAVE 1", ".SH NAME", "subweave \\- side-load subtitles and captions into HLS", ".SH SYNOPSIS"]
         out += CommandTable.all.map { ".B " + roff(usage($0)) + "\n.br" }
-        out += [".SH DESCRIPTION", "Subweave writes subtitle tracks and CEA-608 captions as segmented WebVTT renditions of an HLS presentation, on the video's own timeline."]
+        out += [
+            ".SH DESCRIPTION",
+            "Subweave writes subtitle tracks and CEA-608 captions as segmented WebVTT renditions of an HLS presentation, on the video's own timeline.",
+        ]
         for spec in CommandTable.all {
             out += [".SH " + spec.name.uppercased(), roff(spec.summary) + ".", ".PP", roff(spec.discussion)]
             for positional in spec.positionals { out += [".TP", ".I \(roff(positional.name))", roff(positional.help)] }
             for option in spec.options {
-                out += [".TP", ".B " + roff(([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")),
-                        roff(option.help + (option.allowed.map { " (" + $0.joined(separator: ", ") + ")" } ?? ""))]
+                out += [
+                    ".TP", ".B " + roff(([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")),
+                    roff(option.help + (option.allowed.map { " (" + $0.joined(separator: ", ") + ")" } ?? "")),
+                ]
             }
         }
         out += [".SH EXIT STATUS", "0 success, 1 bad input or a file that cannot be read or written, 64 a usage error."]
@@ -69,11 +78,16 @@ enum HelpText {
     static func completions(_ shell: String) -> String {
         let commands = CommandTable.all.map(\.name).joined(separator: " ")
         if shell == "zsh" {
-            var lines = ["#compdef subweave", "_subweave() {", "  local -a commands", "  commands=(" + CommandTable.all.map { "'\($0.name):\(zsh($0.summary))'" }.joined(separator: " ") + ")",
-                         "  if (( CURRENT == 2 )); then _describe 'command' commands; return; fi", "  case $words[2] in"]
+            var lines = [
+                "#compdef subweave", "_subweave() {", "  local -a commands",
+                "  commands=(" + CommandTable.all.map { "'\($0.name):\(zsh($0.summary))'" }.joined(separator: " ") + ")",
+                "  if (( CURRENT == 2 )); then _describe 'command' commands; return; fi", "  case $words[2] in",
+            ]
             for spec in CommandTable.all {
                 let options = spec.options.map { option -> String in
-                    let values = option.allowed.map { ":\(option.value ?? "value"):(" + $0.joined(separator: " ") + ")" } ?? (option.takesValue ? ":\(option.value ?? "value"):_files" : "")
+                    let values =
+                        option.allowed.map { ":\(option.value ?? "value"):(" + $0.joined(separator: " ") + ")" }
+                        ?? (option.takesValue ? ":\(option.value ?? "value"):_files" : "")
                     return "'\(option.name)[\(zsh(option.help))]\(values)'"
                 }
                 lines.append("    \(spec.name)) _arguments \(options.joined(separator: " ")) '*:file:_files' ;;")
@@ -81,10 +95,12 @@ enum HelpText {
             lines += ["  esac", "}", "_subweave \"$@\""]
             return lines.joined(separator: "\n") + "\n"
         }
-        var lines = ["# bash completion for subweave: source <(subweave completions bash)", "_subweave() {",
-                     "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
-                     "  if [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"\(commands) --help --version\" -- \"$cur\")); return; fi",
-                     "  case \"${COMP_WORDS[1]}\" in"]
+        var lines = [
+            "# bash completion for subweave: source <(subweave completions bash)", "_subweave() {",
+            "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
+            "  if [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"\(commands) --help --version\" -- \"$cur\")); return; fi",
+            "  case \"${COMP_WORDS[1]}\" in",
+        ]
         for spec in CommandTable.all {
             let valueCases = spec.options.compactMap { option -> String? in
                 guard let allowed = option.allowed else { return nil }

@@ -1,7 +1,9 @@
 import Foundation
 import Subweave
 
-/// The `subweave` command: a thin shell over the library. Results go to stdout; diagnostics and
+/// The `subweave` command: a thin shell over the library.
+///
+/// Results go to stdout; diagnostics and
 /// progress to stderr. Exit status: 0 success, 1 a runtime error (bad input, unreadable file),
 /// 64 a usage error.
 @main
@@ -90,7 +92,9 @@ enum Output {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// A line on stderr. Control characters other than line feeds and tabs (ESC among them) are
+    /// A line on stderr.
+    ///
+    /// Control characters other than line feeds and tabs (ESC among them) are
     /// written as `\u{…}`: a message may quote a file name or a value from a hostile file.
     static func error(_ text: String) {
         var safe = ""

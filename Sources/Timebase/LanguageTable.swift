@@ -2,7 +2,7 @@
 // Do not edit by hand.
 
 extension LanguageTable {
-    /// (ISO 639-1, ISO 639-2/T, ISO 639-2/B or empty, English name, autonym)
+    /// The rows: ISO 639-1, ISO 639-2/T, ISO 639-2/B or empty, English name, autonym.
     static let rows: [Row] = [
         Row("aa", "aar", "", "Afar", "Afar"),
         Row("ab", "abk", "", "Abkhazian", "Аԥсшәа"),

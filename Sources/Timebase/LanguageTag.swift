@@ -10,13 +10,13 @@
 /// LanguageTag(parsing: "zh-hant")?.description  // "zh-Hant"
 /// ```
 public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
-    /// The primary language subtag (canonical), e.g. `en`, `yue`, `und`; empty for a private-use-only tag.
+    /// The primary language subtag (canonical), such as `en`, `yue`, `und`; empty for a private-use-only tag.
     public let language: String
     /// Extended language subtags (`zh-yue`), lower case.
     public let extendedLanguages: [String]
-    /// The script subtag in title case, e.g. `Hant`, or nil.
+    /// The script subtag in title case, such as `Hant`, or nil.
     public let script: String?
-    /// The region subtag in upper case, e.g. `BR`, `419`, or nil.
+    /// The region subtag in upper case, such as `BR`, `419`, or nil.
     public let region: String?
     /// Variant, extension and private-use subtags, lower case, in order.
     public let trailing: [String]
@@ -160,8 +160,12 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     /// (`english` → `en`, `Français` → `fr`), for "did you mean" messages; nil if none matches.
     public static func suggestion(forName name: String) -> LanguageTag? {
         let key = name.lowercased()
-        guard let row = LanguageTable.rows.first(where: { $0.english.lowercased() == key || $0.autonym.lowercased() == key
-            || $0.english.lowercased().hasPrefix(key + " (") }) else { return nil }
+        guard
+            let row = LanguageTable.rows.first(where: {
+                $0.english.lowercased() == key || $0.autonym.lowercased() == key
+                    || $0.english.lowercased().hasPrefix(key + " (")
+            })
+        else { return nil }
         return LanguageTag(parsing: row.alpha2)
     }
 }
@@ -176,7 +180,7 @@ extension LanguageTag {
     /// `.regionless` (`pt` and `pt-BR`), two different regions are `.otherRegion`.
     public func match(_ other: LanguageTag) -> LanguageMatch {
         guard !isUndetermined, !other.isUndetermined, !language.isEmpty, language == other.language,
-              extendedLanguages == other.extendedLanguages
+            extendedLanguages == other.extendedLanguages
         else { return .none }
         if let a = effectiveScript, let b = other.effectiveScript, a != b { return .none }
         switch (region, other.region) {

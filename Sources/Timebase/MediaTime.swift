@@ -47,7 +47,8 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         guard hours >= 0, minutes >= 0, seconds >= 0, milliseconds >= 0 else { return nil }
         let maximumHours = Self.limit / (3_600_000 * 90)
         guard hours <= maximumHours, minutes <= maximumHours * 60, seconds <= maximumHours * 3600,
-              milliseconds <= maximumHours * 3_600_000 else { return nil }
+            milliseconds <= maximumHours * 3_600_000
+        else { return nil }
         let total = ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds
         guard total <= Self.limit / 90 else { return nil }
         self.ticks = total * 90

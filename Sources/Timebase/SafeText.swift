@@ -3,14 +3,16 @@ package enum LabelText {
     /// Characters a label (`NAME`) or source ID may not hold: control characters, line and
     /// paragraph separators (line-splitting parsers such as python m3u8 see a new line at
     /// U+2028/U+2029), bidirectional embedding, override and isolate controls, and invisible
-    /// zero-width spaces (all of which let one menu entry pass for another). ZWJ and ZWNJ are
+    /// zero-width spaces (all of which let one menu entry pass for another).
+    ///
+    /// ZWJ and ZWNJ are
     /// allowed: Persian, Indic scripts and emoji need them.
     package static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00..<0x20, 0x7F..<0xA0: return true                // C0, DEL, C1
-        case 0x2028, 0x2029: return true                           // line and paragraph separators
-        case 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true // embeddings, overrides, isolates, ALM
-        case 0x200B, 0x2060, 0xFEFF, 0x180E: return true           // zero-width space, word joiner, BOM, Mongolian vowel separator
+        case 0x00..<0x20, 0x7F..<0xA0: return true  // C0, DEL, C1
+        case 0x2028, 0x2029: return true  // line and paragraph separators
+        case 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true  // embeddings, overrides, isolates, ALM
+        case 0x200B, 0x2060, 0xFEFF, 0x180E: return true  // zero-width space, word joiner, BOM, Mongolian vowel separator
         default: return false
         }
     }

@@ -16,6 +16,7 @@ public struct Cue: Sendable, Equatable {
     /// The 1-based line of the source file where the cue's timing line is, for warnings.
     public var sourceLine: Int?
 
+    /// A cue from `start` to `end` showing `text` (WebVTT cue text).
     public init(identifier: String = "", start: MediaTime, end: MediaTime, settings: CueSettings = CueSettings(), text: String, sourceLine: Int? = nil) {
         self.identifier = identifier
         self.start = start
@@ -54,8 +55,11 @@ public struct CueSettings: Sendable, Equatable {
     /// Identifier of the region the cue renders in.
     public var region: String?
 
-    public init(vertical: Vertical? = nil, line: Line? = nil, lineAlign: LineAlign? = nil, position: String? = nil,
-                positionAlign: PositionAlign? = nil, size: String? = nil, align: Align? = nil, region: String? = nil) {
+    /// Settings; each nil setting is absent (`auto`).
+    public init(
+        vertical: Vertical? = nil, line: Line? = nil, lineAlign: LineAlign? = nil, position: String? = nil,
+        positionAlign: PositionAlign? = nil, size: String? = nil, align: Align? = nil, region: String? = nil
+    ) {
         self.vertical = vertical
         self.line = line
         self.lineAlign = lineAlign
@@ -107,6 +111,7 @@ public struct CueRegion: Sendable, Equatable {
     public var viewportAnchor: (String, String)?
     public var scrollUp: Bool
 
+    /// A region named `identifier` with every other setting at its default.
     public init(identifier: String) {
         self.identifier = identifier
         self.scrollUp = false
@@ -158,6 +163,7 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
     public let line: Int?
     public let message: String
 
+    /// A warning of `kind` about 1-based `line` (or the whole file).
     public init(kind: Kind, line: Int?, _ message: String) {
         self.kind = kind
         self.line = line

@@ -144,9 +144,13 @@ package enum CueText {
                 case 0:
                     if Tokenizer.isSpace(ch) { state = 2 } else if ch == "." { state = 1 } else { name.unicodeScalars.append(ch) }
                 case 1:
-                    if Tokenizer.isSpace(ch) { classes.append(currentClass); currentClass = ""; state = 2 }
-                    else if ch == "." { classes.append(currentClass); currentClass = "" }
-                    else { currentClass.unicodeScalars.append(ch) }
+                    if Tokenizer.isSpace(ch) {
+                        classes.append(currentClass); currentClass = ""; state = 2
+                    } else if ch == "." {
+                        classes.append(currentClass); currentClass = ""
+                    } else {
+                        currentClass.unicodeScalars.append(ch)
+                    }
                 default:
                     annotation.unicodeScalars.append(ch)
                 }

@@ -41,13 +41,17 @@ package enum SubRipParser {
                 if isCounter(lines[candidate]) || (afterBlank && !isBlank(lines[candidate])) { textEnd -= 1 }
             }
             guard let timing = entry.timing else {
-                warnings.append(IngestWarning(kind: .cueSkipped, line: lineNumber,
-                    "cue skipped: \"\(lines[entry.index].prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
+                warnings.append(
+                    IngestWarning(
+                        kind: .cueSkipped, line: lineNumber,
+                        "cue skipped: \"\(lines[entry.index].prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
                 continue
             }
             guard timing.end > timing.start else {
-                warnings.append(IngestWarning(kind: .cueSkipped, line: lineNumber,
-                    "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
+                warnings.append(
+                    IngestWarning(
+                        kind: .cueSkipped, line: lineNumber,
+                        "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
                 continue
             }
             var body = lines[(entry.index + 1)..<max(entry.index + 1, textEnd)].map { $0.trimmingTrailingSpaces }

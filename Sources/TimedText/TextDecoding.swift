@@ -14,7 +14,9 @@ package struct DecodedText: Sendable, Equatable {
 
 /// Decodes subtitle bytes: byte order marks first, then UTF-8, then windows-1252.
 package enum TextDecoder {
-    /// Decodes `bytes`. With `forced`, that encoding is used (a matching BOM is skipped); otherwise
+    /// Decodes `bytes`.
+    ///
+    /// With `forced`, that encoding is used (a matching BOM is skipped); otherwise
     /// a UTF-8, UTF-16 or UTF-32 BOM decides, else UTF-8 if the bytes are valid UTF-8, else
     /// UTF-16 if the bytes look like BOM-less UTF-16 text, else windows-1252 (`usedFallback`).
     package static func decode(_ bytes: [UInt8], forced: TextEncoding? = nil) -> DecodedText {
@@ -26,7 +28,8 @@ package enum TextDecoder {
         }
         if let bomEncoding {
             let (text, invalid) = decode(bytes[bomLength...], as: bomEncoding)
-            return DecodedText(text: text, encoding: bomEncoding, hadByteOrderMark: true, usedFallback: false, firstInvalidOffset: invalid.map { $0 + bomLength })
+            return DecodedText(
+                text: text, encoding: bomEncoding, hadByteOrderMark: true, usedFallback: false, firstInvalidOffset: invalid.map { $0 + bomLength })
         }
         if let invalid = UTF8Check.firstInvalidOffset(bytes) {
             if let utf16 = bomlessUTF16(bytes) {
@@ -85,10 +88,13 @@ package enum TextDecoder {
             var invalid: Int?
             var i = bytes.startIndex
             while i + 3 < bytes.endIndex {
-                let v = encoding == .utf32LE
+                let v =
+                    encoding == .utf32LE
                     ? UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
                     : UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
-                if let scalar = Unicode.Scalar(v) { scalars.append(scalar) } else {
+                if let scalar = Unicode.Scalar(v) {
+                    scalars.append(scalar)
+                } else {
                     scalars.append("\u{FFFD}")
                     if invalid == nil { invalid = i - bytes.startIndex }
                 }
@@ -104,7 +110,9 @@ package enum TextDecoder {
             let table = CodePage.table(for: encoding)
             var scalars = String.UnicodeScalarView()
             for byte in bytes {
-                if byte < 0x80 { scalars.append(Unicode.Scalar(byte)) } else {
+                if byte < 0x80 {
+                    scalars.append(Unicode.Scalar(byte))
+                } else {
                     scalars.append(Unicode.Scalar(table[Int(byte) - 0x80]) ?? "\u{FFFD}")
                 }
             }

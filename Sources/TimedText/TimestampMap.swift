@@ -8,6 +8,7 @@ public struct TimestampMap: Sendable, Equatable {
     /// The cue time that corresponds to it.
     public let local: MediaTime
 
+    /// A map saying cue time `local` is media time `mpegts` (reduced into `0 ..< 2^33`).
     public init(mpegts: Int64, local: MediaTime) {
         self.mpegts = PresentationTimestamp.wrapped(mpegts)
         self.local = local

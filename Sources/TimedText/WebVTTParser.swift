@@ -52,7 +52,7 @@ package enum WebVTTParser {
 
         let signature: [Unicode.Scalar] = ["W", "E", "B", "V", "T", "T"]
         guard scalars.count >= 6, Array(scalars[0..<6]) == signature,
-              scalars.count == 6 || scalars[6] == " " || scalars[6] == "\t" || scalars[6] == "\n"
+            scalars.count == 6 || scalars[6] == " " || scalars[6] == "\t" || scalars[6] == "\n"
         else {
             let firstLine = String(String.UnicodeScalarView(scalars.prefix { $0 != "\n" }.prefix(40)))
             throw WebVTTSignatureError(found: firstLine)
@@ -95,8 +95,10 @@ private struct BlockParser {
             switch collectBlock(inHeader: false) {
             case .cue(let cue):
                 if cue.end <= cue.start {
-                    document.warnings.append(IngestWarning(kind: .cueSkipped, line: cue.sourceLine,
-                        "cue skipped: its end (\(WebVTTTimestamp.format(cue.end))) is not after its start (\(WebVTTTimestamp.format(cue.start)))"))
+                    document.warnings.append(
+                        IngestWarning(
+                            kind: .cueSkipped, line: cue.sourceLine,
+                            "cue skipped: its end (\(WebVTTTimestamp.format(cue.end))) is not after its start (\(WebVTTTimestamp.format(cue.start)))"))
                 } else {
                     document.cues.append(cue)
                 }
@@ -158,11 +160,14 @@ private struct BlockParser {
                     previousPosition = position
                     previousLine = line
                     if let (start, end, settings, dropped) = CueTimingParser.parse(text, regions: document.regions) {
-                        cue = Cue(identifier: String(String.UnicodeScalarView(buffer)), start: start, end: end,
-                                  settings: settings, text: "", sourceLine: lineNumber)
+                        cue = Cue(
+                            identifier: String(String.UnicodeScalarView(buffer)), start: start, end: end,
+                            settings: settings, text: "", sourceLine: lineNumber)
                         for setting in dropped {
-                            document.warnings.append(IngestWarning(kind: .settingDropped, line: lineNumber,
-                                "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
+                            document.warnings.append(
+                                IngestWarning(
+                                    kind: .settingDropped, line: lineNumber,
+                                    "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
                         }
                         buffer = []
                         seenCue = true
@@ -200,8 +205,10 @@ private struct BlockParser {
         }
         if let badTimingLine {
             let timing = String(String.UnicodeScalarView(scalars.lineText(at: badTimingLine)))
-            document.warnings.append(IngestWarning(kind: .cueSkipped, line: badTimingLine,
-                "cue skipped: \"\(timing)\" is not a valid timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt, WebVTT §6.3)"))
+            document.warnings.append(
+                IngestWarning(
+                    kind: .cueSkipped, line: badTimingLine,
+                    "cue skipped: \"\(timing)\" is not a valid timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt, WebVTT §6.3)"))
             return .none
         }
         if isStyle {
@@ -319,13 +326,15 @@ enum CueTimingParser {
     }
 
     /// "Parse a percentage string": digits, optionally `.` and digits, then `%`, in 0...100.
+    ///
     /// Returns the number's text without `%`.
     static func percentage(_ text: String) -> String? {
         guard text.hasSuffix("%") else { return nil }
         let number = String(text.dropLast())
         let parts = number.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
-              let value = Double(number), value >= 0, value <= 100 else { return nil }
+            let value = Double(number), value >= 0, value <= 100
+        else { return nil }
         return number
     }
 
@@ -355,7 +364,8 @@ enum RegionSettingsParser {
             case "regionanchor", "viewportanchor":
                 let parts = value.split(separator: ",", omittingEmptySubsequences: false)
                 guard parts.count == 2, let x = CueTimingParser.percentage(String(parts[0])),
-                      let y = CueTimingParser.percentage(String(parts[1])) else { continue }
+                    let y = CueTimingParser.percentage(String(parts[1]))
+                else { continue }
                 if name == "regionanchor" { region.regionAnchor = (x, y) } else { region.viewportAnchor = (x, y) }
             case "scroll":
                 if value == "up" { region.scrollUp = true }

@@ -58,6 +58,7 @@ package enum WebVTTTimestamp {
     }
 
     /// Formats `time` as `hh:mm:ss.ttt` (at least two hour digits), rounded to the millisecond.
+    ///
     /// Negative times are written as zero: WebVTT has no negative timestamps.
     package static func format(_ time: MediaTime) -> String {
         let total = max(0, time.milliseconds)

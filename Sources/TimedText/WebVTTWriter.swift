@@ -36,7 +36,9 @@ package enum WebVTTWriter {
 /// displayed during its period, with its full timing, so a cue spanning a boundary is repeated).
 package enum Segmenter {
     /// For each window `[start, end)`, the indices of the cues that overlap it (`cue.start < end`
-    /// and `cue.end > start`), in cue order. `windows` must be sorted and non-overlapping.
+    /// and `cue.end > start`), in cue order.
+    ///
+    /// `windows` must be sorted and non-overlapping.
     ///
     /// Runs in O(cues × log windows + output).
     package static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> [[Int]] {

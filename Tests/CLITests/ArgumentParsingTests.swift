@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import SubweaveCLI
 
 /// The argument parser is a pure function of the command table: tested without a process.
@@ -32,14 +33,14 @@ struct ArgumentParsingTests {
     }
 
     static let usageErrors: [SourceRow<[String]>] = [
-        SourceRow(["package", "--subtitle", "url=a.srt"]),                                    // no master
-        SourceRow(["package", "m.m3u8", "--captions", "off"]),                                // nothing to package
-        SourceRow(["package", "m.m3u8", "--subtitle"]),                                       // a value is missing
+        SourceRow(["package", "--subtitle", "url=a.srt"]),  // no master
+        SourceRow(["package", "m.m3u8", "--captions", "off"]),  // nothing to package
+        SourceRow(["package", "m.m3u8", "--subtitle"]),  // a value is missing
         SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--closed-captions", "maybe"]),
-        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--output", "--json"]),    // an option is not a value
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--output", "--json"]),  // an option is not a value
         SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--preferred-language", "english please"]),
         SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--limit", "subtitles=1"]),
-        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--json=yes"]),            // a flag takes no value
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--json=yes"]),  // a flag takes no value
         SourceRow(["cues", "a.srt", "--format", "xyz"]),
         SourceRow(["cues", "a.srt", "--encoding", "ebcdic"]),
         SourceRow(["inspect", "m.m3u8", "--locale", "!!"]),

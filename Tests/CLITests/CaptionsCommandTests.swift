@@ -1,13 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `subweave captions` and SCC side-loading through the built binary.
 @Suite(.enabled(if: BuiltTool.subweave != nil && Tools.ffmpeg != nil, "the subweave binary or ffmpeg is missing"))
 struct CaptionsCommandTests {
     @Test func printsServicesAsJSON() throws {
         var script = CaptionScript()
-        script.popOn(["Hello"], at: 5)          // RCL 5, ENM 7, PAC 9, text 11-13, EOC 14
+        script.popOn(["Hello"], at: 5)  // RCL 5, ENM 7, PAC 9, text 11-13, EOC 14
         script.send([CC608.command(0x2C)], at: 40)
         script.popOn(["Bonjour"], at: 5, field: 2)
         let file = try CaptionedStream.make(script: script, frames: 60, folder: try Scratch.make().path, language: "fra", remux: false)
@@ -38,7 +38,8 @@ struct CaptionsCommandTests {
         let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.scc,language=en", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("\"ingest_format\" : \"scc_converted\""))
-        let segment = try String(contentsOfFile: try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en") + "/00000.vtt", encoding: .utf8)
+        let segment = try String(
+            contentsOfFile: try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en") + "/00000.vtt", encoding: .utf8)
         // Frame 38 (EOC) to frame 90 (EDM) of 29.97 fps, on the programme timeline, as a player places it.
         let firstPTS = try #require(try Tools.lowestVideoPTS(dir + "/video/low/seg_000.ts"))
         let cue = try #require(PlayerClock.place(segment: segment, firstPTS: firstPTS, sequenceStart: 0).cues.first)

@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Concurrent and killed runs: several runs on one folder must all land, and a run killed at any
 /// moment (`kill -9`) must leave a presentation whose master names only complete files, with the
-/// next run removing every leftover. The checks read the files as text, independently of Subweave.
+/// next run removing every leftover.
+///
+/// The checks read the files as text, independently of Subweave.
 @Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"), .serialized)
 struct CrashSafetyTests {
     /// The example asset with a long reference playlist (the same five segments listed again and
@@ -17,7 +19,8 @@ struct CrashSafetyTests {
         for index in 0..<segments { text += "#EXTINF:2.000000,\n\(entries[index % entries.count])\n" }
         text += "#EXT-X-ENDLIST\n"
         try text.write(toFile: dir + "/video/low/prog.m3u8", atomically: true, encoding: .utf8)
-        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=160000,RESOLUTION=320x180\nvideo/low/prog.m3u8\n".write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=160000,RESOLUTION=320x180\nvideo/low/prog.m3u8\n".write(
+            toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
         var srt = ""
         for i in 0..<segments / 2 { srt += "\(i + 1)\n\(SubtitleText.time(Double(i * 4) + 0.5)) --> \(SubtitleText.time(Double(i * 4) + 2.5))\nLine \(i)\n\n" }
         try srt.write(toFile: dir + "/subs/long.srt", atomically: true, encoding: .utf8)
@@ -83,9 +86,11 @@ struct CrashSafetyTests {
         let binary = try #require(BuiltTool.subweave)
         func arguments(_ trial: Int) -> [String] {
             // The delay changes every trial, so each run writes a new generation over the last.
-            ["package", dir + "/master.m3u8", "--captions", "off",
-             "--subtitle", "url=\(dir)/subs/long.srt,language=en,delay=\(Double(trial % 7) / 10)",
-             "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr,delay=\(Double(trial % 5) / 10)"]
+            [
+                "package", dir + "/master.m3u8", "--captions", "off",
+                "--subtitle", "url=\(dir)/subs/long.srt,language=en,delay=\(Double(trial % 7) / 10)",
+                "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr,delay=\(Double(trial % 5) / 10)",
+            ]
         }
         // How long a whole run takes here, to spread the kills over it.
         let started = Date()

@@ -1,25 +1,25 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `subweave cues` and `subweave convert` through the built binary.
 @Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
 struct CueCommandTests {
     @Test func cuesAsJSONUseVTTCueNames() throws {
         let vtt = """
-        WEBVTT
+            WEBVTT
 
-        REGION
-        id:r width:50% lines:2 regionanchor:0%,100% viewportanchor:10%,90% scroll:up
+            REGION
+            id:r width:50% lines:2 regionanchor:0%,100% viewportanchor:10%,90% scroll:up
 
-        c1
-        00:00:01.000 --> 00:00:02.500 line:-2 position:30%,line-left size:60% align:start
-        <i>Hello</i>
+            c1
+            00:00:01.000 --> 00:00:02.500 line:-2 position:30%,line-left size:60% align:start
+            <i>Hello</i>
 
-        00:00:03.000 --> 00:00:04.000 region:r
-        Second
+            00:00:03.000 --> 00:00:04.000 region:r
+            Second
 
-        """
+            """
         let outcome = try BuiltTool.run(["cues", "-", "--json"], input: Array(vtt.utf8))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The reproducers of the "unbreakable" issue, rebuilt here and run through the built binary: every
 /// one must end in a clear error (exit 1, the file and place named) or correct behaviour — never a
@@ -11,8 +11,10 @@ struct HostileInputTests {
     func endedCleanly(_ outcome: Tools.Outcome) -> Bool { outcome.status == 0 || outcome.status == 1 || outcome.status == 64 }
 
     @Test func hugeWebVTTHoursAreRejectedNotTrapped() throws {
-        for text in ["WEBVTT\n\n00:00:05.000 --> 99999999999:00:08.000\nx\n",
-                     "WEBVTT\n\n00:00:05.000 --> 00:00:08.000\na <999999999999:00:00.000>b\n"] {
+        for text in [
+            "WEBVTT\n\n00:00:05.000 --> 99999999999:00:08.000\nx\n",
+            "WEBVTT\n\n00:00:05.000 --> 00:00:08.000\na <999999999999:00:00.000>b\n",
+        ] {
             let outcome = try BuiltTool.run(["cues", "-", "--format", "vtt"], input: Array(text.utf8))
             #expect(endedCleanly(outcome), "\(outcome.status): \(outcome.stderr)")
         }
@@ -22,7 +24,8 @@ struct HostileInputTests {
 
     @Test func hostileSCCTimecodesAreSkippedWithTheirLine() throws {
         let dir = try Fixtures.copyExample()
-        try "Scenarist_SCC V1.0\n\n99999999999999:00:00:00\t9420 9420 94ae\n00:-1:00:00\t9420\n00:00:01:00\t9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f\n\n00:00:03:00\t942c 942c\n"
+        try
+            "Scenarist_SCC V1.0\n\n99999999999999:00:00:00\t9420 9420 94ae\n00:-1:00:00\t9420\n00:00:01:00\t9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f\n\n00:00:03:00\t942c 942c\n"
             .write(toFile: dir + "/subs/en.scc", atomically: true, encoding: .utf8)
         let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.scc,language=en", "--captions", "off"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -39,7 +42,8 @@ struct HostileInputTests {
         }
         let dir = try Scratch.make().path
         try FileManager.default.copyItem(atPath: file, toPath: dir + "/seg.ts")
-        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4,\nseg.ts\n#EXT-X-ENDLIST\n".write(toFile: dir + "/prog.m3u8", atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4,\nseg.ts\n#EXT-X-ENDLIST\n".write(
+            toFile: dir + "/prog.m3u8", atomically: true, encoding: .utf8)
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nprog.m3u8\n".write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
         let outcome = try BuiltTool.run(["package", dir + "/master.m3u8"])
         #expect(endedCleanly(outcome), "\(outcome.status): \(outcome.stderr)")
@@ -53,7 +57,8 @@ struct HostileInputTests {
         let dir = try Scratch.make().path
         try Data(bytes[4..<(4 + length)]).write(to: URL(fileURLWithPath: dir + "/init.mp4"))
         try Data(bytes[(4 + length)...]).write(to: URL(fileURLWithPath: dir + "/seg.m4s"))
-        try "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4,\nseg.m4s\n#EXT-X-ENDLIST\n".write(toFile: dir + "/prog.m3u8", atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4,\nseg.m4s\n#EXT-X-ENDLIST\n".write(
+            toFile: dir + "/prog.m3u8", atomically: true, encoding: .utf8)
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=320x180\nprog.m3u8\n".write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
         try "1\n00:00:01,000 --> 00:00:02,000\nx\n".write(toFile: dir + "/en.srt", atomically: true, encoding: .utf8)
         let before = try FolderSnapshot(dir)
@@ -114,8 +119,10 @@ struct HostileInputTests {
         let dir = try Fixtures.copyExample()
         let before = try FolderSnapshot(dir)
         let long = String(repeating: "x", count: 300)
-        for arguments in [["--subtitle", "url=\(dir)/subs/en.srt,language=en,id=\(long)"],
-                          ["--subtitle", "url=\(dir)/subs/en.srt,language=en", "--output", dir + "/subs"]] {
+        for arguments in [
+            ["--subtitle", "url=\(dir)/subs/en.srt,language=en,id=\(long)"],
+            ["--subtitle", "url=\(dir)/subs/en.srt,language=en", "--output", dir + "/subs"],
+        ] {
             let outcome = try BuiltTool.run(["package", dir + "/master.m3u8"] + arguments)
             #expect(outcome.status == 1, "\(outcome.stderr)")
             #expect(before.differences(to: try FolderSnapshot(dir)) == [], "\(arguments)")

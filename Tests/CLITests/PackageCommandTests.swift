@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `subweave package` through the built binary: results, reports, exit codes, and that bad input
 /// changes nothing.
@@ -29,8 +29,10 @@ struct PackageCommandTests {
 
     @Test func packagesAndReportsAsJSON() throws {
         let dir = try example()
-        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en",
-                                         "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr", "--json"])
+        let outcome = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en",
+            "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr", "--json",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let tracks = try #require(report["tracks"] as? [[String: Any]])
@@ -53,8 +55,10 @@ struct PackageCommandTests {
 
     @Test func secondRunIsByteIdenticalWithoutDuplicates() throws {
         let dir = try example()
-        let arguments = ["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en",
-                         "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr", "--preferred-language", "fr"]
+        let arguments = [
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en",
+            "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr", "--preferred-language", "fr",
+        ]
         #expect(try BuiltTool.run(arguments).status == 0)
         let first = try FolderSnapshot(dir)
         #expect(try BuiltTool.run(arguments).status == 0)
@@ -77,7 +81,9 @@ struct PackageCommandTests {
     @Test func outputWritesElsewhereAndLeavesTheMaster() throws {
         let dir = try example()
         let original = try Data(contentsOf: URL(fileURLWithPath: dir + "/master.m3u8"))
-        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--output", dir + "/master-subs.m3u8"])
+        let outcome = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--output", dir + "/master-subs.m3u8",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/master.m3u8")) == original)
         #expect(try String(contentsOfFile: dir + "/master-subs.m3u8", encoding: .utf8).contains("TYPE=SUBTITLES"))
@@ -93,23 +99,37 @@ struct PackageCommandTests {
     }
 
     static let badInputs: [BadInput] = [
-        BadInput(name: "master is not an M3U8", breakIt: { dir in try "<html>not a playlist</html>\n".write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8) },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["master.m3u8:1:", "#EXTM3U"]),
-        BadInput(name: "missing variant playlist", breakIt: { dir in try FileManager.default.removeItem(atPath: dir + "/video/high/prog.m3u8") },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["video/high/prog.m3u8", "does not exist", "errno 2"]),
-        BadInput(name: "segment is neither TS nor fMP4", breakIt: { dir in try "garbage".write(toFile: dir + "/video/high/seg_000.ts", atomically: true, encoding: .utf8) },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["seg_000.ts", "byte offset 0", "neither MPEG-TS", "fragmented MP4"]),
-        BadInput(name: "subtitle file is not WebVTT", breakIt: { dir in try "1\n00:00:01,000 --> 00:00:02,000\nSRT really\n".write(toFile: dir + "/subs/fr.vtt", atomically: true, encoding: .utf8) },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/fr.vtt,language=fr"] }, expected: ["fr.vtt", "line 1", "not a WebVTT file", "declared format"]),
-        BadInput(name: "SubRip file yields no cue", breakIt: { dir in try "just some text\nno timings here\n".write(toFile: dir + "/subs/en.srt", atomically: true, encoding: .utf8) },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["en.srt", "no cues", "check that the declared format matches the file"]),
-        BadInput(name: "subtitle file missing", breakIt: { dir in try FileManager.default.removeItem(atPath: dir + "/subs/en.srt") },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["en.srt", "does not exist", "errno 2"]),
-        BadInput(name: "media playlist line is malformed", breakIt: { dir in
-                    let path = dir + "/video/high/prog.m3u8"
-                    let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "#EXTINF:2.000000,", with: "#EXTINF:two,")
-                    try text.write(toFile: path, atomically: true, encoding: .utf8) },
-                 subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["prog.m3u8:6:", "#EXTINF", "\"two\""]),
+        BadInput(
+            name: "master is not an M3U8",
+            breakIt: { dir in try "<html>not a playlist</html>\n".write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8) },
+            subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["master.m3u8:1:", "#EXTM3U"]),
+        BadInput(
+            name: "missing variant playlist", breakIt: { dir in try FileManager.default.removeItem(atPath: dir + "/video/high/prog.m3u8") },
+            subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["video/high/prog.m3u8", "does not exist", "errno 2"]),
+        BadInput(
+            name: "segment is neither TS nor fMP4",
+            breakIt: { dir in try "garbage".write(toFile: dir + "/video/high/seg_000.ts", atomically: true, encoding: .utf8) },
+            subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["seg_000.ts", "byte offset 0", "neither MPEG-TS", "fragmented MP4"]),
+        BadInput(
+            name: "subtitle file is not WebVTT",
+            breakIt: { dir in try "1\n00:00:01,000 --> 00:00:02,000\nSRT really\n".write(toFile: dir + "/subs/fr.vtt", atomically: true, encoding: .utf8) },
+            subtitle: { ["--subtitle", "url=\($0)/subs/fr.vtt,language=fr"] }, expected: ["fr.vtt", "line 1", "not a WebVTT file", "declared format"]),
+        BadInput(
+            name: "SubRip file yields no cue",
+            breakIt: { dir in try "just some text\nno timings here\n".write(toFile: dir + "/subs/en.srt", atomically: true, encoding: .utf8) },
+            subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] },
+            expected: ["en.srt", "no cues", "check that the declared format matches the file"]),
+        BadInput(
+            name: "subtitle file missing", breakIt: { dir in try FileManager.default.removeItem(atPath: dir + "/subs/en.srt") },
+            subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["en.srt", "does not exist", "errno 2"]),
+        BadInput(
+            name: "media playlist line is malformed",
+            breakIt: { dir in
+                let path = dir + "/video/high/prog.m3u8"
+                let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "#EXTINF:2.000000,", with: "#EXTINF:two,")
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            },
+            subtitle: { ["--subtitle", "url=\($0)/subs/en.srt,language=en"] }, expected: ["prog.m3u8:6:", "#EXTINF", "\"two\""]),
     ]
 
     @Test(arguments: badInputs)
@@ -130,7 +150,8 @@ struct PackageCommandTests {
         let dir = try example()
         let before = try FolderSnapshot(dir)
         // The master does not even exist: descriptor problems are found first.
-        let outcome = try BuiltTool.run(["package", dir + "/no-such-master.m3u8",
+        let outcome = try BuiltTool.run([
+            "package", dir + "/no-such-master.m3u8",
             "--subtitle", "url=\(dir)/subs/en.srt,id=,language=en",
             "--subtitle", "url=\(dir)/subs/en.srt,id=dup,language=en",
             "--subtitle", "url=\(dir)/subs/fr.vtt,id=dup,language=fr",
@@ -141,10 +162,12 @@ struct PackageCommandTests {
             "--subtitle", "url=\(dir)/subs/en.srt,id=q,language=en,name=Line\nbreak",
         ])
         #expect(outcome.status == 1)
-        for fragment in ["--subtitle #1: the source ID is empty", "--subtitle #3: source ID \"dup\" is already used by --subtitle #2",
-                         "--subtitle #4: name= is empty", "--subtitle #5: \"http://\" is not a valid http URL",
-                         "--subtitle #6: scheme \"ftp:\" is not supported", "--subtitle #7: cannot tell the format",
-                         "query string is never read", "declare format=", "--subtitle #8: name \"Line\\u{a}break\" contains a line feed", "7 problems"] {
+        for fragment in [
+            "--subtitle #1: the source ID is empty", "--subtitle #3: source ID \"dup\" is already used by --subtitle #2",
+            "--subtitle #4: name= is empty", "--subtitle #5: \"http://\" is not a valid http URL",
+            "--subtitle #6: scheme \"ftp:\" is not supported", "--subtitle #7: cannot tell the format",
+            "query string is never read", "declare format=", "--subtitle #8: name \"Line\\u{a}break\" contains a line feed", "7 problems",
+        ] {
             #expect(outcome.stderr.contains(fragment), "stderr should contain \"\(fragment)\": \(outcome.stderr)")
         }
         #expect(!outcome.stderr.contains("no-such-master"))
@@ -165,12 +188,16 @@ extension Fixtures {
 struct TracksFileTests {
     @Test func tracksFileTakesTheSameKeys() throws {
         let dir = try Fixtures.copyExample()
-        let json = #"[{"url": "\#(dir)/subs/en.srt", "language": "en", "sdh": true}, {"url": "\#(dir)/subs/fr.vtt", "language": "fr", "forced": true, "name": "Français (panneaux)"}]"#
+        let json =
+            #"[{"url": "\#(dir)/subs/en.srt", "language": "en", "sdh": true}, {"url": "\#(dir)/subs/fr.vtt", "language": "fr", "forced": true, "name": "Français (panneaux)"}]"#
         try json.write(toFile: dir + "/tracks.json", atomically: true, encoding: .utf8)
         let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--tracks", dir + "/tracks.json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let master = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
-        #expect(master.contains(#"NAME="English (SDH)",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#))
+        #expect(
+            master.contains(
+                #"NAME="English (SDH)",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#
+            ))
         #expect(master.contains(#"NAME="Français (panneaux)",DEFAULT=NO,AUTOSELECT=YES,FORCED=YES"#))
     }
 

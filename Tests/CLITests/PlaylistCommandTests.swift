@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `subweave validate` and `subweave inspect` through the built binary.
 @Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
@@ -24,8 +24,11 @@ struct PlaylistCommandTests {
 
     @Test func validatePassesPackagedExample() throws {
         let dir = try Fixtures.copyExample()
-        #expect(try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en",
-                                   "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr"]).status == 0)
+        #expect(
+            try BuiltTool.run([
+                "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en",
+                "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr",
+            ]).status == 0)
         let outcome = try BuiltTool.run(["validate", dir + "/master.m3u8"])
         #expect(outcome.status == 0, "\(outcome.stdout)")
         #expect(outcome.stderr.contains("0 errors"))

@@ -1,10 +1,10 @@
 import Captions
 import Containers
 import Foundation
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
 /// Real MPEG-TS media with composed captions (CaptionedStream: x264 with B-frames made by ffmpeg,
 /// SEI inserted per access unit in presentation order, remuxed by ffmpeg), decoded by Subweave and
@@ -29,81 +29,105 @@ struct CaptionMediaTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "pop-on", frames: 150, script: {
-            var s = CaptionScript()
-            s.popOn(["Hello, world!"], at: 5)             // EOC at frame 14
-            s.send([CC608.command(0x2C)], at: 60)
-            s.popOn(["Second caption", "two rows"], at: 70)  // RCL 70, ENM 72, PAC 74, 7 pairs, PAC 83, 4 pairs, EOC 89
-            s.send([CC608.command(0x2C)], at: 120)
-            return s
-        }, expected: [.cc1: [(18, 60, "Hello, world!"), (89, 120, "Second caption\ntwo rows")]]),
-        Case(name: "roll-up 2", frames: 150, script: {
-            var s = CaptionScript()
-            var f = s.send([CC608.command(0x25), CC608.pac(row: 15)], at: 5)  // RU2 5-6, PAC 7-8
-            f = s.send(CC608.text("first line") + [CC608.command(0x2D)], at: f)  // text 9-13, CR 14
-            f = s.send(CC608.text("second line") + [CC608.command(0x2D)], at: 30)  // text 30-35, CR 36
-            f = s.send(CC608.text("third line") + [CC608.command(0x2D)], at: 60)   // text 60-64, CR 65
-            s.send([CC608.command(0x2C)], at: 100)
-            return s
-        }, expected: [.cc1: [(9, 14, "first line"), (14, 36, "first line\nsecond line"), (36, 65, "second line\nthird line"), (65, 100, "third line")]],
-           ffmpegStartDiffers: [0]),
-        Case(name: "roll-up 3", frames: 120, script: {
-            var s = CaptionScript()
-            var f = s.send([CC608.command(0x26)], at: 2)  // RU3 2-3
-            for (i, word) in ["one", "two", "three", "four"].enumerated() { f = s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
-            s.send([CC608.command(0x2C)], at: 100)
-            return s
-        }, expected: [.cc1: [(10, 12, "one"), (12, 32, "one\ntwo"), (32, 53, "one\ntwo\nthree"), (53, 72, "two\nthree\nfour"), (72, 100, "three\nfour")]],
-           ffmpegStartDiffers: [0]),
-        Case(name: "roll-up 4", frames: 150, script: {
-            var s = CaptionScript()
-            s.send([CC608.command(0x27)], at: 2)
-            for (i, word) in ["a1", "b2", "c3", "d4", "e5"].enumerated() { s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
-            s.send([CC608.command(0x2C)], at: 120)
-            return s
-        }, expected: [.cc1: [(10, 11, "a1"), (11, 31, "a1\nb2"), (31, 51, "a1\nb2\nc3"), (51, 71, "a1\nb2\nc3\nd4"), (71, 91, "b2\nc3\nd4\ne5"), (91, 120, "c3\nd4\ne5")]],
-           ffmpegStartDiffers: [0]),
-        Case(name: "paint-on", frames: 120, script: {
-            var s = CaptionScript()
-            s.send([CC608.command(0x29), CC608.pac(row: 14)] + CC608.text("Painted"), at: 10)  // RDC 10-11, PAC 12-13, text 14-17
-            s.send([CC608.command(0x2C)], at: 80)
-            return s
-        }, expected: [.cc1: [(14, 80, "Painted")]], ffmpegStartDiffers: [0]),
-        Case(name: "CC1 and CC3", frames: 120, script: {
-            var s = CaptionScript()
-            s.popOn(["English"], at: 5)                 // RCL 5, ENM 7, PAC 9, text 11-14, EOC 15
-            s.popOn(["Espa~ol"], at: 20, field: 2)      // '~' is ñ in the 608 basic set; EOC 30
-            s.send([CC608.command(0x2C)], at: 90)
-            s.send([CC608.command(0x2C, field: 2)], at: 95, field: 2)
-            return s
-        }, expected: [.cc1: [(15, 90, "English")], .cc3: [(30, 95, "Español")]]),
-        Case(name: "specials and extended", frames: 90, script: {
-            var s = CaptionScript()
-            // RCL 5, PAC 7, "Grus" 9-10, ß (replaces the s) 11, ♪ 13, ® 15, " *\\" 17-18, EOC 19.
-            s.send([CC608.command(0x20), CC608.pac(row: 15)] + CC608.text("Grus") + [CC608.code(0x13, 0x34), CC608.code(0x11, 0x37), CC608.code(0x11, 0x30)]
-                   + CC608.text(" *\\") + [CC608.command(0x2F)], at: 5)
-            s.send([CC608.command(0x2C)], at: 70)
-            return s
-        }, expected: [.cc1: [(19, 70, "Gruß♪® áé")]]),
-        Case(name: "parity errors", frames: 90, script: {
-            var s = CaptionScript()
-            var f = s.send([CC608.command(0x20)] + CC608.text("ok"), at: 5)  // RCL 5-6, text 7
-            s.put((0x58 | 0x80, CC608.parity(0x21)), at: f)                 // 'X' with even parity, then '!'
-            s.put((0x14, 0x2F), at: f + 1)                                   // EOC without its parity bit: dropped
-            s.put(CC608.command(0x2F), at: f + 2)                            // its repeat is obeyed
-            f += 3
-            s.send([CC608.command(0x2C)], at: 60)
-            return s
-        }, expected: [.cc1: [(10, 60, "ok█!")]],
-           // ffmpeg shows a control code whose first byte fails parity as a block and a character
-           // (CTA-608 says to ignore the pair; its repeat is what takes effect).
-           ffmpegText: ["ok█!█/"]),
-        Case(name: "HEVC", codec: .hevc, frames: 90, script: {
-            var s = CaptionScript()
-            s.popOn(["HEVC captions"], at: 5)           // RCL 5, ENM 7, PAC 9, text 11-17, EOC 18
-            s.send([CC608.command(0x2C)], at: 70)
-            return s
-        }, expected: [.cc1: [(18, 70, "HEVC captions")]]),
+        Case(
+            name: "pop-on", frames: 150,
+            script: {
+                var s = CaptionScript()
+                s.popOn(["Hello, world!"], at: 5)  // EOC at frame 14
+                s.send([CC608.command(0x2C)], at: 60)
+                s.popOn(["Second caption", "two rows"], at: 70)  // RCL 70, ENM 72, PAC 74, 7 pairs, PAC 83, 4 pairs, EOC 89
+                s.send([CC608.command(0x2C)], at: 120)
+                return s
+            }, expected: [.cc1: [(18, 60, "Hello, world!"), (89, 120, "Second caption\ntwo rows")]]),
+        Case(
+            name: "roll-up 2", frames: 150,
+            script: {
+                var s = CaptionScript()
+                var f = s.send([CC608.command(0x25), CC608.pac(row: 15)], at: 5)  // RU2 5-6, PAC 7-8
+                f = s.send(CC608.text("first line") + [CC608.command(0x2D)], at: f)  // text 9-13, CR 14
+                f = s.send(CC608.text("second line") + [CC608.command(0x2D)], at: 30)  // text 30-35, CR 36
+                f = s.send(CC608.text("third line") + [CC608.command(0x2D)], at: 60)  // text 60-64, CR 65
+                s.send([CC608.command(0x2C)], at: 100)
+                return s
+            }, expected: [.cc1: [(9, 14, "first line"), (14, 36, "first line\nsecond line"), (36, 65, "second line\nthird line"), (65, 100, "third line")]],
+            ffmpegStartDiffers: [0]),
+        Case(
+            name: "roll-up 3", frames: 120,
+            script: {
+                var s = CaptionScript()
+                var f = s.send([CC608.command(0x26)], at: 2)  // RU3 2-3
+                for (i, word) in ["one", "two", "three", "four"].enumerated() { f = s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
+                s.send([CC608.command(0x2C)], at: 100)
+                return s
+            }, expected: [.cc1: [(10, 12, "one"), (12, 32, "one\ntwo"), (32, 53, "one\ntwo\nthree"), (53, 72, "two\nthree\nfour"), (72, 100, "three\nfour")]],
+            ffmpegStartDiffers: [0]),
+        Case(
+            name: "roll-up 4", frames: 150,
+            script: {
+                var s = CaptionScript()
+                s.send([CC608.command(0x27)], at: 2)
+                for (i, word) in ["a1", "b2", "c3", "d4", "e5"].enumerated() { s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
+                s.send([CC608.command(0x2C)], at: 120)
+                return s
+            },
+            expected: [
+                .cc1: [
+                    (10, 11, "a1"), (11, 31, "a1\nb2"), (31, 51, "a1\nb2\nc3"), (51, 71, "a1\nb2\nc3\nd4"), (71, 91, "b2\nc3\nd4\ne5"), (91, 120, "c3\nd4\ne5"),
+                ]
+            ],
+            ffmpegStartDiffers: [0]),
+        Case(
+            name: "paint-on", frames: 120,
+            script: {
+                var s = CaptionScript()
+                s.send([CC608.command(0x29), CC608.pac(row: 14)] + CC608.text("Painted"), at: 10)  // RDC 10-11, PAC 12-13, text 14-17
+                s.send([CC608.command(0x2C)], at: 80)
+                return s
+            }, expected: [.cc1: [(14, 80, "Painted")]], ffmpegStartDiffers: [0]),
+        Case(
+            name: "CC1 and CC3", frames: 120,
+            script: {
+                var s = CaptionScript()
+                s.popOn(["English"], at: 5)  // RCL 5, ENM 7, PAC 9, text 11-14, EOC 15
+                s.popOn(["Espa~ol"], at: 20, field: 2)  // '~' is ñ in the 608 basic set; EOC 30
+                s.send([CC608.command(0x2C)], at: 90)
+                s.send([CC608.command(0x2C, field: 2)], at: 95, field: 2)
+                return s
+            }, expected: [.cc1: [(15, 90, "English")], .cc3: [(30, 95, "Español")]]),
+        Case(
+            name: "specials and extended", frames: 90,
+            script: {
+                var s = CaptionScript()
+                // RCL 5, PAC 7, "Grus" 9-10, ß (replaces the s) 11, ♪ 13, ® 15, " *\\" 17-18, EOC 19.
+                s.send(
+                    [CC608.command(0x20), CC608.pac(row: 15)] + CC608.text("Grus") + [CC608.code(0x13, 0x34), CC608.code(0x11, 0x37), CC608.code(0x11, 0x30)]
+                        + CC608.text(" *\\") + [CC608.command(0x2F)], at: 5)
+                s.send([CC608.command(0x2C)], at: 70)
+                return s
+            }, expected: [.cc1: [(19, 70, "Gruß♪® áé")]]),
+        Case(
+            name: "parity errors", frames: 90,
+            script: {
+                var s = CaptionScript()
+                var f = s.send([CC608.command(0x20)] + CC608.text("ok"), at: 5)  // RCL 5-6, text 7
+                s.put((0x58 | 0x80, CC608.parity(0x21)), at: f)  // 'X' with even parity, then '!'
+                s.put((0x14, 0x2F), at: f + 1)  // EOC without its parity bit: dropped
+                s.put(CC608.command(0x2F), at: f + 2)  // its repeat is obeyed
+                f += 3
+                s.send([CC608.command(0x2C)], at: 60)
+                return s
+            }, expected: [.cc1: [(10, 60, "ok█!")]],
+            // ffmpeg shows a control code whose first byte fails parity as a block and a character
+            // (CTA-608 says to ignore the pair; its repeat is what takes effect).
+            ffmpegText: ["ok█!█/"]),
+        Case(
+            name: "HEVC", codec: .hevc, frames: 90,
+            script: {
+                var s = CaptionScript()
+                s.popOn(["HEVC captions"], at: 5)  // RCL 5, ENM 7, PAC 9, text 11-17, EOC 18
+                s.send([CC608.command(0x2C)], at: 70)
+                return s
+            }, expected: [.cc1: [(18, 70, "HEVC captions")]]),
     ]
 
     @Test(arguments: cases)
@@ -124,7 +148,9 @@ struct CaptionMediaTests {
             #expect(theirs.map(\.text) == (c.ffmpegText ?? cues.map { CueText.plainText($0.text) }), "ffmpeg's \(service) texts: \(theirs)")
             for (index, (mine, reference)) in zip(cues, theirs).enumerated() {
                 if !c.ffmpegStartDiffers.contains(index) {
-                    #expect(abs(mine.start.seconds - reference.start) <= Self.frame, "\(service) cue \(index) start: ours \(mine.start.seconds), ffmpeg \(reference.start)")
+                    #expect(
+                        abs(mine.start.seconds - reference.start) <= Self.frame,
+                        "\(service) cue \(index) start: ours \(mine.start.seconds), ffmpeg \(reference.start)")
                 } else {
                     // ffmpeg starts a roll-up or paint-on line at the previous erase, before its first
                     // character arrives; Subweave starts it with that character.

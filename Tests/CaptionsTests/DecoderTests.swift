@@ -1,10 +1,13 @@
-@testable import Captions
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
-/// The 608 decoder from byte pairs, per mode and command (CTA-608-E). One pair per frame at
+@testable import Captions
+
+/// The 608 decoder from byte pairs, per mode and command (CTA-608-E).
+///
+/// One pair per frame at
 /// 30000/1001 fps; times in frames.
 struct DecoderTests {
     struct Run {
@@ -82,7 +85,7 @@ struct DecoderTests {
     @Test func rollUpRowsScrollAndNeverOverlap() {
         var run = Run()
         run.send([CC608.command(0x25), CC608.pac(row: 15)] + CC608.text("one"))  // RU2: frames 0-1, PAC 2-3, text 4-5
-        run.send([cr]) // 6-7
+        run.send([cr])  // 6-7
         run.send(CC608.text("two") + [cr])  // text 8-9, CR 10-11
         run.send(CC608.text("three") + [cr])  // text 12-14, CR 15-16
         run.wait(until: 30)
@@ -116,7 +119,10 @@ struct DecoderTests {
 
     @Test func backspaceAndDeleteToEndOfRow() {
         var run = Run()
-        run.send([rcl, CC608.pac(row: 15)] + CC608.text("Helpx") + [bs] + CC608.text("!") + [CC608.pac(row: 14)] + CC608.text("gone") + [CC608.pac(row: 14)] + [der, eoc])
+        run.send(
+            [rcl, CC608.pac(row: 15)] + CC608.text("Helpx") + [bs] + CC608.text("!") + [CC608.pac(row: 14)] + CC608.text("gone") + [CC608.pac(row: 14)] + [
+                der, eoc,
+            ])
         #expect(run.cues().map(\.2) == ["Help!"])
     }
 
@@ -172,7 +178,9 @@ struct DecoderTests {
         func send(_ p: (UInt8, UInt8)) { decoder.decode(p.0, p.1, at: MediaTime(ticks: Int64(frame) * 3003), into: &collector); frame += 1 }
         // XDS: program name start (0x01 0x03), characters, end (0x0F + checksum).
         send(CC608.pair(0x01, 0x03)); send(CC608.pair(0x41, 0x42)); send(CC608.pair(0x0F, 0x1D))
-        for p in [CC608.command(0x20, field: 2), CC608.command(0x20, field: 2)] + CC608.text("CC3") + [CC608.command(0x2F, field: 2), CC608.command(0x2F, field: 2)] { send(p) }
+        for p in [CC608.command(0x20, field: 2), CC608.command(0x20, field: 2)] + CC608.text("CC3") + [
+            CC608.command(0x2F, field: 2), CC608.command(0x2F, field: 2),
+        ] { send(p) }
         decoder.finish(at: MediaTime(ticks: Int64(frame + 10) * 3003), into: &collector)
         #expect(collector.cues[.cc3]?.map(\.text) == ["CC3"])
     }

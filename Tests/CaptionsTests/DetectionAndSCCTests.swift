@@ -1,9 +1,10 @@
-@testable import Captions
 import Foundation
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
+
+@testable import Captions
 
 /// The bounded detection scan: at most 28 access units, stopping at the first printable character.
 @Suite(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is not installed"))
@@ -33,8 +34,12 @@ struct DetectionTests {
     @Test func videoWithoutSEIIsSkipped() throws {
         let dir = try Scratch.make().path
         let file = dir + "/mpeg2.ts"
-        let outcome = try Tools.run(Tools.ffmpeg!, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25", "-frames:v", "25",
-                                                    "-c:v", "mpeg2video", "-f", "mpegts", file])
+        let outcome = try Tools.run(
+            Tools.ffmpeg!,
+            [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25", "-frames:v", "25",
+                "-c:v", "mpeg2video", "-f", "mpegts", file,
+            ])
         #expect(outcome.status == 0)
         let reader = try scan(file)
         #expect(reader.videoStreamType == 0x02)
@@ -47,7 +52,7 @@ struct DetectionTests {
 struct SCCTests {
     @Test func dropAndNonDropTimecodes() {
         #expect(SCCReader.frame("00:00:01:00") == 30)
-        #expect(SCCReader.frame("00:01:00;02") == 1800)   // 1:00;02 is frame 1800 in drop-frame
+        #expect(SCCReader.frame("00:01:00;02") == 1800)  // 1:00;02 is frame 1800 in drop-frame
         #expect(SCCReader.frame("00:10:00;00") == 17982)  // ten minutes drop 18 frames
         #expect(SCCReader.frame("01:00:00;00") == 107892)
         #expect(SCCReader.frame("00:00:00:30") == nil)
@@ -58,13 +63,13 @@ struct SCCTests {
         // RCL RCL ENM ENM PAC(15) PAC "Hi" "!" EOC EOC at 00:00:01;00 (frame 30): the EOC pair is
         // the 9th word, so the caption shows at frame 38; EDM at 00:00:03:00 (frame 90).
         let text = """
-        Scenarist_SCC V1.0
+            Scenarist_SCC V1.0
 
-        00:00:01;00	9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f
+            00:00:01;00	9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f
 
-        00:00:03:00	942c 942c
+            00:00:03:00	942c 942c
 
-        """
+            """
         let (cues, service, warnings) = try SCCReader.read(text)
         #expect(service == .cc1)
         #expect(warnings.isEmpty)

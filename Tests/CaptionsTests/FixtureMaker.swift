@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Re-records Fixtures/captions/programme.ts, the captioned clip the examples and the captions
 /// benchmark start from: `SUBWEAVE_REMAKE_FIXTURES=1 swift test --filter FixtureMaker`.

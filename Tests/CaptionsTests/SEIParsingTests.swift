@@ -1,25 +1,30 @@
 import Captions
 import Containers
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// NAL units, SEI messages and A/53 cc_data, from bytes built in code.
 struct SEIParsingTests {
     /// cc_data for two triplets (field 1 and a 708 packet), as a T.35 payload.
-    static let t35: [UInt8] = [0xB5, 0x00, 0x31,             // country, ATSC provider
-                               0x47, 0x41, 0x39, 0x34,       // "GA94"
-                               0x03,                         // cc_data
-                               0xC3, 0xFF,                   // process_cc_data, cc_count 3; em_data
-                               0xFC, 0x94, 0x20,             // valid, field 1: RCL
-                               0xFE, 0x00, 0x00,             // valid, DTVCC: ignored by 608
-                               0xF8, 0x94, 0x20,             // not valid
-                               0xFF]
+    static let t35: [UInt8] = [
+        0xB5, 0x00, 0x31,  // country, ATSC provider
+        0x47, 0x41, 0x39, 0x34,  // "GA94"
+        0x03,  // cc_data
+        0xC3, 0xFF,  // process_cc_data, cc_count 3; em_data
+        0xFC, 0x94, 0x20,  // valid, field 1: RCL
+        0xFE, 0x00, 0x00,  // valid, DTVCC: ignored by 608
+        0xF8, 0x94, 0x20,  // not valid
+        0xFF,
+    ]
 
     @Test func parsesA53() {
         let data = CCData.parse(t35: Self.t35[...])
-        #expect(data == [CCData(type: 0, valid: true, byte1: 0x94, byte2: 0x20), CCData(type: 2, valid: true, byte1: 0, byte2: 0),
-                         CCData(type: 0, valid: false, byte1: 0x94, byte2: 0x20)])
+        #expect(
+            data == [
+                CCData(type: 0, valid: true, byte1: 0x94, byte2: 0x20), CCData(type: 2, valid: true, byte1: 0, byte2: 0),
+                CCData(type: 0, valid: false, byte1: 0x94, byte2: 0x20),
+            ])
         var other = Self.t35
         other[3] = 0x44  // "DTG1" and other identifiers are not A/53 captions
         #expect(CCData.parse(t35: other[...]) == nil)

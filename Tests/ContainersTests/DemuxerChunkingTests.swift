@@ -1,10 +1,12 @@
 import Containers
-import Testing
 import TestSupport
+import Testing
 
 /// The demuxer's output must not depend on how the stream is cut into chunks: a fuzzer found that
 /// resynchronising after lost sync did (a false sync byte near a chunk's end was accepted whole,
-/// rejected in chunks). Sync is now confirmed by three packets in a row wherever it is found.
+/// rejected in chunks).
+///
+/// Sync is now confirmed by three packets in a row wherever it is found.
 struct DemuxerChunkingTests {
     /// The PES packets of `bytes` fed in chunks of `size` (0: whole), as (offset, PTS, payload size).
     func packets(_ bytes: [UInt8], chunk size: Int) -> [String] {

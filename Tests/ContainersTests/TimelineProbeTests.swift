@@ -1,13 +1,16 @@
 import Containers
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Timebase
 
 struct TimelineProbeTests {
-    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"),
-          arguments: ["media/ts-bframes/seg_000.ts", "media/ts-bframes/seg_001.ts", "media/discontinuity/b_000.ts",
-                      "media/pts-wrap/seg_000.ts", "media/pts-wrap/seg_001.ts", "media/pts-wrap/seg_002.ts"])
+    @Test(
+        .enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"),
+        arguments: [
+            "media/ts-bframes/seg_000.ts", "media/ts-bframes/seg_001.ts", "media/discontinuity/b_000.ts",
+            "media/pts-wrap/seg_000.ts", "media/pts-wrap/seg_001.ts", "media/pts-wrap/seg_002.ts",
+        ])
     func lowestVideoPTSAgreesWithFFprobe(_ file: String) throws {
         let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes(file), initialization: nil)
         #expect(timeline.container == .mpegTS)
@@ -25,8 +28,9 @@ struct TimelineProbeTests {
         #expect(timeline.start == 129_000)
     }
 
-    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"),
-          arguments: ["media/fmp4/seg_000.m4s", "media/fmp4/seg_001.m4s", "media/fmp4-hevc/seg_000.m4s", "media/fmp4-hevc/seg_002.m4s"])
+    @Test(
+        .enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"),
+        arguments: ["media/fmp4/seg_000.m4s", "media/fmp4/seg_001.m4s", "media/fmp4-hevc/seg_000.m4s", "media/fmp4-hevc/seg_002.m4s"])
     func fragmentedMP4StartsAtThePresentationTime(_ segment: String) throws {
         let initialization = (segment as NSString).deletingLastPathComponent + "/init.mp4"
         let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes(segment), initialization: try Fixtures.bytes(initialization))
@@ -40,7 +44,8 @@ struct TimelineProbeTests {
     }
 
     @Test func withoutBFramesPresentationIsDecodeTime() throws {
-        let timeline = try TimelineProbe.probe(segment: try Fixtures.bytes("media/fmp4-nob/seg_001.m4s"), initialization: try Fixtures.bytes("media/fmp4-nob/init.mp4"))
+        let timeline = try TimelineProbe.probe(
+            segment: try Fixtures.bytes("media/fmp4-nob/seg_001.m4s"), initialization: try Fixtures.bytes("media/fmp4-nob/init.mp4"))
         #expect(timeline.decodeStart == timeline.start)
     }
 
@@ -85,17 +90,19 @@ struct TimelineProbeTests {
 /// Transport packets built in code, one comment per field (after mux.js's test generators).
 enum TSBuilder {
     static func packet(pid: UInt16, unitStart: Bool, payload: [UInt8], counter: UInt8 = 0) -> [UInt8] {
-        var p: [UInt8] = [0x47,                                   // sync byte
-                          (unitStart ? 0x40 : 0) | UInt8(pid >> 8), // payload_unit_start_indicator, PID high bits
-                          UInt8(pid & 0xFF),                        // PID low bits
-                          0x10 | (counter & 0x0F)]                  // payload only, continuity counter
+        var p: [UInt8] = [
+            0x47,  // sync byte
+            (unitStart ? 0x40 : 0) | UInt8(pid >> 8),  // payload_unit_start_indicator, PID high bits
+            UInt8(pid & 0xFF),  // PID low bits
+            0x10 | (counter & 0x0F),
+        ]  // payload only, continuity counter
         let room = 184
         if payload.count < room {
             // Adaptation field of stuffing so the payload ends the packet.
             let stuffing = room - payload.count
             p[3] = 0x30 | (counter & 0x0F)
-            p.append(UInt8(stuffing - 1))                           // adaptation_field_length
-            if stuffing > 1 { p.append(0x00) }                      // flags
+            p.append(UInt8(stuffing - 1))  // adaptation_field_length
+            if stuffing > 1 { p.append(0x00) }  // flags
             if stuffing > 2 { p += [UInt8](repeating: 0xFF, count: stuffing - 2) }
         }
         p += payload.prefix(room)
@@ -103,14 +110,16 @@ enum TSBuilder {
     }
 
     static func section(tableID: UInt8, body: [UInt8]) -> [UInt8] {
-        let length = body.count + 5 + 4                             // after section_length: 5 header bytes, body, CRC
-        var s: [UInt8] = [tableID, 0xB0 | UInt8(length >> 8), UInt8(length & 0xFF),
-                          0x00, 0x01,                               // table id extension
-                          0xC1,                                     // version 0, current
-                          0x00, 0x00]                               // section number, last section number
+        let length = body.count + 5 + 4  // after section_length: 5 header bytes, body, CRC
+        var s: [UInt8] = [
+            tableID, 0xB0 | UInt8(length >> 8), UInt8(length & 0xFF),
+            0x00, 0x01,  // table id extension
+            0xC1,  // version 0, current
+            0x00, 0x00,
+        ]  // section number, last section number
         s += body
-        s += [0, 0, 0, 0]                                           // CRC (not checked by the probe)
-        return [0x00] + s                                           // pointer_field
+        s += [0, 0, 0, 0]  // CRC (not checked by the probe)
+        return [0x00] + s  // pointer_field
     }
 
     static func pat(pmtPID: UInt16) -> [UInt8] {
@@ -118,8 +127,10 @@ enum TSBuilder {
     }
 
     static func pmt(pid: UInt16, streams: [(UInt8, UInt16)]) -> [UInt8] {
-        var body: [UInt8] = [0xE1, 0x00,                            // PCR PID 0x100
-                             0xF0, 0x00]                            // program_info_length 0
+        var body: [UInt8] = [
+            0xE1, 0x00,  // PCR PID 0x100
+            0xF0, 0x00,
+        ]  // program_info_length 0
         for (type, esPID) in streams {
             body += [type, 0xE0 | UInt8(esPID >> 8), UInt8(esPID & 0xFF), 0xF0, 0x00]
         }
@@ -129,17 +140,20 @@ enum TSBuilder {
     static func pes(pid: UInt16, pts: Int64, streamID: UInt8 = 0xE0) -> [UInt8] {
         let p = UInt64(pts)
         let ptsBytes: [UInt8] = [
-            0x21 | UInt8((p >> 29) & 0x0E),                         // '0010', PTS[32..30], marker
-            UInt8((p >> 22) & 0xFF),                                // PTS[29..22]
-            UInt8((p >> 14) & 0xFE) | 1,                            // PTS[21..15], marker
-            UInt8((p >> 7) & 0xFF),                                 // PTS[14..7]
-            UInt8((p << 1) & 0xFE) | 1,                             // PTS[6..0], marker
+            0x21 | UInt8((p >> 29) & 0x0E),  // '0010', PTS[32..30], marker
+            UInt8((p >> 22) & 0xFF),  // PTS[29..22]
+            UInt8((p >> 14) & 0xFE) | 1,  // PTS[21..15], marker
+            UInt8((p >> 7) & 0xFF),  // PTS[14..7]
+            UInt8((p << 1) & 0xFE) | 1,  // PTS[6..0], marker
         ]
-        let header: [UInt8] = [0, 0, 1, streamID,                   // start code, stream_id
-                               0, 0,                                // PES_packet_length (unbounded)
-                               0x80,                                // '10', no scrambling
-                               0x80,                                // PTS only
-                               5] + ptsBytes                        // PES_header_data_length
+        let header: [UInt8] =
+            [
+                0, 0, 1, streamID,  // start code, stream_id
+                0, 0,  // PES_packet_length (unbounded)
+                0x80,  // '10', no scrambling
+                0x80,  // PTS only
+                5,
+            ] + ptsBytes  // PES_header_data_length
         return packet(pid: pid, unitStart: true, payload: header + [0, 0, 0, 1, 0x09, 0xF0])
     }
 }

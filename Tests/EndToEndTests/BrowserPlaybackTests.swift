@@ -1,7 +1,7 @@
 import Foundation
 import HLS
-import Testing
 import TestSupport
+import Testing
 
 /// A real player end to end: `subweave package` writes the renditions, Python's static server
 /// serves the folder on 127.0.0.1, hls.js 1.6 in headless Chromium loads it, and the cues it puts
@@ -17,7 +17,9 @@ enum BrowserEnvironment {
     static let chromium = Tools.which("chromium") ?? Tools.which("chromium-browser") ?? Tools.which("google-chrome")
     static let python = Tools.which("python3")
     static let hlsjs: String? = {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["SUBWEAVE_HLSJS"], Fixtures.repository.appendingPathComponent(".build/e2e/hls.mjs").path]
+        let candidates: [String?] = [
+            ProcessInfo.processInfo.environment["SUBWEAVE_HLSJS"], Fixtures.repository.appendingPathComponent(".build/e2e/hls.mjs").path,
+        ]
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
     }()
     static let missing: [String] = {
@@ -53,9 +55,12 @@ struct BrowserPlaybackTests {
     }
 
     static let cases: [Case] = [
-        Case(folder: "media/ts-bframes", frame: 1001.0 / 30000, cues: [(0, 1, "At zero"), (3.5, 4.5, "Across 4.004"), (7.9, 8.2, "Across 8.008"), (11.5, 12, "Last")]),
+        Case(
+            folder: "media/ts-bframes", frame: 1001.0 / 30000,
+            cues: [(0, 1, "At zero"), (3.5, 4.5, "Across 4.004"), (7.9, 8.2, "Across 8.008"), (11.5, 12, "Last")]),
         Case(folder: "media/fmp4", frame: 1001.0 / 30000, cues: [(0.5, 1.5, "Early"), (3.9, 4.3, "Across 4.004"), (10, 11, "Late")]),
-        Case(folder: "media/discontinuity", frame: 1.0 / 25, cues: [(1, 2.5, "First encode"), (5.5, 6.5, "Across the discontinuity"), (9, 9.5, "Second encode")]),
+        Case(
+            folder: "media/discontinuity", frame: 1.0 / 25, cues: [(1, 2.5, "First encode"), (5.5, 6.5, "Across the discontinuity"), (9, 9.5, "Second encode")]),
         Case(folder: "media/pts-wrap", frame: 1.0 / 25, cues: [(1, 3, "Across the wrap"), (2.4, 2.6, "Just after the wrap"), (7, 7.9, "Well after")]),
         Case(folder: "media/audio-first", frame: 1001.0 / 30000, cues: [(0.5, 1.5, "Early"), (3.9, 4.3, "Across 4.004"), (10, 11, "Late")], video: "p1.m3u8"),
     ]
@@ -74,7 +79,9 @@ struct BrowserPlaybackTests {
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
         let track = try #require(result.tracks.first { $0.language == "en" }, "hls.js exposed no English subtitle track: \(result)")
         let cues = try #require(track.cues, "no cues: \(result) processed \(result.processed ?? -1) of \(result.expected ?? -1) subtitle segments")
-        #expect(cues.map(\.text) == testCase.cues.map(\.2), "the cues hls.js loaded: \(cues); \(result); processed \(result.processed ?? -1) of \(result.expected ?? -1) subtitle segments")
+        #expect(
+            cues.map(\.text) == testCase.cues.map(\.2),
+            "the cues hls.js loaded: \(cues); \(result); processed \(result.processed ?? -1) of \(result.expected ?? -1) subtitle segments")
 
         // Where each cue must land: the frame with PTS B_d + (T − S_d)·90000, which hls.js shows at
         // element time (that PTS − initPTS_d) / 90000.
@@ -86,8 +93,9 @@ struct BrowserPlaybackTests {
             let firstPTS = Double(try Tools.firstFrame(segment: site + "/" + first.uri, initialization: first.map.map { site + "/" + $0.uri }))
             let initPTS = try #require(result.initPTS[String(cc)], "no initPTS for discontinuity \(cc)")
             let expected = (firstPTS + (intended.0 - first.start.seconds) * 90000 - initPTS) / 90000
-            #expect(abs(cue.start - expected) <= testCase.frame,
-                    "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(expected) s")
+            #expect(
+                abs(cue.start - expected) <= testCase.frame,
+                "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(expected) s")
             #expect(abs((cue.end - cue.start) - (intended.1 - intended.0)) < 0.002)
         }
     }
@@ -115,8 +123,10 @@ struct BrowserPlaybackTests {
         // helper processes join: one kill of the group ends them all.
         let chrome = Process()
         chrome.executableURL = URL(fileURLWithPath: chromium!)
-        chrome.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
-                            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/page.html")]
+        chrome.arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
+            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/page.html"),
+        ]
         chrome.standardOutput = FileHandle.nullDevice
         chrome.standardError = FileHandle.nullDevice
         try chrome.run()
@@ -137,67 +147,67 @@ struct BrowserPlaybackTests {
     /// The page: hls.js with a long forward buffer so every subtitle segment loads at position 0;
     /// it records initPTS per discontinuity and, after a while, the text tracks' cues.
     static let page = """
-    <!doctype html>
-    <html><body>
-    <video id="v" muted playsinline></video>
-    <pre id="result">pending</pre>
-    <script type="module">
-    import { t as attach } from './hls.mjs';
-    const out = document.getElementById('result');
-    const state = { errors: [], initPTS: {}, processed: 0, expected: -1 };
-    let done = false;
-    function finish() {
-      if (done) return;
-      done = true;
-      const video = document.getElementById('v');
-      state.tracks = Array.from(video.textTracks).map(t => {
-        const mode = t.mode;
-        // A disabled track hides its cue list; hidden shows it without rendering.
-        if (t.mode === 'disabled') { t.mode = 'hidden'; }
-        return { label: t.label, language: t.language, mode: mode,
-                 cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null };
-      });
-      out.textContent = JSON.stringify(state);
-      fetch('/result', { method: 'POST', body: out.textContent });
-    }
-    try {
-      // gradio's bundle exports a helper that makes an Hls instance; its constructor is the Hls class.
-      const scratch = attach(document.createElement('video'), 'about:blank');
-      const Hls = scratch.constructor; scratch.destroy();
-      state.version = Hls.version;
-      const video = document.getElementById('v');
-      const hls = new Hls({ maxBufferLength: 60, maxMaxBufferLength: 60, enableWorker: false });
-      hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
-      hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
-      // Driven by events, not by the clock: the English track is selected as soon as hls.js has
-      // both the media and its subtitle track list (whichever event comes last; the list may
-      // arrive after MANIFEST_PARSED), and again by a watchdog until its playlist loads. Nothing
-      // plays: hls.js loads every fragment within maxBufferLength of position 0.
-      const select = () => {
-        if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
-        const index = hls.subtitleTracks.findIndex(t => t.lang === 'en');
-        if (index >= 0 && hls.subtitleTrack !== index) hls.subtitleTrack = index;
-        hls.subtitleDisplay = true;
-      };
-      for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED']) hls.on(Hls.Events[name], select);
-      const watchdog = setInterval(() => { if (state.expected < 0) select(); else clearInterval(watchdog); }, 250);
-      state.log = [];
-      const t0 = performance.now();
-      for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED', 'SUBTITLE_TRACK_SWITCH', 'SUBTITLE_TRACK_LOADING',
-                          'SUBTITLE_TRACK_LOADED', 'FRAG_LOADING', 'FRAG_LOADED', 'FRAG_BUFFERED', 'SUBTITLE_FRAG_PROCESSED', 'INIT_PTS_FOUND', 'ERROR', 'LEVEL_LOADED']) {
-        hls.on(Hls.Events[name], (e, d) => { state.log.push(Math.round(performance.now() - t0) + ' ' + name + (d && d.frag ? ' ' + d.frag.type + ' ' + d.frag.sn + ' cc' + d.frag.cc : '') + (d && d.details && typeof d.details === 'string' ? ' ' + d.details : '')); });
-      }
-      hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { state.expected = d.details.fragments.length; });
-      hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, () => { state.processed += 1; });
-      // Done when every subtitle segment has been parsed (and its cues added), whatever the clock says.
-      const poll = setInterval(() => {
-        if (state.expected > 0 && state.processed >= state.expected) { clearInterval(poll); setTimeout(finish, 500); }
-      }, 100);
-      hls.attachMedia(video);
-      hls.loadSource('master.m3u8');
-      setTimeout(finish, 90000);
-    } catch (err) { state.errors.push(String(err) + ' (fatal)'); finish(); }
-    </script>
-    </body></html>
-    """
+        <!doctype html>
+        <html><body>
+        <video id="v" muted playsinline></video>
+        <pre id="result">pending</pre>
+        <script type="module">
+        import { t as attach } from './hls.mjs';
+        const out = document.getElementById('result');
+        const state = { errors: [], initPTS: {}, processed: 0, expected: -1 };
+        let done = false;
+        function finish() {
+          if (done) return;
+          done = true;
+          const video = document.getElementById('v');
+          state.tracks = Array.from(video.textTracks).map(t => {
+            const mode = t.mode;
+            // A disabled track hides its cue list; hidden shows it without rendering.
+            if (t.mode === 'disabled') { t.mode = 'hidden'; }
+            return { label: t.label, language: t.language, mode: mode,
+                     cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null };
+          });
+          out.textContent = JSON.stringify(state);
+          fetch('/result', { method: 'POST', body: out.textContent });
+        }
+        try {
+          // gradio's bundle exports a helper that makes an Hls instance; its constructor is the Hls class.
+          const scratch = attach(document.createElement('video'), 'about:blank');
+          const Hls = scratch.constructor; scratch.destroy();
+          state.version = Hls.version;
+          const video = document.getElementById('v');
+          const hls = new Hls({ maxBufferLength: 60, maxMaxBufferLength: 60, enableWorker: false });
+          hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
+          hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
+          // Driven by events, not by the clock: the English track is selected as soon as hls.js has
+          // both the media and its subtitle track list (whichever event comes last; the list may
+          // arrive after MANIFEST_PARSED), and again by a watchdog until its playlist loads. Nothing
+          // plays: hls.js loads every fragment within maxBufferLength of position 0.
+          const select = () => {
+            if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
+            const index = hls.subtitleTracks.findIndex(t => t.lang === 'en');
+            if (index >= 0 && hls.subtitleTrack !== index) hls.subtitleTrack = index;
+            hls.subtitleDisplay = true;
+          };
+          for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED']) hls.on(Hls.Events[name], select);
+          const watchdog = setInterval(() => { if (state.expected < 0) select(); else clearInterval(watchdog); }, 250);
+          state.log = [];
+          const t0 = performance.now();
+          for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED', 'SUBTITLE_TRACK_SWITCH', 'SUBTITLE_TRACK_LOADING',
+                              'SUBTITLE_TRACK_LOADED', 'FRAG_LOADING', 'FRAG_LOADED', 'FRAG_BUFFERED', 'SUBTITLE_FRAG_PROCESSED', 'INIT_PTS_FOUND', 'ERROR', 'LEVEL_LOADED']) {
+            hls.on(Hls.Events[name], (e, d) => { state.log.push(Math.round(performance.now() - t0) + ' ' + name + (d && d.frag ? ' ' + d.frag.type + ' ' + d.frag.sn + ' cc' + d.frag.cc : '') + (d && d.details && typeof d.details === 'string' ? ' ' + d.details : '')); });
+          }
+          hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { state.expected = d.details.fragments.length; });
+          hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, () => { state.processed += 1; });
+          // Done when every subtitle segment has been parsed (and its cues added), whatever the clock says.
+          const poll = setInterval(() => {
+            if (state.expected > 0 && state.processed >= state.expected) { clearInterval(poll); setTimeout(finish, 500); }
+          }, 100);
+          hls.attachMedia(video);
+          hls.loadSource('master.m3u8');
+          setTimeout(finish, 90000);
+        } catch (err) { state.errors.push(String(err) + ' (fatal)'); finish(); }
+        </script>
+        </body></html>
+        """
 }

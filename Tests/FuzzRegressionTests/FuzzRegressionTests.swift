@@ -1,7 +1,7 @@
 import Foundation
 import FuzzTargets
-import Testing
 import TestSupport
+import Testing
 
 /// Replays every input under `Fixtures/fuzz/<target>/` (crash inputs the fuzzers found, named
 /// after the bug, and hand-made hostile files) through the same entries the libFuzzer binaries

@@ -2,8 +2,8 @@ import Captions
 import Containers
 import HLS
 import Subweave
-import TimedText
 import Timebase
+import TimedText
 
 /// The fuzz targets: one entry per parser, each feeding arbitrary bytes through the code paths a
 /// real run takes and checking the invariants that must hold for any input.
@@ -33,8 +33,9 @@ public enum FuzzEntry {
         if let master = try? MasterPlaylist(parsing: bytes, source: "fuzz") {
             _ = MasterRules.check(master)
             _ = MediaSelectionReport(master: master, locales: [LanguageTag.undetermined])
-            let rendition = NewSubtitleRendition(identity: "external:f:en", name: "Fuzz", language: LanguageTag(parsing: "en") ?? .undetermined,
-                                                 forced: false, sdh: true, prefersDefault: true, uri: "subtitles/f-en/index.m3u8", origin: "fuzz")
+            let rendition = NewSubtitleRendition(
+                identity: "external:f:en", name: "Fuzz", language: LanguageTag(parsing: "en") ?? .undetermined,
+                forced: false, sdh: true, prefersDefault: true, uri: "subtitles/f-en/index.m3u8", origin: "fuzz")
             for policy in [ClosedCaptionsPolicy.automatic, .none] {
                 let rewriter = MasterRewriter(preferredLanguage: LanguageTag(parsing: "en"), closedCaptions: policy)
                 guard let result = try? rewriter.rewrite(master, renditions: [rendition]) else { continue }
@@ -50,7 +51,8 @@ public enum FuzzEntry {
             let mirror = SubtitlePlaylistWriter.text(mirroring: media, segmentURIs: names)
             if let back = try? MediaPlaylist(parsing: Array(mirror.utf8), source: "mirror") {
                 if back.segments.count != media.segments.count || back.duration != media.duration {
-                    violations.append("the mirror playlist has \(back.segments.count) segments, \(back.duration) long; the video \(media.segments.count), \(media.duration)")
+                    violations.append(
+                        "the mirror playlist has \(back.segments.count) segments, \(back.duration) long; the video \(media.segments.count), \(media.duration)")
                 }
             } else {
                 violations.append("the mirror playlist does not parse")
@@ -127,16 +129,21 @@ public enum RoundTrip {
     /// What differs between `cues` and the cues read back from a WebVTT file written from them.
     public static func violations(_ cues: [Cue], headerBlocks: [String], context: String) -> [String] {
         let meant = SegmentCues.writable(cues)
-        let text = WebVTTWriter.file(map: TimestampMap(mpegts: 900_000, local: .zero), headerBlocks: headerBlocks,
-                                     cueBlocks: meant.map(WebVTTWriter.block))
+        let text = WebVTTWriter.file(
+            map: TimestampMap(mpegts: 900_000, local: .zero), headerBlocks: headerBlocks,
+            cueBlocks: meant.map(WebVTTWriter.block))
         guard let back = try? WebVTTParser.parse(text) else { return ["\(context): the written file is not WebVTT"] }
         var violations: [String] = []
         if back.cues.count != meant.count {
             violations.append("\(context): wrote \(meant.count) cues, read back \(back.cues.count)")
         }
-        for (a, b) in zip(meant, back.cues) where a.identifier != b.identifier || a.start != b.start || a.end != b.end
-            || a.settings != b.settings || a.text != b.text {
-            violations.append("\(context): wrote \(a.identifier) \(a.start)-\(a.end) \(a.settings.text) \(a.text.debugDescription), read back \(b.identifier) \(b.start)-\(b.end) \(b.settings.text) \(b.text.debugDescription)")
+        for (a, b) in zip(meant, back.cues)
+        where a.identifier != b.identifier || a.start != b.start || a.end != b.end
+            || a.settings != b.settings || a.text != b.text
+        {
+            violations.append(
+                "\(context): wrote \(a.identifier) \(a.start)-\(a.end) \(a.settings.text) \(a.text.debugDescription), read back \(b.identifier) \(b.start)-\(b.end) \(b.settings.text) \(b.text.debugDescription)"
+            )
             break
         }
         return violations

@@ -1,15 +1,15 @@
 import Foundation
 import HLS
-import Testing
 import TestSupport
+import Testing
 
 /// Parsing and writing back without a change is byte-identical, whatever the playlist does.
 struct PlaylistRoundTripTests {
     static let oddities: [SourceRow<String>] = [
         SourceRow("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n"),
-        SourceRow("#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\na.m3u8\r\n"),                  // CRLF
-        SourceRow("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8"),                           // no final newline
-        SourceRow("\u{FEFF}#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n"),                  // BOM
+        SourceRow("#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\na.m3u8\r\n"),  // CRLF
+        SourceRow("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8"),  // no final newline
+        SourceRow("\u{FEFF}#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n"),  // BOM
         SourceRow("#EXTM3U\n\n\n# comment\n#EXT-UNKNOWN-TAG\n#EXT-X-STREAM-INF:CODECS=\"a,b\",BANDWIDTH=1, RESOLUTION=1x1\n\n a.m3u8 \n"),
         SourceRow("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\r\n"),  // mixed endings
     ]
@@ -31,8 +31,12 @@ struct PlaylistRoundTripTests {
     }
 
     @Test func notAPlaylistNamesLineOne() {
-        #expect(throws: HLSError(.notAPlaylist, source: "x.m3u8", line: 1,
-                                 "expected #EXTM3U on the first line (RFC 8216bis §4.4.1.1), found a first line of 6 characters that is not #EXTM3U; this is not an M3U8 playlist")) {
+        #expect(
+            throws: HLSError(
+                .notAPlaylist, source: "x.m3u8", line: 1,
+                "expected #EXTM3U on the first line (RFC 8216bis §4.4.1.1), found a first line of 6 characters that is not #EXTM3U; this is not an M3U8 playlist"
+            )
+        ) {
             try Playlist(parsing: Array("<html>\n".utf8), source: "x.m3u8")
         }
     }
@@ -93,25 +97,25 @@ struct AttributeListTests {
 struct MediaPlaylistTests {
     @Test func readsTheTimeline() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-VERSION:4
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-MEDIA-SEQUENCE:100
-        #EXT-X-DISCONTINUITY-SEQUENCE:7
-        #EXT-X-PLAYLIST-TYPE:VOD
-        #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
-        #EXTINF:6.006,title
-        #EXT-X-BYTERANGE:1000@0
-        all.ts
-        #EXTINF:6.006,
-        #EXT-X-BYTERANGE:500
-        all.ts
-        #EXT-X-DISCONTINUITY
-        #EXTINF:3,
-        b.ts
-        #EXT-X-ENDLIST
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:100
+            #EXT-X-DISCONTINUITY-SEQUENCE:7
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+            #EXTINF:6.006,title
+            #EXT-X-BYTERANGE:1000@0
+            all.ts
+            #EXTINF:6.006,
+            #EXT-X-BYTERANGE:500
+            all.ts
+            #EXT-X-DISCONTINUITY
+            #EXTINF:3,
+            b.ts
+            #EXT-X-ENDLIST
 
-        """
+            """
         let playlist = try MediaPlaylist(parsing: Array(text.utf8), source: "p")
         #expect(playlist.targetDuration == 6)
         #expect(playlist.mediaSequence == 100)
@@ -127,10 +131,14 @@ struct MediaPlaylistTests {
     }
 
     @Test func mirrorPlaylistRepeatsTheShape() throws {
-        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXTINF:4.000,\na.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.5,\nb.ts\n"
+        let text =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXTINF:4.000,\na.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.5,\nb.ts\n"
         let reference = try MediaPlaylist(parsing: Array(text.utf8), source: "p")
         let mirror = SubtitlePlaylistWriter.text(mirroring: reference, segmentURIs: ["0.vtt", "1.vtt"])
-        #expect(mirror == "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXTINF:4.000,\n0.vtt\n#EXT-X-DISCONTINUITY\n#EXTINF:2.5,\n1.vtt\n")
+        #expect(
+            mirror
+                == "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXTINF:4.000,\n0.vtt\n#EXT-X-DISCONTINUITY\n#EXTINF:2.5,\n1.vtt\n"
+        )
     }
 
     @Test func errorsNameTheLine() {

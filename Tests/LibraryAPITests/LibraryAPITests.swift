@@ -1,7 +1,7 @@
 import Foundation
 import Subweave
-import Testing
 import TestSupport
+import Testing
 
 /// The library as a caller outside this package sees it: `import Subweave` alone (no module of
 /// Subweave's own besides it) packages a presentation, lists its renditions and reads cues.

@@ -1,9 +1,9 @@
+import Captions
 import Foundation
 import HLS
-import Captions
 import Subweave
-import Testing
 import TestSupport
+import Testing
 import Timebase
 
 /// In-band CEA-608 captions packaged as WebVTT renditions, on an HLS asset ffmpeg segments from a
@@ -16,17 +16,21 @@ struct CaptionPackagingTests {
     static func asset() throws -> String {
         let dir = try Scratch.make().path
         var script = CaptionScript()
-        script.popOn(["First caption"], at: 10)            // RCL 10, ENM 12, PAC 14, text 16-22, EOC 23
-        script.send([CC608.command(0x2C)], at: 50)          // EDM 50
-        script.popOn(["Across", "a boundary"], at: 45 + 10) // RCL 55, ENM 57, PAC 59, 3, PAC 64, 5, EOC 71
-        script.send([CC608.command(0x2C)], at: 100)         // EDM 100 (3.337 s, past the 2.002 s boundary)
-        script.popOn(["Third"], at: 80, field: 2)           // CC3: RCL 80, ENM 82, PAC 84, 3 pairs, EOC 89
+        script.popOn(["First caption"], at: 10)  // RCL 10, ENM 12, PAC 14, text 16-22, EOC 23
+        script.send([CC608.command(0x2C)], at: 50)  // EDM 50
+        script.popOn(["Across", "a boundary"], at: 45 + 10)  // RCL 55, ENM 57, PAC 59, 3, PAC 64, 5, EOC 71
+        script.send([CC608.command(0x2C)], at: 100)  // EDM 100 (3.337 s, past the 2.002 s boundary)
+        script.popOn(["Third"], at: 80, field: 2)  // CC3: RCL 80, ENM 82, PAC 84, 3 pairs, EOC 89
         script.send([CC608.command(0x2C, field: 2)], at: 150, field: 2)
         let ts = try CaptionedStream.make(script: script, frames: 180, folder: dir)
         let hls = dir + "/hls"
         try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
-        let outcome = try Tools.run(Tools.ffmpeg!, ["-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-c", "copy", "-f", "hls", "-hls_time", "2",
-                                                    "-hls_playlist_type", "vod", "-hls_segment_filename", hls + "/seg_%03d.ts", hls + "/prog.m3u8"])
+        let outcome = try Tools.run(
+            Tools.ffmpeg!,
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-c", "copy", "-f", "hls", "-hls_time", "2",
+                "-hls_playlist_type", "vod", "-hls_segment_filename", hls + "/seg_%03d.ts", hls + "/prog.m3u8",
+            ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nprog.m3u8\n".write(toFile: hls + "/master.m3u8", atomically: true, encoding: .utf8)
         return hls
@@ -41,7 +45,10 @@ struct CaptionPackagingTests {
         #expect(tracks.map(\.ingestFormat) == ["cea608", "cea608"])
         #expect(tracks.map(\.cueCount) == [2, 1])
         let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
-        #expect(master.contains(#"NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#))
+        #expect(
+            master.contains(
+                #"NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#
+            ))
         #expect(master.contains("CLOSED-CAPTIONS=NONE"))
         // Cue times on the programme timeline (0 = the first video frame): the EOC frames.
         let reference = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: hls + "/prog.m3u8"))), source: "p")
@@ -50,7 +57,8 @@ struct CaptionPackagingTests {
         let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: hls + "/" + tracks[0].playlist))), source: "s")
         #expect(playlist.segments.count == reference.segments.count)
         for segment in playlist.segments {
-            let text = try String(contentsOfFile: try Packaged.generation(master: hls + "/master.m3u8", folder: "captions/cc1") + "/" + segment.uri, encoding: .utf8)
+            let text = try String(
+                contentsOfFile: try Packaged.generation(master: hls + "/master.m3u8", folder: "captions/cc1") + "/" + segment.uri, encoding: .utf8)
             for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { seen[cue.text] = (cue.start, cue.end) }
         }
         let first = try #require(seen["First caption"]), second = try #require(seen["Across\na boundary"])
@@ -62,7 +70,8 @@ struct CaptionPackagingTests {
 
     @Test func inBandDeclarationsAndOff() async throws {
         let hls = try Self.asset()
-        let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
+        let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")]
+        )
         _ = try await Packager().run(master: URL(fileURLWithPath: hls + "/master.m3u8"), PackageRequest(tracks: track, closedCaptions: .inBand, captions: .off))
         let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
         #expect(master.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
@@ -75,7 +84,8 @@ struct CaptionPackagingTests {
 
     @Test func noCaptionsCostsOnlyTheScan() async throws {
         let folder = try Fixtures.copy("media/ts-bframes")
-        let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")])
+        let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(Fixtures.path("subtitles/wild/overlapping.srt")),language=en", origin: "1")]
+        )
         let result = try await Presentation(master: URL(fileURLWithPath: folder + "/master.m3u8")).plan(PackageRequest(tracks: track))
         #expect(result.report.captions.isEmpty)
         #expect(result.report.tracks.count == 1)

@@ -1,12 +1,14 @@
 import Foundation
 import HLS
 import Subweave
-import Testing
 import TestSupport
+import Testing
 import Timebase
 
 /// Clients that ignore X-TIMESTAMP-MAP (ffmpeg's HLS demuxer, some TV players) take cue times as
-/// media times. Subweave writes cues on the media timeline with an identity map, so ffmpeg — run
+/// media times.
+///
+/// Subweave writes cues on the media timeline with an identity map, so ffmpeg — run
 /// here as that client — puts each cue on its frame too, across a discontinuity as well.
 @Suite(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed (apt-get install -y ffmpeg)"))
 struct MapIgnoringClientTests {
@@ -19,8 +21,12 @@ struct MapIgnoringClientTests {
         try await Packager().run(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: tracks, captions: .off))
 
         let ffprobe = try #require(Tools.ffprobe)
-        let outcome = try Tools.run(ffprobe, ["-v", "error", "-strict", "experimental", "-i", folder + "/master.m3u8",
-                                              "-show_entries", "packet=stream_index,pts_time:stream=index,codec_type", "-of", "csv=p=0"])
+        let outcome = try Tools.run(
+            ffprobe,
+            [
+                "-v", "error", "-strict", "experimental", "-i", folder + "/master.m3u8",
+                "-show_entries", "packet=stream_index,pts_time:stream=index,codec_type", "-of", "csv=p=0",
+            ])
         let subtitleIndex = try #require(outcome.stdout.split(separator: "\n").first { $0.hasSuffix(",subtitle") }?.split(separator: ",").first)
         let shown = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix(subtitleIndex + ",") }
             .compactMap { Double($0.split(separator: ",")[1]) }.sorted()

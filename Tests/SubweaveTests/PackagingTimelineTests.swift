@@ -1,8 +1,8 @@
 import Foundation
 import HLS
 import Subweave
-import Testing
 import TestSupport
+import Testing
 import Timebase
 
 /// End-to-end timing on real media made by ffmpeg (Fixtures/make-fixtures.sh): every cue of every
@@ -31,50 +31,66 @@ struct PackagingTimelineTests {
 
     static let cases: [Case] = [
         // B-frames and audio; 4.004 s segments; cues across both boundaries and at 0.
-        Case(folder: "media/ts-bframes", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
-            Intended(start: 0, end: 1, text: "At zero"),
-            Intended(start: 3.5, end: 4.5, text: "Across 4.004"),
-            Intended(start: 7.9, end: 8.2, text: "Across 8.008"),
-            Intended(start: 11.5, end: 12.0, text: "Last"),
-        ]),
-        Case(folder: "media/fmp4", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
-            Intended(start: 0.25, end: 1, text: "Early"),
-            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
-            Intended(start: 10, end: 11, text: "Late"),
-        ]),
+        Case(
+            folder: "media/ts-bframes", master: "master.m3u8", frame: 1001.0 / 30000,
+            cues: [
+                Intended(start: 0, end: 1, text: "At zero"),
+                Intended(start: 3.5, end: 4.5, text: "Across 4.004"),
+                Intended(start: 7.9, end: 8.2, text: "Across 8.008"),
+                Intended(start: 11.5, end: 12.0, text: "Last"),
+            ]),
+        Case(
+            folder: "media/fmp4", master: "master.m3u8", frame: 1001.0 / 30000,
+            cues: [
+                Intended(start: 0.25, end: 1, text: "Early"),
+                Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+                Intended(start: 10, end: 11, text: "Late"),
+            ]),
         // Two encodes, timestamps based at 10 s and 1000 s; the cue at 5.5-6.5 spans the discontinuity.
-        Case(folder: "media/discontinuity", master: "master.m3u8", frame: 1.0 / 25, cues: [
-            Intended(start: 1, end: 2.5, text: "First encode"),
-            Intended(start: 5.5, end: 6.5, text: "Across the discontinuity"),
-            Intended(start: 9, end: 9.5, text: "Second encode"),
-            Intended(start: 11.2, end: 11.9, text: "End"),
-        ]),
+        Case(
+            folder: "media/discontinuity", master: "master.m3u8", frame: 1.0 / 25,
+            cues: [
+                Intended(start: 1, end: 2.5, text: "First encode"),
+                Intended(start: 5.5, end: 6.5, text: "Across the discontinuity"),
+                Intended(start: 9, end: 9.5, text: "Second encode"),
+                Intended(start: 11.2, end: 11.9, text: "End"),
+            ]),
         // PTS wraps past 2^33 about 2.3 s in, inside the second segment.
-        Case(folder: "media/pts-wrap", master: "master.m3u8", frame: 1.0 / 25, cues: [
-            Intended(start: 1, end: 3, text: "Across the wrap"),
-            Intended(start: 2.4, end: 2.6, text: "Just after the wrap"),
-            Intended(start: 7, end: 7.9, text: "Well after"),
-        ]),
+        Case(
+            folder: "media/pts-wrap", master: "master.m3u8", frame: 1.0 / 25,
+            cues: [
+                Intended(start: 1, end: 3, text: "Across the wrap"),
+                Intended(start: 2.4, end: 2.6, text: "Just after the wrap"),
+                Intended(start: 7, end: 7.9, text: "Well after"),
+            ]),
         // fMP4 with HEVC B-frames, and with H.264 without B-frames (presentation = decode time).
-        Case(folder: "media/fmp4-hevc", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
-            Intended(start: 0.1, end: 1, text: "Early"),
-            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
-            Intended(start: 10, end: 11, text: "Late"),
-        ]),
-        Case(folder: "media/fmp4-nob", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
-            Intended(start: 0.1, end: 1, text: "Early"),
-            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
-        ]),
+        Case(
+            folder: "media/fmp4-hevc", master: "master.m3u8", frame: 1001.0 / 30000,
+            cues: [
+                Intended(start: 0.1, end: 1, text: "Early"),
+                Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+                Intended(start: 10, end: 11, text: "Late"),
+            ]),
+        Case(
+            folder: "media/fmp4-nob", master: "master.m3u8", frame: 1001.0 / 30000,
+            cues: [
+                Intended(start: 0.1, end: 1, text: "Early"),
+                Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+            ]),
         // A demuxed ladder whose first variant is audio-only: the subtitles follow the video (p1).
-        Case(folder: "media/audio-first", master: "master.m3u8", frame: 1001.0 / 30000, cues: [
-            Intended(start: 0.5, end: 1, text: "Early"),
-            Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
-        ], video: "p1.m3u8"),
+        Case(
+            folder: "media/audio-first", master: "master.m3u8", frame: 1001.0 / 30000,
+            cues: [
+                Intended(start: 0.5, end: 1, text: "Early"),
+                Intended(start: 3.9, end: 4.2, text: "Across 4.004"),
+            ], video: "p1.m3u8"),
         // The vendor-style master (CRLF, I-frames, audio group, existing subtitle group) on the TS media.
-        Case(folder: "media/ts-bframes", master: "complex.m3u8", frame: 1001.0 / 30000, cues: [
-            Intended(start: 2, end: 6, text: "Long, across 4.004"),
-            Intended(start: 6.5, end: 7, text: "Short"),
-        ]),
+        Case(
+            folder: "media/ts-bframes", master: "complex.m3u8", frame: 1001.0 / 30000,
+            cues: [
+                Intended(start: 2, end: 6, text: "Long, across 4.004"),
+                Intended(start: 6.5, end: 7, text: "Short"),
+            ]),
     ]
 
     @Test(arguments: cases)
@@ -97,8 +113,9 @@ struct PackagingTimelineTests {
         // First PTS of each discontinuity sequence, read independently of Subweave.
         var firstPTS: [Int: Int64] = [:]
         for (index, segment) in reference.segments.enumerated() where index == 0 || segment.discontinuity {
-            firstPTS[segment.discontinuitySequence] = try Tools.firstFrame(segment: folder + "/" + segment.uri,
-                                                                           initialization: segment.map.map { folder + "/" + $0.uri })
+            firstPTS[segment.discontinuitySequence] = try Tools.firstFrame(
+                segment: folder + "/" + segment.uri,
+                initialization: segment.map.map { folder + "/" + $0.uri })
         }
         for track in result.report.tracks {
             let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + track.playlist))), source: track.playlist)
@@ -120,7 +137,9 @@ struct PackagingTimelineTests {
                 let expected = testCase.cues.filter { $0.start < windowEnd && $0.end > windowStart }
                 #expect(placed.cues.map(\.text) == expected.map(\.text), "segment \(index) of \(track.identity)")
                 for (cue, intended) in zip(placed.cues, expected) {
-                    #expect(abs(cue.start - intended.start) <= testCase.frame, "\(track.identity) segment \(index): \"\(cue.text)\" shows at \(cue.start) s, intended \(intended.start) s")
+                    #expect(
+                        abs(cue.start - intended.start) <= testCase.frame,
+                        "\(track.identity) segment \(index): \"\(cue.text)\" shows at \(cue.start) s, intended \(intended.start) s")
                     #expect(abs(cue.end - intended.end) <= testCase.frame)
                     // Repeats within a discontinuity sequence are byte-identical; across one, the
                     // times are on the new sequence's media timeline and the identifier is the same.

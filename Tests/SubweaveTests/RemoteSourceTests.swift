@@ -1,7 +1,7 @@
 import Foundation
 import Subweave
-import Testing
 import TestSupport
+import Testing
 
 /// HTTP(S) subtitle sources against a local server on 127.0.0.1: redirects, 404, a slow server,
 /// transient failures and the concurrency bound.
@@ -87,7 +87,9 @@ struct RemoteSourceTests {
 
     @Test func fetchesConcurrentlyWithABound() async throws {
         let dir = try Fixtures.copy("media/ts-bframes")
-        let descriptors = try (1...5).map { i in try TrackDescriptor(parsing: "url=\(server.url("track/t\(i).srt")),id=t\(i),language=en,name=T\(i)", origin: "#\(i)") }
+        let descriptors = try (1...5).map { i in
+            try TrackDescriptor(parsing: "url=\(server.url("track/t\(i).srt")),id=t\(i),language=en,name=T\(i)", origin: "#\(i)")
+        }
         let tracks = try SubtitleTrack.register(descriptors)
         let started = Date()
         let result = try await Presentation(master: URL(fileURLWithPath: dir + "/master.m3u8")).plan(PackageRequest(tracks: tracks))

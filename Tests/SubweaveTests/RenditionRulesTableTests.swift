@@ -1,9 +1,9 @@
 import HLS
 import Subweave
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
 /// Each row: an existing group (master lines), the preferred language, the new tracks →
 /// the expected attributes of every rendition of the group, in order, written by hand.
@@ -31,49 +31,68 @@ struct RenditionRulesTableTests {
     static let sdh = "public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
 
     static let rows: [Row] = [
-        Row(title: "no preference: nothing is DEFAULT", tracks: [Track(id: "en", language: "en"), Track(id: "fr", language: "fr")],
+        Row(
+            title: "no preference: nothing is DEFAULT", tracks: [Track(id: "en", language: "en"), Track(id: "fr", language: "fr")],
             expected: [("English", "en", "NO", "YES", "NO", nil), ("Français", "fr", "NO", "YES", "NO", nil)]),
-        Row(title: "preferred language wins", preferred: "fr", tracks: [Track(id: "en", language: "en"), Track(id: "fr", language: "fr")],
+        Row(
+            title: "preferred language wins", preferred: "fr", tracks: [Track(id: "en", language: "en"), Track(id: "fr", language: "fr")],
             expected: [("English", "en", "NO", "YES", "NO", nil), ("Français", "fr", "YES", "YES", "NO", nil)]),
-        Row(title: "639-2/B code matches 639-1", preferred: "cze", tracks: [Track(id: "en", language: "en"), Track(id: "cs", language: "ces")],
+        Row(
+            title: "639-2/B code matches 639-1", preferred: "cze", tracks: [Track(id: "en", language: "en"), Track(id: "cs", language: "ces")],
             expected: [("English", "en", "NO", "YES", "NO", nil), ("Čeština", "cs", "YES", "YES", "NO", nil)]),
-        Row(title: "regioned preference matches a bare tag", preferred: "cs-CZ", tracks: [Track(id: "cs", language: "cs")],
+        Row(
+            title: "regioned preference matches a bare tag", preferred: "cs-CZ", tracks: [Track(id: "cs", language: "cs")],
             expected: [("Čeština", "cs", "YES", "YES", "NO", nil)]),
-        Row(title: "bare preference matches a regioned tag", preferred: "pt", tracks: [Track(id: "br", language: "pt-BR")],
+        Row(
+            title: "bare preference matches a regioned tag", preferred: "pt", tracks: [Track(id: "br", language: "pt-BR")],
             expected: [("Português (BR)", "pt-BR", "YES", "YES", "NO", nil)]),
-        Row(title: "scripts are respected", preferred: "zh-Hant",
+        Row(
+            title: "scripts are respected", preferred: "zh-Hant",
             tracks: [Track(id: "s", language: "zh-Hans"), Track(id: "t", language: "zh-Hant")],
             expected: [("中文 (Hans)", "zh-Hans", "NO", "YES", "NO", nil), ("中文 (Hant)", "zh-Hant", "YES", "YES", "NO", nil)]),
-        Row(title: "a script mismatch is no match", preferred: "zh-Hant", tracks: [Track(id: "s", language: "zh-Hans")],
+        Row(
+            title: "a script mismatch is no match", preferred: "zh-Hant", tracks: [Track(id: "s", language: "zh-Hans")],
             expected: [("中文 (Hans)", "zh-Hans", "NO", "YES", "NO", nil)]),
-        Row(title: "und matches nothing and is never AUTOSELECT", preferred: "und", tracks: [Track(id: "x", language: "und", name: "Unknown")],
+        Row(
+            title: "und matches nothing and is never AUTOSELECT", preferred: "und", tracks: [Track(id: "x", language: "und", name: "Unknown")],
             expected: [("Unknown", "und", "NO", "NO", "NO", nil)]),
-        Row(title: "a full rendition beats a forced one", preferred: "en",
+        Row(
+            title: "a full rendition beats a forced one", preferred: "en",
             tracks: [Track(id: "enf", language: "en", forced: true), Track(id: "en", language: "en")],
             expected: [("English", "en", "YES", "YES", "NO", nil), ("English (Forced)", "en", "NO", "YES", "YES", nil)]),
-        Row(title: "the descriptor's default breaks a tie", preferred: "en",
+        Row(
+            title: "the descriptor's default breaks a tie", preferred: "en",
             tracks: [Track(id: "a", language: "en", name: "English A"), Track(id: "b", language: "en", isDefault: true, name: "English B")],
             expected: [("English A", "en", "NO", "YES", "NO", nil), ("English B", "en", "YES", "YES", "NO", nil)]),
-        Row(title: "else the first; a second of the same kind is not AUTOSELECT", preferred: "en",
+        Row(
+            title: "else the first; a second of the same kind is not AUTOSELECT", preferred: "en",
             tracks: [Track(id: "a", language: "en", name: "English A"), Track(id: "b", language: "en", name: "English B")],
             expected: [("English A", "en", "YES", "YES", "NO", nil), ("English B", "en", "NO", "NO", "NO", nil)]),
-        Row(title: "no match changes nothing, existing DEFAULT kept",
+        Row(
+            title: "no match changes nothing, existing DEFAULT kept",
             existing: [#"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="g",NAME="Deutsch",LANGUAGE="de",DEFAULT=YES,AUTOSELECT=YES,URI="de.m3u8""#],
             preferred: "ja", tracks: [Track(id: "en", language: "en")],
             expected: [("Deutsch", "de", "YES", "YES", "", nil), ("English", "en", "NO", "YES", "NO", nil)]),
-        Row(title: "a match takes DEFAULT from an existing rendition",
+        Row(
+            title: "a match takes DEFAULT from an existing rendition",
             existing: [#"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="g",NAME="Deutsch",LANGUAGE="de",DEFAULT=YES,AUTOSELECT=YES,URI="de.m3u8""#],
             preferred: "en", tracks: [Track(id: "en", language: "en")],
             expected: [("Deutsch", "de", "NO", "YES", "", nil), ("English", "en", "YES", "YES", "NO", nil)]),
-        Row(title: "an existing rendition can be the match",
+        Row(
+            title: "an existing rendition can be the match",
             existing: [#"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="g",NAME="Français",LANGUAGE="fr",URI="fr.m3u8""#],
             preferred: "fr-CA", tracks: [Track(id: "en", language: "en")],
             expected: [("Français", "fr", "YES", "YES", "", nil), ("English", "en", "NO", "YES", "NO", nil)]),
-        Row(title: "SDH gets the characteristics; order general, SDH, forced per language",
-            tracks: [Track(id: "frf", language: "fr", forced: true), Track(id: "en", language: "eng"), Track(id: "fr", language: "fr"),
-                     Track(id: "ensdh", language: "en", sdh: true)],
-            expected: [("Français", "fr", "NO", "YES", "NO", nil), ("Français (Forced)", "fr", "NO", "YES", "YES", nil),
-                       ("English", "en", "NO", "YES", "NO", nil), ("English (SDH)", "en", "NO", "YES", "NO", sdh)]),
+        Row(
+            title: "SDH gets the characteristics; order general, SDH, forced per language",
+            tracks: [
+                Track(id: "frf", language: "fr", forced: true), Track(id: "en", language: "eng"), Track(id: "fr", language: "fr"),
+                Track(id: "ensdh", language: "en", sdh: true),
+            ],
+            expected: [
+                ("Français", "fr", "NO", "YES", "NO", nil), ("Français (Forced)", "fr", "NO", "YES", "YES", nil),
+                ("English", "en", "NO", "YES", "NO", nil), ("English (SDH)", "en", "NO", "YES", "NO", sdh),
+            ]),
     ]
 
     @Test(arguments: rows)
@@ -85,14 +104,17 @@ struct RenditionRulesTableTests {
         let renditions = row.tracks.map { t -> NewSubtitleRendition in
             let tag = LanguageTag(parsing: t.language)!
             let name = t.name ?? (tag.autonym.map { $0 + (t.sdh ? " (SDH)" : "") + (t.forced ? " (Forced)" : "") } ?? t.id)
-            return NewSubtitleRendition(identity: "external:\(t.id):\(tag)", name: name, language: tag, forced: t.forced, sdh: t.sdh,
-                                        prefersDefault: t.isDefault, uri: "subtitles/\(t.id)/index.m3u8", origin: t.id)
+            return NewSubtitleRendition(
+                identity: "external:\(t.id):\(tag)", name: name, language: tag, forced: t.forced, sdh: t.sdh,
+                prefersDefault: t.isDefault, uri: "subtitles/\(t.id)/index.m3u8", origin: t.id)
         }
         let result = try MasterRewriter(preferredLanguage: row.preferred.flatMap(LanguageTag.init(parsing:))).rewrite(master, renditions: renditions)
         let media = result.master.renditions
         let actual = media.map { r in
-            (r.name ?? "", r.language ?? "", r.attributes["DEFAULT"]?.rawValue ?? "NO", r.attributes["AUTOSELECT"]?.rawValue ?? "NO",
-             r.attributes["FORCED"]?.rawValue ?? "", r.attributes["CHARACTERISTICS"]?.unquoted)
+            (
+                r.name ?? "", r.language ?? "", r.attributes["DEFAULT"]?.rawValue ?? "NO", r.attributes["AUTOSELECT"]?.rawValue ?? "NO",
+                r.attributes["FORCED"]?.rawValue ?? "", r.attributes["CHARACTERISTICS"]?.unquoted
+            )
         }
         #expect(actual.count == row.expected.count)
         for (a, e) in zip(actual, row.expected) {
@@ -106,16 +128,17 @@ struct RenditionRulesTableTests {
 /// CLOSED-CAPTIONS on the variants.
 struct ClosedCaptionsPolicyTests {
     let withCaptions = """
-    #EXTM3U
-    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="CC1"
-    #EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS="cc"
-    a.m3u8
-    #EXT-X-STREAM-INF:BANDWIDTH=2,CLOSED-CAPTIONS=NONE
-    b.m3u8
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="CC1"
+        #EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS="cc"
+        a.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=2,CLOSED-CAPTIONS=NONE
+        b.m3u8
 
-    """
-    let track = NewSubtitleRendition(identity: "external:en:en", name: "English", language: LanguageTag(parsing: "en")!, forced: false, sdh: false,
-                                     prefersDefault: false, uri: "subtitles/en-en/index.m3u8", origin: "en")
+        """
+    let track = NewSubtitleRendition(
+        identity: "external:en:en", name: "English", language: LanguageTag(parsing: "en")!, forced: false, sdh: false,
+        prefersDefault: false, uri: "subtitles/en-en/index.m3u8", origin: "en")
 
     func rewrite(_ policy: ClosedCaptionsPolicy) throws -> (String, [String]) {
         let result = try MasterRewriter(closedCaptions: policy).rewrite(try MasterPlaylist(parsing: Array(withCaptions.utf8), source: "m"), renditions: [track])
@@ -138,9 +161,13 @@ struct ClosedCaptionsPolicyTests {
     }
 
     @Test func inBandDeclaresTheServices() throws {
-        let (text, _) = try rewrite(.declare([CaptionServiceDeclaration(instreamID: "CC1", name: "English (CC1)", language: LanguageTag(parsing: "en")),
-                                             CaptionServiceDeclaration(instreamID: "CC3", name: "CC3", language: nil)]))
-        #expect(text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English (CC1)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
+        let (text, _) = try rewrite(
+            .declare([
+                CaptionServiceDeclaration(instreamID: "CC1", name: "English (CC1)", language: LanguageTag(parsing: "en")),
+                CaptionServiceDeclaration(instreamID: "CC3", name: "CC3", language: nil),
+            ]))
+        #expect(
+            text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English (CC1)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
         #expect(text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC3",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC3""#))
         #expect(text.components(separatedBy: "CLOSED-CAPTIONS=\"cc\"\n").count == 3)
         #expect(text.components(separatedBy: "TYPE=CLOSED-CAPTIONS").count == 3, "the old declaration is replaced")

@@ -1,8 +1,8 @@
 import Containers
 import HLS
 import Subweave
-import Testing
 import TestSupport
+import Testing
 import Timebase
 import TimedText
 
@@ -15,10 +15,12 @@ struct TimestampMapArithmeticTests {
     func timeline(_ first: Int64, _ second: Int64) throws -> ProgrammeTimeline {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n"
         let playlist = try MediaPlaylist(parsing: Array(text.utf8), source: "p")
-        return ProgrammeTimeline(playlist: playlist, probes: [
-            0: SegmentTimeline(container: .mpegTS, start: first, source: .video, videoLanguage: nil),
-            1: SegmentTimeline(container: .mpegTS, start: second, source: .video, videoLanguage: nil),
-        ])
+        return ProgrammeTimeline(
+            playlist: playlist,
+            probes: [
+                0: SegmentTimeline(container: .mpegTS, start: first, source: .video, videoLanguage: nil),
+                1: SegmentTimeline(container: .mpegTS, start: second, source: .video, videoLanguage: nil),
+            ])
     }
 
     /// Where a player shows a cue written at `written` under `map`, in sequence `sequence`.
@@ -27,10 +29,10 @@ struct TimestampMapArithmeticTests {
     }
 
     static let cases: [SourceRow<(first: Int64, second: Int64, cues: [Int64])>] = [
-        SourceRow((133_200, 900_000, [0, 1_000, 5_999, 6_000, 11_000])),             // ffmpeg's 1.48 s, Apple's 10 s
-        SourceRow((132_006, 126_000, [0, 2_500, 7_000])),                             // a first frame between two milliseconds
-        SourceRow(((1 << 33) - 45_000, 90_000_000, [0, 200, 499, 501, 5_000, 9_000])), // the 2^33 wrap half a second in
-        SourceRow((5_000, 0, [4_000, 6_500])),                                          // a new encode from PTS 0
+        SourceRow((133_200, 900_000, [0, 1_000, 5_999, 6_000, 11_000])),  // ffmpeg's 1.48 s, Apple's 10 s
+        SourceRow((132_006, 126_000, [0, 2_500, 7_000])),  // a first frame between two milliseconds
+        SourceRow(((1 << 33) - 45_000, 90_000_000, [0, 200, 499, 501, 5_000, 9_000])),  // the 2^33 wrap half a second in
+        SourceRow((5_000, 0, [4_000, 6_500])),  // a new encode from PTS 0
     ]
 
     @Test func everyCueLandsOnItsProgrammeTime() throws {
@@ -41,9 +43,10 @@ struct TimestampMapArithmeticTests {
                 let earliest = index == 0 ? MediaTime.zero : MediaTime(milliseconds: 4_000)
                 let mapping = t.mapping(forSequence: index, earliestCue: earliest)
                 #expect(mapping.map.local.ticks % 90 == 0, "LOCAL is a whole millisecond (line \(row.line))")
-                #expect(PresentationTimestamp.wrapped(mapping.map.local.ticks) == mapping.map.mpegts
+                #expect(
+                    PresentationTimestamp.wrapped(mapping.map.local.ticks) == mapping.map.mpegts
                         || mapping.map.local.ticks - mapping.offset.ticks + start.playlistStart.ticks != mapping.map.mpegts,
-                        "LOCAL and MPEGTS name one instant unless the sequence had to move later (line \(row.line))")
+                    "LOCAL and MPEGTS name one instant unless the sequence had to move later (line \(row.line))")
                 for ms in row.value.cues where MediaTime(milliseconds: ms) >= earliest {
                     let programme = MediaTime(milliseconds: ms)
                     // What the segment holds: the time rounded to the millisecond a WebVTT timestamp can hold.

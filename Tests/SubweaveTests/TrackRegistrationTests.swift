@@ -1,9 +1,9 @@
 import Foundation
 import Subweave
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
 /// Descriptors to tracks: every registration error, from the descriptor alone.
 struct TrackRegistrationTests {
@@ -41,8 +41,8 @@ struct TrackRegistrationTests {
     static let errors: [SourceRow<(String, RegistrationError.Code)>] = [
         SourceRow(("url=a.srt,id=,language=en", .emptySourceID)),
         SourceRow(("url=a.srt,language=en,name=", .emptyLabel)),
-        SourceRow(("url=a.srt", .emptyLabel)),                       // und: nothing to derive a name from
-        SourceRow(("url=a.srt,language=qaa", .emptyLabel)),          // no known name for the code
+        SourceRow(("url=a.srt", .emptyLabel)),  // und: nothing to derive a name from
+        SourceRow(("url=a.srt,language=qaa", .emptyLabel)),  // no known name for the code
         SourceRow(("url=http://,language=en", .malformedURL)),
         SourceRow(("url=http:/host/a.srt,language=en", .malformedURL)),
         SourceRow(("url=//cdn.example.com/a.srt,language=en", .malformedURL)),
@@ -58,7 +58,7 @@ struct TrackRegistrationTests {
         SourceRow(("url=a.srt,language=en,delay=soon", .invalidValue)),
         SourceRow(("url=a.srt,language=en,forced=maybe", .invalidValue)),
         SourceRow(("url=a.srt,language=en,langauge=fr", .unknownKey)),
-        SourceRow(("url=a.srt,language=english", .invalidLanguage)),     // a name, not a tag: the message suggests en
+        SourceRow(("url=a.srt,language=english", .invalidLanguage)),  // a name, not a tag: the message suggests en
         SourceRow(("url=a.srt,language=en,name=Eng\u{202E}hsilgnE", .unsafeText)),  // a bidi override
         SourceRow(("url=a.srt,language=en,name=A\u{2028}#EXT-X-ENDLIST", .unsafeText)),  // a line separator
         SourceRow(("url=a.srt,language=en,name=Eng\u{200B}lish", .unsafeText)),  // a zero-width space
@@ -66,7 +66,7 @@ struct TrackRegistrationTests {
         SourceRow(("url=a.srt,language=en,offset=soon", .invalidValue)),
         SourceRow(("url=a.srt,id=../../etc,language=en", .unsafeText)),
         SourceRow(("url=a.srt,id=..,language=en", .unsafeText)),
-        SourceRow(("url=a.srt,id=a\"b,language=en", .invalidValue)),   // an unclosed quote in the descriptor
+        SourceRow(("url=a.srt,id=a\"b,language=en", .invalidValue)),  // an unclosed quote in the descriptor
         SourceRow(("url=a.srt,id=a\u{7}b,language=en", .unsafeText)),
         SourceRow(("url=a.srt,language=en,name=Two\nlines", .unsafeText)),
     ]
@@ -124,8 +124,10 @@ struct LoadReportTests {
     }
 
     @Test func delayShiftsAndClampsAtZero() {
-        let cues = [Cue(start: MediaTime(milliseconds: 500), end: MediaTime(milliseconds: 1000), text: "a"),
-                    Cue(start: MediaTime(milliseconds: 1500), end: MediaTime(milliseconds: 3000), text: "b")]
+        let cues = [
+            Cue(start: MediaTime(milliseconds: 500), end: MediaTime(milliseconds: 1000), text: "a"),
+            Cue(start: MediaTime(milliseconds: 1500), end: MediaTime(milliseconds: 3000), text: "b"),
+        ]
         let (shifted, warnings) = SubtitleIngest.applyDelay(MediaTime(milliseconds: -2000), to: cues)
         #expect(shifted.map(\.text) == ["b"])
         #expect(shifted[0].start == .zero && shifted[0].end == MediaTime(milliseconds: 1000))
@@ -135,8 +137,11 @@ struct LoadReportTests {
     @Test func noCuesSaysWhy() throws {
         let noteOnly = try SubtitleIngest.read(Array("WEBVTT\n\nNOTE only a note\n".utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
         #expect(noteOnly.cues.isEmpty)
-        #expect(SubtitleIngest.noCues(noteOnly, format: .vtt, sourceID: "x", location: "x.vtt", empty: false).explanation.contains("check that the declared format"))
-        let allSkipped = try SubtitleIngest.read(Array("WEBVTT\n\n00:00:05.000 --> 99999999999:00:08.000\nx\n".utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
+        #expect(
+            SubtitleIngest.noCues(noteOnly, format: .vtt, sourceID: "x", location: "x.vtt", empty: false).explanation.contains("check that the declared format")
+        )
+        let allSkipped = try SubtitleIngest.read(
+            Array("WEBVTT\n\n00:00:05.000 --> 99999999999:00:08.000\nx\n".utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
         let message = SubtitleIngest.noCues(allSkipped, format: .vtt, sourceID: "x", location: "x.vtt", empty: false).explanation
         #expect(message.contains("every cue was skipped") && message.contains("line 3"), "\(message)")
     }

@@ -1,26 +1,32 @@
 import Foundation
 import HLS
 import Subweave
-import Testing
 import TestSupport
+import Testing
 import Timebase
 
 /// `subweave package` output passes `subweave validate`, and the validator catches the classic
 /// subtitle breakages.
 struct ValidationTests {
-    static let fixtures = ["media/ts-bframes/master.m3u8", "media/ts-bframes/complex.m3u8", "media/fmp4/master.m3u8",
-                           "media/discontinuity/master.m3u8", "media/pts-wrap/master.m3u8", "media/fmp4-hevc/master.m3u8",
-                           "media/fmp4-nob/master.m3u8", "media/audio-first/master.m3u8"]
+    static let fixtures = [
+        "media/ts-bframes/master.m3u8", "media/ts-bframes/complex.m3u8", "media/fmp4/master.m3u8",
+        "media/discontinuity/master.m3u8", "media/pts-wrap/master.m3u8", "media/fmp4-hevc/master.m3u8",
+        "media/fmp4-nob/master.m3u8", "media/audio-first/master.m3u8",
+    ]
 
     /// Packages `fixture` (a copy) with an SRT and a VTT that cross segment boundaries.
     static func packaged(_ fixture: String, preferred: String? = "en") async throws -> String {
         let folder = try Fixtures.copy(String(fixture.split(separator: "/").dropLast().joined(separator: "/")))
         let master = folder + "/" + fixture.split(separator: "/").last!
-        try "1\n00:00:00,500 --> 00:00:02,500\nOne\n\n2\n00:00:03,900 --> 00:00:06,100\nTwo, across\n".write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        try "1\n00:00:00,500 --> 00:00:02,500\nOne\n\n2\n00:00:03,900 --> 00:00:06,100\nTwo, across\n".write(
+            toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
         try "WEBVTT\n\n00:01.000 --> 00:05.000\nUn\n".write(toFile: folder + "/fr.vtt", atomically: true, encoding: .utf8)
-        let tracks = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(folder)/en.srt,language=en", origin: "1"),
-                                                 try TrackDescriptor(parsing: "url=\(folder)/fr.vtt,language=fr,forced", origin: "2")])
-        _ = try await Packager().run(master: URL(fileURLWithPath: master), PackageRequest(tracks: tracks, preferredLanguage: preferred.flatMap(LanguageTag.init(parsing:))))
+        let tracks = try SubtitleTrack.register([
+            try TrackDescriptor(parsing: "url=\(folder)/en.srt,language=en", origin: "1"),
+            try TrackDescriptor(parsing: "url=\(folder)/fr.vtt,language=fr,forced", origin: "2"),
+        ])
+        _ = try await Packager().run(
+            master: URL(fileURLWithPath: master), PackageRequest(tracks: tracks, preferredLanguage: preferred.flatMap(LanguageTag.init(parsing:))))
         return master
     }
 
@@ -63,8 +69,9 @@ struct ValidationTests {
         segment = segment.replacingOccurrences(of: mapLine, with: "X-TIMESTAMP-MAP=MPEGTS:\(tfdt),LOCAL:00:00:00.000")
         try segment.write(toFile: folder + "/00000.vtt", atomically: true, encoding: .utf8)
         let report = await PresentationValidator().validate(master: URL(fileURLWithPath: master))
-        #expect(report.findings.contains { $0.severity == .error && $0.file.hasSuffix("00000.vtt") && $0.message.contains("decode time") },
-                "\(report.findings)")
+        #expect(
+            report.findings.contains { $0.severity == .error && $0.file.hasSuffix("00000.vtt") && $0.message.contains("decode time") },
+            "\(report.findings)")
     }
 
     @Test func catchesAShortSubtitlePlaylist() async throws {
@@ -74,7 +81,10 @@ struct ValidationTests {
         text = text.replacingOccurrences(of: "#EXTINF:4.004000,\n00002.vtt\n", with: "")
         try text.write(toFile: playlist, atomically: true, encoding: .utf8)
         let report = await PresentationValidator().validate(master: URL(fileURLWithPath: master))
-        #expect(report.findings.contains { $0.severity == .error && $0.rule == "Apple HLS Authoring Spec 5.5" && $0.file.hasSuffix("index.m3u8") && $0.file.contains("fr-fr/") })
+        #expect(
+            report.findings.contains {
+                $0.severity == .error && $0.rule == "Apple HLS Authoring Spec 5.5" && $0.file.hasSuffix("index.m3u8") && $0.file.contains("fr-fr/")
+            })
     }
 }
 
@@ -85,12 +95,12 @@ struct ThirdPartyParserTests {
     func pythonM3U8ReadsOurMasters(_ fixture: String) async throws {
         let master = try await ValidationTests.packaged(fixture)
         let script = """
-        import json, sys, m3u8
-        p = m3u8.load(sys.argv[1])
-        subs = [m for m in p.media if m.type == "SUBTITLES"]
-        print(json.dumps({"variants": len(p.playlists), "subtitles": [[m.name, m.language, m.default, m.autoselect, m.forced, m.uri] for m in subs],
-                          "cc": [pl.stream_info.closed_captions for pl in p.playlists]}))
-        """
+            import json, sys, m3u8
+            p = m3u8.load(sys.argv[1])
+            subs = [m for m in p.media if m.type == "SUBTITLES"]
+            print(json.dumps({"variants": len(p.playlists), "subtitles": [[m.name, m.language, m.default, m.autoselect, m.forced, m.uri] for m in subs],
+                              "cc": [pl.stream_info.closed_captions for pl in p.playlists]}))
+            """
         let outcome = try Tools.run(Tools.which("python3")!, ["-c", script, master])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
@@ -105,21 +115,26 @@ struct ThirdPartyParserTests {
         let folder = try Scratch.make().path
         try FileManager.default.copyItem(atPath: Fixtures.path("playlists/" + file), toPath: folder + "/master.m3u8")
         let master = try MasterPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/master.m3u8"))), source: file)
-        let rendition = NewSubtitleRendition(identity: "external:x:es", name: "Español", language: .init(parsing: "es")!, forced: false, sdh: false,
-                                             prefersDefault: false, uri: "subtitles/x-es/index.m3u8", origin: "x")
+        let rendition = NewSubtitleRendition(
+            identity: "external:x:es", name: "Español", language: .init(parsing: "es")!, forced: false, sdh: false,
+            prefersDefault: false, uri: "subtitles/x-es/index.m3u8", origin: "x")
         let before = MasterRules.check(master).filter { $0.severity == .error }.count
         let result = try MasterRewriter(preferredLanguage: .init(parsing: "es")).rewrite(master, renditions: [rendition])
         #expect(MasterRules.check(result.master).filter { $0.severity == .error }.count <= before, "rewriting adds no error")
         try result.master.playlist.text.write(toFile: folder + "/out.m3u8", atomically: true, encoding: .utf8)
-        let outcome = try Tools.run(Tools.which("python3")!, ["-c", "import sys, m3u8; p = m3u8.load(sys.argv[1]); print(sum(1 for m in p.media if m.language == 'es'))", folder + "/out.m3u8"])
+        let outcome = try Tools.run(
+            Tools.which("python3")!,
+            ["-c", "import sys, m3u8; p = m3u8.load(sys.argv[1]); print(sum(1 for m in p.media if m.language == 'es'))", folder + "/out.m3u8"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "0")
     }
 }
 
 enum PlaylistCorpusFiles {
-    static let files = ["apple-advanced-style.m3u8", "shaka-packager-style.m3u8", "ffmpeg-master-style.m3u8", "bento4-style.m3u8",
-                        "mediaconvert-style.m3u8", "steering-define-ll.m3u8", "hand-edited-bom-crlf.m3u8", "multi-angle-video.m3u8"]
+    static let files = [
+        "apple-advanced-style.m3u8", "shaka-packager-style.m3u8", "ffmpeg-master-style.m3u8", "bento4-style.m3u8",
+        "mediaconvert-style.m3u8", "steering-define-ll.m3u8", "hand-edited-bom-crlf.m3u8", "multi-angle-video.m3u8",
+    ]
 }
 
 enum ThirdPartyReaders {

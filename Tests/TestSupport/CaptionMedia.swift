@@ -42,7 +42,9 @@ public struct CaptionScript: Sendable {
     public init() {}
 
     /// Sends `pairs` on consecutive frames from `frame`; control codes (first byte 0x10-0x1F) are
-    /// sent twice, as CTA-608 requires. Returns the frame after the last one used.
+    /// sent twice, as CTA-608 requires.
+    ///
+    /// Returns the frame after the last one used.
     @discardableResult
     public mutating func send(_ pairs: [(UInt8, UInt8)], at frame: Int, field: Int = 1, doubleControls: Bool = true) -> Int {
         var f = frame
@@ -56,7 +58,7 @@ public struct CaptionScript: Sendable {
         return f
     }
 
-    /// Sets one frame's pair as is (no doubling), e.g. to plant a parity error.
+    /// Sets one frame's pair as is (no doubling), such as to plant a parity error.
     public mutating func put(_ pair: (UInt8, UInt8), at frame: Int, field: Int = 1) {
         if field == 1 { field1[frame] = pair } else { field2[frame] = pair }
     }
@@ -81,16 +83,25 @@ public enum CaptionedStream {
     public enum Codec: String, Sendable { case h264, hevc }
 
     /// Writes `<folder>/captions.ts` with `frames` frames at 30000/1001 fps; returns its path.
+    ///
     /// With `remux` false the hand-made stream is returned as is (ffmpeg's remux drops the PMT
     /// descriptors of video streams, such as the ISO 639 language).
-    public static func make(script: CaptionScript?, frames: Int, codec: Codec = .h264, folder: String, language: String? = "eng", remux: Bool = true) throws -> String {
+    public static func make(script: CaptionScript?, frames: Int, codec: Codec = .h264, folder: String, language: String? = "eng", remux: Bool = true) throws
+        -> String
+    {
         guard let ffmpeg = Tools.ffmpeg, let ffprobe = Tools.ffprobe else { throw MissingTool(name: "ffmpeg") }
         let plain = folder + "/plain.ts", raw = folder + (codec == .h264 ? "/plain.h264" : "/plain.hevc")
-        let encoder: [String] = codec == .h264
+        let encoder: [String] =
+            codec == .h264
             ? ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-x264-params", "aud=1:b-adapt=0", "-g", "30"]
             : ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "aud=1:bframes=3:b-adapt=0:keyint=30:log-level=none"]
-        try check(Tools.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001",
-                                     "-frames:v", String(frames)] + encoder + ["-f", "mpegts", plain]))
+        try check(
+            Tools.run(
+                ffmpeg,
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001",
+                    "-frames:v", String(frames),
+                ] + encoder + ["-f", "mpegts", plain]))
         guard let script else { return plain }
         try check(Tools.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-y", "-i", plain, "-c:v", "copy", "-f", codec == .h264 ? "h264" : "hevc", raw]))
         let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts", "-of", "csv=p=0", plain])
@@ -114,8 +125,11 @@ public enum CaptionedStream {
         try Data(TSWriter.write(pes, streamType: codec == .h264 ? 0x1B : 0x24, language: language)).write(to: URL(fileURLWithPath: handmade))
         guard remux else { return handmade }
         let output = folder + "/captions.ts"
-        try check(Tools.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-y", "-i", handmade, "-map", "0", "-c", "copy"]
-                            + (language.map { ["-metadata:s:v:0", "language=\($0)"] } ?? []) + ["-f", "mpegts", output]))
+        try check(
+            Tools.run(
+                ffmpeg,
+                ["-hide_banner", "-loglevel", "error", "-y", "-i", handmade, "-map", "0", "-c", "copy"]
+                    + (language.map { ["-metadata:s:v:0", "language=\($0)"] } ?? []) + ["-f", "mpegts", output]))
         return output
     }
 
@@ -141,18 +155,20 @@ public enum CaptionedStream {
 
     /// An SEI NAL unit with one user_data_registered_itu_t_t35 message of A/53 cc_data.
     static func sei(_ triplets: [(UInt8, UInt8, UInt8)], codec: Codec) -> [UInt8] {
-        var payload: [UInt8] = [0xB5,                   // itu_t_t35_country_code: United States
-                                0x00, 0x31,             // itu_t_t35_provider_code: ATSC
-                                0x47, 0x41, 0x39, 0x34, // user_identifier "GA94"
-                                0x03,                   // user_data_type_code: cc_data
-                                0xC0 | UInt8(triplets.count), // process_em_data, process_cc_data, cc_count
-                                0xFF]                   // em_data
-        for t in triplets { payload += [t.0, t.1, t.2] }   // marker bits, cc_valid, cc_type; cc_data_1; cc_data_2
-        payload.append(0xFF)                            // marker_bits
+        var payload: [UInt8] = [
+            0xB5,  // itu_t_t35_country_code: United States
+            0x00, 0x31,  // itu_t_t35_provider_code: ATSC
+            0x47, 0x41, 0x39, 0x34,  // user_identifier "GA94"
+            0x03,  // user_data_type_code: cc_data
+            0xC0 | UInt8(triplets.count),  // process_em_data, process_cc_data, cc_count
+            0xFF,
+        ]  // em_data
+        for t in triplets { payload += [t.0, t.1, t.2] }  // marker bits, cc_valid, cc_type; cc_data_1; cc_data_2
+        payload.append(0xFF)  // marker_bits
         var rbsp: [UInt8] = codec == .h264 ? [0x06] : [39 << 1, 0x01]  // NAL header: SEI / HEVC prefix SEI
-        rbsp += [0x04, UInt8(payload.count)]            // payloadType 4, payloadSize
+        rbsp += [0x04, UInt8(payload.count)]  // payloadType 4, payloadSize
         rbsp += payload
-        rbsp.append(0x80)                               // rbsp_trailing_bits
+        rbsp.append(0x80)  // rbsp_trailing_bits
         return [0, 0, 0, 1] + escape(rbsp)
     }
 
@@ -200,11 +216,13 @@ enum TSWriter {
             repeat {
                 let cc = counters[pid, default: 0]
                 counters[pid] = (cc + 1) & 0x0F
-                var adaptation: [UInt8]?                                    // after adaptation_field_length
+                var adaptation: [UInt8]?  // after adaptation_field_length
                 if first, let pcr {
-                    adaptation = [0x10,                                     // PCR_flag
-                                  UInt8((pcr >> 25) & 0xFF), UInt8((pcr >> 17) & 0xFF), UInt8((pcr >> 9) & 0xFF),
-                                  UInt8((pcr >> 1) & 0xFF), UInt8((pcr & 1) << 7) | 0x7E, 0x00]  // PCR base, reserved, extension
+                    adaptation = [
+                        0x10,  // PCR_flag
+                        UInt8((pcr >> 25) & 0xFF), UInt8((pcr >> 17) & 0xFF), UInt8((pcr >> 9) & 0xFF),
+                        UInt8((pcr >> 1) & 0xFF), UInt8((pcr & 1) << 7) | 0x7E, 0x00,
+                    ]  // PCR base, reserved, extension
                 }
                 let room = 184 - (adaptation.map { $0.count + 1 } ?? 0)
                 if remaining.count < room {
@@ -217,10 +235,12 @@ enum TSWriter {
                     }
                 }
                 let take = 184 - (adaptation.map { $0.count + 1 } ?? 0)
-                out += [0x47,                                               // sync byte
-                        (first && unitStart ? 0x40 : 0) | UInt8(pid >> 8),  // payload_unit_start_indicator, PID
-                        UInt8(pid & 0xFF),
-                        (adaptation == nil ? 0x10 : 0x30) | cc]             // adaptation field control, continuity counter
+                out += [
+                    0x47,  // sync byte
+                    (first && unitStart ? 0x40 : 0) | UInt8(pid >> 8),  // payload_unit_start_indicator, PID
+                    UInt8(pid & 0xFF),
+                    (adaptation == nil ? 0x10 : 0x30) | cc,
+                ]  // adaptation field control, continuity counter
                 if let a = adaptation { out.append(UInt8(a.count)); out += a }
                 out += remaining.prefix(take)
                 remaining = remaining.dropFirst(take)
@@ -243,7 +263,10 @@ enum TSWriter {
                 packets(pid: 0x1000, payload: pmt, unitStart: true)
             }
             func ts(_ prefix: UInt8, _ v: Int64) -> [UInt8] {
-                [prefix << 4 | UInt8((v >> 29) & 0x0E) | 1, UInt8((v >> 22) & 0xFF), UInt8((v >> 14) & 0xFE) | 1, UInt8((v >> 7) & 0xFF), UInt8((v << 1) & 0xFE) | 1]
+                [
+                    prefix << 4 | UInt8((v >> 29) & 0x0E) | 1, UInt8((v >> 22) & 0xFF), UInt8((v >> 14) & 0xFE) | 1, UInt8((v >> 7) & 0xFF),
+                    UInt8((v << 1) & 0xFE) | 1,
+                ]
             }
             let header: [UInt8] = [0, 0, 1, 0xE0, 0, 0, 0x80, 0xC0, 10] + ts(3, unit.pts) + ts(1, unit.dts)
             packets(pid: 0x100, payload: header + unit.data, unitStart: true, pcr: max(0, unit.dts - 9000))
@@ -278,12 +301,17 @@ public enum FFmpegCaptions {
     public static func decode(_ file: String, dataField: Int = 0) throws -> [Cue] {
         guard let ffmpeg = Tools.ffmpeg, let ffprobe = Tools.ffprobe else { throw MissingTool(name: "ffmpeg") }
         let escaped = file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:").replacingOccurrences(of: "'", with: "\\'")
-        let outcome = try Tools.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-data_field", String(dataField), "-f", "lavfi",
-                                             "-i", "movie=\(escaped)[out+subcc]", "-map", "0:s", "-f", "srt", "-"])
+        let outcome = try Tools.run(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-data_field", String(dataField), "-f", "lavfi",
+                "-i", "movie=\(escaped)[out+subcc]", "-map", "0:s", "-f", "srt", "-",
+            ])
         guard outcome.status == 0 else { throw MissingTool(name: "ffmpeg's subcc decoding (\(outcome.stderr.prefix(300)))") }
         // The first video frame: its lowest PTS.
         let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", file])
-        let first = probe.stdout.split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.min() ?? 0
+        let first =
+            probe.stdout.split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }.min() ?? 0
         // lavfi's movie source starts its clock at the stream's start time.
         let start = try Tools.run(ffprobe, ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", file])
         let offset = first - (Double(start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? first)

@@ -71,7 +71,7 @@ public struct FolderSnapshot: Equatable {
 /// Finds what a run wrote, from the master alone (a plain text search, independent of Subweave).
 public enum Packaged {
     /// The folder (absolute) of the generation the master at `master` names under `folder`
-    /// (e.g. `subtitles/en-en`): the directory of the first `URI="<folder>/…/index.m3u8"`.
+    /// (for example `subtitles/en-en`): the directory of the first `URI="<folder>/…/index.m3u8"`.
     public static func generation(master: String, folder: String) throws -> String {
         let text = try String(contentsOfFile: master, encoding: .utf8)
         guard let start = text.range(of: "URI=\"\(folder)/"), let end = text[start.upperBound...].range(of: "/index.m3u8\"") else {

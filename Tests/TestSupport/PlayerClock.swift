@@ -15,6 +15,7 @@ public struct PlayerClock {
     }
 
     /// Parses one WebVTT segment: the X-TIMESTAMP-MAP before the first blank line, then the cues.
+    ///
     /// `firstPTS` is the first PTS of the segment's discontinuity sequence and `sequenceStart`
     /// where that sequence starts on the playlist timeline: cue time is
     /// `cue − LOCAL + (MPEGTS − firstPTS) / 90000 + sequenceStart`, with the 2^33 wrap normalised.
@@ -51,8 +52,10 @@ public struct PlayerClock {
                 while j < lines.count, !lines[j].isEmpty { body.append(lines[j]); j += 1 }
                 let above = i > 0 ? lines[i - 1] : ""
                 let identifier = above.isEmpty || above.hasPrefix("WEBVTT") || above.hasPrefix("X-TIMESTAMP-MAP") ? nil : above
-                cues.append(PlacedCue(start: start + offset, end: end + offset, text: body.joined(separator: "\n"),
-                                      block: ([line] + body).joined(separator: "\n"), identifier: identifier))
+                cues.append(
+                    PlacedCue(
+                        start: start + offset, end: end + offset, text: body.joined(separator: "\n"),
+                        block: ([line] + body).joined(separator: "\n"), identifier: identifier))
                 i = j
             } else {
                 i += 1

@@ -25,8 +25,10 @@ public enum Tools {
 
     /// Runs `executable` with `arguments`, optionally feeding `input` on stdin; waits for it.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil,
-                           environment: [String: String]? = nil, directory: String? = nil, timeout: TimeInterval = 300) throws -> Outcome {
+    public static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil,
+        environment: [String: String]? = nil, directory: String? = nil, timeout: TimeInterval = 300
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -57,8 +59,9 @@ public enum Tools {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
     }
 
     /// The lowest video PTS (90 kHz, reduced mod 2^33) of a transport stream file, as ffprobe reads it.
@@ -115,8 +118,12 @@ extension Tools {
         let base = try run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base", "-of", "csv=p=0", initPath])
         let parts = base.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").compactMap { Int64($0) }
         guard parts.count == 2, parts[1] > 0 else { throw MissingTool(name: "a video time base in \(initPath)") }
-        let outcome = try run(ffprobe, ["-v", "error", "-ignore_editlist", "1", "-select_streams", "v:0", "-show_entries", "packet=pts",
-                                        "-of", "csv=p=0", source])
+        let outcome = try run(
+            ffprobe,
+            [
+                "-v", "error", "-ignore_editlist", "1", "-select_streams", "v:0", "-show_entries", "packet=pts",
+                "-of", "csv=p=0", source,
+            ])
         let values = outcome.stdout.split(whereSeparator: \.isNewline).compactMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
         guard let lowest = values.min() else { throw MissingTool(name: "video packets in \(segmentPath)") }
         return lowest * 90000 * parts[0] / parts[1]

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import Timebase
 
 struct MediaTimeTests {
@@ -9,7 +9,7 @@ struct MediaTimeTests {
         SourceRow(("4.004", 360_360)),
         SourceRow(("0.5", 45_000)),
         SourceRow(("10.000000001", 900_000)),  // beyond the 9th decimal is ignored
-        SourceRow(("3.003003", 270_270)),      // 270270.27 ticks rounds to 270270
+        SourceRow(("3.003003", 270_270)),  // 270270.27 ticks rounds to 270270
         SourceRow((".5", 45_000)),
         SourceRow(("", nil)),
         SourceRow(("1.2.3", nil)),

@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
-/// The ugly-SubRip corpus (Fixtures/subtitles/wild, made by make-corpus.py). Expected cues are
+/// The ugly-SubRip corpus (Fixtures/subtitles/wild, made by make-corpus.py).
+///
+/// Expected cues are
 /// written here by hand: (start ms, end ms, WebVTT text[, settings]).
 struct SubRipCorpusTests {
     struct Expected: Sendable {
@@ -26,30 +28,51 @@ struct SubRipCorpusTests {
     static let text = "Café – naïve “quotes” €"
 
     static let cases: [Case] = [
-        Case(file: "counters-wrong.srt", cues: [Expected(start: 1000, end: 2000, text: "First"), Expected(start: 3000, end: 4000, text: "Second (repeated counter)"),
-                                                Expected(start: 5000, end: 6000, text: "Third (no counter)"), Expected(start: 7000, end: 8000, text: "Fourth (garbage counter)")]),
-        Case(file: "no-blank-lines.srt", cues: [Expected(start: 1000, end: 2000, text: "One"), Expected(start: 3000, end: 4000, text: "Two\ntwo, line 2"),
-                                                Expected(start: 5000, end: 6000, text: "Three")]),
-        Case(file: "blank-lines-inside.srt", cues: [Expected(start: 1000, end: 3000, text: "Top line\nBottom line"), Expected(start: 4000, end: 5000, text: "Next")]),
-        Case(file: "dot-millis.srt", cues: [Expected(start: 1500, end: 2250, text: "Dots"), Expected(start: 3100, end: 4200, text: "Colons"),
-                                            Expected(start: 5500, end: 6750, text: "Short fields")]),
+        Case(
+            file: "counters-wrong.srt",
+            cues: [
+                Expected(start: 1000, end: 2000, text: "First"), Expected(start: 3000, end: 4000, text: "Second (repeated counter)"),
+                Expected(start: 5000, end: 6000, text: "Third (no counter)"), Expected(start: 7000, end: 8000, text: "Fourth (garbage counter)"),
+            ]),
+        Case(
+            file: "no-blank-lines.srt",
+            cues: [
+                Expected(start: 1000, end: 2000, text: "One"), Expected(start: 3000, end: 4000, text: "Two\ntwo, line 2"),
+                Expected(start: 5000, end: 6000, text: "Three"),
+            ]),
+        Case(
+            file: "blank-lines-inside.srt",
+            cues: [Expected(start: 1000, end: 3000, text: "Top line\nBottom line"), Expected(start: 4000, end: 5000, text: "Next")]),
+        Case(
+            file: "dot-millis.srt",
+            cues: [
+                Expected(start: 1500, end: 2250, text: "Dots"), Expected(start: 3100, end: 4200, text: "Colons"),
+                Expected(start: 5500, end: 6750, text: "Short fields"),
+            ]),
         Case(file: "tight-arrow.srt", cues: [Expected(start: 1000, end: 2000, text: "Tight"), Expected(start: 3000, end: 4000, text: "Long arrow")]),
         Case(file: "trailing-spaces.srt", cues: [Expected(start: 1000, end: 2000, text: "Trailing\nspaces"), Expected(start: 3000, end: 4000, text: "End")]),
         Case(file: "coordinates.srt", cues: [Expected(start: 1000, end: 2000, text: "Positioned")]),
         Case(file: "no-final-newline.srt", cues: [Expected(start: 1000, end: 2000, text: "No newline at the end")]),
-        Case(file: "out-of-order.srt", cues: [Expected(start: 1000, end: 2000, text: "Earlier"), Expected(start: 3000, end: 4000, text: "Middle"),
-                                              Expected(start: 5000, end: 6000, text: "Later")], warnings: ["cues_reordered"]),
+        Case(
+            file: "out-of-order.srt",
+            cues: [
+                Expected(start: 1000, end: 2000, text: "Earlier"), Expected(start: 3000, end: 4000, text: "Middle"),
+                Expected(start: 5000, end: 6000, text: "Later"),
+            ], warnings: ["cues_reordered"]),
         Case(file: "overlapping.srt", cues: [Expected(start: 1000, end: 5000, text: "Long"), Expected(start: 2000, end: 3000, text: "Inside")]),
-        Case(file: "markup.srt", cues: [
-            Expected(start: 1000, end: 2000, text: "<i>Italic</i> <b>bold</b> <u>under</u>"),
-            Expected(start: 3000, end: 4000, text: "<c.yellow>Yellow</c> <c.red>Red</c> Odd"),
-            Expected(start: 5000, end: 6000, text: "Top centre", settings: "line:0"),
-            Expected(start: 7000, end: 8000, text: "Bottom left", settings: "align:start"),
-            Expected(start: 9000, end: 10000, text: "Tom &amp; Jerry &lt;3 x &gt; y"),
-            Expected(start: 11000, end: 12000, text: "<i>Unclosed italic</i>"),
-        ]),
-        Case(file: "bad-timing.srt", cues: [Expected(start: 1000, end: 2000, text: "Good"), Expected(start: 7000, end: 8000, text: "Good again")],
-             warnings: ["cue_skipped", "cue_skipped"]),
+        Case(
+            file: "markup.srt",
+            cues: [
+                Expected(start: 1000, end: 2000, text: "<i>Italic</i> <b>bold</b> <u>under</u>"),
+                Expected(start: 3000, end: 4000, text: "<c.yellow>Yellow</c> <c.red>Red</c> Odd"),
+                Expected(start: 5000, end: 6000, text: "Top centre", settings: "line:0"),
+                Expected(start: 7000, end: 8000, text: "Bottom left", settings: "align:start"),
+                Expected(start: 9000, end: 10000, text: "Tom &amp; Jerry &lt;3 x &gt; y"),
+                Expected(start: 11000, end: 12000, text: "<i>Unclosed italic</i>"),
+            ]),
+        Case(
+            file: "bad-timing.srt", cues: [Expected(start: 1000, end: 2000, text: "Good"), Expected(start: 7000, end: 8000, text: "Good again")],
+            warnings: ["cue_skipped", "cue_skipped"]),
         Case(file: "utf8.srt", cues: [Expected(start: 1000, end: 2000, text: text)]),
         Case(file: "utf8-bom.srt", cues: [Expected(start: 1000, end: 2000, text: text)]),
         Case(file: "utf16le-bom.srt", cues: [Expected(start: 1000, end: 2000, text: text)]),

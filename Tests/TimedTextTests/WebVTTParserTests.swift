@@ -1,7 +1,7 @@
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
 /// The W3C WebVTT parser algorithm, case by case (WebVTT §6).
 struct WebVTTParserTests {
@@ -66,40 +66,43 @@ struct WebVTTParserTests {
 
     @Test func blocks() throws {
         let text = """
-        WEBVTT - title
-        Kind: captions
+            WEBVTT - title
+            Kind: captions
 
-        NOTE a comment
-        spanning lines
+            NOTE a comment
+            spanning lines
 
-        STYLE
-        ::cue { color: lime }
+            STYLE
+            ::cue { color: lime }
 
-        REGION
-        id:fred width:40% lines:3 regionanchor:0%,100% viewportanchor:10%,90% scroll:up
+            REGION
+            id:fred width:40% lines:3 regionanchor:0%,100% viewportanchor:10%,90% scroll:up
 
-        intro
-        00:00.000 --> 00:01.000 region:fred
-        <v Roger>Hi &amp; bye
+            intro
+            00:00.000 --> 00:01.000 region:fred
+            <v Roger>Hi &amp; bye
 
-        00:02.000 --> 00:03.000
-        first line
-        00:04.000 --> 00:05.000
-        a timing line inside a cue starts a new cue
+            00:02.000 --> 00:03.000
+            first line
+            00:04.000 --> 00:05.000
+            a timing line inside a cue starts a new cue
 
-        STYLE
-        ::cue { color: red }
+            STYLE
+            ::cue { color: red }
 
-        00:06.000 --> 00:07.000
-        after a STYLE block that came too late
-        """
+            00:06.000 --> 00:07.000
+            after a STYLE block that came too late
+            """
         let document = try WebVTTParser.parse(text)
         #expect(document.styleSheets == ["::cue { color: lime }"])
         #expect(document.regions.map(\.identifier) == ["fred"])
         #expect(document.regions.first?.block == "REGION\nid:fred width:40% lines:3 regionanchor:0%,100% viewportanchor:10%,90% scroll:up")
         #expect(document.cues.map(\.identifier) == ["intro", "", "", ""])
-        #expect(document.cues.map(\.text) == ["<v Roger>Hi &amp; bye", "first line", "a timing line inside a cue starts a new cue",
-                                              "after a STYLE block that came too late"])
+        #expect(
+            document.cues.map(\.text) == [
+                "<v Roger>Hi &amp; bye", "first line", "a timing line inside a cue starts a new cue",
+                "after a STYLE block that came too late",
+            ])
         #expect(document.cues[0].settings.region == "fred")
         #expect(document.cues.map { $0.start.milliseconds } == [0, 2000, 4000, 6000])
     }

@@ -1,7 +1,7 @@
-import Testing
 import TestSupport
-import TimedText
+import Testing
 import Timebase
+import TimedText
 
 /// What a segment writes must read back as exactly the cues meant (W3C WebVTT §6.1: a cue's text
 /// ends at its first empty line, and a line with `-->` starts a new block).
@@ -13,13 +13,13 @@ struct WrittenCueTests {
     }
 
     static let texts: [SourceRow<(String, String)>] = [
-        SourceRow(("Hello\n<unknown>\nWorld", "Hello\nWorld")),              // a dropped tag leaves no blank line
-        SourceRow(("A <c.--\n>B", "A <c>B</c>")),                            // a class that would write "-->"
-        SourceRow(("<v -->x</v>", "<v -&#45;>x</v>")),                        // an annotation ending in "--"
-        SourceRow(("a\u{0}b\u{1}c\u{1B}d\u{7F}e", "abcde")),                 // NUL and other controls
-        SourceRow(("one\r\ntwo\rthree", "one\ntwo\nthree")),                 // CR breaks lines
-        SourceRow(("  \nkept", "kept")),                                       // a whitespace-only line
-        SourceRow(("x --> y", "x --&gt; y")),                                 // an arrow in text
+        SourceRow(("Hello\n<unknown>\nWorld", "Hello\nWorld")),  // a dropped tag leaves no blank line
+        SourceRow(("A <c.--\n>B", "A <c>B</c>")),  // a class that would write "-->"
+        SourceRow(("<v -->x</v>", "<v -&#45;>x</v>")),  // an annotation ending in "--"
+        SourceRow(("a\u{0}b\u{1}c\u{1B}d\u{7F}e", "abcde")),  // NUL and other controls
+        SourceRow(("one\r\ntwo\rthree", "one\ntwo\nthree")),  // CR breaks lines
+        SourceRow(("  \nkept", "kept")),  // a whitespace-only line
+        SourceRow(("x --> y", "x --&gt; y")),  // an arrow in text
     ]
 
     @Test func sanitizedTextReadsBackAsWritten() throws {
@@ -42,8 +42,10 @@ struct WrittenCueTests {
     }
 
     @Test func timesRoundToTheMillisecondAndEmptyCuesGo() {
-        let cues = [Cue(start: MediaTime(ticks: 3003), end: MediaTime(ticks: 6006), text: "a"),
-                    Cue(start: MediaTime(ticks: 100), end: MediaTime(ticks: 120), text: "gone: 1 ms rounds to 0 ms long")]
+        let cues = [
+            Cue(start: MediaTime(ticks: 3003), end: MediaTime(ticks: 6006), text: "a"),
+            Cue(start: MediaTime(ticks: 100), end: MediaTime(ticks: 120), text: "gone: 1 ms rounds to 0 ms long"),
+        ]
         let written = SegmentCues.writable(cues)
         #expect(written.map(\.start) == [MediaTime(milliseconds: 33)])
         #expect(written.map(\.end) == [MediaTime(milliseconds: 67)])

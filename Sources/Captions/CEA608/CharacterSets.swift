@@ -19,38 +19,38 @@ enum CharacterSets {
 
     /// Special characters: 0x11 (CC1/CC3) or 0x19 (CC2/CC4) then 0x30-0x3F.
     static let special: [Character] = [
-        "®",        // 0x30 registered mark
-        "°",        // 0x31 degree sign
-        "½",        // 0x32 one half
-        "¿",        // 0x33 inverted question mark
-        "™",        // 0x34 trademark
-        "¢",        // 0x35 cents sign
-        "£",        // 0x36 pounds sterling
-        "♪",        // 0x37 music note
-        "à",        // 0x38 lower-case a with grave accent
-        "\u{00A0}", // 0x39 transparent space (shown as a no-break space)
-        "è",        // 0x3A lower-case e with grave accent
-        "â",        // 0x3B lower-case a with circumflex
-        "ê",        // 0x3C lower-case e with circumflex
-        "î",        // 0x3D lower-case i with circumflex
-        "ô",        // 0x3E lower-case o with circumflex
-        "û",        // 0x3F lower-case u with circumflex
+        "®",  // 0x30 registered mark
+        "°",  // 0x31 degree sign
+        "½",  // 0x32 one half
+        "¿",  // 0x33 inverted question mark
+        "™",  // 0x34 trademark
+        "¢",  // 0x35 cents sign
+        "£",  // 0x36 pounds sterling
+        "♪",  // 0x37 music note
+        "à",  // 0x38 lower-case a with grave accent
+        "\u{00A0}",  // 0x39 transparent space (shown as a no-break space)
+        "è",  // 0x3A lower-case e with grave accent
+        "â",  // 0x3B lower-case a with circumflex
+        "ê",  // 0x3C lower-case e with circumflex
+        "î",  // 0x3D lower-case i with circumflex
+        "ô",  // 0x3E lower-case o with circumflex
+        "û",  // 0x3F lower-case u with circumflex
     ]
 
     /// Extended Spanish/French/miscellaneous: 0x12 or 0x1A then 0x20-0x3F.
     static let extendedSpanishFrench: [Character] = [
-        "Á", "É", "Ó", "Ú", "Ü", "ü", "‘", "¡",   // 0x20-0x27
-        "*", "’", "—", "©", "℠", "•", "“", "”",   // 0x28-0x2F
-        "À", "Â", "Ç", "È", "Ê", "Ë", "ë", "Î",   // 0x30-0x37
-        "Ï", "ï", "Ô", "Ù", "ù", "Û", "«", "»",   // 0x38-0x3F
+        "Á", "É", "Ó", "Ú", "Ü", "ü", "‘", "¡",  // 0x20-0x27
+        "*", "’", "—", "©", "℠", "•", "“", "”",  // 0x28-0x2F
+        "À", "Â", "Ç", "È", "Ê", "Ë", "ë", "Î",  // 0x30-0x37
+        "Ï", "ï", "Ô", "Ù", "ù", "Û", "«", "»",  // 0x38-0x3F
     ]
 
     /// Extended Portuguese/German/Danish: 0x13 or 0x1B then 0x20-0x3F.
     static let extendedPortugueseGerman: [Character] = [
-        "Ã", "ã", "Í", "Ì", "ì", "Ò", "ò", "Õ",   // 0x20-0x27
+        "Ã", "ã", "Í", "Ì", "ì", "Ò", "ò", "Õ",  // 0x20-0x27
         "õ", "{", "}", "\\", "^", "_", "|", "~",  // 0x28-0x2F
-        "Ä", "ä", "Ö", "ö", "ß", "¥", "¤", "│",   // 0x30-0x37
-        "Å", "å", "Ø", "ø", "┌", "┐", "└", "┘",   // 0x38-0x3F
+        "Ä", "ä", "Ö", "ö", "ß", "¥", "¤", "│",  // 0x30-0x37
+        "Å", "å", "Ø", "ø", "┌", "┐", "└", "┘",  // 0x38-0x3F
     ]
 
     /// PAC rows (1-based) by ((byte1 & 0x07) << 1) | ((byte2 & 0x20) >> 5); 0 is not a row.

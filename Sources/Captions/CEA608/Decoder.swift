@@ -2,7 +2,9 @@ import Timebase
 import TimedText
 
 /// Receives what a 608 channel shows: each caption with the time it appeared and the time it
-/// was removed. It knows nothing of WebVTT.
+/// was removed.
+///
+/// It knows nothing of WebVTT.
 package protocol CaptionSink {
     mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime)
 }

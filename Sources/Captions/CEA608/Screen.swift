@@ -1,6 +1,8 @@
 import Timebase
 
-/// A caption memory: 15 rows of 32 cells (CTA-608-E §B.1). Positions matter while decoding
+/// A caption memory: 15 rows of 32 cells (CTA-608-E §B.1).
+///
+/// Positions matter while decoding
 /// (overwrites, backspace, roll-up); the text that leaves is rows top to bottom, trimmed.
 struct Screen: Equatable {
     static let rows = 15

@@ -20,7 +20,7 @@ public struct ValidationFinding: Sendable, Equatable, Codable, CustomStringConve
     public let file: String
     /// The 1-based line, when there is one.
     public let line: Int?
-    /// The rule's short reference, e.g. `RFC 8216bis §4.4.6.1`, `Apple HLS Authoring Spec 4.6`.
+    /// The rule's short reference, such as `RFC 8216bis §4.4.6.1`, `Apple HLS Authoring Spec 4.6`.
     public let rule: String
     /// What the rule requires, in a sentence.
     public let requirement: String
@@ -30,6 +30,7 @@ public struct ValidationFinding: Sendable, Equatable, Codable, CustomStringConve
     /// checks outside the rule tables.
     public let id: String
 
+    /// A finding in `file` at `line` against `rule` (its `requirement`), with what was found.
     public init(_ severity: Severity, file: String, line: Int?, rule: String, requirement: String, _ message: String, id: String = "") {
         self.severity = severity
         self.file = file

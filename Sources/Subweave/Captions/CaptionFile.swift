@@ -1,8 +1,8 @@
 import Captions
 import Containers
 import Foundation
-import TimedText
 import Timebase
+import TimedText
 
 /// What the bounded scan found in a media file.
 public struct CaptionDetection: Sendable, Equatable, Codable {
@@ -33,9 +33,10 @@ public enum CaptionFile {
             guard reader.videoStreamType != nil else { throw notTransportStream(path) }
             let first = reader.decoder?.firstText
             let origin = MediaTime(ticks: reader.origin ?? 0)
-            return CaptionDetection(captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - origin).seconds },
-                                    accessUnits: reader.decoder?.accessUnits ?? 0,
-                                    language: reader.videoLanguage.flatMap(LanguageTag.init(parsing:))?.description)
+            return CaptionDetection(
+                captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - origin).seconds },
+                accessUnits: reader.decoder?.accessUnits ?? 0,
+                language: reader.videoLanguage.flatMap(LanguageTag.init(parsing:))?.description)
         }
     }
 
@@ -45,8 +46,9 @@ public enum CaptionFile {
             let result = TransportStreamCaptions.decode(try open(path))
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             let language = result.language.flatMap(LanguageTag.init(parsing:))
-            return ProgrammeCaptions(services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
-                                     language: language, detected: !result.services.isEmpty)
+            return ProgrammeCaptions(
+                services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
+                language: language, detected: !result.services.isEmpty)
         }
     }
 
@@ -55,7 +57,9 @@ public enum CaptionFile {
     }
 
     static func notTransportStream(_ path: String) -> SubweaveError {
-        .media(file: LabelText.excerpt(path), ContainerError(.unknownFormat, offset: 0, "no MPEG-TS video stream found (no transport stream with a PAT and a PMT listing video)"))
+        .media(
+            file: LabelText.excerpt(path),
+            ContainerError(.unknownFormat, offset: 0, "no MPEG-TS video stream found (no transport stream with a PAT and a PMT listing video)"))
     }
 }
 

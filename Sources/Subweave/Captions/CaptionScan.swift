@@ -2,8 +2,8 @@ import Captions
 import Containers
 import Foundation
 import HLS
-import TimedText
 import Timebase
+import TimedText
 
 /// What `--captions` does.
 public enum CaptionMode: String, Sendable {
@@ -30,6 +30,7 @@ public struct ProgrammeCaptions: Sendable {
     /// Whether the bounded scan found caption text (a full decode follows only if it did).
     public let detected: Bool
 
+    /// Captions of `services`, in `language`, `detected` by the bounded scan or not.
     public init(services: [Service], language: LanguageTag?, detected: Bool) {
         self.services = services
         self.language = language
@@ -61,7 +62,8 @@ struct CaptionScanner {
     func scan(_ timeline: ProgrammeTimeline, playlistURL: URL, alwaysDecode: Bool = false) async throws(SubweaveError) -> ProgrammeCaptions {
         let playlist = timeline.playlist
         guard let first = playlist.segments.first, first.map == nil, first.encryption == nil,
-              let firstURL = MediaReader.resolve(first.uri, against: playlistURL) else { return .none }
+            let firstURL = MediaReader.resolve(first.uri, against: playlistURL)
+        else { return .none }
         let head = try await reader.read(firstURL, kind: .segment, range: first.byteRange, what: "the first media segment")
         var detector = TransportStreamCaptionReader(accessUnitLimit: Self.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })
         _ = detector.feed(head[...])
@@ -86,8 +88,9 @@ struct CaptionScanner {
         let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
             guard let list = cues[service], let first = list.first else { return nil }
             let segment = playlist.segments.last { $0.start <= first.start }
-            return ProgrammeCaptions.Service(service: service, cues: list, firstSeen: first.start,
-                                             segment: segment.flatMap { MediaReader.resolve($0.uri, against: playlistURL) }.map(MediaReader.display))
+            return ProgrammeCaptions.Service(
+                service: service, cues: list, firstSeen: first.start,
+                segment: segment.flatMap { MediaReader.resolve($0.uri, against: playlistURL) }.map(MediaReader.display))
         }
         return ProgrammeCaptions(services: services, language: language, detected: detected)
     }

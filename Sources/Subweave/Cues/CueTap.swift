@@ -1,7 +1,7 @@
 import Captions
 import Foundation
-import TimedText
 import Timebase
+import TimedText
 
 /// One cue as a source gives it: which track or caption service, when, what, and where on screen.
 public struct TappedCue: Sendable, Equatable {
@@ -38,8 +38,10 @@ public struct CueTap: AsyncSequence, Sendable {
     let source: Source
 
     /// The cues of a subtitle file, read as the packager reads it.
-    public static func subtitles(_ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil,
-                                 loader: ResourceLoader = ResourceLoader()) -> CueTap {
+    public static func subtitles(
+        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil,
+        loader: ResourceLoader = ResourceLoader()
+    ) -> CueTap {
         CueTap(source: .subtitles(input, format, encoding, loader))
     }
 
@@ -48,6 +50,7 @@ public struct CueTap: AsyncSequence, Sendable {
         CueTap(source: .transportStream(path))
     }
 
+    /// An iterator that reads the source as cues are asked for.
     public func makeAsyncIterator() -> Iterator { Iterator(source: source) }
 
     /// Hands out cues as the source yields them.
@@ -60,6 +63,7 @@ public struct CueTap: AsyncSequence, Sendable {
 
         init(source: Source) { self.source = source }
 
+        /// The next cue, or nil at the end of the source; reads more of it only when needed.
         public mutating func next() async throws(SubweaveError) -> TappedCue? {
             while next == buffered.count {
                 if done { return nil }
@@ -108,8 +112,9 @@ public struct CueTap: AsyncSequence, Sendable {
             }
             let origin = MediaTime(ticks: reader.origin ?? 0)
             let cues = reader.takeCues().map { item in
-                TappedCue(track: item.service.rawValue, start: item.cue.start - origin, end: item.cue.end - origin,
-                          text: item.cue.text, placement: item.cue.settings)
+                TappedCue(
+                    track: item.service.rawValue, start: item.cue.start - origin, end: item.cue.end - origin,
+                    text: item.cue.text, placement: item.cue.settings)
             }
             return (cues, finished)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import HLS
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The kinds of file Subweave reads, each with its own size limit (``ReadLimits``).
@@ -24,6 +25,7 @@ public struct ReadLimits: Sendable, Equatable {
     /// One media segment or initialisation section: 2 GiB.
     public var segment: Int = 2 << 30
 
+    /// The default limits (see each property).
     public init() {}
 
     /// The limit for `kind`.
@@ -49,8 +51,10 @@ public struct ReadLimits: Sendable, Equatable {
         let lower = text.lowercased()
         let digits = lower.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let value = Int(digits) else { return nil }
-        let units: [String: Int] = ["": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 1_000_000,
-                                    "mib": 1 << 20, "g": 1 << 30, "gb": 1_000_000_000, "gib": 1 << 30]
+        let units: [String: Int] = [
+            "": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 1_000_000,
+            "mib": 1 << 20, "g": 1 << 30, "gb": 1_000_000_000, "gib": 1 << 30,
+        ]
         guard let unit = units[String(lower.dropFirst(digits.count))] else { return nil }
         let (product, overflow) = value.multipliedReportingOverflow(by: unit)
         return overflow ? nil : product
@@ -78,8 +82,11 @@ public struct ResourceLoader: Sendable {
     /// The most bytes read of one file of each kind.
     public var limits: ReadLimits
 
-    public init(timeout: TimeInterval = 15, overallTimeout: TimeInterval = 120, retries: Int = 2, concurrency: Int = 3,
-                limits: ReadLimits = ReadLimits()) {
+    /// A loader with an idle `timeout`, an `overallTimeout`, `retries` of transient failures, `concurrency` and `limits`.
+    public init(
+        timeout: TimeInterval = 15, overallTimeout: TimeInterval = 120, retries: Int = 2, concurrency: Int = 3,
+        limits: ReadLimits = ReadLimits()
+    ) {
         self.idleTimeout = timeout
         self.overallTimeout = max(timeout, overallTimeout)
         self.retries = max(0, retries)
@@ -90,6 +97,7 @@ public struct ResourceLoader: Sendable {
     /// Why a read failed, as a phrase that follows the file's name ("does not exist …").
     public struct Failure: Error, Sendable, Equatable {
         public let explanation: String
+        /// A failure explained by a phrase that follows the file name.
         public init(explanation: String) { self.explanation = explanation }
     }
 
@@ -198,7 +206,10 @@ public struct ResourceLoader: Sendable {
     }
 
     static func tooLarge(_ size: Int, _ limit: Int, _ kind: ResourceKind, atLeast: Bool = false) -> Failure {
-        Failure(explanation: "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right")
+        Failure(
+            explanation:
+                "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right"
+        )
     }
 
     static func errnoFailure(_ what: String) -> Failure {
@@ -210,8 +221,10 @@ public struct ResourceLoader: Sendable {
     public func fetch(_ url: URL, kind: ResourceKind = .subtitle) async throws(Failure) -> [UInt8] {
         var attempt = 0
         while true {
-            let outcome = await BoundedTransfer(url: url, limit: limits[kind], kind: kind, idleTimeout: idleTimeout,
-                                                overallTimeout: overallTimeout).run()
+            let outcome = await BoundedTransfer(
+                url: url, limit: limits[kind], kind: kind, idleTimeout: idleTimeout,
+                overallTimeout: overallTimeout
+            ).run()
             switch outcome {
             case .success(let bytes):
                 return bytes
@@ -293,12 +306,16 @@ private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecke
         continuation?.resume(returning: outcome)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let http = response as? HTTPURLResponse
         lock.withLock { status = http?.statusCode ?? 0 }
         if response.expectedContentLength > Int64(limit) {
-            stop("announces \(response.expectedContentLength) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right", task: dataTask)
+            stop(
+                "announces \(response.expectedContentLength) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right",
+                task: dataTask)
             completionHandler(.cancel)
             return
         }
@@ -311,7 +328,9 @@ private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecke
             return body.count > limit
         }
         if over {
-            stop("sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right", task: dataTask)
+            stop(
+                "sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right",
+                task: dataTask)
         }
     }
 
@@ -337,8 +356,10 @@ private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecke
         }
         guard (200..<300).contains(status) else {
             let transient = status == 408 || status == 429 || status >= 500
-            finish(.failure(status == 0 ? "no HTTP response" : "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))",
-                            transient: transient || status == 0))
+            finish(
+                .failure(
+                    status == 0 ? "no HTTP response" : "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))",
+                    transient: transient || status == 0))
             return
         }
         finish(.success(body))

@@ -46,16 +46,19 @@ public enum RenditionList {
         for rendition in playlist.renditions where rendition.type == .subtitles || rendition.type == .closedCaptions {
             let place = rendition.uri.flatMap(RenditionLayout.recognise)
             var record: RenditionRecord?
-            if let place, let generation = place.generation, let url = MediaReader.resolve("\(place.folder)/\(generation)/\(RenditionRecord.fileName)", against: master),
-               let data = try? await loader.read(url, kind: .playlist) {
+            if let place, let generation = place.generation,
+                let url = MediaReader.resolve("\(place.folder)/\(generation)/\(RenditionRecord.fileName)", against: master),
+                let data = try? await loader.read(url, kind: .playlist)
+            {
                 record = try? JSONDecoder().decode(RenditionRecord.self, from: Data(data))
             }
-            listed.append(ListedRendition(
-                identity: record?.identity ?? place.map { identity(fromFolder: $0.folder) }, managed: place != nil, type: rendition.type?.rawValue ?? "",
-                groupID: rendition.groupID ?? "", name: rendition.name ?? "", language: rendition.language, isDefault: rendition.isDefault,
-                autoselect: rendition.isAutoselect, forced: rendition.isForced, characteristics: rendition.characteristics, uri: rendition.uri,
-                folder: place?.folder, generation: place?.generation, sourceID: record?.sourceID, ingestFormat: record?.ingestFormat,
-                cueCount: record?.cueCount, line: playlist.playlist.lines[rendition.lineIndex].number))
+            listed.append(
+                ListedRendition(
+                    identity: record?.identity ?? place.map { identity(fromFolder: $0.folder) }, managed: place != nil, type: rendition.type?.rawValue ?? "",
+                    groupID: rendition.groupID ?? "", name: rendition.name ?? "", language: rendition.language, isDefault: rendition.isDefault,
+                    autoselect: rendition.isAutoselect, forced: rendition.isForced, characteristics: rendition.characteristics, uri: rendition.uri,
+                    folder: place?.folder, generation: place?.generation, sourceID: record?.sourceID, ingestFormat: record?.ingestFormat,
+                    cueCount: record?.cueCount, line: playlist.playlist.lines[rendition.lineIndex].number))
         }
         return listed
     }

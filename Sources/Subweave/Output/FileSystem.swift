@@ -10,7 +10,9 @@ enum FileSystem {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// Makes `path` a real folder if it is not one yet; true when this call created it. A
+    /// Makes `path` a real folder if it is not one yet; true when this call created it.
+    ///
+    /// A
     /// symbolic link (to anywhere) or a file in its place is an error naming it.
     static func makeRealFolder(_ path: String, within root: String) throws(SubweaveError) -> Bool {
         var info = stat()
@@ -18,7 +20,11 @@ enum FileSystem {
             switch info.st_mode & S_IFMT {
             case S_IFDIR: return false
             case S_IFLNK:
-                throw .io(path: path, reason: "is a symbolic link; Subweave never writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)")
+                throw .io(
+                    path: path,
+                    reason:
+                        "is a symbolic link; Subweave never writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)"
+                )
             default:
                 throw .io(path: path, reason: "exists and is not a folder; Subweave needs a folder here")
             }
@@ -45,7 +51,9 @@ enum FileSystem {
     }
 
     /// Removes `path`: a file or link is unlinked (a link's target is never touched), a folder is
-    /// emptied the same way and removed. Errors are ignored (this is clean-up).
+    /// emptied the same way and removed.
+    ///
+    /// Errors are ignored (this is clean-up).
     static func removeTree(_ path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
@@ -64,7 +72,9 @@ enum FileSystem {
         return unlink(path) == 0
     }
 
-    /// Writes `files` into a new folder `staging` and renames it to `target` whole. If `target`
+    /// Writes `files` into a new folder `staging` and renames it to `target` whole.
+    ///
+    /// If `target`
     /// appears meanwhile, it holds the same content (its name is its hash) and the staging folder goes.
     static func writeFolder(at target: String, files: [(name: String, text: String)], staging: String) throws(SubweaveError) {
         removeTree(staging)
@@ -97,7 +107,9 @@ enum FileSystem {
     }
 
     /// Replaces the file at `path` with `text` through a temporary sibling named `temporaryName`,
-    /// `fsync`ed before the rename; the folder is `fsync`ed after it. The file keeps its permission bits.
+    /// `fsync`ed before the rename; the folder is `fsync`ed after it.
+    ///
+    /// The file keeps its permission bits.
     static func replaceFile(at path: String, with text: String, temporaryName: String) throws(SubweaveError) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + temporaryName

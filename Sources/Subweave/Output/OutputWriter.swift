@@ -56,7 +56,9 @@ package struct OutputWriter: Sendable {
     package var masterPath: String { folder + "/" + masterName }
 
     /// Takes the folder's lock, waiting on a Dispatch thread (never the cooperative pool) for at
-    /// most ``lockTimeout`` seconds. Release it when the run is done.
+    /// most ``lockTimeout`` seconds.
+    ///
+    /// Release it when the run is done.
     func acquireLock() async throws(SubweaveError) -> FolderLock {
         let (folder, timeout, onWait) = (self.folder, lockTimeout, self.onWait)
         return try await onDispatch { () throws(SubweaveError) in try FolderLock(folder: folder, timeout: timeout, onWait: onWait) }
@@ -64,9 +66,13 @@ package struct OutputWriter: Sendable {
 
     /// Writes `generations`, then `masterText` as the master, then removes the generations of
     /// `managedFolders` the new master does not name (`named`: folder → generation it names;
-    /// `previous`: folder → generation the old master named). Call holding ``acquireLock()``.
-    package func commit(generations: [GenerationWrite], masterText: String, managedFolders: Set<String>,
-                       named: [String: String], previous: [String: String], removedFolders: Set<String> = []) throws(SubweaveError) {
+    /// `previous`: folder → generation the old master named).
+    ///
+    /// Call holding ``acquireLock()``.
+    package func commit(
+        generations: [GenerationWrite], masterText: String, managedFolders: Set<String>,
+        named: [String: String], previous: [String: String], removedFolders: Set<String> = []
+    ) throws(SubweaveError) {
         var created = CreatedEntries()
         do {
             try makeOutputFolder(created: &created)
@@ -140,8 +146,9 @@ package struct OutputWriter: Sendable {
                 let write = pending[index]
                 do throws(SubweaveError) {
                     let target = root + "/" + write.folder + "/" + write.generation
-                    try FileSystem.writeFolder(at: target, files: write.files(),
-                                               staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())")
+                    try FileSystem.writeFolder(
+                        at: target, files: write.files(),
+                        staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())")
                     done.withLock { $0.append(target) }
                 } catch {
                     firstError.withLock { if $0 == nil { $0 = error } }
@@ -153,7 +160,9 @@ package struct OutputWriter: Sendable {
     }
 
     /// Removes `.subweave-*` entries (temporary files, staging folders) of killed runs from the
-    /// output folder and the managed folders. Holding the lock, no live run owns any.
+    /// output folder and the managed folders.
+    ///
+    /// Holding the lock, no live run owns any.
     private func removeLeftovers(in folders: Set<String>) throws(SubweaveError) {
         var places = [folder]
         for relative in folders {
@@ -169,7 +178,9 @@ package struct OutputWriter: Sendable {
     }
 
     /// Removes the generations (and files of the layout before generations) of `relative` that
-    /// are not in `keep`. Only real folders with generation names and Subweave's file names go.
+    /// are not in `keep`.
+    ///
+    /// Only real folders with generation names and Subweave's file names go.
     private func removeGenerations(in relative: String, keeping keep: Set<String>, keepLegacy: Bool) {
         let path = folder + "/" + relative
         guard FileSystem.isRealFolder(path) else { return }

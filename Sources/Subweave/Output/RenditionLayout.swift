@@ -68,7 +68,8 @@ package enum RenditionLayout {
     package static func recognise(_ uri: String) -> (folder: String, generation: String?)? {
         let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.last.map(String.init) == playlistName, parts.count == 3 || parts.count == 4,
-              parts[0] == subtitlesRoot || parts[0] == captionsRoot, !parts[1].isEmpty, !parts[1].hasPrefix(".") else { return nil }
+            parts[0] == subtitlesRoot || parts[0] == captionsRoot, !parts[1].isEmpty, !parts[1].hasPrefix(".")
+        else { return nil }
         let folder = "\(parts[0])/\(parts[1])"
         if parts.count == 3 { return parts[0] == subtitlesRoot ? (folder, nil) : nil }
         return isGeneration(parts[2]) ? (folder, String(parts[2])) : nil
@@ -76,11 +77,12 @@ package enum RenditionLayout {
 
     /// The folder-safe form of a source ID.
     static func slug(_ text: String) -> String {
-        var out = String(text.unicodeScalars.map { scalar -> Character in
-            let v = scalar.value
-            let ok = (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x2E || v == 0x5F || v == 0x2D
-            return ok ? Character(scalar) : "_"
-        })
+        var out = String(
+            text.unicodeScalars.map { scalar -> Character in
+                let v = scalar.value
+                let ok = (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x2E || v == 0x5F || v == 0x2D
+                return ok ? Character(scalar) : "_"
+            })
         while out.hasPrefix(".") { out.removeFirst() }
         return out.isEmpty ? "track" : out
     }

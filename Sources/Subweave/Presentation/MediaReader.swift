@@ -4,7 +4,9 @@ import HLS
 import Timebase
 
 /// Reads what a presentation names — playlists, media segments, initialisation sections — with
-/// errors that say which file, what it was needed for, and why it failed. The packager, the
+/// errors that say which file, what it was needed for, and why it failed.
+///
+/// The packager, the
 /// validator and the caption scanner each hold one.
 struct MediaReader: Sendable {
     let loader: ResourceLoader
@@ -25,11 +27,14 @@ struct MediaReader: Sendable {
             let segment = playlist.segments[index]
             let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
             if let method = segment.encryption, method.hidesTimestamps {
-                throw .encrypted("\(place) is encrypted (EXT-X-KEY METHOD=\(method.text)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media")
+                throw .encrypted(
+                    "\(place) is encrypted (EXT-X-KEY METHOD=\(method.text)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media"
+                )
             }
             let segmentURL = try resolve(segment.uri, against: url, in: playlist, line: segment.line)
-            let bytes = try await read(segmentURL, kind: .segment, range: segment.byteRange,
-                                       what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
+            let bytes = try await read(
+                segmentURL, kind: .segment, range: segment.byteRange,
+                what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
             let initialization = try await initializationSection(segment, of: url, cache: &initializations)
             do {
                 probes[index] = try TimelineProbe.probe(segment: bytes, initialization: initialization)
@@ -45,8 +50,10 @@ struct MediaReader: Sendable {
     }
 
     /// The `EXT-X-MAP` data of `segment`, read once per map.
-    func initializationSection(_ segment: MediaSegment, of playlistURL: URL,
-                               cache: inout [MediaSegment.Initialization: [UInt8]]) async throws(SubweaveError) -> [UInt8]? {
+    func initializationSection(
+        _ segment: MediaSegment, of playlistURL: URL,
+        cache: inout [MediaSegment.Initialization: [UInt8]]
+    ) async throws(SubweaveError) -> [UInt8]? {
         guard let map = segment.map else { return nil }
         if let cached = cache[map] { return cached }
         guard let mapURL = Self.resolve(map.uri, against: playlistURL) else {

@@ -56,7 +56,7 @@ public struct ReferenceVariant: Sendable {
     public let url: URL
     /// Its media playlist.
     public let playlist: MediaPlaylist
-    /// Why this variant: "the first variant with video (CODECS avc1.4d401f)", …
+    /// Why this variant, such as "the first variant with video (CODECS avc1.4d401f)".
     public let reason: String
 }
 
@@ -129,11 +129,15 @@ struct ReferenceSelection {
             guard compared < Self.comparedVariants, seen.insert(variant.uri).inserted else { continue }
             compared += 1
             guard let (otherURL, _, otherTimeline) = try? await probe(other),
-                  let a = timeline.sequences.first?.media, let b = otherTimeline.sequences.first?.media, b.source == .video, a.source == .video else { continue }
+                let a = timeline.sequences.first?.media, let b = otherTimeline.sequences.first?.media, b.source == .video, a.source == .video
+            else { continue }
             let difference = PresentationTimestamp.wrappedDifference(b.start, a.start)
             if abs(difference) > ProgrammeTimeline.frameTolerance.ticks {
-                warnings.append(PackageWarning(.variantsDisagree,
-                    "variant \(other + 1) (\(MediaReader.display(otherURL))) starts \(MediaTime(ticks: difference).decimalSeconds) s away from the reference variant \(index + 1) (\(MediaReader.display(url))); players time each variant's cues from its own first frame, so cues will be off by that much on one of them"))
+                warnings.append(
+                    PackageWarning(
+                        .variantsDisagree,
+                        "variant \(other + 1) (\(MediaReader.display(otherURL))) starts \(MediaTime(ticks: difference).decimalSeconds) s away from the reference variant \(index + 1) (\(MediaReader.display(url))); players time each variant's cues from its own first frame, so cues will be off by that much on one of them"
+                    ))
             }
         }
         return (ReferenceVariant(index: index, url: url, playlist: playlist, reason: reason), timeline, warnings)
@@ -143,10 +147,16 @@ struct ReferenceSelection {
         let uri: String
         do { uri = try master.substitutingVariables(in: variant.uri, line: variant.uriLineIndex) } catch { throw .playlist(error) }
         guard let url = MediaReader.resolve(uri, against: masterURL) else {
-            throw .playlist(HLSError(.malformedTag, source: master.source, line: master.playlist.lines[variant.uriLineIndex].number,
-                                     "the variant URI is not a valid URI"))
+            throw .playlist(
+                HLSError(
+                    .malformedTag, source: master.source, line: master.playlist.lines[variant.uriLineIndex].number,
+                    "the variant URI is not a valid URI"))
         }
-        let bytes = try await reader.read(url, kind: .playlist, what: "the media playlist of variant \(number + 1) (#EXT-X-STREAM-INF on line \(master.playlist.lines[variant.lineIndex].number ?? 0) of \(master.source))")
+        let bytes = try await reader.read(
+            url, kind: .playlist,
+            what:
+                "the media playlist of variant \(number + 1) (#EXT-X-STREAM-INF on line \(master.playlist.lines[variant.lineIndex].number ?? 0) of \(master.source))"
+        )
         do { return (url, try MediaPlaylist(parsing: bytes, source: MediaReader.display(url), imports: master.definitions)) } catch { throw .playlist(error) }
     }
 }

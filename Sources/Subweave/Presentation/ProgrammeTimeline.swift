@@ -1,7 +1,7 @@
 import Containers
 import HLS
-import TimedText
 import Timebase
+import TimedText
 
 /// The reference variant's timeline: its segments on the playlist timeline and, per
 /// discontinuity sequence, the media timestamp of the sequence's first presented frame.
@@ -53,8 +53,10 @@ public struct ProgrammeTimeline: Sendable, Equatable {
         for index in Self.segmentsToProbe(playlist) {
             guard let probe = probes[index] else { continue }
             let segment = playlist.segments[index]
-            sequences.append(SequenceStart(discontinuitySequence: segment.discontinuitySequence, firstSegment: index,
-                                           playlistStart: segment.start, media: probe))
+            sequences.append(
+                SequenceStart(
+                    discontinuitySequence: segment.discontinuitySequence, firstSegment: index,
+                    playlistStart: segment.start, media: probe))
         }
         self.sequences = sequences
     }
@@ -92,8 +94,9 @@ public struct ProgrammeTimeline: Sendable, Equatable {
             let written = base + (earliest - sequence.playlistStart).ticks
             if written < 0 { shift = (-written + 89) / 90 * 90 }
         }
-        return Mapping(offset: MediaTime(ticks: base - sequence.playlistStart.ticks + shift),
-                       map: TimestampMap(mpegts: anchor, local: MediaTime(ticks: anchor + shift)))
+        return Mapping(
+            offset: MediaTime(ticks: base - sequence.playlistStart.ticks + shift),
+            map: TimestampMap(mpegts: anchor, local: MediaTime(ticks: anchor + shift)))
     }
 
     /// The video's language from the PMT of the first segment, if it declares one.

@@ -10,7 +10,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
         public var identity: String
         public var language: String
         public var name: String
-        /// `vtt`, `srt_converted`, `cea608` …
+        /// How the cues were read: `vtt`, `srt_converted`, `cea608`, and so on.
         public var ingestFormat: String
         public var encoding: String?
         public var cueCount: Int

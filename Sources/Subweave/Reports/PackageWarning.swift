@@ -24,6 +24,7 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
     public let code: Code
     public let message: String
 
+    /// A warning of `code` worded as `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -1,7 +1,9 @@
 import Containers
 import HLS
 
-/// Why packaging stopped. Every case names the file (or descriptor), where in it, and what is
+/// Why packaging stopped.
+///
+/// Every case names the file (or descriptor), where in it, and what is
 /// wrong; nothing in the HLS directory has changed when one is thrown.
 public enum SubweaveError: Error, Sendable, CustomStringConvertible {
     /// Descriptor problems, all of them, found before any file was read.
@@ -76,6 +78,7 @@ public struct RegistrationError: Error, Sendable, Equatable, CustomStringConvert
     /// What is wrong and how to fix it.
     public let explanation: String
 
+    /// A problem of `code` with the descriptor `descriptor` (`--subtitle #2`), explained.
     public init(_ code: Code, descriptor: String, _ explanation: String) {
         self.code = code
         self.descriptor = descriptor
@@ -98,6 +101,7 @@ public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let location: String
     public let explanation: String
 
+    /// A failure of `code` for track `sourceID` read from `location`, explained.
     public init(_ code: Code, sourceID: String, location: String, _ explanation: String) {
         self.code = code
         self.sourceID = sourceID

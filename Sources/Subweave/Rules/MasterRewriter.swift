@@ -76,8 +76,12 @@ package struct MasterRewriter: Sendable {
         var languages: [String] = []
         for r in renditions where !languages.contains(r.language.description) { languages.append(r.language.description) }
         return renditions.enumerated().sorted { a, b in
-            let ka = (languages.firstIndex(of: a.element.language.description) ?? 0, RenditionRules.rank(forced: a.element.forced, sdh: a.element.sdh), a.offset)
-            let kb = (languages.firstIndex(of: b.element.language.description) ?? 0, RenditionRules.rank(forced: b.element.forced, sdh: b.element.sdh), b.offset)
+            let ka = (
+                languages.firstIndex(of: a.element.language.description) ?? 0, RenditionRules.rank(forced: a.element.forced, sdh: a.element.sdh), a.offset
+            )
+            let kb = (
+                languages.firstIndex(of: b.element.language.description) ?? 0, RenditionRules.rank(forced: b.element.forced, sdh: b.element.sdh), b.offset
+            )
             return ka < kb
         }.map(\.element)
     }
@@ -107,7 +111,8 @@ struct ClosedCaptionsEdit {
         case .automatic, .none, .declare([]):
             var warnings: [PackageWarning] = []
             if case .declare = policy, !captionGroups.isEmpty {
-                warnings.append(PackageWarning(.captionGroupsRemoved, "no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed"))
+                warnings.append(
+                    PackageWarning(.captionGroupsRemoved, "no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed"))
             }
             for line in variants.keys { variants[line]?.set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf) }
             return (captionRenditions.map { .remove(line: $0.lineIndex) }, warnings)
@@ -123,11 +128,20 @@ struct ClosedCaptionsEdit {
     /// The master declares caption groups its variants use: kept, and NONE (which cannot stand
     /// beside a group, RFC 8216bis §4.4.6.2) removed from the other variants.
     private func keepDeclared(_ group: String, _ captionGroups: Set<String>, _ variants: inout [Int: AttributeList]) -> [PackageWarning] {
-        var warnings = [PackageWarning(.captionGroupsKept, "the master declares in-band closed captions (group \"\(group)\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries")]
+        var warnings = [
+            PackageWarning(
+                .captionGroupsKept,
+                "the master declares in-band closed captions (group \"\(group)\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries"
+            )
+        ]
         for line in variants.keys.sorted() {
             guard let value = variants[line]?["CLOSED-CAPTIONS"], !(value.isQuoted && captionGroups.contains(value.unquoted)) else { continue }
             variants[line]?.remove("CLOSED-CAPTIONS")
-            warnings.append(PackageWarning(.closedCaptionsNoneRemoved, "line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group"))
+            warnings.append(
+                PackageWarning(
+                    .closedCaptionsNoneRemoved,
+                    "line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group"
+                ))
         }
         return warnings
     }

@@ -1,5 +1,5 @@
-import TimedText
 import Timebase
+import TimedText
 
 /// The rules that decide DEFAULT, AUTOSELECT and order among the renditions of a SUBTITLES group.
 ///
@@ -91,7 +91,11 @@ package enum RenditionRules {
             for (fullIndex, full) in tracks.enumerated() where !full.isForced && full.language == forced.language {
                 let missing = forcedCuesMissing(forced: loaded[forcedIndex].cues, full: loaded[fullIndex].cues)
                 guard let first = missing.first else { continue }
-                warnings.append(PackageWarning(.forcedCuesMissing, "Apple HLS Authoring Spec 5.8: the full \(full.language) track \"\(full.sourceID)\" lacks \(missing.count) of the \(loaded[forcedIndex].cues.count) forced cues of \"\(forced.sourceID)\" (the first at \(first.start.decimalSeconds) s); viewers who choose it will miss them"))
+                warnings.append(
+                    PackageWarning(
+                        .forcedCuesMissing,
+                        "Apple HLS Authoring Spec 5.8: the full \(full.language) track \"\(full.sourceID)\" lacks \(missing.count) of the \(loaded[forcedIndex].cues.count) forced cues of \"\(forced.sourceID)\" (the first at \(first.start.decimalSeconds) s); viewers who choose it will miss them"
+                    ))
             }
         }
         return warnings

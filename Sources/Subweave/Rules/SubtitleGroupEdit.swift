@@ -65,7 +65,9 @@ struct SubtitleGroupEdit {
             }
         }
         let name = LabelText.excerpt(slots[again].name ?? "")
-        throw .nameClash("\(origin(slots[again])) and \(origin(slots[first])) both have NAME \"\(name)\"; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give the track another name=…")
+        throw .nameClash(
+            "\(origin(slots[again])) and \(origin(slots[first])) both have NAME \"\(name)\"; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give the track another name=…"
+        )
     }
 
     /// What the rules need to know of each slot.
@@ -73,11 +75,13 @@ struct SubtitleGroupEdit {
         slots.map { slot in
             switch slot {
             case .existing(let r):
-                return RenditionRules.Member(language: r.language.flatMap(LanguageTag.init(parsing:)), forced: r.isForced,
-                                             characteristics: r.characteristics, prefersDefault: r.isDefault)
+                return RenditionRules.Member(
+                    language: r.language.flatMap(LanguageTag.init(parsing:)), forced: r.isForced,
+                    characteristics: r.characteristics, prefersDefault: r.isDefault)
             case .replacing(_, let n), .adding(let n):
-                return RenditionRules.Member(language: n.language, forced: n.forced,
-                                             characteristics: n.sdh ? RenditionRules.sdhCharacteristics : nil, prefersDefault: n.prefersDefault)
+                return RenditionRules.Member(
+                    language: n.language, forced: n.forced,
+                    characteristics: n.sdh ? RenditionRules.sdhCharacteristics : nil, prefersDefault: n.prefersDefault)
             }
         }
     }

@@ -1,21 +1,30 @@
 import Captions
-import TimedText
 import Timebase
+import TimedText
 
 /// Turns subtitle bytes into cues: decoding, format dispatch, repair, and the checks that catch
 /// the classic mistakes.
 package enum SubtitleIngest {
-    /// Reads `bytes` as `format`. `location` names the source in failures.
-    package static func read(_ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
-                            sourceID: String, location: String) throws(LoadFailure) -> IngestedSubtitles {
+    /// Reads `bytes` as `format`.
+    ///
+    /// `location` names the source in failures.
+    package static func read(
+        _ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
+        sourceID: String, location: String
+    ) throws(LoadFailure) -> IngestedSubtitles {
         let decoded = TextDecoder.decode(bytes, forced: forced)
         var warnings: [IngestWarning] = []
         if decoded.usedFallback {
-            warnings.append(IngestWarning(kind: .encodingFallback, line: nil,
-                "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"))
+            warnings.append(
+                IngestWarning(
+                    kind: .encodingFallback, line: nil,
+                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"
+                ))
         } else if let bad = decoded.firstInvalidOffset {
-            warnings.append(IngestWarning(kind: .invalidBytes, line: nil,
-                "byte offset \(bad) is not valid \(decoded.encoding.rawValue); such bytes were replaced by U+FFFD"))
+            warnings.append(
+                IngestWarning(
+                    kind: .invalidBytes, line: nil,
+                    "byte offset \(bad) is not valid \(decoded.encoding.rawValue); such bytes were replaced by U+FFFD"))
         }
         var cues: [Cue]
         var headerBlocks: [String] = []
@@ -27,13 +36,16 @@ package enum SubtitleIngest {
             do {
                 document = try WebVTTParser.parse(decoded.text)
             } catch {
-                throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location,
-                                  "\(error.description); check that the declared format matches the file")
+                throw LoadFailure(
+                    .notSubtitles, sourceID: sourceID, location: location,
+                    "\(error.description); check that the declared format matches the file")
             }
             warnings += document.warnings
             if case .found(_, let mapLine, true) = TimestampMap.find(in: decoded.text) {
-                warnings.append(IngestWarning(kind: .timestampMapIgnored, line: mapLine,
-                    "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
+                warnings.append(
+                    IngestWarning(
+                        kind: .timestampMapIgnored, line: mapLine,
+                        "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
             }
             cues = document.cues
             headerBlocks = WebVTTWriter.headerBlocks(document)
@@ -52,8 +64,9 @@ package enum SubtitleIngest {
                 cues = read.cues
                 warnings += read.warnings
             } catch {
-                throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location,
-                                  "\(error.description); check that the declared format matches the file")
+                throw LoadFailure(
+                    .notSubtitles, sourceID: sourceID, location: location,
+                    "\(error.description); check that the declared format matches the file")
             }
             ingestFormat = "scc_converted"
         }
@@ -70,18 +83,23 @@ package enum SubtitleIngest {
             let id = cues[index].identifier
             if !id.isEmpty && !seenIdentifiers.insert(id).inserted {
                 // hls.js drops a cue whose identifier it has seen: a reused identifier would hide this cue.
-                warnings.append(IngestWarning(kind: .duplicateIdentifier, line: cues[index].sourceLine,
-                    "cue identifier \"\(id)\" is used by an earlier cue; dropped from this cue so players do not discard it as a repeat"))
+                warnings.append(
+                    IngestWarning(
+                        kind: .duplicateIdentifier, line: cues[index].sourceLine,
+                        "cue identifier \"\(id)\" is used by an earlier cue; dropped from this cue so players do not discard it as a repeat"))
                 cues[index].identifier = ""
             }
         }
         assignIdentifiers(&cues, taken: seenIdentifiers)
         if repairedCount > 0 && format == .vtt {
-            warnings.append(IngestWarning(kind: .markupRepaired, line: firstRepairLine,
-                "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
+            warnings.append(
+                IngestWarning(
+                    kind: .markupRepaired, line: firstRepairLine,
+                    "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
         }
-        return IngestedSubtitles(ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
-                                 encoding: decoded.encoding, warnings: warnings)
+        return IngestedSubtitles(
+            ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
+            encoding: decoded.encoding, warnings: warnings)
     }
 
     /// Why `ingested` (read from `location` as `format`) gave no cue: the file is empty, or every
@@ -134,10 +152,12 @@ package enum SubtitleIngest {
         }
         var warnings: [IngestWarning] = []
         if dropped > 0 {
-            warnings.append(IngestWarning(kind: .cueSkipped, line: nil, "\(dropped) cue(s) end before 0 after delay \(delay.decimalSeconds) s and were dropped"))
+            warnings.append(
+                IngestWarning(kind: .cueSkipped, line: nil, "\(dropped) cue(s) end before 0 after delay \(delay.decimalSeconds) s and were dropped"))
         }
         if clamped > 0 {
-            warnings.append(IngestWarning(kind: .cueClamped, line: nil, "\(clamped) cue(s) start before 0 after delay \(delay.decimalSeconds) s and now start at 0"))
+            warnings.append(
+                IngestWarning(kind: .cueClamped, line: nil, "\(clamped) cue(s) start before 0 after delay \(delay.decimalSeconds) s and now start at 0"))
         }
         return (result, warnings)
     }
@@ -148,15 +168,24 @@ package enum SubtitleIngest {
         var warnings: [IngestWarning] = []
         let late = cues.filter { $0.start >= duration }
         if !late.isEmpty && complete {
-            warnings.append(IngestWarning(kind: .cuesAfterEnd, line: late.first?.sourceLine,
-                "\(late.count) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(late[0].start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"))
+            warnings.append(
+                IngestWarning(
+                    kind: .cuesAfterEnd, line: late.first?.sourceLine,
+                    "\(late.count) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(late[0].start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"
+                ))
         } else if !late.isEmpty {
-            warnings.append(IngestWarning(kind: .cuesNotYetPublished, line: late.first?.sourceLine,
-                "\(late.count) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(late[0].start.decimalSeconds) s; they go into the segments that carry them once those are published"))
+            warnings.append(
+                IngestWarning(
+                    kind: .cuesNotYetPublished, line: late.first?.sourceLine,
+                    "\(late.count) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(late[0].start.decimalSeconds) s; they go into the segments that carry them once those are published"
+                ))
         }
         if cues.count >= 2, cues[0].start == .zero, cues[1].start - cues[0].end >= MediaTime(seconds: 60) {
-            warnings.append(IngestWarning(kind: .firstCueAtZero, line: cues[0].sourceLine,
-                "the first cue starts at 0 but the next starts \(cues[1].start.decimalSeconds) s in; a cue at 0 is often a leftover (a title, a credit, a sync marker)"))
+            warnings.append(
+                IngestWarning(
+                    kind: .firstCueAtZero, line: cues[0].sourceLine,
+                    "the first cue starts at 0 but the next starts \(cues[1].start.decimalSeconds) s in; a cue at 0 is often a leftover (a title, a credit, a sync marker)"
+                ))
         }
         return warnings
     }

@@ -1,6 +1,6 @@
 import Foundation
-import TimedText
 import Timebase
+import TimedText
 
 /// Where a subtitle file to read on its own comes from.
 public enum SubtitleInput: Sendable, Equatable, CustomStringConvertible {
@@ -21,10 +21,13 @@ public enum SubtitleInput: Sendable, Equatable, CustomStringConvertible {
 public struct SubtitleReader: Sendable {
     public var loader: ResourceLoader
 
+    /// A reader reading through `loader`.
     public init(loader: ResourceLoader = ResourceLoader()) { self.loader = loader }
 
     /// The cues of `input` read as `format` (default: the format its content shows, else its
-    /// extension's), in `encoding` (default: detected). A file without cues is not an error here.
+    /// extension's), in `encoding` (default: detected).
+    ///
+    /// A file without cues is not an error here.
     public func read(_ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil) async throws(SubweaveError) -> IngestedSubtitles {
         let bytes: [UInt8]
         do {
@@ -38,8 +41,10 @@ public struct SubtitleReader: Sendable {
         let extensionFormat: SubtitleFormat?
         if case .source(let source) = input { extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension) } else { extensionFormat = nil }
         guard let chosen = format ?? SubtitleFormat.sniffed(bytes, encoding: encoding) ?? extensionFormat else {
-            throw .load(LoadFailure(.notSubtitles, sourceID: input.description, location: input.description,
-                                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip or SCC; give the format"))
+            throw .load(
+                LoadFailure(
+                    .notSubtitles, sourceID: input.description, location: input.description,
+                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip or SCC; give the format"))
         }
         do {
             return try SubtitleIngest.read(bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description)

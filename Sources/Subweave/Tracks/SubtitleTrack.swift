@@ -1,6 +1,6 @@
 import Foundation
-import TimedText
 import Timebase
+import TimedText
 
 /// A side-loaded subtitle track, checked and ready to load (modelled on the external subtitle
 /// tracks of player SDKs such as FastPix's `FastPixExternalSubtitleTrack`).
@@ -58,21 +58,26 @@ public struct SubtitleTrack: Sendable, Equatable {
     ///   - offset: added to every cue first, any size.
     ///   - encoding: force a text encoding.
     /// - Throws: the first problem; ``register(_:)`` reports every problem of every descriptor.
-    public init(source: SubtitleSource, id: String? = nil, language: LanguageTag? = nil, name: String? = nil,
-                format: SubtitleFormat? = nil, isForced: Bool = false, isSDH: Bool = false, isDefault: Bool = false,
-                delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil) throws(RegistrationError) {
+    public init(
+        source: SubtitleSource, id: String? = nil, language: LanguageTag? = nil, name: String? = nil,
+        format: SubtitleFormat? = nil, isForced: Bool = false, isSDH: Bool = false, isDefault: Bool = false,
+        delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil
+    ) throws(RegistrationError) {
         var problems: [RegistrationError] = []
-        let fields = Fields(source: source, id: id, language: language ?? .undetermined, name: name, format: format,
-                            isForced: isForced, isSDH: isSDH, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding)
+        let fields = Fields(
+            source: source, id: id, language: language ?? .undetermined, name: name, format: format,
+            isForced: isForced, isSDH: isSDH, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding)
         guard let track = Self.check(fields, origin: "track", problems: &problems), problems.isEmpty else {
             throw problems.first ?? RegistrationError(.invalidValue, descriptor: "track", "the track is not valid")
         }
         self = track
     }
 
-    private init(sourceID: String, source: SubtitleSource, language: LanguageTag, label: String, labelIsDerived: Bool,
-                 declaredFormat: SubtitleFormat?, format: SubtitleFormat, isDefault: Bool, isForced: Bool, isSDH: Bool,
-                 delay: MediaTime, offset: MediaTime, encoding: TextEncoding?, notes: [String]) {
+    private init(
+        sourceID: String, source: SubtitleSource, language: LanguageTag, label: String, labelIsDerived: Bool,
+        declaredFormat: SubtitleFormat?, format: SubtitleFormat, isDefault: Bool, isForced: Bool, isSDH: Bool,
+        delay: MediaTime, offset: MediaTime, encoding: TextEncoding?, notes: [String]
+    ) {
         self.sourceID = sourceID
         self.source = source
         self.language = language
@@ -119,11 +124,18 @@ public struct SubtitleTrack: Sendable, Equatable {
         if id.trimmingCharacters(in: .whitespaces).isEmpty {
             fail(.emptySourceID, "the source ID is empty; set id=… (by default it is the file name without its extension)")
         } else if let bad = id.unicodeScalars.first(where: { LabelText.isRefused($0) || $0 == "\"" }) {
-            fail(.unsafeText, "the source ID contains \(LabelText.describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'")
+            fail(
+                .unsafeText,
+                "the source ID contains \(LabelText.describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'")
         } else if id == "." || id == ".." || id.contains("/") || id.contains("\\") {
-            fail(.unsafeText, "the source ID \"\(LabelText.excerpt(id))\" looks like a path; it names a folder inside the output, so it cannot contain '/' or be '.' or '..'")
+            fail(
+                .unsafeText,
+                "the source ID \"\(LabelText.excerpt(id))\" looks like a path; it names a folder inside the output, so it cannot contain '/' or be '.' or '..'")
         } else if let length = Optional(RenditionLayout.folderNameLength(sourceID: id, language: fields.language)), length > 255 {
-            fail(.invalidValue, "the source ID is \(id.utf8.count) bytes long; with the language it names a folder of \(length) bytes, and file names are limited to 255 bytes: shorten id=")
+            fail(
+                .invalidValue,
+                "the source ID is \(id.utf8.count) bytes long; with the language it names a folder of \(length) bytes, and file names are limited to 255 bytes: shorten id="
+            )
         }
 
         var label = fields.name ?? ""
@@ -133,9 +145,11 @@ public struct SubtitleTrack: Sendable, Equatable {
                 label = autonym + (fields.isSDH ? " (SDH)" : "") + (fields.isForced ? " (Forced)" : "")
                 derived = true
             } else {
-                fail(.emptyLabel, fields.language.isUndetermined
-                     ? "name= is required: without language= there is no name to derive the menu label from"
-                     : "name= is required: no known name for language \"\(fields.language)\"")
+                fail(
+                    .emptyLabel,
+                    fields.language.isUndetermined
+                        ? "name= is required: without language= there is no name to derive the menu label from"
+                        : "name= is required: no known name for language \"\(fields.language)\"")
             }
         } else if label.trimmingCharacters(in: .whitespaces).isEmpty {
             fail(.emptyLabel, "name= is empty; the NAME attribute is the label players show in the subtitle menu")
@@ -146,20 +160,26 @@ public struct SubtitleTrack: Sendable, Equatable {
 
         let format = fields.format ?? SubtitleFormat.inferred(fromPath: fields.source.pathForExtension)
         if format == nil {
-            fail(.indeterminateFormat, "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt or .scc extension (the query string is never read); declare format=vtt, format=srt or format=scc")
+            fail(
+                .indeterminateFormat,
+                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt or .scc extension (the query string is never read); declare format=vtt, format=srt or format=scc"
+            )
         }
 
         var delay = fields.delay
         var notes: [String] = []
         if delay > maximumDelay || delay < -maximumDelay {
             let clamped = delay > .zero ? maximumDelay : -maximumDelay
-            notes.append("delay=\(fields.delayText ?? delay.decimalSeconds) s clamped to \(clamped.decimalSeconds) s (at most ±10 s; a larger shift usually means the wrong file; use offset= to move a timecoded file)")
+            notes.append(
+                "delay=\(fields.delayText ?? delay.decimalSeconds) s clamped to \(clamped.decimalSeconds) s (at most ±10 s; a larger shift usually means the wrong file; use offset= to move a timecoded file)"
+            )
             delay = clamped
         }
         guard problems.count == before, let format else { return nil }
-        return SubtitleTrack(sourceID: id, source: fields.source, language: fields.language, label: label, labelIsDerived: derived,
-                             declaredFormat: fields.format, format: format, isDefault: fields.isDefault, isForced: fields.isForced,
-                             isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
+        return SubtitleTrack(
+            sourceID: id, source: fields.source, language: fields.language, label: label, labelIsDerived: derived,
+            declaredFormat: fields.format, format: format, isDefault: fields.isDefault, isForced: fields.isForced,
+            isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
     }
 }
 
@@ -208,7 +228,8 @@ public enum SubtitleSource: Sendable, Equatable, CustomStringConvertible {
             throw error(.malformedURL, "\"\(shown)\" contains a control character")
         }
         if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
-           text[..<colon].count >= 2, text.first?.isLetter == true {
+            text[..<colon].count >= 2, text.first?.isLetter == true
+        {
             let scheme = text[..<colon].lowercased()
             let rest = text[text.index(after: colon)...]
             switch scheme {

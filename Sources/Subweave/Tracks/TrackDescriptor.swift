@@ -1,6 +1,6 @@
 import Foundation
-import TimedText
 import Timebase
+import TimedText
 
 /// A subtitle track as the user described it: `key=value` pairs, not yet checked.
 ///
@@ -14,6 +14,7 @@ public struct TrackDescriptor: Sendable, Equatable {
     /// The pairs in the order written; flags have the value `true`.
     public let pairs: [(key: String, value: String)]
 
+    /// A descriptor of `pairs` from `origin` (for messages).
     public init(origin: String, pairs: [(key: String, value: String)]) {
         self.origin = origin
         self.pairs = pairs
@@ -28,7 +29,9 @@ public struct TrackDescriptor: Sendable, Equatable {
         pairs.last { $0.key.lowercased() == key }?.value
     }
 
-    /// Parses the command-line form. Fails only on an unterminated quote.
+    /// Parses the command-line form.
+    ///
+    /// Fails only on an unterminated quote.
     public init(parsing text: String, origin: String) throws(RegistrationError) {
         var pairs: [(String, String)] = []
         var items: [String] = []
@@ -62,18 +65,27 @@ public struct TrackDescriptor: Sendable, Equatable {
         self.init(origin: origin, pairs: pairs)
     }
 
-    /// Parses a tracks file: a JSON array of objects with the descriptor keys. `file` names it
+    /// Parses a tracks file: a JSON array of objects with the descriptor keys.
+    ///
+    /// `file` names it
     /// in messages.
     public static func parseTracksFile(_ data: Data, file: String) throws(SubweaveError) -> [TrackDescriptor] {
         let elements: [JSONElement]
         do {
             elements = try JSONDecoder().decode([JSONElement].self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
-            throw .registration([RegistrationError(.invalidValue, descriptor: file,
-                "not valid JSON (\(context.underlyingError.map { "\($0)" } ?? context.debugDescription)); expected an array of objects such as [{\"url\": \"subs/en.srt\", \"language\": \"en\"}]")])
+            throw .registration([
+                RegistrationError(
+                    .invalidValue, descriptor: file,
+                    "not valid JSON (\(context.underlyingError.map { "\($0)" } ?? context.debugDescription)); expected an array of objects such as [{\"url\": \"subs/en.srt\", \"language\": \"en\"}]"
+                )
+            ])
         } catch {
-            throw .registration([RegistrationError(.invalidValue, descriptor: file,
-                "expected a JSON array of track objects such as [{\"url\": \"subs/en.srt\", \"language\": \"en\"}]")])
+            throw .registration([
+                RegistrationError(
+                    .invalidValue, descriptor: file,
+                    "expected a JSON array of track objects such as [{\"url\": \"subs/en.srt\", \"language\": \"en\"}]")
+            ])
         }
         var result: [TrackDescriptor] = []
         var errors: [RegistrationError] = []
@@ -118,16 +130,22 @@ extension SubtitleTrack {
         for descriptor in descriptors {
             let before = errors.count
             guard let fields = descriptor.fields(problems: &errors), errors.count == before,
-                  let track = check(fields, origin: descriptor.origin, problems: &errors), errors.count == before else { continue }
+                let track = check(fields, origin: descriptor.origin, problems: &errors), errors.count == before
+            else { continue }
             if let other = seenIDs[track.sourceID] {
-                errors.append(RegistrationError(.duplicateSourceID, descriptor: descriptor.origin,
-                    "source ID \"\(LabelText.excerpt(track.sourceID))\" is already used by \(other); give each track its own id=…"))
+                errors.append(
+                    RegistrationError(
+                        .duplicateSourceID, descriptor: descriptor.origin,
+                        "source ID \"\(LabelText.excerpt(track.sourceID))\" is already used by \(other); give each track its own id=…"))
                 continue
             }
             let folder = RenditionLayout.folder(for: track.identity)
             if let other = seenFolders[folder] {
-                errors.append(RegistrationError(.duplicateSourceID, descriptor: descriptor.origin,
-                    "source ID \"\(LabelText.excerpt(track.sourceID))\" would write to \(folder), as \(other) does; choose ids that differ in letters, digits, '.', '_' or '-'"))
+                errors.append(
+                    RegistrationError(
+                        .duplicateSourceID, descriptor: descriptor.origin,
+                        "source ID \"\(LabelText.excerpt(track.sourceID))\" would write to \(folder), as \(other) does; choose ids that differ in letters, digits, '.', '_' or '-'"
+                    ))
                 continue
             }
             seenIDs[track.sourceID] = descriptor.origin
@@ -148,15 +166,18 @@ extension TrackDescriptor {
         let language = reader.language()
         let format = reader.typed("format", SubtitleFormat.init(label:), "is not supported; use format=vtt, format=srt or format=scc")
         let delay = reader.typed("delay", Self.signedSeconds, "is not a number of seconds (such as 1.5 or -0.25)")
-        let offset = reader.typed("offset", { Self.signedSeconds($0) ?? Self.signedClock($0) },
-                                  "is not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm] (-01:00:00)")
-        let encoding = reader.typed("encoding", TextEncoding.init(label:),
-                                    "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
+        let offset = reader.typed(
+            "offset", { Self.signedSeconds($0) ?? Self.signedClock($0) },
+            "is not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm] (-01:00:00)")
+        let encoding = reader.typed(
+            "encoding", TextEncoding.init(label:),
+            "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
         let forced = reader.flag("forced"), sdh = reader.flag("sdh"), isDefault = reader.flag("default")
         guard let source else { return nil }
-        var fields = SubtitleTrack.Fields(source: source, id: reader.values["id"], language: language, name: reader.values["name"], format: format,
-                                          isForced: forced, isSDH: sdh, isDefault: isDefault, delay: delay ?? .zero, offset: offset ?? .zero,
-                                          encoding: encoding)
+        var fields = SubtitleTrack.Fields(
+            source: source, id: reader.values["id"], language: language, name: reader.values["name"], format: format,
+            isForced: forced, isSDH: sdh, isDefault: isDefault, delay: delay ?? .zero, offset: offset ?? .zero,
+            encoding: encoding)
         fields.delayText = reader.values["delay"]
         return fields
     }
@@ -169,14 +190,18 @@ extension TrackDescriptor {
             let lower = pair.key.lowercased()
             let key = SubtitleTrack.aliases[lower] ?? lower
             if index == 0 && pair.value == "true" && !SubtitleTrack.knownKeys.contains(key) && self["url"] == nil
-                && (key.contains("/") || key.contains(".")) {
+                && (key.contains("/") || key.contains("."))
+            {
                 values["url"] = pair.key
                 continue
             }
             guard SubtitleTrack.knownKeys.contains(key) else {
                 let suggestion = EditDistance.suggestion(for: key, among: SubtitleTrack.knownKeys.sorted()).map { " (did you mean \($0)?)" } ?? ""
-                problems.append(RegistrationError(.unknownKey, descriptor: origin,
-                    "unknown key \"\(LabelText.excerpt(key))\"\(suggestion); known keys: \(SubtitleTrack.knownKeys.sorted().joined(separator: ", ")) (and in=, input=, lang=)"))
+                problems.append(
+                    RegistrationError(
+                        .unknownKey, descriptor: origin,
+                        "unknown key \"\(LabelText.excerpt(key))\"\(suggestion); known keys: \(SubtitleTrack.knownKeys.sorted().joined(separator: ", ")) (and in=, input=, lang=)"
+                    ))
                 continue
             }
             values[key] = pair.value
@@ -198,8 +223,9 @@ extension TrackDescriptor {
         let body = negative || text.hasPrefix("+") ? String(text.dropFirst()) : text
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]), m < 60,
-              let seconds = MediaTime(decimalSeconds: parts[2]), seconds < MediaTime(seconds: 60),
-              let clock = MediaTime(hours: h, minutes: m, seconds: 0, milliseconds: 0) else { return nil }
+            let seconds = MediaTime(decimalSeconds: parts[2]), seconds < MediaTime(seconds: 60),
+            let clock = MediaTime(hours: h, minutes: m, seconds: 0, milliseconds: 0)
+        else { return nil }
         let value = clock + seconds
         return negative ? -value : value
     }

@@ -41,12 +41,15 @@ struct TrackLoader: Sendable {
             return .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
         }
         do {
-            let ingested = try SubtitleIngest.read(bytes, format: track.format, encoding: track.encoding,
-                                                   sourceID: track.sourceID, location: track.source.description)
+            let ingested = try SubtitleIngest.read(
+                bytes, format: track.format, encoding: track.encoding,
+                sourceID: track.sourceID, location: track.source.description)
             // A track without a cue is the wrong file or a wrong format: the packager refuses it.
             guard !ingested.cues.isEmpty else {
-                return .failure(SubtitleIngest.noCues(ingested, format: track.format, sourceID: track.sourceID,
-                                                      location: track.source.description, empty: bytes.isEmpty))
+                return .failure(
+                    SubtitleIngest.noCues(
+                        ingested, format: track.format, sourceID: track.sourceID,
+                        location: track.source.description, empty: bytes.isEmpty))
             }
             return .success(ingested)
         } catch {

@@ -21,19 +21,24 @@ enum CaptionsCommand {
         let isPlaylist = try isPlaylist(input)
         if context.arguments.flag("--detect") && !isPlaylist {
             let result = try await CaptionFile.detect(input)
-            if context.json { try Output.json(result, schema: "subweave.captions-detect/1") } else {
-                Output.out(result.captions
-                    ? "captions: \(result.service ?? "") text at \((result.time ?? 0).decimalSeconds) s (\(result.accessUnits) access units scanned)"
-                    : "no captions in the first \(result.accessUnits) access units")
+            if context.json {
+                try Output.json(result, schema: "subweave.captions-detect/1")
+            } else {
+                Output.out(
+                    result.captions
+                        ? "captions: \(result.service ?? "") text at \((result.time ?? 0).decimalSeconds) s (\(result.accessUnits) access units scanned)"
+                        : "no captions in the first \(result.accessUnits) access units")
             }
             return 0
         }
-        let captions = isPlaylist
+        let captions =
+            isPlaylist
             ? try await Presentation(master: Commands.url(input), loader: Commands.loader(context)).captions()
             : try await CaptionFile.decode(input)
         let services = captions.services.map { s in
-            ServiceJSON(service: s.service.rawValue, language: captions.language?.description,
-                        cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
+            ServiceJSON(
+                service: s.service.rawValue, language: captions.language?.description,
+                cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
         }
         if context.json {
             try Output.json(["services": services], schema: "subweave.captions/1")

@@ -16,7 +16,8 @@ enum SubtitleArguments {
             }
         }
         let encoding = arguments.value("--encoding").flatMap(TextEncoding.init(label:))
-        let ingested = try await SubtitleReader(loader: Commands.loader(context)).read(input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding)
+        let ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
+            input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding)
         for warning in ingested.warnings { context.note("warning: \(input): \(warning)") }
         return ingested
     }

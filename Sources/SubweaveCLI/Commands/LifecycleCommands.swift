@@ -17,7 +17,9 @@ enum ListCommand {
             if r.characteristics?.contains("transcribes-spoken-dialog") == true { flags.append("sdh") }
             let who = r.managed ? (r.identity ?? "?") : "(not created by Subweave)"
             let cues = r.cueCount.map { ", \($0) cues" } ?? ""
-            Output.out("\(who)  \(r.type) \"\(r.name)\" [\(r.language ?? "no language")] group \"\(r.groupID)\"\(flags.isEmpty ? "" : " " + flags.joined(separator: ","))\(cues)\(r.folder.map { "  \($0)" } ?? "")")
+            Output.out(
+                "\(who)  \(r.type) \"\(r.name)\" [\(r.language ?? "no language")] group \"\(r.groupID)\"\(flags.isEmpty ? "" : " " + flags.joined(separator: ","))\(cues)\(r.folder.map { "  \($0)" } ?? "")"
+            )
         }
         if renditions.isEmpty { context.note("no subtitle or caption renditions") }
         return 0

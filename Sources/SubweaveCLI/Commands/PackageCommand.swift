@@ -6,10 +6,11 @@ enum PackageCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
         let tracks = try registerTracks(arguments)
-        let request = PackageRequest(tracks: tracks, preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
-                                     output: arguments.value("--output").map { URL(fileURLWithPath: $0) },
-                                     closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
-                                     captions: arguments.value("--captions") == "off" ? .off : .auto)
+        let request = PackageRequest(
+            tracks: tracks, preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
+            output: arguments.value("--output").map { URL(fileURLWithPath: $0) },
+            closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
+            captions: arguments.value("--captions") == "off" ? .off : .auto)
         let master = Commands.url(arguments.positionals[0])
         let loader = Commands.loader(context)
         let progress = Progress(context)
