@@ -132,7 +132,7 @@ enum CommandTable {
         positionals: [PositionalSpec(name: "file.ts|master.m3u8", help: "an MPEG-TS file or a master playlist")],
         options: [OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first"), json, limit],
         discussion: """
-            Prints the cues per service (CC1-CC4), timed from the first video frame. --detect scans at most 28
+            Prints the cues per service (CC1-CC4), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
             video access units, stopping at the first printable character.
             """)
 

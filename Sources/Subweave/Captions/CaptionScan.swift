@@ -53,9 +53,9 @@ public struct ProgrammeCaptions: Sendable {
 /// (anything but H.264 or HEVC) or for fMP4 segments, so a source without captions pays almost
 /// nothing. Only when text is found are all segments decoded, in order, each discontinuity
 /// sequence on its own timeline.
-struct CaptionScanner {
+package struct CaptionScanner {
     /// The bounded scan's length, in video access units.
-    static let detectionAccessUnits = 28
+    package static let detectionAccessUnits = 28
     let reader: MediaReader
 
     /// With `alwaysDecode`, every segment is decoded even when the bounded scan finds nothing.
