@@ -1,3 +1,5 @@
+import Subweave
+
 /// An option a command accepts.
 struct OptionSpec: Equatable, Sendable {
     let name: String
