@@ -81,6 +81,8 @@ public struct MasterPlaylist: Sendable, Equatable {
         case insertTags(before: Int, [(name: String, attributes: AttributeList)])
         /// Remove line `index`.
         case remove(line: Int)
+        /// Replace the URI on line `index` (a line that is a URI) with `uri`.
+        case setURI(line: Int, uri: String)
 
         public static func == (a: Edit, b: Edit) -> Bool {
             switch (a, b) {
@@ -88,6 +90,7 @@ public struct MasterPlaylist: Sendable, Equatable {
             case let (.insertTags(b1, t1), .insertTags(b2, t2)):
                 return b1 == b2 && t1.elementsEqual(t2) { $0.name == $1.name && $0.attributes == $1.attributes }
             case let (.remove(l1), .remove(l2)): return l1 == l2
+            case let (.setURI(l1, u1), .setURI(l2, u2)): return l1 == l2 && u1 == u2
             default: return false
             }
         }
@@ -105,6 +108,8 @@ public struct MasterPlaylist: Sendable, Equatable {
             case .setTag(let line, let name, let attributes):
                 let text = Self.tagText(name, attributes)
                 if playlist.lines[line].content.trimmingTrailingWhitespace != Substring(text) { playlist.lines[line].text = text }
+            case .setURI(let line, let uri):
+                if playlist.lines[line].content.trimmingTrailingWhitespace != Substring(uri) { playlist.lines[line].text = uri }
             case .insertTags(let before, _): changes.append((before, order, edit))
             case .remove(let line): changes.append((line, Int.max, edit))
             }
@@ -115,7 +120,7 @@ public struct MasterPlaylist: Sendable, Equatable {
                 playlist.insert(tags.map { playlist.makeLine(Self.tagText($0.name, $0.attributes)) }, at: before)
             case .remove(let line):
                 playlist.lines.remove(at: line)
-            case .setTag:
+            case .setTag, .setURI:
                 break
             }
         }

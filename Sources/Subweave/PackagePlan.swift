@@ -23,13 +23,32 @@ public struct PackageRequest: Sendable {
     public var preferredLanguage: LanguageTag?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
-    /// Renditions
-    /// go beside it.
+    /// Renditions go beside it; its relative URIs are rewritten to resolve from there.
     public var output: URL?
     /// What to declare in `CLOSED-CAPTIONS`.
     public var closedCaptions: ClosedCaptionsRequest
     /// Whether in-band CEA-608 captions become subtitle renditions.
     public var captions: CaptionMode
+    /// The request is the whole set of side-loaded tracks: every rendition an earlier run
+    /// created that this run does not write again is removed (`--replace`).
+    public var replace = false
+    /// Segment again, against the video as it is now, every rendition an earlier run created
+    /// that this run does not write again (from the cues kept beside it). On by default: after a
+    /// re-encode, renditions not named again must not keep the old timeline.
+    public var refreshExisting = true
+    /// Renditions to take out (`subweave remove`).
+    public var removals: [RemovalSelector] = []
+    /// Let removals take out renditions Subweave did not create (their lines; files stay).
+    public var forceRemoval = false
+    /// Write other tools' subtitle renditions that have no `X-TIMESTAMP-MAP` again, with one
+    /// (`--retime-existing`).
+    public var retimeExisting = false
+    /// Write a track that ends with no cue instead of failing (`--allow-empty`).
+    public var allowEmpty = false
+    /// Fail on any warning (`--strict`).
+    public var strict = false
+    /// Relative URIs of the master resolve against this URL in the new master (`--base-url`).
+    public var baseURL: URL?
 
     /// A request for `tracks` and how to declare them; see each property.
     public init(
@@ -65,6 +84,8 @@ public struct PackagePlan: Sendable {
     let named: [String: String]
     /// For each managed folder, the generation the old master named ("" for the layout before generations).
     let previous: [String: String]
+    /// Managed folders whose renditions the run removes.
+    let removedFolders: Set<String>
 
     /// Every path the plan writes, relative to the output folder.
     public var files: [String] {
@@ -73,8 +94,8 @@ public struct PackagePlan: Sendable {
 }
 
 extension Presentation {
-    /// Decides everything a run writes, reading (subtitle sources, the video for captions) but
-    /// writing nothing.
+    /// Decides everything a run writes, reading (subtitle sources, the video for captions, the
+    /// records and cues of earlier runs) but writing nothing.
     public func plan(_ request: PackageRequest) async throws(SubweaveError) -> PackagePlan {
         let reader = MediaReader(loader: loader)
         let output = request.output ?? masterURL
@@ -92,9 +113,46 @@ extension Presentation {
         var planner = RenditionPlanner(timeline: timeline)
         for (track, ingested) in zip(request.tracks, loaded) { planner.add(track, ingested) }
         if request.captions == .auto { planner.add(captions) }
-        guard !planner.renditions.isEmpty else {
+        var warnings = self.warnings
+        try checkEmpty(planner, request, &warnings)
+
+        // What earlier runs (and other tools) left: removed, refreshed, retimed.
+        let existing = await ExistingRendition.read(self)
+        var removal = try RemovalDecision.resolve(
+            request.removals, force: request.forceRemoval, existing: existing, master: master, writing: Set(planner.renditions.map(\.folder)))
+        let writing = Set(planner.renditions.map(\.folder))
+        for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {
+            guard let place = e.place, !writing.contains(place.folder) else { continue }
+            if request.replace {
+                removal.remove(e, in: master, reason: "removed by --replace (not among the tracks given)")
+            } else if request.refreshExisting || output != masterURL {
+                if let kept = try await e.keptCues(self), let record = e.record {
+                    planner.refresh(record, kept, folder: place.folder)
+                } else {
+                    warnings.append(
+                        PackageWarning(
+                            .notRefreshed,
+                            "\(e.identity ?? place.folder) (\(e.describe(in: master))) was written by an earlier Subweave that kept no cues beside it, so it cannot be segmented again; package its track again to bring it up to date"
+                        ))
+                }
+            }
+        }
+        for e in existing where !e.isManaged && !removal.lines.contains(e.rendition.lineIndex) && e.rendition.uri != nil {
+            guard let retimed = try await RetimedRendition.read(e, presentation: self) else { continue }
+            if request.retimeExisting {
+                planner.retime(retimed)
+            } else {
+                warnings.append(
+                    PackageWarning(
+                        .noTimestampMap,
+                        "\(e.describe(in: master)) has no X-TIMESTAMP-MAP in its segments, so players disagree on when its cues show (hls.js shows them early by the first frame's time); --retime-existing writes it again with a map"
+                    ))
+            }
+        }
+        guard !planner.renditions.isEmpty || !removal.lines.isEmpty else {
             throw .nothingToPackage(
-                "nothing to package: no subtitle track was given and no CEA-608 captions were found in \(MediaReader.display(reference.url))")
+                "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(MediaReader.display(reference.url)), and no earlier rendition was to be refreshed or removed"
+            )
         }
         let policy: ClosedCaptionsPolicy
         switch request.closedCaptions {
@@ -106,24 +164,94 @@ extension Presentation {
                     CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
                 })
         }
-        let rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: policy)
-            .rewrite(master, renditions: planner.declarations)
-
-        var warnings = self.warnings + rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
-        let outputFolder = output.deletingLastPathComponent().path
-        if outputFolder != masterURL.deletingLastPathComponent().path {
-            warnings.append(
-                PackageWarning(
-                    .outputElsewhere,
-                    "the new master is in another folder than the original; its variant URIs are relative, so they must resolve from \(outputFolder)"))
-        }
-        let report = self.report(output: output, rewritten: rewritten, tracks: planner.reports, captions: captions, warnings: warnings)
+        var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: policy)
+            .rewrite(master, renditions: planner.declarations, removing: removal.lines)
+        warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
+        if let preferred = request.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
+        rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
         let previous = Self.managedGenerations(master, includingLegacy: true)
+        var tracks = planner.reports
+        for (index, rendition) in planner.renditions.enumerated()
+        where tracks[index].action == "refreshed" && previous[rendition.folder] == rendition.generation {
+            tracks[index].action = "unchanged"
+        }
+        warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
+        var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
+        report.removed = removal.removed
+        if request.strict {
+            let all = warnings + planner.reports.flatMap { track in track.warnings.map { PackageWarning(.track, "\(track.identity): \($0)") } }
+            if !all.isEmpty { throw .strict(all) }
+        }
         let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
         return PackagePlan(
             masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
             renditions: planner.renditions, report: report,
-            managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous)
+            managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
+            removedFolders: removal.folders.subtracting(named.keys))
+    }
+
+    /// A track of the request that ends with no cue fails the run (FastPix's `noCues`), unless
+    /// empty tracks are allowed, when it is a warning.
+    private func checkEmpty(_ planner: RenditionPlanner, _ request: PackageRequest, _ warnings: inout [PackageWarning]) throws(SubweaveError) {
+        for (track, rendition) in zip(request.tracks, planner.renditions) where rendition.cues.isEmpty {
+            let report = planner.reports.first { $0.identity == track.identity.description }
+            let why = report?.warnings.first.map { " (\($0))" } ?? ""
+            let message = "track \"\(track.sourceID)\" (\(track.source)) has no cue on the programme's timeline\(why)"
+            guard request.allowEmpty else {
+                throw .emptyTrack("\(message); nothing was written. Pass --allow-empty to write an empty rendition anyway")
+            }
+            warnings.append(PackageWarning(.emptyTrack, message + "; written empty (--allow-empty)"))
+        }
+    }
+
+    /// A track whose source ID an earlier run added in another language gets a rendition of its
+    /// own (the identity is source ID and language): say so, and how to take the old one out.
+    static func languageChangeWarnings(_ tracks: [SubtitleTrack], existing: [ExistingRendition], removed: Set<Int>) -> [PackageWarning] {
+        var warnings: [PackageWarning] = []
+        for track in tracks {
+            for e in existing where e.isManaged && !removed.contains(e.rendition.lineIndex) && e.sourceID == track.sourceID {
+                let language = e.record?.language ?? e.rendition.language ?? ""
+                guard language.lowercased() != track.language.description.lowercased() else { continue }
+                warnings.append(
+                    PackageWarning(
+                        .track,
+                        "track \"\(track.sourceID)\" was packaged before in \(language); that rendition stays beside the new \(track.language) one. Take it out with `subweave remove --id \(track.sourceID) --language \(language)`, or package with --replace"
+                    ))
+            }
+        }
+        return warnings
+    }
+
+    /// A preferred language that no subtitle rendition of the new master has: a warning, with
+    /// the tag meant when it is a language's name (`english` → `en`).
+    static func preferredLanguageWarnings(_ preferred: LanguageTag, _ master: MasterPlaylist) -> [PackageWarning] {
+        let languages = master.renditions.filter { $0.type == .subtitles }.compactMap { $0.language.flatMap(LanguageTag.init(parsing:)) }
+        guard !languages.contains(where: { preferred.match($0) != .none }) else { return [] }
+        var message = "--preferred-language \(preferred) matches no subtitle rendition"
+        message += languages.isEmpty ? "" : " (they are in \(Array(Set(languages.map(\.description))).sorted().joined(separator: ", ")))"
+        message += "; no rendition was made DEFAULT by it"
+        if let suggestion = LanguageTag.suggestion(forName: preferred.description) { message += ". Did you mean \(suggestion)?" }
+        return [PackageWarning(.preferredLanguageUnmatched, message)]
+    }
+
+    /// The rewritten master with its relative URIs rewritten for `output`'s folder.
+    private func rebase(
+        _ rewritten: MasterRewriter.Result, output: URL, baseURL: URL?, written: Set<String>, _ warnings: inout [PackageWarning]
+    ) throws(SubweaveError) -> MasterRewriter.Result {
+        let rebase = URIRebase(source: masterURL, output: output, baseURL: baseURL, written: written)
+        guard rebase.isNeeded else { return rewritten }
+        var master = rewritten.master
+        let (edits, kept) = rebase.edits(master)
+        do { try master.apply(edits) } catch { throw .playlist(error) }
+        if !edits.isEmpty {
+            let base = baseURL.map { "against \($0.absoluteString)" } ?? "to resolve from \(output.deletingLastPathComponent().path)"
+            warnings.append(PackageWarning(.outputElsewhere, "the new master is written elsewhere: \(edits.count) relative URI(s) rewritten \(base)"))
+        }
+        for uri in kept {
+            warnings.append(
+                PackageWarning(.uriNotRebased, "\(uri) uses a variable ({$…}) and was kept as written; check that it resolves from the new master"))
+        }
+        return MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
     }
 
     /// The report of a run that writes `output`.
@@ -190,6 +318,54 @@ struct RenditionPlanner {
                 ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
                 firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
                 filesWritten: rendition.paths, warnings: warnings))
+    }
+
+    /// An earlier run's rendition, segmented again from the cues kept beside it.
+    mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
+        var cues = kept.cues
+        cues.removeAll { $0.start >= timeline.duration }
+        let record = RenditionRecord(
+            identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
+            prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: SegmentCues.writable(cues).count)
+        let rendition = SubtitleRendition(folder: folder, cues: cues, headerBlocks: kept.headerBlocks, timeline: timeline, record: record)
+        append(rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: [])
+    }
+
+    /// Another tool's rendition without a map, written again in Subweave's layout in its place.
+    mutating func retime(_ retimed: RetimedRendition) {
+        let r = retimed.existing.rendition
+        let language = r.language.flatMap(LanguageTag.init(parsing:)) ?? .undetermined
+        let sourceID = "retimed-" + RenditionLayout.slug(r.name ?? "track")
+        let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
+        var cues = retimed.cues
+        cues.removeAll { $0.start >= timeline.duration }
+        let record = RenditionRecord(
+            identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
+            sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
+            ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: SegmentCues.writable(cues).count)
+        let rendition = SubtitleRendition(
+            folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record)
+        append(
+            rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
+            warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
+    }
+
+    private mutating func append(
+        _ rendition: SubtitleRendition, record: RenditionRecord, encoding: String?, action: String, origin: String, replacesLine: Int?,
+        warnings: [String]
+    ) {
+        renditions.append(rendition)
+        var declaration = NewSubtitleRendition(
+            identity: record.identity, name: record.name, language: LanguageTag(parsing: record.language) ?? .undetermined,
+            forced: record.forced, sdh: record.sdh, prefersDefault: record.prefersDefault, uri: rendition.playlistPath, origin: origin)
+        declaration.replacesLine = replacesLine
+        declarations.append(declaration)
+        var report = PackageReport.Track(
+            sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
+            ingestFormat: record.ingestFormat, encoding: encoding, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
+            playlist: rendition.playlistPath, filesWritten: rendition.paths, warnings: warnings)
+        report.action = action
+        reports.append(report)
     }
 
     mutating func add(_ captions: ProgrammeCaptions) {

@@ -67,7 +67,7 @@ public struct Packager: Sendable {
         try await onDispatch { () throws(SubweaveError) in
             try writer.commit(
                 generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,
-                named: plan.named, previous: plan.previous)
+                named: plan.named, previous: plan.previous, removedFolders: plan.removedFolders)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Timebase
 import TimedText
 
@@ -134,6 +135,21 @@ enum CommandRules {
         }
         if command == "package", parsed.all("--subtitle").isEmpty, parsed.value("--tracks") == nil, parsed.value("--captions") == "off" {
             throw fail("nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)")
+        }
+        if command == "remove", parsed.value("--id")?.isEmpty ?? true {
+            throw fail("say what to remove: --id SOURCE_ID (see `subweave list`)")
+        }
+        if let text = parsed.value("--language"), LanguageTag(parsing: text) == nil {
+            throw fail("--language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
+        }
+        if let text = parsed.value("--base-url") {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw fail("--base-url \(LabelText.excerpt(text)) is not an absolute http(s) URL")
+            }
+            if parsed.value("--output") == nil { throw fail("--base-url needs --output (the master written elsewhere)") }
+        }
+        if command == "package", parsed.flag("--replace"), parsed.flag("--no-refresh") {
+            throw fail("--replace and --no-refresh cannot go together")
         }
         if command == "completions", !["bash", "zsh"].contains(parsed.positionals.first ?? "") {
             throw fail("completions are for bash or zsh")

@@ -52,7 +52,19 @@ enum CommandTable {
         name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc"],
         help: "the input's format (default: from its content, then its extension)")
 
-    static let all: [CommandSpec] = [package, list, cues, convert, validate, inspect, captions, completions]
+    static let all: [CommandSpec] = [package, list, remove, refresh, cues, convert, validate, inspect, captions, completions]
+
+    /// Options every command that writes a master takes.
+    static let writing: [OptionSpec] = [
+        OptionSpec(
+            name: "--output", aliases: ["-o"], value: "FILE",
+            help: "write the new master here instead of in place (its relative URIs are rewritten to resolve from there)"),
+        OptionSpec(name: "--base-url", value: "URL", help: "with --output: make the master's relative URIs absolute against this URL"),
+        OptionSpec(name: "--dry-run", help: "print the new master; write nothing"),
+        OptionSpec(name: "--strict", help: "fail (exit 1, nothing written) on any warning"),
+        OptionSpec(name: "--keep-previous", help: "keep each rendition's previous generation for players that read the old master"),
+        OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long to wait for another run on the same folder (default 600)"),
+    ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
@@ -71,18 +83,49 @@ enum CommandTable {
             OptionSpec(
                 name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
                 help: "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups; none; in-band: declare the services the video carries"),
-            OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write the new master here instead of in place"),
-            OptionSpec(name: "--dry-run", help: "print the new master; write nothing"),
-            OptionSpec(name: "--keep-previous", help: "keep each rendition's previous generation for players that read the old master"),
-            OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long to wait for another run on the same folder (default 600)"),
-            limit, json, quiet, verbose,
-        ],
+            OptionSpec(name: "--replace", help: "the tracks given are the whole set: remove every other rendition Subweave created"),
+            OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
+            OptionSpec(name: "--retime-existing", help: "write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
+            OptionSpec(name: "--allow-empty", help: "write a track that ends with no cue instead of failing"),
+        ] + writing + [limit, json, quiet, verbose],
         discussion: """
             Writes each subtitle track as a WebVTT rendition segmented along the video variant's segments,
             with cue times on the media timeline and an X-TIMESTAMP-MAP read from the media itself, and
             declares it in the master (rewritten in place unless --output is given; the master is written
-            last, after every file it names is complete and durable). Runs on one folder wait for each
-            other. A value containing a comma is quoted: name="English, SDH".
+            last, after every file it names is complete and durable). Renditions of earlier runs not named
+            again are segmented again against the video as it is now, from the cues kept beside them. A
+            track with no cue on the programme fails the run unless --allow-empty. Runs on one folder wait
+            for each other. A value containing a comma is quoted: name="English, SDH".
+            """)
+
+    static let remove = CommandSpec(
+        name: "remove", summary: "take renditions Subweave added out of a presentation",
+        positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
+        options: [
+            OptionSpec(name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for decoded captions)"),
+            OptionSpec(name: "--language", value: "TAG", help: "only the rendition in this language"),
+            OptionSpec(name: "--force", help: "also take out a rendition another tool wrote, matched by NAME (its line only; its files stay)"),
+        ] + writing + [limit, json, quiet, verbose],
+        discussion: """
+            Removes the EXT-X-MEDIA line and the rendition's folder, applies the DEFAULT/AUTOSELECT rules to the
+            renditions that remain, and drops SUBTITLES from the variants when the group ends empty; written as
+            package writes (the master last). Renditions Subweave did not create are refused unless --force.
+            """)
+
+    static let refresh = CommandSpec(
+        name: "refresh", summary: "segment Subweave's renditions again against the video as it is now",
+        positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
+        options: [
+            OptionSpec(name: "--retime-existing", help: "also write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
+            OptionSpec(
+                name: "--captions", value: "MODE", allowed: ["auto", "off"],
+                help: "auto (default): decode the video's CEA-608 captions again; off: keep the decoded cues"),
+        ] + writing + [limit, json, quiet, verbose],
+        discussion: """
+            After the video is re-encoded (longer, shorter, segmented anew, with new discontinuities), writes
+            every rendition Subweave manages again from the cues kept beside it, aligned to the new segments and
+            timed from the new media. With --retime-existing, other tools' renditions without a timestamp map
+            (ffmpeg's, for one) are written again in Subweave's layout with the map, in the same place in the master.
             """)
 
     static let list = CommandSpec(

@@ -156,6 +156,7 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case settingDropped = "setting_dropped"
         case timecodeOverlap = "timecode_overlap"
         case timestampMapIgnored = "timestamp_map_ignored"
+        case timecodedSource = "timecoded_source"
     }
 
     public let kind: Kind

@@ -21,11 +21,30 @@ public struct PackageReport: Sendable, Codable, Equatable {
         /// Paths written (relative to the master's folder); empty on a dry run.
         public var filesWritten: [String]
         public var warnings: [String]
+        /// `added` (a track of the request or decoded captions), `refreshed` (an earlier run's
+        /// rendition segmented again from its kept cues), `unchanged` (refreshed to the same
+        /// files: the video did not change) or `retimed` (another tool's rendition
+        /// written again with a timestamp map).
+        public var action: String = "added"
 
         enum CodingKeys: String, CodingKey {
             case sourceID = "source_id", identity, language, name, ingestFormat = "ingest_format", encoding
-            case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings
+            case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings, action
         }
+    }
+
+    /// A rendition taken out of the master.
+    public struct Removed: Sendable, Codable, Equatable {
+        /// `external:<sourceID>:<language>`; nil for another tool's rendition.
+        public var identity: String?
+        /// True when Subweave created it (its folder is deleted).
+        public var managed: Bool
+        public var name: String
+        public var language: String?
+        /// Its line in the master before the run.
+        public var line: Int
+        public var folder: String?
+        public var reason: String
     }
 
     /// Where one discontinuity sequence's presentation starts.
@@ -82,11 +101,13 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var tracks: [Track]
     public var captions: [CaptionService]
     public var warnings: [PackageWarning]
+    /// Renditions taken out of the master.
+    public var removed: [Removed] = []
 
     enum CodingKeys: String, CodingKey {
         case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", referenceReason = "reference_reason"
         case segmentCount = "segment_count"
-        case duration, timeline, groups, tracks, captions, warnings
+        case duration, timeline, groups, tracks, captions, warnings, removed
     }
 
     /// A few lines for a person.
@@ -94,9 +115,12 @@ public struct PackageReport: Sendable, Codable, Equatable {
         var lines: [String] = []
         for track in tracks {
             let first = track.firstCueStart.map { $0.decimalSeconds + " s" } ?? "-"
-            lines.append("\(track.identity): \(track.cueCount) cues (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
+            if track.action == "unchanged" { continue }
+            let verb = track.action == "added" ? "" : "\(track.action): "
+            lines.append("\(verb)\(track.identity): \(track.cueCount) cues (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
+        for gone in removed { lines.append("\(gone.reason): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
         for warning in warnings { lines.append("warning: \(warning.message)") }
         if let output { lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)") }
         return lines.joined(separator: "\n")

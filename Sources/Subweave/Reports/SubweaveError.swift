@@ -24,6 +24,12 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
     case nothingToPackage(String)
     /// The master changed between reading it and writing the new one.
     case masterChanged(path: String)
+    /// What to remove matches nothing, or matches what only force may remove.
+    case removal(String)
+    /// A track would be written with no cue (allowed with `allowEmpty`).
+    case emptyTrack(String)
+    /// A strict run had warnings; nothing was written.
+    case strict([PackageWarning])
 
     /// A stable, machine-readable name for the case (`registration`, `playlist`, …).
     public var code: String {
@@ -37,6 +43,9 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
         case .nameClash: return "name_clash"
         case .nothingToPackage: return "nothing_to_package"
         case .masterChanged: return "master_changed"
+        case .removal: return "removal"
+        case .emptyTrack: return "empty_track"
+        case .strict: return "strict"
         }
     }
 
@@ -49,7 +58,11 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
         case .media(let file, let error): return "\(file): \(error.description)"
         case .load(let failure): return failure.description
         case .io(let path, let reason): return "\(path): \(reason)"
-        case .encrypted(let message), .nameClash(let message), .nothingToPackage(let message): return message
+        case .encrypted(let message), .nameClash(let message), .nothingToPackage(let message), .removal(let message), .emptyTrack(let message):
+            return message
+        case .strict(let warnings):
+            let lines = warnings.map { "  - \($0.message)" }.joined(separator: "\n")
+            return "--strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:\n\(lines)"
         case .masterChanged(let path):
             return "\(path): the master changed after it was read (another tool wrote it); nothing was written. Plan again from the master as it now stands"
         }

@@ -15,6 +15,9 @@ package struct NewSubtitleRendition: Sendable, Equatable {
     package let uri: String
     /// Where the rendition came from, for messages (`--subtitle #1`, `CC1`).
     package let origin: String
+    /// The master line (index) this rendition takes the place of, when it replaces a rendition
+    /// that is not in Subweave's layout (another tool's, retimed); nil to match by folder.
+    package var replacesLine: Int?
 
     package init(identity: String, name: String, language: LanguageTag, forced: Bool, sdh: Bool, prefersDefault: Bool, uri: String, origin: String) {
         self.identity = identity

@@ -23,9 +23,9 @@ package struct MasterRewriter: Sendable {
 
     /// Declares `renditions` in every SUBTITLES group the variants use (or a new group `subs`),
     /// replacing Subweave's own renditions from an earlier run where they stand; takes out the
-    /// renditions whose folders are in `removing`; sets `SUBTITLES` (dropping it when the group
+    /// renditions on the lines `removing`; sets `SUBTITLES` (dropping it when the group
     /// ends empty) and `CLOSED-CAPTIONS` on every variant; applies the DEFAULT/AUTOSELECT rules.
-    package func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition], removing: Set<String> = []) throws(SubweaveError) -> Result {
+    package func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition], removing: Set<Int> = []) throws(SubweaveError) -> Result {
         var master = input
         let groups = Self.subtitleGroups(master)
         let ordered = Self.placementOrder(renditions)

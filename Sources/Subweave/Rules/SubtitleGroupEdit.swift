@@ -9,8 +9,8 @@ struct SubtitleGroupEdit {
     let group: String
     /// New renditions in placement order.
     let renditions: [NewSubtitleRendition]
-    /// Folders of Subweave's renditions to take out of the master.
-    let removing: Set<String>
+    /// Lines (indices) of renditions to take out of the master.
+    let removing: Set<Int>
     let preferredLanguage: LanguageTag?
 
     /// A member of the group as it will be.
@@ -42,16 +42,20 @@ struct SubtitleGroupEdit {
         var placed: Set<String> = []
         for member in members {
             let folder = Self.folder(of: member)
-            if let folder, let rendition = renditions.first(where: { $0.folder == folder }) {
+            let replacing = renditions.first { rendition in
+                rendition.replacesLine.map { $0 == member.lineIndex } ?? (folder != nil && rendition.folder == folder)
+            }
+            if let rendition = replacing {
                 slots.append(.replacing(member, rendition))
-                placed.insert(folder)
-            } else if let folder, removing.contains(folder) {
+                placed.insert(rendition.folder)
+            } else if removing.contains(member.lineIndex) {
                 removed.append(member.lineIndex)
             } else {
                 slots.append(.existing(member))
             }
         }
-        slots += renditions.filter { !placed.contains($0.folder) }.map(Slot.adding)
+        // A rendition that takes another's line stays in that line's group.
+        slots += renditions.filter { !placed.contains($0.folder) && $0.replacesLine == nil }.map(Slot.adding)
         return (slots, removed)
     }
 

@@ -167,6 +167,17 @@ package enum SubtitleIngest {
     package static func timelineWarnings(_ cues: [Cue], duration: MediaTime, complete: Bool = true) -> [IngestWarning] {
         var warnings: [IngestWarning] = []
         let late = cues.filter { $0.start >= duration }
+        let hour = MediaTime(seconds: 3600)
+        if let first = cues.first, first.start >= hour, duration < hour {
+            // Broadcast sidecars are timecoded from 01:00:00:00 (or 10:00:00:00): the offset that
+            // brings the first cue into the programme is a whole number of hours.
+            let hours = first.start.ticks / hour.ticks
+            warnings.append(
+                IngestWarning(
+                    kind: .timecodedSource, line: first.sourceLine,
+                    "the first cue starts at \(first.start.decimalSeconds) s, more than \(hours) h in, on a programme of \(duration.decimalSeconds) s: the file looks timecoded from \(hours < 10 ? "0" : "")\(hours):00:00:00; add offset=-\(hours < 10 ? "0" : "")\(hours):00:00 to its descriptor"
+                ))
+        }
         if !late.isEmpty && complete {
             warnings.append(
                 IngestWarning(

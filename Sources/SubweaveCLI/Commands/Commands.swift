@@ -7,6 +7,8 @@ enum Commands {
         switch name {
         case "package": return try await PackageCommand.run(context)
         case "list": return try await ListCommand.run(context)
+        case "remove": return try await PackageCommand.remove(context)
+        case "refresh": return try await PackageCommand.refresh(context)
         case "cues": return try await CuesCommand.run(context)
         case "convert": return try await ConvertCommand.run(context)
         case "validate": return try await ValidateCommand.run(context)

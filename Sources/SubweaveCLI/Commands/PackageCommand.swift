@@ -5,12 +5,44 @@ import Subweave
 enum PackageCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
-        let tracks = try registerTracks(arguments)
-        let request = PackageRequest(
-            tracks: tracks, preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
-            output: arguments.value("--output").map { URL(fileURLWithPath: $0) },
+        var request = PackageRequest(
+            tracks: try registerTracks(arguments), preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
             closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
             captions: arguments.value("--captions") == "off" ? .off : .auto)
+        request.replace = arguments.flag("--replace")
+        request.refreshExisting = !arguments.flag("--no-refresh")
+        request.retimeExisting = arguments.flag("--retime-existing")
+        request.allowEmpty = arguments.flag("--allow-empty")
+        return try await write(request, context)
+    }
+
+    /// `subweave remove`: a run that takes renditions out and adds none.
+    static func remove(_ context: Context) async throws -> Int32 {
+        let arguments = context.arguments
+        var request = PackageRequest(tracks: [], captions: .off)
+        request.removals = [
+            RemovalSelector(sourceID: arguments.value("--id") ?? "", language: arguments.value("--language").flatMap(LanguageTag.init(parsing:)))
+        ]
+        request.forceRemoval = arguments.flag("--force")
+        return try await write(request, context)
+    }
+
+    /// `subweave refresh`: a run that adds nothing and writes every managed rendition again.
+    static func refresh(_ context: Context) async throws -> Int32 {
+        let arguments = context.arguments
+        var request = PackageRequest(tracks: [], captions: arguments.value("--captions") == "off" ? .off : .auto)
+        request.retimeExisting = arguments.flag("--retime-existing")
+        return try await write(request, context)
+    }
+
+    /// Plans `request` with the options every writing command shares, writes it (unless
+    /// `--dry-run`), and reports.
+    static func write(_ request: PackageRequest, _ context: Context) async throws -> Int32 {
+        let arguments = context.arguments
+        var request = request
+        request.output = arguments.value("--output").map { URL(fileURLWithPath: $0) }
+        request.baseURL = arguments.value("--base-url").flatMap(URL.init(string:))
+        request.strict = arguments.flag("--strict")
         let master = Commands.url(arguments.positionals[0])
         let loader = Commands.loader(context)
         let progress = Progress(context)

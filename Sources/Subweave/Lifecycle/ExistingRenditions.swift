@@ -1,0 +1,162 @@
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// The subtitle renditions a master already declares, as a later run sees them: Subweave's own
+/// (with the record and cues kept beside each, when it can read them) and other tools'.
+/// (`CLOSED-CAPTIONS` declarations are in-band services, governed by `--closed-captions`.)
+struct ExistingRendition: Sendable {
+    /// The master's rendition line.
+    let rendition: MasterPlaylist.Rendition
+    /// Where it lives, when it is in Subweave's layout.
+    let place: (folder: String, generation: String?)?
+    /// The record kept beside a managed rendition (nil: legacy layout, or unreadable).
+    let record: RenditionRecord?
+
+    var isManaged: Bool { place != nil }
+
+    /// `external:<sourceID>:<language>` / `cea608:CC1`, from the record or the folder name.
+    var identity: String? {
+        record?.identity ?? place.map { RenditionList.identity(fromFolder: $0.folder) }
+    }
+
+    /// The source ID: the record's, else the folder's.
+    var sourceID: String? {
+        if let record { return record.sourceID }
+        guard let identity else { return nil }
+        let parts = identity.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count >= 2 ? String(parts[1]) : nil
+    }
+
+    /// How a person finds it in the master.
+    func describe(in master: MasterPlaylist) -> String {
+        let line = master.playlist.lines[rendition.lineIndex].number ?? 0
+        return "\"\(rendition.name ?? "")\" (\(rendition.language ?? "no language"), line \(line) of \(master.source))"
+    }
+
+    /// Reads the text renditions of `presentation`'s master and the records of the managed ones.
+    static func read(_ presentation: Presentation) async -> [ExistingRendition] {
+        var result: [ExistingRendition] = []
+        for rendition in presentation.master.renditions where rendition.type == .subtitles {
+            let place = rendition.uri.flatMap(RenditionLayout.recognise)
+            var record: RenditionRecord?
+            if let place, let generation = place.generation,
+                let url = MediaReader.resolve("\(place.folder)/\(generation)/\(RenditionRecord.fileName)", against: presentation.masterURL),
+                let data = try? await presentation.loader.read(url, kind: .playlist)
+            {
+                record = try? JSONDecoder().decode(RenditionRecord.self, from: Data(data))
+            }
+            result.append(ExistingRendition(rendition: rendition, place: place, record: record))
+        }
+        return result
+    }
+
+    /// The cues kept beside a managed rendition (`cues.vtt`, programme time), read as a track's
+    /// file is read; nil when the rendition keeps none (the layout before records).
+    func keptCues(_ presentation: Presentation) async throws(SubweaveError) -> IngestedSubtitles? {
+        guard let place, let generation = place.generation, let record else { return nil }
+        let path = "\(place.folder)/\(generation)/\(RenditionRecord.cuesFileName)"
+        guard let url = MediaReader.resolve(path, against: presentation.masterURL) else { return nil }
+        let bytes = try await MediaReader(loader: presentation.loader).read(url, kind: .subtitle, what: "the cues kept beside \(record.identity)")
+        do {
+            return try SubtitleIngest.read(bytes, format: .vtt, encoding: .utf8, sourceID: record.sourceID, location: MediaReader.display(url))
+        } catch {
+            throw .load(error)
+        }
+    }
+}
+
+/// What to take out of a presentation (`subweave remove --id … [--language …]`).
+public struct RemovalSelector: Sendable, Equatable, CustomStringConvertible {
+    /// The source ID the rendition was added with (`CC1` for decoded captions); for a rendition
+    /// Subweave did not create (removed only with force), its NAME.
+    public var sourceID: String
+    /// Only the rendition in this language (nil: every language of the source).
+    public var language: LanguageTag?
+
+    /// Selects the renditions of `sourceID`, in `language` when given.
+    public init(sourceID: String, language: LanguageTag? = nil) {
+        self.sourceID = sourceID
+        self.language = language
+    }
+
+    public var description: String {
+        "--id \(sourceID)" + (language.map { " --language \($0)" } ?? "")
+    }
+
+    func matchesLanguage(_ text: String?) -> Bool {
+        guard let language else { return true }
+        guard let text, let tag = LanguageTag(parsing: text) else { return false }
+        return tag.description.lowercased() == language.description.lowercased()
+    }
+
+    /// True for a managed rendition added with this source ID (and language).
+    func matches(managed existing: ExistingRendition) -> Bool {
+        guard existing.isManaged, let id = existing.sourceID else { return false }
+        let language = existing.record?.language ?? existing.rendition.language
+        return id.caseInsensitiveCompare(sourceID) == .orderedSame && matchesLanguage(language)
+    }
+
+    /// True for another tool's rendition whose NAME is this source ID (and language).
+    func matches(foreign existing: ExistingRendition) -> Bool {
+        guard !existing.isManaged else { return false }
+        return existing.rendition.name == sourceID && matchesLanguage(existing.rendition.language)
+    }
+}
+
+/// Which existing renditions a run takes out: those named by removal selectors, and with
+/// `replace`, every managed one the run does not write again.
+struct RemovalDecision {
+    /// Master lines to remove.
+    var lines: Set<Int> = []
+    /// Managed folders whose renditions go (their generations are deleted after the master moves on).
+    var folders: Set<String> = []
+    /// What went, for the report.
+    var removed: [PackageReport.Removed] = []
+
+    mutating func remove(_ existing: ExistingRendition, in master: MasterPlaylist, reason: String) {
+        guard !lines.contains(existing.rendition.lineIndex) else { return }
+        lines.insert(existing.rendition.lineIndex)
+        if let folder = existing.place?.folder { folders.insert(folder) }
+        removed.append(
+            PackageReport.Removed(
+                identity: existing.identity, managed: existing.isManaged, name: existing.rendition.name ?? "",
+                language: existing.rendition.language, line: master.playlist.lines[existing.rendition.lineIndex].number ?? 0,
+                folder: existing.place?.folder, reason: reason))
+    }
+
+    /// Resolves `selectors` against `existing`: each must match something; another tool's
+    /// rendition is removed only with `force` (its line; its files are not Subweave's to delete).
+    static func resolve(
+        _ selectors: [RemovalSelector], force: Bool, existing: [ExistingRendition], master: MasterPlaylist, writing folders: Set<String>
+    ) throws(SubweaveError) -> RemovalDecision {
+        var decision = RemovalDecision()
+        for selector in selectors {
+            let managed = existing.filter { selector.matches(managed: $0) }
+            let foreign = existing.filter { selector.matches(foreign: $0) }
+            if let clash = managed.first(where: { $0.place.map { folders.contains($0.folder) } ?? false }) {
+                throw .removal(
+                    "\(selector) names \(clash.identity ?? "a rendition") that this run also writes; remove it in one run and add it in another, or use --replace"
+                )
+            }
+            if managed.isEmpty && foreign.isEmpty {
+                let known = existing.map { e in
+                    e.isManaged
+                        ? "\(e.sourceID ?? "?") (\(e.record?.language ?? e.rendition.language ?? "?"))" : "\"\(e.rendition.name ?? "")\" (not Subweave's)"
+                }
+                throw .removal(
+                    "\(selector) matches no subtitle rendition of \(master.source)"
+                        + (known.isEmpty ? "; it declares none" : "; it declares: \(known.joined(separator: ", "))"))
+            }
+            if !foreign.isEmpty && !force {
+                throw .removal(
+                    "\(selector) matches \(foreign.map { $0.describe(in: master) }.joined(separator: ", ")), which Subweave did not create; "
+                        + "pass --force to take its line out of the master (its files are left where they are)")
+            }
+            for e in managed { decision.remove(e, in: master, reason: "removed (\(selector))") }
+            for e in foreign { decision.remove(e, in: master, reason: "removed with --force (\(selector)); its files were left in place") }
+        }
+        return decision
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// Another tool's WebVTT rendition whose segments carry no `X-TIMESTAMP-MAP` (ffmpeg's HLS
+/// muxer writes none), read back into cues on the programme timeline so that Subweave can write
+/// it again with the map every player needs (`--retime-existing`).
+///
+/// Without a map the segments' cue times mean different things to different players: RFC 8216bis
+/// reads them as media time (cue 0 = media time 0), hls.js and ffmpeg as programme time (cue 0 =
+/// the first frame). The cues are read both ways and the reading under which more cues fall in
+/// the segment that carries them is taken; a tie (the usual case: ffmpeg's TS output starts 1.4 s
+/// in, less than a segment) goes to programme time, what the tools that write such renditions mean.
+struct RetimedRendition: Sendable {
+    /// The rendition's line in the master.
+    let existing: ExistingRendition
+    let cues: [Cue]
+    let headerBlocks: [String]
+    /// `programme` or `media`: how the cue times were read.
+    let reading: String
+    /// The playlist it was read from.
+    let playlistURL: URL
+
+    /// Whether a segment's header (before the first blank line, where players read it) has a map.
+    static func hasTimestampMap(_ text: String) -> Bool {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return false }
+            if line.hasPrefix("X-TIMESTAMP-MAP=") { return true }
+        }
+        return false
+    }
+
+    /// Reads `existing` (another tool's subtitle rendition) when none of its segments has a map;
+    /// nil when some segment has one (nothing to fix).
+    static func read(_ existing: ExistingRendition, presentation: Presentation) async throws(SubweaveError) -> RetimedRendition? {
+        let reader = MediaReader(loader: presentation.loader)
+        guard let uri = existing.rendition.uri, let url = MediaReader.resolve(uri, against: presentation.masterURL) else { return nil }
+        let bytes = try await reader.read(url, kind: .playlist, what: "the subtitle playlist of \(existing.describe(in: presentation.master))")
+        let playlist: MediaPlaylist
+        do {
+            playlist = try MediaPlaylist(parsing: bytes, source: MediaReader.display(url), imports: presentation.master.definitions)
+        } catch {
+            throw .playlist(error)
+        }
+        var perSegment: [(segment: MediaSegment, cues: [Cue])] = []
+        var headerBlocks: [String]?
+        for segment in playlist.segments where !segment.isGap {
+            if segment.encryption != nil {
+                throw .encrypted("\(MediaReader.display(url)) line \(segment.line ?? 0): the subtitle segment is encrypted; it cannot be retimed")
+            }
+            let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
+            let data = try await reader.read(segmentURL, kind: .subtitle, range: segment.byteRange, what: "a subtitle segment")
+            let text = String(decoding: data, as: UTF8.self)
+            if hasTimestampMap(text) { return nil }
+            let ingested: IngestedSubtitles
+            do {
+                ingested = try SubtitleIngest.read(
+                    data, format: .vtt, encoding: .utf8, sourceID: existing.rendition.name ?? "", location: MediaReader.display(segmentURL))
+            } catch {
+                throw .load(error)
+            }
+            if headerBlocks == nil { headerBlocks = ingested.headerBlocks }
+            perSegment.append((segment, ingested.cues))
+        }
+        let timeline = presentation.timeline
+        // Media-time reading: a cue time in a segment of sequence d is media time; programme time
+        // is S_d + (t − B_d).
+        func mediaShift(_ segment: MediaSegment) -> MediaTime {
+            var chosen = timeline.sequences.first
+            for sequence in timeline.sequences where sequence.playlistStart <= segment.start { chosen = sequence }
+            guard let chosen else { return .zero }
+            return chosen.playlistStart - MediaTime(ticks: chosen.media.start)
+        }
+        func score(_ shift: (MediaSegment) -> MediaTime) -> Int {
+            var inside = 0
+            for (segment, cues) in perSegment {
+                let window = segment.start..<(segment.start + segment.duration)
+                let s = shift(segment)
+                for cue in cues where cue.start + s < window.upperBound && cue.end + s > window.lowerBound { inside += 1 }
+            }
+            return inside
+        }
+        let asMedia = score(mediaShift) > score { _ in .zero }
+        var seen: Set<String> = []
+        var cues: [Cue] = []
+        for (segment, segmentCues) in perSegment {
+            let shift = asMedia ? mediaShift(segment) : .zero
+            for var cue in segmentCues {
+                cue.start += shift
+                cue.end += shift
+                guard cue.end > .zero else { continue }
+                if cue.start < .zero { cue.start = .zero }
+                // A boundary cue is repeated in every segment it overlaps: keep it once.
+                let key = "\(cue.start.ticks) \(cue.end.ticks) \(cue.text)"
+                if seen.insert(key).inserted { cues.append(cue) }
+            }
+        }
+        cues.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        // Identifiers are per segment in such files (each numbers its cues from 1): numbered again.
+        for index in cues.indices { cues[index].identifier = "" }
+        SubtitleIngest.assignIdentifiers(&cues, taken: [])
+        return RetimedRendition(
+            existing: existing, cues: cues, headerBlocks: headerBlocks ?? [], reading: asMedia ? "media" : "programme", playlistURL: url)
+    }
+}
