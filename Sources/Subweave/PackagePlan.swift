@@ -138,7 +138,15 @@ extension Presentation {
             }
         }
         for e in existing where !e.isManaged && !removal.lines.contains(e.rendition.lineIndex) && e.rendition.uri != nil {
-            guard let retimed = try await RetimedRendition.read(e, presentation: self) else { continue }
+            // Checked for the warning only when not asked to fix: another tool's unreadable
+            // rendition is not this run's failure.
+            let found: RetimedRendition?
+            if request.retimeExisting {
+                found = try await RetimedRendition.read(e, presentation: self)
+            } else {
+                found = try? await RetimedRendition.read(e, presentation: self)
+            }
+            guard let retimed = found else { continue }
             if request.retimeExisting {
                 planner.retime(retimed)
             } else {

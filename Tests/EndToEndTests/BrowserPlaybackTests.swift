@@ -100,6 +100,42 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// A title's life, then a real player: two tracks packaged, one removed, the video re-encoded
+    /// shorter with other segments and another start, `refresh`; hls.js must show the remaining
+    /// track's cues on their frames in the new video and must not see the removed one.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func aRefreshedTitlePlaysInSync() throws {
+        let site = try Scratch.make().path
+        try GeneratedMedia.tsVideo(folder: site, seconds: 12, segment: 4)
+        let english: [(Double, Double, String)] = [(0.5, 1.5, "Early"), (3.9, 4.3, "Across a boundary"), (6.5, 7.2, "Late"), (10, 11, "Cut by the re-encode")]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        try SubtitleText.srt([(1, 2, "Un")]).write(toFile: site + "/fr.srt", atomically: true, encoding: .utf8)
+        let master = site + "/master.m3u8"
+        #expect(
+            try BuiltTool.run(["package", master, "--subtitle", "url=\(site)/en.srt,language=en", "--subtitle", "url=\(site)/fr.srt,language=fr"]).status == 0)
+        #expect(try BuiltTool.run(["remove", master, "--id", "fr"]).status == 0)
+        try GeneratedMedia.tsVideo(folder: site, seconds: 8, segment: 3, offset: 7, master: false)
+        let refreshed = try BuiltTool.run(["refresh", master])
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
+        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+
+        let result = try Self.play(site: site)
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        #expect(!result.tracks.contains { $0.language == "fr" }, "the removed track is still offered: \(result)")
+        let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        let expected = english.filter { $0.0 < 8 }
+        #expect(cues.map(\.text) == expected.map(\.2))
+        let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: site + "/prog.m3u8"))), source: "prog.m3u8")
+        let firstPTS = Double(try Tools.firstFrame(segment: site + "/" + playlist.segments[0].uri, initialization: nil))
+        let initPTS = try #require(result.initPTS["0"], "no initPTS")
+        for (cue, intended) in zip(cues, expected) {
+            let at = (firstPTS + intended.0 * 90000 - initPTS) / 90000
+            #expect(abs(cue.start - at) <= 1.0 / 25, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(at) s")
+        }
+    }
+
     struct PlayerResult: Decodable, CustomStringConvertible {
         struct Track: Decodable { let label: String; let language: String; let mode: String; let cues: [Cue]? }
         struct Cue: Decodable { let start: Double; let end: Double; let text: String }

@@ -37,6 +37,9 @@ package struct MasterRewriter: Sendable {
             edits += groupEdits
             remaining += kept
         }
+        // Renditions to remove in groups no variant uses are not in any group's edit.
+        let edited = Set(master.renditions.filter { $0.type == .subtitles && groups.contains($0.groupID ?? "") }.map(\.lineIndex))
+        edits += removing.subtracting(edited).sorted().map { .remove(line: $0) }
         var variants: [Int: AttributeList] = Dictionary(uniqueKeysWithValues: master.variants.map { ($0.lineIndex, $0.attributes) })
         for (line, attributes) in variants {
             var changed = attributes

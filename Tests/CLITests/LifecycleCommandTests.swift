@@ -1,0 +1,285 @@
+import Foundation
+import HLS
+import TestSupport
+import Testing
+
+/// A title's life through the built binary: list, remove, replace, refresh after a re-encode,
+/// retiming another tool's renditions, strict and empty runs, a master written elsewhere.
+@Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+struct LifecycleCommandTests {
+    func example() throws -> String { try Fixtures.copyExample() }
+
+    func package(_ dir: String, _ extra: [String] = []) throws -> Tools.Outcome {
+        try BuiltTool.run(
+            ["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr"]
+                + extra)
+    }
+
+    func json(_ outcome: Tools.Outcome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome.stdout) \(outcome.stderr)")
+    }
+
+    func master(_ dir: String) throws -> MasterPlaylist {
+        try MasterPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/master.m3u8"))), source: "master.m3u8")
+    }
+
+    @Test func listShowsIdentitiesAndOthersRenditions() throws {
+        let dir = try example()
+        // Another tool's rendition, already in the master.
+        var text = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "#EXT-X-STREAM-INF",
+            with: "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"Vendor\",LANGUAGE=\"de\",URI=\"vendor/de.m3u8\"\n#EXT-X-STREAM-INF",
+            options: [], range: text.range(of: "#EXT-X-STREAM-INF"))
+        try text.write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+        #expect(try package(dir).status == 0)
+        let listed = try json(try BuiltTool.run(["list", dir + "/master.m3u8", "--json"]))
+        let renditions = try #require(listed["renditions"] as? [[String: Any]])
+        try #require(renditions.count == 3)
+        #expect(renditions.compactMap { $0["identity"] as? String } == ["external:en:en", "external:fr:fr"])
+        #expect(renditions.map { $0["managed"] as? Bool } == [false, true, true])
+        #expect(renditions[0]["name"] as? String == "Vendor")
+        #expect(renditions[1]["cue_count"] as? Int == 4)
+        #expect(renditions[1]["folder"] as? String == "subtitles/en-en")
+    }
+
+    @Test func removeTakesOutTheLineAndTheFolderAndEmptiesTheGroupLast() throws {
+        let dir = try example()
+        #expect(try package(dir, ["--preferred-language", "fr"]).status == 0)
+        let removed = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "fr", "--json"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let report = try json(removed)
+        let gone = try #require(report["removed"] as? [[String: Any]])
+        #expect(gone.map { $0["identity"] as? String } == ["external:fr:fr"])
+        #expect(!FileManager.default.fileExists(atPath: dir + "/subtitles/fr-fr"))
+        var parsed = try master(dir)
+        #expect(parsed.renditions.map(\.language) == ["en"])
+        #expect(parsed.variants.allSatisfy { $0.attributes["SUBTITLES"]?.unquoted == "subs" })
+        // The only one left: removing it drops SUBTITLES from every variant (RFC 8216bis §4.4.6.2).
+        #expect(try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "en", "--language", "en"]).status == 0)
+        parsed = try master(dir)
+        #expect(parsed.renditions.filter { $0.type == .subtitles }.isEmpty)
+        #expect(parsed.variants.allSatisfy { $0.attributes["SUBTITLES"] == nil })
+        #expect(parsed.variants.allSatisfy { $0.attributes["CLOSED-CAPTIONS"]?.rawValue == "NONE" })
+        #expect(!FileManager.default.fileExists(atPath: dir + "/subtitles/en-en"))
+    }
+
+    @Test func removeAppliesTheDefaultRuleToWhatRemains() throws {
+        let dir = try example()
+        #expect(try package(dir, ["--preferred-language", "en"]).status == 0)
+        #expect(try master(dir).renditions.first { $0.language == "en" }?.isDefault == true)
+        // Removing the other keeps the earlier DEFAULT; removing the DEFAULT leaves none
+        // (no language was preferred in this run).
+        #expect(try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "fr"]).status == 0)
+        #expect(try master(dir).renditions.first { $0.language == "en" }?.isDefault == true)
+    }
+
+    @Test func removeRefusesWhatIsNotThereOrNotSubweaves() throws {
+        let dir = try example()
+        var text = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "#EXT-X-STREAM-INF",
+            with: "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"Vendor\",LANGUAGE=\"de\",URI=\"vendor/de.m3u8\"\n#EXT-X-STREAM-INF",
+            options: [], range: text.range(of: "#EXT-X-STREAM-INF"))
+        try text.write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir + "/vendor", withIntermediateDirectories: true)
+        try "#EXTM3U\n".write(toFile: dir + "/vendor/de.m3u8", atomically: true, encoding: .utf8)
+        #expect(try package(dir).status == 0)
+        let before = try FolderSnapshot(dir)
+
+        let unknown = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "es"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("--id es matches no subtitle rendition"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("en (en)"))
+        let foreign = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "Vendor"])
+        #expect(foreign.status == 1)
+        #expect(foreign.stderr.contains("which Subweave did not create") && foreign.stderr.contains("--force"), "\(foreign.stderr)")
+        let usage = try BuiltTool.run(["remove", dir + "/master.m3u8"])
+        #expect(usage.status == 64)
+        #expect(try FolderSnapshot(dir).differences(to: before).isEmpty)
+
+        let forced = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "Vendor", "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try master(dir).renditions.map(\.language) == ["en", "fr"])
+        #expect(FileManager.default.fileExists(atPath: dir + "/vendor/de.m3u8"), "another tool's files are not Subweave's to delete")
+    }
+
+    @Test func replaceKeepsOnlyTheTracksGivenAndALanguageChangeIsExplained() throws {
+        let dir = try example()
+        #expect(try package(dir).status == 0)
+        // The French file relabelled as German: a new identity beside the old one, with a warning.
+        let relabelled = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/fr.vtt,language=de,id=fr"])
+        #expect(relabelled.status == 0)
+        #expect(relabelled.stderr.contains("was packaged before in fr"), "\(relabelled.stderr)")
+        #expect(try master(dir).renditions.compactMap(\.language).sorted() == ["de", "en", "fr"])
+        let replaced = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/fr.vtt,language=de,id=fr", "--replace"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try master(dir).renditions.compactMap(\.language) == ["de"])
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir + "/subtitles").sorted()
+        #expect(left == ["fr-de"])
+    }
+
+    @Test func anEmptyTrackFailsUnlessAllowedAndStrictFailsOnWarnings() throws {
+        let dir = try example()
+        try "1\n00:10:00,000 --> 00:10:01,000\nafter the end\n".write(toFile: dir + "/late.srt", atomically: true, encoding: .utf8)
+        let before = try FolderSnapshot(dir)
+        let empty = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/late.srt,language=en"])
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("has no cue on the programme's timeline") && empty.stderr.contains("--allow-empty"), "\(empty.stderr)")
+        #expect(try FolderSnapshot(dir).differences(to: before).isEmpty)
+        let jsonError = try json(try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/late.srt,language=en", "--json"]))
+        #expect((jsonError["error"] as? [String: Any])?["code"] as? String == "empty_track")
+
+        let allowed = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/late.srt,language=en", "--allow-empty"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stderr.contains("written empty"))
+
+        let strictDir = try example()
+        let strictBefore = try FolderSnapshot(strictDir)
+        let strict = try BuiltTool.run([
+            "package", strictDir + "/master.m3u8", "--subtitle", "url=\(strictDir)/subs/en.srt,language=en", "--preferred-language", "english", "--strict",
+        ])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("--strict") && strict.stderr.contains("Did you mean en?"), "\(strict.stderr)")
+        #expect(try FolderSnapshot(strictDir).differences(to: strictBefore).isEmpty)
+    }
+
+    @Test func aTimecodedSidecarIsRecognisedAndOffsetFixesIt() throws {
+        let dir = try example()
+        try "1\n01:00:01,000 --> 01:00:02,000\nPrologue\n".write(toFile: dir + "/tc.srt", atomically: true, encoding: .utf8)
+        let plain = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/tc.srt,language=en"])
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("add offset=-01:00:00"), "\(plain.stderr)")
+        let fixed = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/tc.srt,language=en,offset=-01:00:00", "--json"])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        let tracks = try #require(try json(fixed)["tracks"] as? [[String: Any]])
+        #expect(tracks.first?["first_cue_start"] as? Double == 1.0)
+    }
+
+    @Test func aMasterWrittenElsewhereStillResolves() throws {
+        let dir = try example()
+        let elsewhere = try Scratch.make().path + "/out/title.m3u8"
+        let outcome = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--output", elsewhere,
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let written = try MasterPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: elsewhere))), source: elsewhere)
+        let folder = URL(fileURLWithPath: elsewhere).deletingLastPathComponent()
+        for variant in written.variants {
+            let target = URL(fileURLWithPath: variant.uri, relativeTo: folder).standardizedFileURL.path
+            #expect(FileManager.default.fileExists(atPath: target), "\(variant.uri) does not resolve from \(folder.path)")
+        }
+        for rendition in written.renditions {
+            guard let uri = rendition.uri else { continue }
+            #expect(FileManager.default.fileExists(atPath: URL(fileURLWithPath: uri, relativeTo: folder).standardizedFileURL.path), "\(uri)")
+        }
+        // With a base URL, the variants become absolute.
+        let based = try Scratch.make().path + "/cdn.m3u8"
+        let withBase = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--output", based, "--base-url",
+            "https://cdn.example/title/",
+        ])
+        #expect(withBase.status == 0, "\(withBase.stderr)")
+        let text = try String(contentsOfFile: based, encoding: .utf8)
+        #expect(text.contains("\nhttps://cdn.example/title/video/high/prog.m3u8\n"), "\(text)")
+        #expect(text.contains("URI=\"subtitles/en-en/"))
+    }
+
+    /// After a shorter re-encode with other segments and another start, `refresh` writes the
+    /// kept cues again on the new timeline: every cue lands on its programme time from the new
+    /// media's first frame (read by ffprobe), the segments mirror the new video's, and the old
+    /// generation is gone.
+    @Test(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+    func refreshFollowsAReencode() throws {
+        let dir = try Scratch.make().path
+        try GeneratedMedia.tsVideo(folder: dir, seconds: 12, segment: 4)
+        try SubtitleText.srt([(1, 2, "One"), (3.5, 4.5, "Across four"), (9, 10, "Nine")]).write(toFile: dir + "/en.srt", atomically: true, encoding: .utf8)
+        #expect(try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/en.srt,language=en"]).status == 0)
+        let oldGeneration = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
+        let unchanged = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--json"])
+        #expect(unchanged.status == 0, "\(unchanged.stderr)")
+        #expect((try json(unchanged)["tracks"] as? [[String: Any]])?.first?["action"] as? String == "unchanged")
+
+        try GeneratedMedia.tsVideo(folder: dir, seconds: 8, segment: 3, offset: 20, master: false)
+        let refreshed = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--json"])
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+        #expect((try json(refreshed)["tracks"] as? [[String: Any]])?.first?["action"] as? String == "refreshed")
+        let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
+        #expect(generation != oldGeneration)
+        #expect(!FileManager.default.fileExists(atPath: oldGeneration))
+
+        let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/prog.m3u8"))), source: "prog.m3u8")
+        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "index.m3u8")
+        #expect(subtitles.segments.map(\.duration) == video.segments.map(\.duration))
+        let firstPTS = try #require(try Tools.lowestVideoPTS(dir + "/" + video.segments[0].uri))
+        var placed: [String: Double] = [:]
+        for segment in subtitles.segments {
+            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
+            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { placed[cue.text] = cue.start }
+        }
+        // Nine is past the new 8 s end and is left out; the others land where they belong.
+        #expect(placed.keys.sorted() == ["Across four", "One"])
+        #expect(abs((placed["One"] ?? -1) - 1) < 0.0011)
+        #expect(abs((placed["Across four"] ?? -1) - 3.5) < 0.0011)
+    }
+
+    /// ffmpeg's own HLS WebVTT rendition has no X-TIMESTAMP-MAP; `refresh --retime-existing`
+    /// writes it again with one, in the same place in the master, each cue at the programme time
+    /// ffmpeg wrote for it.
+    @Test(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+    func retimeExistingFixesFFmpegsRenditions() throws {
+        let dir = try Scratch.make().path
+        try SubtitleText.srt([(1, 2.5, "Hello one"), (5, 6, "Hello two"), (9.5, 10, "Three")]).write(toFile: dir + "/s.srt", atomically: true, encoding: .utf8)
+        let made = try Tools.run(
+            Tools.ffmpeg!,
+            [
+                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-i", dir + "/s.srt", "-t", "12",
+                "-map", "0:v", "-map", "1", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:s", "webvtt", "-f", "hls", "-hls_time", "4",
+                "-hls_playlist_type", "vod", "-var_stream_map", "v:0,s:0,sgroup:subtitle", "-master_pl_name", "ffmaster.m3u8", dir + "/out_%v.m3u8",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        // ffmpeg 5.1 leaves the variant out of this master: the ladder as a packager writes it.
+        let master = """
+            #EXTM3U
+            #EXT-X-VERSION:3
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subtitle",NAME="subtitle_0",LANGUAGE="en",DEFAULT=YES,URI="out_0_vtt.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS="avc1.42c00c",RESOLUTION=160x90,SUBTITLES="subtitle"
+            out_0.m3u8
+
+            """
+        try master.write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+        // What ffmpeg wrote: cue times with no map (programme time to hls.js).
+        var intended: [String: Double] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where name.hasSuffix(".vtt") {
+            let text = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+            #expect(!text.contains("X-TIMESTAMP-MAP"))
+            for cue in PlayerClock.place(segment: text, firstPTS: 0, sequenceStart: 0).cues { intended[cue.text] = cue.start }
+        }
+        #expect(intended.count == 3)
+
+        let warned = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/s.srt,language=fr", "--dry-run"])
+        #expect(warned.stderr.contains("no X-TIMESTAMP-MAP") && warned.stderr.contains("--retime-existing"), "\(warned.stderr)")
+
+        let outcome = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--retime-existing", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[2].hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES,URI=\"subtitles/retimed-subtitle_0-en/"), "\(lines[2])")
+        #expect(lines[2].contains("NAME=\"subtitle_0\"") && lines[2].contains("DEFAULT=YES"))
+        let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/retimed-subtitle_0-en")
+        let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/out_0.m3u8"))), source: "out_0.m3u8")
+        let firstPTS = try #require(try Tools.lowestVideoPTS(dir + "/" + video.segments[0].uri))
+        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "index.m3u8")
+        var placed: [String: Double] = [:]
+        for segment in subtitles.segments {
+            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
+            let result = PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0)
+            #expect(result.map != nil)
+            for cue in result.cues { placed[cue.text] = cue.start }
+        }
+        #expect(placed.keys.sorted() == intended.keys.sorted())
+        for (text, time) in intended { #expect(abs((placed[text] ?? -1) - time) < 0.0011, "\(text)") }
+        // ffmpeg's files are left where they were.
+        #expect(FileManager.default.fileExists(atPath: dir + "/out_0_vtt.m3u8"))
+    }
+}
