@@ -32,8 +32,9 @@ public struct PackageRequest: Sendable {
     /// The request is the whole set of side-loaded tracks: every rendition an earlier run
     /// created that this run does not write again is removed (`--replace`).
     public var replace = false
-    /// Segment again, against the video as it is now, every rendition an earlier run created
-    /// that this run does not write again (from the cues kept beside it). On by default: after a
+    /// Segment again every rendition an earlier run created that this run does not write again.
+    ///
+    /// Read from the cues kept beside it, against the video as it is now. On by default: after a
     /// re-encode, renditions not named again must not keep the old timeline.
     public var refreshExisting = true
     /// Renditions to take out (`subweave remove`).
