@@ -94,8 +94,12 @@ enum ArgumentParser {
                 guard index < arguments.count else { throw fail("\(name) needs a value (\(option.value ?? "VALUE"))") }
                 value = arguments[index]
                 index += 1
-                if value.hasPrefix("--"), spec.option(String(value.split(separator: "=")[0])) != nil {
-                    throw fail("\(name) needs a value (\(option.value ?? "VALUE")), found the option \(value)")
+                // `--output --json` is a forgotten value, not a file named "--json" (any command's
+                // option, or anything shaped like one; `--output=--x` or `./--x` says it is meant).
+                if value.hasPrefix("--") && value.count > 2 {
+                    throw fail(
+                        "\(name) needs a value (\(option.value ?? "VALUE")), found the option \(LabelText.excerpt(value)); write \(name)=\(LabelText.excerpt(value)) if that is the value"
+                    )
                 }
             }
             if let allowed = option.allowed, !allowed.contains(value) {

@@ -46,6 +46,12 @@ struct ArgumentParsingTests {
         SourceRow(["inspect", "m.m3u8", "--locale", "!!"]),
         SourceRow(["convert", "a.srt", "--to", "ass"]),
         SourceRow(["completions", "fish"]),
+        SourceRow(["convert", "a.srt", "--output", "--json"]),  // convert has no --json: still not a file name
+        SourceRow(["remove", "m.m3u8"]),  // remove what?
+        SourceRow(["remove", "m.m3u8", "--id", "en", "--language", "english please"]),
+        SourceRow(["refresh", "m.m3u8", "--base-url", "https://cdn.example/"]),  // a base URL without --output
+        SourceRow(["refresh", "m.m3u8", "--output", "o.m3u8", "--base-url", "cdn.example/x"]),  // not absolute
+        SourceRow(["package", "m.m3u8", "--subtitle", "url=a.srt", "--replace", "--no-refresh"]),
     ]
 
     @Test func usageErrorsAreFoundBeforeAnythingRuns() {

@@ -43,4 +43,26 @@ struct LibraryAPITests {
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nprog.m3u8\n".write(to: master, atomically: true, encoding: .utf8)
         await #expect(throws: SubweaveError.self) { try await Packager().apply(plan) }
     }
+
+    /// Removal is a request like any other: a plan that says what goes, applied atomically.
+    @Test func removeThroughTheLibrary() async throws {
+        let folder = try Fixtures.copy("media/ts-bframes")
+        try SubtitleText.srt([(1, 2, "x")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        try SubtitleText.srt([(1, 2, "y")]).write(toFile: folder + "/de.srt", atomically: true, encoding: .utf8)
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        let tracks = try ["en", "de"].map { try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/\($0).srt")), language: LanguageTag(parsing: $0)) }
+        try await Packager().run(master: master, PackageRequest(tracks: tracks, captions: .off))
+
+        var request = PackageRequest(tracks: [], captions: .off)
+        request.removals = [RemovalSelector(sourceID: "de")]
+        let plan = try await Presentation(master: master).plan(request)
+        #expect(plan.report.removed.map(\.identity) == ["external:de:de"])
+        #expect(plan.report.tracks.map(\.action) == ["unchanged"])
+        try await Packager().apply(plan)
+        #expect(try await RenditionList.read(master: master).compactMap(\.identity) == ["external:en:en"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/subtitles/de-de"))
+
+        request.removals = [RemovalSelector(sourceID: "de")]
+        await #expect(throws: SubweaveError.self) { try await Presentation(master: master).plan(request) }
+    }
 }
