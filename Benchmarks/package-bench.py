@@ -72,6 +72,30 @@ def make_inputs(work):
     return hls, subs
 
 
+def measure_durability(subweave, hls, subs, work):
+    """One more run under strace, timing only the calls that make the output durable (syncfs,
+    fsync, fdatasync): their share of the run is the cost of durability. None without strace."""
+    strace = shutil.which("strace")
+    if not strace:
+        return None
+    copy = os.path.join(work, "durability")
+    shutil.copytree(hls, copy, copy_function=os.link)
+    os.unlink(os.path.join(copy, "master.m3u8"))
+    shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+    trace = os.path.join(work, "sync.trace")
+    cmd = [strace, "-f", "-T", "-e", "trace=syncfs,fsync,fdatasync", "-o", trace, subweave, "package", os.path.join(copy, "master.m3u8")]
+    for lang in LANGUAGES:
+        cmd += ["--subtitle", f"url={subs}/{lang}.vtt,language={lang}"]
+    wall, _ = run(cmd)
+    total, calls = 0.0, 0
+    with open(trace) as f:
+        for line in f:
+            if "<" in line and line.rstrip().endswith(">") and ("sync" in line):
+                total += float(line.rstrip()[line.rindex("<") + 1:-1])
+                calls += 1
+    return {"sync_s": total, "wall_s": wall, "share": total / wall if wall else 0.0, "calls": calls}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -111,13 +135,17 @@ def main():
             peaks.append(m)
         peer.append((sum(walls), max(peaks)))
 
-    segments_written = len([f for f in os.listdir(os.path.join(work, "run0", "subtitles", "en-en")) if f.endswith(".vtt")])
+    rendition = os.path.join(work, "run0", "subtitles", "en-en")
+    generation = os.path.join(rendition, [g for g in os.listdir(rendition) if not g.startswith(".")][0])
+    segments_written = len([f for f in os.listdir(generation) if f.endswith(".vtt") and f != "cues.vtt"])
+    durability = measure_durability(subweave, hls, subs, work)
     result = {
         "title": f"{SEGMENTS} segments x {SEGMENT_SECONDS} s, {len(LANGUAGES)} languages x {CUES} cues",
         "runs": args.runs,
         "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours) / 1024},
         "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer) / 1024},
         "segments_per_rendition": segments_written,
+        "durability": durability,
     }
     result["ratio_wall"] = result["subweave"]["wall_s"] / result["webvtt_py"]["wall_s"]
     result["ratio_peak_rss"] = result["subweave"]["peak_rss_mib"] / result["webvtt_py"]["peak_rss_mib"]
@@ -125,6 +153,9 @@ def main():
     print(f"\nSubweave {result['subweave']['wall_s']:.2f} s, {result['subweave']['peak_rss_mib']:.1f} MiB; "
           f"webvtt-py {result['webvtt_py']['wall_s']:.2f} s (sum of 10 runs), {result['webvtt_py']['peak_rss_mib']:.1f} MiB peak. "
           f"Ratios (Subweave/peer): time {result['ratio_wall']:.2f}, memory {result['ratio_peak_rss']:.2f}")
+    if durability:
+        print(f"Durability (syncfs + fsync of the master and its folder): {durability['sync_s']:.3f} s of a "
+              f"{durability['wall_s']:.2f} s run ({100 * durability['share']:.1f} %), {durability['calls']} calls")
     if not args.keep:
         shutil.rmtree(work)
     else:
