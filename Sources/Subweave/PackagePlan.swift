@@ -15,6 +15,21 @@ public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
     case inBand = "in-band"
 }
 
+extension ClosedCaptionsRequest {
+    /// The rewriter's policy, given what the caption scan found.
+    func policy(_ captions: ProgrammeCaptions) -> ClosedCaptionsPolicy {
+        switch self {
+        case .automatic: return .automatic
+        case .none: return .none
+        case .inBand:
+            return .declare(
+                captions.services.map {
+                    CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
+                })
+        }
+    }
+}
+
 /// What to package into a presentation.
 public struct PackageRequest: Sendable {
     /// The side-loaded tracks.
@@ -119,78 +134,23 @@ extension Presentation {
 
         // What earlier runs (and other tools) left: removed, refreshed, retimed.
         let existing = await ExistingRendition.read(self)
-        var removal = try RemovalDecision.resolve(
-            request.removals, force: request.forceRemoval, existing: existing, master: master, writing: Set(planner.renditions.map(\.folder)))
-        let writing = Set(planner.renditions.map(\.folder))
-        for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {
-            guard let place = e.place, !writing.contains(place.folder) else { continue }
-            if request.replace {
-                removal.remove(e, in: master, reason: "removed by --replace (not among the tracks given)")
-            } else if request.refreshExisting || output != masterURL {
-                if let kept = try await e.keptCues(self), let record = e.record {
-                    planner.refresh(record, kept, folder: place.folder)
-                } else {
-                    warnings.append(
-                        PackageWarning(
-                            .notRefreshed,
-                            "\(e.identity ?? place.folder) (\(e.describe(in: master))) was written by an earlier Subweave that kept no cues beside it, so it cannot be segmented again; package its track again to bring it up to date"
-                        ))
-                }
-            }
-        }
-        for e in existing where !e.isManaged && !removal.lines.contains(e.rendition.lineIndex) && e.rendition.uri != nil {
-            // Checked for the warning only when not asked to fix: another tool's unreadable
-            // rendition is not this run's failure.
-            let found: RetimedRendition?
-            if request.retimeExisting {
-                found = try await RetimedRendition.read(e, presentation: self)
-            } else {
-                found = try? await RetimedRendition.read(e, presentation: self)
-            }
-            guard let retimed = found else { continue }
-            if request.retimeExisting {
-                planner.retime(retimed)
-            } else {
-                warnings.append(
-                    PackageWarning(
-                        .noTimestampMap,
-                        "\(e.describe(in: master)) has no X-TIMESTAMP-MAP in its segments, so players disagree on when its cues show (hls.js shows them early by the first frame's time); --retime-existing writes it again with a map"
-                    ))
-            }
-        }
+        let removal = try await planEarlierRuns(request, existing: existing, output: output, planner: &planner, warnings: &warnings)
         guard !planner.renditions.isEmpty || !removal.lines.isEmpty else {
             throw .nothingToPackage(
                 "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(MediaReader.display(reference.url)), and no earlier rendition was to be refreshed or removed"
             )
         }
-        let policy: ClosedCaptionsPolicy
-        switch request.closedCaptions {
-        case .automatic: policy = .automatic
-        case .none: policy = .none
-        case .inBand:
-            policy = .declare(
-                captions.services.map {
-                    CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
-                })
-        }
-        var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: policy)
+        var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions))
             .rewrite(master, renditions: planner.declarations, removing: removal.lines)
         warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
         if let preferred = request.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
         let previous = Self.managedGenerations(master, includingLegacy: true)
-        var tracks = planner.reports
-        for (index, rendition) in planner.renditions.enumerated()
-        where tracks[index].action == "refreshed" && previous[rendition.folder] == rendition.generation {
-            tracks[index].action = "unchanged"
-        }
+        let tracks = planner.reportsMarkingUnchanged(previous: previous)
         warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
         var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
         report.removed = removal.removed
-        if request.strict {
-            let all = warnings + planner.reports.flatMap { track in track.warnings.map { PackageWarning(.track, "\(track.identity): \($0)") } }
-            if !all.isEmpty { throw .strict(all) }
-        }
+        if request.strict { try Self.failOnWarnings(report) }
         let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
         return PackagePlan(
             masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
@@ -211,6 +171,12 @@ extension Presentation {
             }
             warnings.append(PackageWarning(.emptyTrack, message + "; written empty (--allow-empty)"))
         }
+    }
+
+    /// `--strict`: every warning of the run (the run's and each track's) fails it.
+    static func failOnWarnings(_ report: PackageReport) throws(SubweaveError) {
+        let all = report.warnings + report.tracks.flatMap { track in track.warnings.map { PackageWarning(.track, "\(track.identity): \($0)") } }
+        if !all.isEmpty { throw .strict(all) }
     }
 
     /// A track whose source ID an earlier run added in another language gets a rendition of its
@@ -290,117 +256,5 @@ extension Presentation {
             if let generation = place.generation { result[place.folder] = generation } else if includingLegacy { result[place.folder] = "" }
         }
         return result
-    }
-}
-
-/// Turns loaded tracks and decoded captions into renditions, their master declarations and their
-/// reports, in order.
-struct RenditionPlanner {
-    let timeline: ProgrammeTimeline
-    var renditions: [SubtitleRendition] = []
-    var declarations: [NewSubtitleRendition] = []
-    var reports: [PackageReport.Track] = []
-
-    init(timeline: ProgrammeTimeline) { self.timeline = timeline }
-
-    mutating func add(_ track: SubtitleTrack, _ ingested: IngestedSubtitles) {
-        var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
-        let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
-        cues.removeAll { $0.start >= timeline.duration }
-        let record = RenditionRecord(
-            identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
-            name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
-            ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: SegmentCues.writable(cues).count)
-        let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: track.identity), cues: cues,
-            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record)
-        renditions.append(rendition)
-        declarations.append(
-            NewSubtitleRendition(
-                identity: track.identity.description, name: track.label, language: track.language,
-                forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
-                uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
-        let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description)
-        reports.append(
-            PackageReport.Track(
-                sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
-                ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
-                firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
-                filesWritten: rendition.paths, warnings: warnings))
-    }
-
-    /// An earlier run's rendition, segmented again from the cues kept beside it.
-    mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
-        var cues = kept.cues
-        cues.removeAll { $0.start >= timeline.duration }
-        let record = RenditionRecord(
-            identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
-            prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: SegmentCues.writable(cues).count)
-        let rendition = SubtitleRendition(folder: folder, cues: cues, headerBlocks: kept.headerBlocks, timeline: timeline, record: record)
-        append(rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: [])
-    }
-
-    /// Another tool's rendition without a map, written again in Subweave's layout in its place.
-    mutating func retime(_ retimed: RetimedRendition) {
-        let r = retimed.existing.rendition
-        let language = r.language.flatMap(LanguageTag.init(parsing:)) ?? .undetermined
-        let sourceID = "retimed-" + RenditionLayout.slug(r.name ?? "track")
-        let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
-        var cues = retimed.cues
-        cues.removeAll { $0.start >= timeline.duration }
-        let record = RenditionRecord(
-            identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
-            sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
-            ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: SegmentCues.writable(cues).count)
-        let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record)
-        append(
-            rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
-            warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
-    }
-
-    private mutating func append(
-        _ rendition: SubtitleRendition, record: RenditionRecord, encoding: String?, action: String, origin: String, replacesLine: Int?,
-        warnings: [String]
-    ) {
-        renditions.append(rendition)
-        var declaration = NewSubtitleRendition(
-            identity: record.identity, name: record.name, language: LanguageTag(parsing: record.language) ?? .undetermined,
-            forced: record.forced, sdh: record.sdh, prefersDefault: record.prefersDefault, uri: rendition.playlistPath, origin: origin)
-        declaration.replacesLine = replacesLine
-        declarations.append(declaration)
-        var report = PackageReport.Track(
-            sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
-            ingestFormat: record.ingestFormat, encoding: encoding, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
-            playlist: rendition.playlistPath, filesWritten: rendition.paths, warnings: warnings)
-        report.action = action
-        reports.append(report)
-    }
-
-    mutating func add(_ captions: ProgrammeCaptions) {
-        for service in captions.services {
-            let language = captions.language ?? .undetermined
-            let identity = RenditionIdentity.cea608(service.service)
-            var cues = service.cues
-            SubtitleIngest.assignIdentifiers(&cues, taken: [])
-            let name = captions.name(for: service.service)
-            let record = RenditionRecord(
-                identity: identity.description, sourceID: service.service.rawValue, language: language.description,
-                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
-                source: "the video's \(service.service.rawValue)", cueCount: SegmentCues.writable(cues).count)
-            let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: [], timeline: timeline, record: record)
-            renditions.append(rendition)
-            declarations.append(
-                NewSubtitleRendition(
-                    identity: identity.description, name: name, language: language,
-                    forced: false, sdh: true, prefersDefault: false,
-                    uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
-            reports.append(
-                PackageReport.Track(
-                    sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
-                    ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
-                    playlist: rendition.playlistPath,
-                    filesWritten: rendition.paths, warnings: []))
-        }
     }
 }

@@ -63,7 +63,15 @@ struct RetimedRendition: Sendable {
             if headerBlocks == nil { headerBlocks = ingested.headerBlocks }
             perSegment.append((segment, ingested.cues))
         }
-        let timeline = presentation.timeline
+        let (cues, asMedia) = Self.combine(perSegment, timeline: presentation.timeline)
+        return RetimedRendition(
+            existing: existing, cues: cues, headerBlocks: headerBlocks ?? [], reading: asMedia ? "media" : "programme", playlistURL: url)
+    }
+
+    /// The segments' cues on the programme timeline, read as media or as programme time
+    /// (whichever puts more cues inside the segment that carries them; programme time on a tie),
+    /// each boundary cue once, numbered again.
+    static func combine(_ perSegment: [(segment: MediaSegment, cues: [Cue])], timeline: ProgrammeTimeline) -> (cues: [Cue], asMedia: Bool) {
         // Media-time reading: a cue time in a segment of sequence d is media time; programme time
         // is S_d + (t − B_d).
         func mediaShift(_ segment: MediaSegment) -> MediaTime {
@@ -100,7 +108,6 @@ struct RetimedRendition: Sendable {
         // Identifiers are per segment in such files (each numbers its cues from 1): numbered again.
         for index in cues.indices { cues[index].identifier = "" }
         SubtitleIngest.assignIdentifiers(&cues, taken: [])
-        return RetimedRendition(
-            existing: existing, cues: cues, headerBlocks: headerBlocks ?? [], reading: asMedia ? "media" : "programme", playlistURL: url)
+        return (cues, asMedia)
     }
 }

@@ -13,63 +13,83 @@ package enum SubtitleIngest {
         sourceID: String, location: String
     ) throws(LoadFailure) -> IngestedSubtitles {
         let decoded = TextDecoder.decode(bytes, forced: forced)
-        var warnings: [IngestWarning] = []
-        if decoded.usedFallback {
-            warnings.append(
-                IngestWarning(
-                    kind: .encodingFallback, line: nil,
-                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"
-                ))
-        } else if let bad = decoded.firstInvalidOffset {
-            warnings.append(
-                IngestWarning(
-                    kind: .invalidBytes, line: nil,
-                    "byte offset \(bad) is not valid \(decoded.encoding.rawValue); such bytes were replaced by U+FFFD"))
+        var parsed: Parsed
+        do {
+            parsed = try parse(decoded.text, format: format)
+        } catch {
+            throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file")
         }
+        let repairs = repair(&parsed.cues, reportMarkup: format == .vtt)
+        return IngestedSubtitles(
+            ingestFormat: parsed.ingestFormat, cues: parsed.cues, headerBlocks: parsed.headerBlocks, regions: parsed.regions,
+            encoding: decoded.encoding, warnings: decodingWarnings(decoded) + parsed.warnings + repairs)
+    }
+
+    /// What a format's parser gives.
+    struct Parsed {
         var cues: [Cue]
         var headerBlocks: [String] = []
         var regions: [CueRegion] = []
         let ingestFormat: String
+        var warnings: [IngestWarning]
+    }
+
+    /// A file that is not of the format it was read as.
+    struct WrongFormat: Error {
+        let description: String
+    }
+
+    /// The bytes were not all valid in the encoding they were read in.
+    static func decodingWarnings(_ decoded: DecodedText) -> [IngestWarning] {
+        if decoded.usedFallback {
+            return [
+                IngestWarning(
+                    kind: .encodingFallback, line: nil,
+                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"
+                )
+            ]
+        } else if let bad = decoded.firstInvalidOffset {
+            return [
+                IngestWarning(
+                    kind: .invalidBytes, line: nil, "byte offset \(bad) is not valid \(decoded.encoding.rawValue); such bytes were replaced by U+FFFD")
+            ]
+        }
+        return []
+    }
+
+    /// Parses decoded text as `format`.
+    static func parse(_ text: String, format: SubtitleFormat) throws(WrongFormat) -> Parsed {
         switch format {
         case .vtt:
             let document: WebVTTDocument
-            do {
-                document = try WebVTTParser.parse(decoded.text)
-            } catch {
-                throw LoadFailure(
-                    .notSubtitles, sourceID: sourceID, location: location,
-                    "\(error.description); check that the declared format matches the file")
-            }
-            warnings += document.warnings
-            if case .found(_, let mapLine, true) = TimestampMap.find(in: decoded.text) {
+            do { document = try WebVTTParser.parse(text) } catch { throw WrongFormat(description: error.description) }
+            var warnings = document.warnings
+            if case .found(_, let mapLine, true) = TimestampMap.find(in: text) {
                 warnings.append(
                     IngestWarning(
                         kind: .timestampMapIgnored, line: mapLine,
                         "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
             }
-            cues = document.cues
-            headerBlocks = WebVTTWriter.headerBlocks(document)
-            regions = document.regions
-            ingestFormat = "vtt"
             // Browsers keep every cue; the segments must also be sorted and carry valid markup.
-            cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+            let cues = document.cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+            return Parsed(
+                cues: cues, headerBlocks: WebVTTWriter.headerBlocks(document), regions: document.regions, ingestFormat: "vtt", warnings: warnings)
         case .srt:
-            let (parsed, parseWarnings) = SubRipParser.parse(decoded.text)
-            cues = parsed
-            warnings += parseWarnings
-            ingestFormat = "srt_converted"
+            let (cues, warnings) = SubRipParser.parse(text)
+            return Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
         case .scc:
             do {
-                let read = try SCCReader.read(decoded.text)
-                cues = read.cues
-                warnings += read.warnings
+                let read = try SCCReader.read(text)
+                return Parsed(cues: read.cues, ingestFormat: "scc_converted", warnings: read.warnings)
             } catch {
-                throw LoadFailure(
-                    .notSubtitles, sourceID: sourceID, location: location,
-                    "\(error.description); check that the declared format matches the file")
+                throw WrongFormat(description: error.description)
             }
-            ingestFormat = "scc_converted"
         }
+    }
+
+    /// Makes every cue's text valid WebVTT and every identifier unique (then gives each cue one).
+    static func repair(_ cues: inout [Cue], reportMarkup: Bool) -> [IngestWarning] {
+        var warnings: [IngestWarning] = []
         var repairedCount = 0
         var firstRepairLine: Int?
         var seenIdentifiers: Set<String> = []
@@ -91,15 +111,13 @@ package enum SubtitleIngest {
             }
         }
         assignIdentifiers(&cues, taken: seenIdentifiers)
-        if repairedCount > 0 && format == .vtt {
+        if repairedCount > 0 && reportMarkup {
             warnings.append(
                 IngestWarning(
                     kind: .markupRepaired, line: firstRepairLine,
                     "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
         }
-        return IngestedSubtitles(
-            ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions,
-            encoding: decoded.encoding, warnings: warnings)
+        return warnings
     }
 
     /// Why `ingested` (read from `location` as `format`) gave no cue: the file is empty, or every

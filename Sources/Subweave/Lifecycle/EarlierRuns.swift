@@ -1,0 +1,61 @@
+import Foundation
+import HLS
+
+extension Presentation {
+    /// What a run does with what earlier runs and other tools left in the master: removes what
+    /// the request names (and, with `replace`, every managed rendition it does not write again),
+    /// segments the other managed renditions again from their kept cues, and retimes (or warns
+    /// about) other tools' renditions without a timestamp map.
+    func planEarlierRuns(
+        _ request: PackageRequest, existing: [ExistingRendition], output: URL, planner: inout RenditionPlanner, warnings: inout [PackageWarning]
+    ) async throws(SubweaveError) -> RemovalDecision {
+        let writing = Set(planner.renditions.map(\.folder))
+        var removal = try RemovalDecision.resolve(request.removals, force: request.forceRemoval, existing: existing, master: master, writing: writing)
+        for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {
+            guard let place = e.place, !writing.contains(place.folder) else { continue }
+            if request.replace {
+                removal.remove(e, in: master, reason: "removed by --replace (not among the tracks given)")
+            } else if request.refreshExisting || output != masterURL {
+                // A master written elsewhere needs every rendition beside it: always refreshed.
+                if let kept = try await e.keptCues(self), let record = e.record {
+                    planner.refresh(record, kept, folder: place.folder)
+                } else {
+                    warnings.append(
+                        PackageWarning(
+                            .notRefreshed,
+                            "\(e.identity ?? place.folder) (\(e.describe(in: master))) was written by an earlier Subweave that kept no cues beside it, so it cannot be segmented again; package its track again to bring it up to date"
+                        ))
+                }
+            }
+        }
+        for e in existing where !e.isManaged && !removal.lines.contains(e.rendition.lineIndex) && e.rendition.uri != nil {
+            try await retimeOrWarn(e, request.retimeExisting, planner: &planner, warnings: &warnings)
+        }
+        return removal
+    }
+
+    /// Another tool's rendition: retimed when asked, else a warning when it has no map.
+    ///
+    /// Read for the warning only best-effort: another tool's unreadable rendition is not this
+    /// run's failure.
+    private func retimeOrWarn(_ e: ExistingRendition, _ retime: Bool, planner: inout RenditionPlanner, warnings: inout [PackageWarning])
+        async throws(SubweaveError)
+    {
+        let found: RetimedRendition?
+        if retime {
+            found = try await RetimedRendition.read(e, presentation: self)
+        } else {
+            found = try? await RetimedRendition.read(e, presentation: self)
+        }
+        guard let retimed = found else { return }
+        if retime {
+            planner.retime(retimed)
+        } else {
+            warnings.append(
+                PackageWarning(
+                    .noTimestampMap,
+                    "\(e.describe(in: master)) has no X-TIMESTAMP-MAP in its segments, so players disagree on when its cues show (hls.js shows them early by the first frame's time); --retime-existing writes it again with a map"
+                ))
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Captions
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// Turns loaded tracks and decoded captions into renditions, their master declarations and their
+/// reports, in order.
+struct RenditionPlanner {
+    let timeline: ProgrammeTimeline
+    var renditions: [SubtitleRendition] = []
+    var declarations: [NewSubtitleRendition] = []
+    var reports: [PackageReport.Track] = []
+
+    init(timeline: ProgrammeTimeline) { self.timeline = timeline }
+
+    mutating func add(_ track: SubtitleTrack, _ ingested: IngestedSubtitles) {
+        var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
+        let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
+        cues.removeAll { $0.start >= timeline.duration }
+        let record = RenditionRecord(
+            identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
+            name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+            ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: SegmentCues.writable(cues).count)
+        let rendition = SubtitleRendition(
+            folder: RenditionLayout.folder(for: track.identity), cues: cues,
+            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record)
+        renditions.append(rendition)
+        declarations.append(
+            NewSubtitleRendition(
+                identity: track.identity.description, name: track.label, language: track.language,
+                forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+                uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
+        let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description)
+        reports.append(
+            PackageReport.Track(
+                sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
+                ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
+                firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
+                filesWritten: rendition.paths, warnings: warnings))
+    }
+
+    /// An earlier run's rendition, segmented again from the cues kept beside it.
+    mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
+        var cues = kept.cues
+        cues.removeAll { $0.start >= timeline.duration }
+        let record = RenditionRecord(
+            identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
+            prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: SegmentCues.writable(cues).count)
+        let rendition = SubtitleRendition(folder: folder, cues: cues, headerBlocks: kept.headerBlocks, timeline: timeline, record: record)
+        append(rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: [])
+    }
+
+    /// Another tool's rendition without a map, written again in Subweave's layout in its place.
+    mutating func retime(_ retimed: RetimedRendition) {
+        let r = retimed.existing.rendition
+        let language = r.language.flatMap(LanguageTag.init(parsing:)) ?? .undetermined
+        let sourceID = "retimed-" + RenditionLayout.slug(r.name ?? "track")
+        let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
+        var cues = retimed.cues
+        cues.removeAll { $0.start >= timeline.duration }
+        let record = RenditionRecord(
+            identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
+            sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
+            ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: SegmentCues.writable(cues).count)
+        let rendition = SubtitleRendition(
+            folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record)
+        append(
+            rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
+            warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
+    }
+
+    private mutating func append(
+        _ rendition: SubtitleRendition, record: RenditionRecord, encoding: String?, action: String, origin: String, replacesLine: Int?,
+        warnings: [String]
+    ) {
+        renditions.append(rendition)
+        var declaration = NewSubtitleRendition(
+            identity: record.identity, name: record.name, language: LanguageTag(parsing: record.language) ?? .undetermined,
+            forced: record.forced, sdh: record.sdh, prefersDefault: record.prefersDefault, uri: rendition.playlistPath, origin: origin)
+        declaration.replacesLine = replacesLine
+        declarations.append(declaration)
+        var report = PackageReport.Track(
+            sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
+            ingestFormat: record.ingestFormat, encoding: encoding, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
+            playlist: rendition.playlistPath, filesWritten: rendition.paths, warnings: warnings)
+        report.action = action
+        reports.append(report)
+    }
+
+    /// The reports, with a refreshed rendition whose generation is the one the master already
+    /// names (nothing changed) marked `unchanged`.
+    func reportsMarkingUnchanged(previous: [String: String]) -> [PackageReport.Track] {
+        var tracks = reports
+        for (index, rendition) in renditions.enumerated() where tracks[index].action == "refreshed" && previous[rendition.folder] == rendition.generation {
+            tracks[index].action = "unchanged"
+        }
+        return tracks
+    }
+
+    mutating func add(_ captions: ProgrammeCaptions) {
+        for service in captions.services {
+            let language = captions.language ?? .undetermined
+            let identity = RenditionIdentity.cea608(service.service)
+            var cues = service.cues
+            SubtitleIngest.assignIdentifiers(&cues, taken: [])
+            let name = captions.name(for: service.service)
+            let record = RenditionRecord(
+                identity: identity.description, sourceID: service.service.rawValue, language: language.description,
+                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
+                source: "the video's \(service.service.rawValue)", cueCount: SegmentCues.writable(cues).count)
+            let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: [], timeline: timeline, record: record)
+            renditions.append(rendition)
+            declarations.append(
+                NewSubtitleRendition(
+                    identity: identity.description, name: name, language: language,
+                    forced: false, sdh: true, prefersDefault: false,
+                    uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
+            reports.append(
+                PackageReport.Track(
+                    sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
+                    ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
+                    playlist: rendition.playlistPath,
+                    filesWritten: rendition.paths, warnings: []))
+        }
+    }
+}
