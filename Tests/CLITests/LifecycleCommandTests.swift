@@ -23,15 +23,19 @@ struct LifecycleCommandTests {
         try MasterPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/master.m3u8"))), source: "master.m3u8")
     }
 
-    @Test func listShowsIdentitiesAndOthersRenditions() throws {
-        let dir = try example()
-        // Another tool's rendition, already in the master.
+    /// Another tool's rendition (NAME "Vendor", German), declared before the first variant.
+    func addVendorRendition(_ dir: String) throws {
         var text = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
         text = text.replacingOccurrences(
             of: "#EXT-X-STREAM-INF",
             with: "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"Vendor\",LANGUAGE=\"de\",URI=\"vendor/de.m3u8\"\n#EXT-X-STREAM-INF",
             options: [], range: text.range(of: "#EXT-X-STREAM-INF"))
         try text.write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+    }
+
+    @Test func listShowsIdentitiesAndOthersRenditions() throws {
+        let dir = try example()
+        try addVendorRendition(dir)
         #expect(try package(dir).status == 0)
         let listed = try json(try BuiltTool.run(["list", dir + "/master.m3u8", "--json"]))
         let renditions = try #require(listed["renditions"] as? [[String: Any]])
@@ -76,12 +80,7 @@ struct LifecycleCommandTests {
 
     @Test func removeRefusesWhatIsNotThereOrNotSubweaves() throws {
         let dir = try example()
-        var text = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
-        text = text.replacingOccurrences(
-            of: "#EXT-X-STREAM-INF",
-            with: "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"Vendor\",LANGUAGE=\"de\",URI=\"vendor/de.m3u8\"\n#EXT-X-STREAM-INF",
-            options: [], range: text.range(of: "#EXT-X-STREAM-INF"))
-        try text.write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+        try addVendorRendition(dir)
         try FileManager.default.createDirectory(atPath: dir + "/vendor", withIntermediateDirectories: true)
         try "#EXTM3U\n".write(toFile: dir + "/vendor/de.m3u8", atomically: true, encoding: .utf8)
         #expect(try package(dir).status == 0)
