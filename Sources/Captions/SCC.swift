@@ -37,14 +37,18 @@ package enum SCCReader {
                 continue
             }
             var pairs: [(UInt8, UInt8)] = []
-            var bad: String?
-            for word in parts.dropFirst() {
-                guard word.count == 4, let value = UInt16(word, radix: 16) else { bad = String(word); break }
+            for (position, word) in parts.dropFirst().enumerated() {
+                guard word.utf8.count == 4, let value = UInt16(word, radix: 16) else {
+                    // One bad word costs its own frame only: the pairs around it keep their frames.
+                    warnings.append(
+                        IngestWarning(
+                            kind: .wordSkipped, line: index + 1,
+                            "word \(position + 1) \"\(LabelText.excerpt(String(word)))\" is not a 4-digit hexadecimal byte pair; sent as padding (the rest of the line is kept)"
+                        ))
+                    pairs.append((0x80, 0x80))
+                    continue
+                }
                 pairs.append((UInt8(value >> 8), UInt8(value & 0xFF)))
-            }
-            if let bad {
-                warnings.append(IngestWarning(kind: .lineSkipped, line: index + 1, "line skipped: \"\(bad)\" is not a 4-digit hexadecimal byte pair"))
-                continue
             }
             if frame < lastFrame {
                 warnings.append(
@@ -59,7 +63,17 @@ package enum SCCReader {
             }
             lastFrame = f
         }
-        decoder.finish(at: Self.time(frame: lastFrame + 1))
+        // A caption still on screen at the end of the file (the usual last line of a programme) is
+        // never erased: it stays up for the 10 s rule (the packager also ends it with the programme).
+        let end = Self.time(frame: lastFrame) + MediaTime(seconds: 10)
+        decoder.finish(at: end)
+        if let last = decoder.collector.cues.values.compactMap(\.last).first(where: { $0.end > Self.time(frame: lastFrame) }) {
+            warnings.append(
+                IngestWarning(
+                    kind: .captionNotErased, line: nil,
+                    "the last caption (\"\(LabelText.excerpt(last.text))\" from \(last.start.decimalSeconds) s) is never erased; it is shown for 10 s, or until the programme ends"
+                ))
+        }
         let services = decoder.services
         guard let service = services.first else { return ([], nil, warnings) }
         if services.count > 1 {

@@ -18,6 +18,11 @@ struct RenditionPlanner {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         cues.removeAll { $0.start >= timeline.duration }
+        if timeline.playlist.hasEndList {
+            // Nothing shows after the programme: a cue running past its end (an SCC caption never
+            // erased, say) ends with it.
+            for index in cues.indices where cues[index].end > timeline.duration { cues[index].end = timeline.duration }
+        }
         let record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
             name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,

@@ -157,6 +157,8 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case timecodeOverlap = "timecode_overlap"
         case timestampMapIgnored = "timestamp_map_ignored"
         case timecodedSource = "timecoded_source"
+        case wordSkipped = "word_skipped"
+        case captionNotErased = "caption_not_erased"
     }
 
     public let kind: Kind

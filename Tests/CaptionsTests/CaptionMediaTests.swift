@@ -21,8 +21,10 @@ struct CaptionMediaTests {
         let script: @Sendable () -> CaptionScript
         /// Expected Subweave cues per service, written by hand: (start frame, end frame, text).
         let expected: [CaptionService: [(Int, Int, String)]]
-        /// Cues whose start ffmpeg puts elsewhere (by index), documented per case.
-        var ffmpegStartDiffers: Set<Int> = []
+        /// ffmpeg shows each roll-up or paint-on screen from the previous event, before its text is
+        /// sent (its decoder reports the screen as of the next control code); compared screen by
+        /// screen instead of cue by cue (see ``compareScreens``).
+        var ffmpegShowsEarly = false
         /// ffmpeg's texts where they differ from Subweave's, documented per case.
         var ffmpegText: [String]? = nil
         var testDescription: String { name }
@@ -49,8 +51,14 @@ struct CaptionMediaTests {
                 f = s.send(CC608.text("third line") + [CC608.command(0x2D)], at: 60)  // text 60-64, CR 65
                 s.send([CC608.command(0x2C)], at: 100)
                 return s
-            }, expected: [.cc1: [(9, 14, "first line"), (14, 36, "first line\nsecond line"), (36, 65, "second line\nthird line"), (65, 100, "third line")]],
-            ffmpegStartDiffers: [0]),
+            },
+            expected: [
+                .cc1: [
+                    (13, 35, "first line"), (35, 36, "first line\nsecond line"), (36, 64, "second line"), (64, 65, "second line\nthird line"),
+                    (65, 100, "third line"),
+                ]
+            ],
+            ffmpegShowsEarly: true),
         Case(
             name: "roll-up 3", frames: 120,
             script: {
@@ -59,8 +67,14 @@ struct CaptionMediaTests {
                 for (i, word) in ["one", "two", "three", "four"].enumerated() { f = s.send(CC608.text(word) + [CC608.command(0x2D)], at: 10 + i * 20) }
                 s.send([CC608.command(0x2C)], at: 100)
                 return s
-            }, expected: [.cc1: [(10, 12, "one"), (12, 32, "one\ntwo"), (32, 53, "one\ntwo\nthree"), (53, 72, "two\nthree\nfour"), (72, 100, "three\nfour")]],
-            ffmpegStartDiffers: [0]),
+            },
+            expected: [
+                .cc1: [
+                    (11, 31, "one"), (31, 52, "one\ntwo"), (52, 53, "one\ntwo\nthree"), (53, 71, "two\nthree"), (71, 72, "two\nthree\nfour"),
+                    (72, 100, "three\nfour"),
+                ]
+            ],
+            ffmpegShowsEarly: true),
         Case(
             name: "roll-up 4", frames: 150,
             script: {
@@ -72,10 +86,11 @@ struct CaptionMediaTests {
             },
             expected: [
                 .cc1: [
-                    (10, 11, "a1"), (11, 31, "a1\nb2"), (31, 51, "a1\nb2\nc3"), (51, 71, "a1\nb2\nc3\nd4"), (71, 91, "b2\nc3\nd4\ne5"), (91, 120, "c3\nd4\ne5"),
+                    (10, 30, "a1"), (30, 50, "a1\nb2"), (50, 70, "a1\nb2\nc3"), (70, 71, "a1\nb2\nc3\nd4"), (71, 90, "b2\nc3\nd4"), (90, 91, "b2\nc3\nd4\ne5"),
+                    (91, 120, "c3\nd4\ne5"),
                 ]
             ],
-            ffmpegStartDiffers: [0]),
+            ffmpegShowsEarly: true),
         Case(
             name: "paint-on", frames: 120,
             script: {
@@ -83,7 +98,7 @@ struct CaptionMediaTests {
                 s.send([CC608.command(0x29), CC608.pac(row: 14)] + CC608.text("Painted"), at: 10)  // RDC 10-11, PAC 12-13, text 14-17
                 s.send([CC608.command(0x2C)], at: 80)
                 return s
-            }, expected: [.cc1: [(14, 80, "Painted")]], ffmpegStartDiffers: [0]),
+            }, expected: [.cc1: [(17, 80, "Painted")]], ffmpegShowsEarly: true),
         Case(
             name: "CC1 and CC3", frames: 120,
             script: {
@@ -145,19 +160,39 @@ struct CaptionMediaTests {
             // ffmpeg decodes field 1 (CC1, and CC2 mixed in: it does not separate them) or field 2.
             guard service == .cc1 || service == .cc3 else { continue }
             let theirs = try FFmpegCaptions.decode(file, dataField: service == .cc1 ? 0 : 1)
+            if c.ffmpegShowsEarly {
+                Self.compareScreens(ours: cues, theirs: theirs, frames: c.frames, service: service)
+                continue
+            }
             #expect(theirs.map(\.text) == (c.ffmpegText ?? cues.map { CueText.plainText($0.text) }), "ffmpeg's \(service) texts: \(theirs)")
             for (index, (mine, reference)) in zip(cues, theirs).enumerated() {
-                if !c.ffmpegStartDiffers.contains(index) {
-                    #expect(
-                        abs(mine.start.seconds - reference.start) <= Self.frame,
-                        "\(service) cue \(index) start: ours \(mine.start.seconds), ffmpeg \(reference.start)")
-                } else {
-                    // ffmpeg starts a roll-up or paint-on line at the previous erase, before its first
-                    // character arrives; Subweave starts it with that character.
-                    #expect(reference.start <= mine.start.seconds + Self.frame)
-                }
+                #expect(
+                    abs(mine.start.seconds - reference.start) <= Self.frame,
+                    "\(service) cue \(index) start: ours \(mine.start.seconds), ffmpeg \(reference.start)")
                 #expect(abs(mine.end.seconds - reference.end) <= Self.frame, "\(service) cue \(index) end: ours \(mine.end.seconds), ffmpeg \(reference.end)")
             }
+        }
+    }
+
+    /// Roll-up and paint-on, where ffmpeg shows a screen from the previous event on: frame by
+    /// frame (away from changes by a frame), every line Subweave shows, ffmpeg shows too — Subweave
+    /// never shows text ffmpeg does not — and every screen ffmpeg shows, Subweave shows within
+    /// the time ffmpeg shows it (ffmpeg is early, never holds text Subweave misses).
+    static func compareScreens(ours: [Cue], theirs: [FFmpegCaptions.Cue], frames: Int, service: CaptionService) {
+        func screen(_ cues: [(Double, Double, String)], at t: Double) -> String? { cues.last { $0.0 <= t && t < $0.1 }?.2 }
+        let mine = ours.map { ($0.start.seconds, $0.end.seconds, CueText.plainText($0.text)) }
+        let reference = theirs.map { ($0.start, $0.end, $0.text) }
+        let changes = (mine + reference).flatMap { [$0.0, $0.1] }
+        for f in 0..<frames {
+            let t = (Double(f) + 0.5) * frame
+            guard !changes.contains(where: { abs($0 - t) < 1.5 * frame }) else { continue }
+            let ourLines = Set((screen(mine, at: t) ?? "").split(separator: "\n"))
+            let theirLines = Set((screen(reference, at: t) ?? "").split(separator: "\n"))
+            #expect(ourLines.isSubset(of: theirLines), "\(service) frame \(f): Subweave shows \(ourLines), ffmpeg \(theirLines)")
+        }
+        for cue in reference {
+            let shown = mine.contains { $0.2 == cue.2 && $0.0 < cue.1 + frame && $0.1 > cue.0 - frame }
+            #expect(shown, "\(service): ffmpeg shows \"\(cue.2)\" from \(cue.0) to \(cue.1) s; Subweave never does then: \(mine)")
         }
     }
 

@@ -90,31 +90,33 @@ struct DecoderTests {
         run.send(CC608.text("three") + [cr])  // text 12-14, CR 15-16
         run.wait(until: 30)
         run.send([edm])
-        #expect(equal(run.cues(), [(4, 6, "one"), (6, 10, "one\ntwo"), (10, 15, "two\nthree"), (15, 30, "three")]))
+        // One cue per screen: "one" from its last character (5); the CR rolls it up without changing
+        // the text; "two" is on screen from 9; the next CR takes "one" off (RU2), and so on.
+        #expect(equal(run.cues(), [(5, 9, "one"), (9, 10, "one\ntwo"), (10, 14, "two"), (14, 15, "two\nthree"), (15, 30, "three")]))
     }
 
     @Test func rollUpDepthThree() {
         var run = Run()
         run.send([CC608.command(0x26)] + CC608.text("a") + [cr] + CC608.text("b") + [cr] + CC608.text("c") + [cr] + CC608.text("d") + [cr])
         let texts = run.cues().map(\.2)
-        #expect(texts == ["a", "a\nb", "a\nb\nc", "b\nc\nd", "c\nd"])
+        #expect(texts == ["a", "a\nb", "a\nb\nc", "b\nc", "b\nc\nd", "c\nd"])
     }
 
     @Test func rollUpFourAndBaseRowFromPAC() {
         var run = Run()
         run.send([CC608.command(0x27), CC608.pac(row: 10)] + CC608.text("x") + [cr] + CC608.text("y") + [CC608.pac(row: 12)] + CC608.text("z") + [cr])
         // The PAC moves the window to end at row 12 and puts the cursor at column 0: z overwrites y.
-        #expect(run.cues().map(\.2) == ["x", "x\nz", "x\nz"])
+        #expect(run.cues().map(\.2) == ["x", "x\ny", "x\nz"])
     }
 
-    @Test func paintOnShowsAsItIsPainted() {
+    @Test func paintOnShowsEachStateOfTheScreen() {
         var run = Run()
-        run.send([rdc, CC608.pac(row: 15)] + CC608.text("Paint"))  // first character at frame 4
+        run.send([rdc, CC608.pac(row: 15)] + CC608.text("Paint"))  // characters at frames 4-6
         run.wait(until: 20)
         run.send(CC608.text("ed"))
         run.wait(until: 40)
         run.send([edm])
-        #expect(equal(run.cues(), [(4, 40, "Painted")]))
+        #expect(equal(run.cues(), [(6, 20, "Paint"), (20, 40, "Painted")]))
     }
 
     @Test func backspaceAndDeleteToEndOfRow() {
@@ -197,5 +199,121 @@ struct DecoderTests {
         }
         out += buffer.drain().map { $0.0.ticks / 1000 }
         #expect(out == Array(0..<40))
+    }
+
+    // MARK: - A cue is a screen state (CTA-608-E: what the displayed memory shows, frame by frame)
+
+    /// The case: paint-on "LINE ONE" at 1 s, "LINE TWO" on row 15 at 13 s, EDM at 16 s. The
+    /// second line must not show before it is sent, and the first is on screen the whole time.
+    @Test func paintOnLinesAreStatesOfTheirOwn() {
+        var run = Run()
+        run.wait(until: 30)
+        run.send([rdc, CC608.pac(row: 14)] + CC608.text("LINE ONE"))  // RDC 30-31, PAC 32-33, text 34-37
+        run.wait(until: 390)
+        run.send([CC608.pac(row: 15)] + CC608.text("LINE TWO"))  // PAC 390-391, text 392-395
+        run.wait(until: 480)
+        run.send([edm])
+        // The first state lasts 11.9 s: it ends because text was added, so the 10 s cap does not cut it.
+        #expect(equal(run.cues(), [(37, 395, "LINE ONE"), (395, 480, "LINE ONE\nLINE TWO")]))
+    }
+
+    @Test func paintOnOverAPopOnCaptionAndARepaint() {
+        var run = Run()
+        run.send([rcl, enm, CC608.pac(row: 15)] + CC608.text("Popped") + [eoc])  // EOC at 9
+        run.wait(until: 30)
+        // Paint-on writes into the displayed memory: a row above, then a correction of a letter.
+        run.send([rdc, CC608.pac(row: 14)] + CC608.text("Above"))  // text 34-36
+        run.wait(until: 60)
+        run.send([CC608.pac(row: 15)] + CC608.text("T"))  // "Popped" → "Topped" at 62
+        run.wait(until: 90)
+        run.send([edm])
+        #expect(equal(run.cues(), [(9, 36, "Popped"), (36, 62, "Above\nPopped"), (62, 90, "Above\nTopped")]))
+    }
+
+    @Test func paintOnAfterRollUpKeepsTheRolledText() {
+        var run = Run()
+        run.send([CC608.command(0x25), CC608.pac(row: 15)] + CC608.text("rolled") + [cr])  // text 4-6, CR 7-8
+        run.wait(until: 20)
+        run.send([rdc, CC608.pac(row: 15)] + CC608.text("painted"))  // RDC keeps the display; text 24-27
+        run.wait(until: 50)
+        run.send([edm])
+        #expect(equal(run.cues(), [(6, 27, "rolled"), (27, 50, "rolled\npainted")]))
+    }
+
+    @Test func backspaceAndDeleteChangeTheScreenAtOnce() {
+        var run = Run()
+        run.send([rdc, CC608.pac(row: 15)] + CC608.text("Helpx"))  // text 4-6
+        run.wait(until: 20)
+        run.send([bs])  // 20-21: the x goes at once (20)
+        run.wait(until: 30)
+        run.send([CC608.pac(row: 15, indent: 0), der])  // PAC 30-31, DER 32: the row is cleared
+        run.wait(until: 40)
+        #expect(equal(run.cues(), [(6, 20, "Helpx"), (20, 32, "Help")]))
+    }
+
+    @Test func characterChangesAreGatheredWithinBounds() {
+        var run = Run()
+        run.send([rdc, CC608.pac(row: 15)])  // 0-3
+        // One character pair every frame for 3 s (90 frames): a continuous paint-on line that wraps
+        // over the 32 columns many times.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        for i in 0..<90 { run.send(CC608.text(String([letters[(2 * i) % 26], letters[(2 * i + 1) % 26]]))) }
+        run.wait(until: 200)
+        run.send([edm])
+        let cues = run.cues()
+        // A state starts at most 1 s (30 frames) after the first character it gathers, and never
+        // before its last character: the states start at frames 33, 63, 93 (the 1 s bound) and the
+        // end of the line at 93.
+        #expect(cues.count >= 3)
+        for (a, b) in zip(cues, cues.dropFirst()) {
+            #expect(b.0 - a.0 <= 31, "states \(a) and \(b) are more than 1 s apart")
+            #expect(a.1 == b.0)
+        }
+        #expect(cues.last?.1 == 200)
+    }
+
+    @Test func aStateEndedByRemovalIsCappedAtTenSeconds() {
+        var run = Run()
+        run.send([rdc, CC608.pac(row: 15)] + CC608.text("stays"))  // text 4-6
+        run.wait(until: 700)
+        run.send([bs])  // 23 s later a backspace: the state had ended at 6 + 10 s
+        run.wait(until: 720)
+        run.send([edm])
+        let cues = run.cues()
+        #expect(cues.first?.0 == 6)
+        #expect(cues.first?.2 == "stays")
+        #expect(cues.first.map { Run.time($0.1) - Run.time($0.0) } ?? .zero <= MediaTime(seconds: 10) + MediaTime(ticks: 3003))
+        #expect(cues.last?.2 == "stay")
+    }
+
+    // MARK: - The roll-up window
+
+    @Test func aBaseRowTooHighForTheDepthPushesTheWindowDown() {
+        var run = Run()
+        // RU3 with base row 1: rows 1-3 must all show (the window moves down to end at row 3).
+        run.send([CC608.command(0x26), CC608.pac(row: 1)] + CC608.text("a") + [cr] + CC608.text("b") + [cr] + CC608.text("c"))
+        #expect(run.cues().last?.2 == "a\nb\nc")
+    }
+
+    @Test func loweringTheDepthEndsTheOldWindowFirst() {
+        var run = Run()
+        run.send([CC608.command(0x27), CC608.pac(row: 15)] + CC608.text("1") + [cr] + CC608.text("2") + [cr] + CC608.text("3") + [cr] + CC608.text("4"))
+        let before = run.frame
+        run.wait(until: before + 20)
+        run.send([CC608.command(0x25)])  // RU4 → RU2: the two top rows go at once
+        run.wait(until: before + 40)
+        let cues = run.cues()
+        #expect(cues.map(\.2).suffix(2) == ["1\n2\n3\n4", "3\n4"])
+        #expect(cues.dropLast().last?.1 == before + 20)
+    }
+
+    @Test func charactersBeforeAnyControlCodeAreDropped() {
+        var run = Run()
+        // A stream that starts in the middle of CC2's text: the characters belong to no known channel.
+        run.send(CC608.text("orphan"))
+        run.send([CC608.command(0x20, channel: 2)] + CC608.text("two") + [CC608.command(0x2F, channel: 2)])
+        run.send([rcl] + CC608.text("one") + [eoc])
+        #expect(run.cues(.cc1).map(\.2) == ["one"])
+        #expect(run.cues(.cc2).map(\.2) == ["two"])
     }
 }

@@ -84,4 +84,91 @@ struct SCCTests {
         #expect(warnings.map(\.line) == [3, 4])
         #expect(cues.map(\.text) == ["Hi"])
     }
+
+    /// An SCC file from byte pairs: each line starts at its frame (non-drop timecode, 30 frames a
+    /// second of 1001/30000 s) and sends its words on consecutive frames.
+    static func scc(_ lines: [(frame: Int, pairs: [(UInt8, UInt8)])]) -> String {
+        var text = "Scenarist_SCC V1.0\n\n"
+        for line in lines {
+            let f = line.frame
+            let timecode = String(format: "%02d:%02d:%02d:%02d", f / 108000, f / 1800 % 60, f / 30 % 60, f % 30)
+            text += timecode + "\t" + line.pairs.map { String(format: "%02x%02x", $0.0, $0.1) }.joined(separator: " ") + "\n\n"
+        }
+        return text
+    }
+
+    static func twice(_ pair: (UInt8, UInt8)) -> [(UInt8, UInt8)] { [pair, pair] }
+
+    static func frames(_ cues: [Cue]) -> [(Int, Int, String)] {
+        cues.map { (Int($0.start.ticks / 3003), Int($0.end.ticks / 3003), $0.text) }
+    }
+
+    static func same(_ a: [(Int, Int, String)], _ b: [(Int, Int, String)]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 }
+    }
+
+    @Test func rollUpWindowMovesAndDepthChanges() throws {
+        let ru2 = Self.twice(CC608.command(0x25)), ru3 = Self.twice(CC608.command(0x26)), cr = Self.twice(CC608.command(0x2D))
+        let text = Self.scc([
+            (30, ru2 + Self.twice(CC608.pac(row: 15)) + CC608.text("ab") + cr),  // "ab" at 34, CR 35
+            (60, CC608.text("cd")),  // a second row at 60
+            (90, ru3 + cr),  // deeper window, then a roll: the text stays
+            (120, CC608.text("ef")),  // three rows at 120
+            (150, Self.twice(CC608.pac(row: 5))),  // the window moves up to end at row 5: same text
+            (180, ru2),  // shallower: the top row goes at once
+            (210, Self.twice(CC608.command(0x2C))),
+        ])
+        let (cues, _, _) = try SCCReader.read(text)
+        #expect(Self.same(Self.frames(cues), [(34, 60, "ab"), (60, 120, "ab\ncd"), (120, 180, "ab\ncd\nef"), (180, 210, "cd\nef")]), "\(Self.frames(cues))")
+    }
+
+    @Test func paintOnAfterPopOnAndAfterRollUp() throws {
+        let rdc = Self.twice(CC608.command(0x29)), edm = Self.twice(CC608.command(0x2C))
+        let popOn = Self.scc([
+            (
+                30,
+                Self.twice(CC608.command(0x20)) + Self.twice(CC608.command(0x2E)) + Self.twice(CC608.pac(row: 15)) + CC608.text("Pop")
+                    + Self.twice(CC608.command(0x2F))
+            ),
+            (60, rdc + Self.twice(CC608.pac(row: 14)) + CC608.text("Up")),
+            (90, edm),
+        ])
+        #expect(Self.same(Self.frames(try SCCReader.read(popOn).cues), [(38, 64, "Pop"), (64, 90, "Up\nPop")]))
+        let rollUp = Self.scc([
+            (30, Self.twice(CC608.command(0x25)) + Self.twice(CC608.pac(row: 15)) + CC608.text("rl") + Self.twice(CC608.command(0x2D))),
+            (60, rdc + Self.twice(CC608.pac(row: 15)) + CC608.text("pn")),
+            (90, edm),
+        ])
+        #expect(Self.same(Self.frames(try SCCReader.read(rollUp).cues), [(34, 64, "rl"), (64, 90, "rl\npn")]))
+    }
+
+    @Test func theLastCaptionIsNotCutToAFrame() throws {
+        // A pop-on caption never erased: the file's last line is its EOC.
+        let text = Self.scc([
+            (30, Self.twice(CC608.command(0x20)) + Self.twice(CC608.pac(row: 15)) + CC608.text("The end") + Self.twice(CC608.command(0x2F)))
+        ])
+        let (cues, _, warnings) = try SCCReader.read(text)
+        let cue = try #require(cues.first)
+        #expect(cue.text == "The end")
+        #expect(cue.end - cue.start == MediaTime(seconds: 10))
+        #expect(warnings.contains { $0.kind == .captionNotErased && $0.message.contains("The end") })
+    }
+
+    @Test func aBadWordCostsOnlyItsFrame() throws {
+        let text = """
+            Scenarist_SCC V1.0
+
+            00:00:01:00	9420 9420 9470 9470 c8e9 xyz! a180 942f 942f
+
+            00:00:03:00	942c 942c
+
+            """
+        let (cues, _, warnings) = try SCCReader.read(text)
+        #expect(cues.map(\.text) == ["Hi!"])
+        // The EOC is still the 8th word: frame 30 + 7 = 37 (the bad word kept its frame).
+        #expect(cues.first?.start == MediaTime(ticks: 37 * 3003))
+        #expect(warnings.map(\.kind) == [.wordSkipped])
+        #expect(warnings.first?.line == 3)
+        #expect(warnings.first?.message.contains("xyz!") == true)
+    }
 }

@@ -16,7 +16,9 @@ package protocol CaptionSink {
 package struct CEA608FieldDecoder {
     package let field: Int
     private var channels: [Channel608]
-    private var current = 0
+    /// The data channel the last control code named; nil until one does (characters before it
+    /// are dropped: a stream that starts in the middle of CC2's text must not leak into CC1).
+    private var current: Int?
     private var lastControl: (UInt8, UInt8)?
     private var inXDS = false
     private var lastTime = MediaTime.zero
@@ -31,6 +33,7 @@ package struct CEA608FieldDecoder {
     /// Decodes one pair, as transmitted (with parity bits).
     package mutating func decode<S: CaptionSink>(_ byte1: UInt8, _ byte2: UInt8, at time: MediaTime, into sink: inout S) {
         lastTime = time
+        for index in channels.indices { channels[index].settle(at: time, into: &sink) }
         let c1 = byte1 & 0x7F, c2 = byte2 & 0x7F
         let parity1 = CharacterSets.hasOddParity(byte1), parity2 = CharacterSets.hasOddParity(byte2)
         if c1 == 0 && c2 == 0 {
@@ -56,17 +59,19 @@ package struct CEA608FieldDecoder {
                 return
             }
             lastControl = (c1, c2)
-            current = c1 & 0x08 == 0 ? 0 : 1
-            channels[current].control(c1 & 0xF7, c2, at: time, into: &sink)
-            if channels[current].wroteText { servicesWithText.insert(channels[current].service) }
+            let channel = c1 & 0x08 == 0 ? 0 : 1
+            current = channel
+            channels[channel].control(c1 & 0xF7, c2, at: time, into: &sink)
+            if channels[channel].wroteText { servicesWithText.insert(channels[channel].service) }
             return
         }
         lastControl = nil
+        guard let channel = current else { return }
         // Two characters of the basic set; a byte with a parity error shows as a solid block; a
         // null (0x00) is filler and shows nothing (CTA-608-E §4.1).
-        if c1 >= 0x20 { channels[current].write(parity1 ? CharacterSets.basic(c1) : "█", at: time, into: &sink) }
-        if c2 >= 0x20 { channels[current].write(parity2 ? CharacterSets.basic(c2) : "█", at: time, into: &sink) }
-        if channels[current].wroteText { servicesWithText.insert(channels[current].service) }
+        if c1 >= 0x20 { channels[channel].write(parity1 ? CharacterSets.basic(c1) : "█", at: time, into: &sink) }
+        if c2 >= 0x20 { channels[channel].write(parity2 ? CharacterSets.basic(c2) : "█", at: time, into: &sink) }
+        if channels[channel].wroteText { servicesWithText.insert(channels[channel].service) }
     }
 
     /// Ends the stream at `time`: captions still shown end there.
@@ -78,17 +83,41 @@ package struct CEA608FieldDecoder {
     package mutating func reset<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
         finish(at: time, into: &sink)
         channels = channels.map { Channel608(service: $0.service) }
+        current = nil
         lastControl = nil
         inXDS = false
     }
 }
 
-/// One data channel's state (CTA-608-E §B): mode, memories, cursor.
+/// One data channel's state (CTA-608-E §B): mode, memories, cursor, and the cue on screen.
+///
+/// **A cue is a screen state.** Every change of the displayed memory's text ends the cue on screen
+/// and starts the next, so at every moment the cues shown equal what a television shows. Two
+/// exceptions, both bounded:
+/// - characters painted into displayed memory (paint-on, roll-up) are gathered: the state they
+///   make starts when the line has been quiet for ``gatherQuiet`` (3 frames) after the last of
+///   them, or at most ``gatherLimit`` (1 s) after the first, and it starts at the time of the
+///   last character it includes, so a cue never shows text before it was received (it may show
+///   it up to those bounds later);
+/// - a state that ends by losing text (an erase, a flip, a roll, a backspace) is capped at
+///   ``maximumDuration`` (10 s) from its start, for streams that never erase; a state that ends
+///   because text was added to it runs until then.
 struct Channel608 {
     enum Mode: Equatable { case popOn, rollUp(Int), paintOn, text }
 
     /// The longest a caption stays up without an erase (the packager's rule).
     static let maximumDuration = MediaTime(seconds: 10)
+    /// Painted characters are gathered until the screen has been quiet this long (3 frames at 29.97).
+    static let gatherQuiet = MediaTime(ticks: 3 * 3003)
+    /// … or for at most this long from the first of them.
+    static let gatherLimit = MediaTime(seconds: 1)
+
+    /// The state on screen as a cue: its text, cells (to tell additions from removals) and start.
+    struct Shown {
+        let text: String
+        let screen: Screen
+        let start: MediaTime
+    }
 
     let service: CaptionService
     var mode: Mode = .popOn
@@ -96,8 +125,10 @@ struct Channel608 {
     var nonDisplayed = Screen()
     var row = 14
     var column = 0
-    /// When the displayed memory started showing what it shows now; nil when it is empty.
-    var displayStart: MediaTime?
+    /// The cue on screen; nil when the screen is empty.
+    var shown: Shown?
+    /// The first and last painted-character changes not yet in a cue.
+    var gathering: (first: MediaTime, last: MediaTime)?
     /// Set when the last call wrote a printable character.
     var wroteText = false
 
@@ -105,18 +136,46 @@ struct Channel608 {
 
     private var rollDepth: Int? { if case .rollUp(let n) = mode { return n } else { return nil } }
 
-    /// Emits what the display showed from `displayStart` until `time`.
-    mutating func commit<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
-        let text = displayed.text
-        if let start = displayStart, !text.isEmpty, time > start {
-            sink.caption(text, service: service, from: start, to: min(time, start + Self.maximumDuration))
-        }
-        displayStart = nil
+    /// Called with the time of every pair of the field (padding too): gathered characters that
+    /// have been quiet long enough, or gathered long enough, become the screen's next state.
+    mutating func settle<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        guard let gathering, time - gathering.last >= Self.gatherQuiet || time - gathering.first >= Self.gatherLimit else { return }
+        changeState(at: gathering.last, into: &sink)
     }
 
-    /// After a change of the displayed memory at `time`, the next caption starts then.
-    private mutating func restart(at time: MediaTime) {
-        displayStart = displayed.isEmpty ? nil : time
+    /// The displayed memory may have changed at `time`: if its text did, the cue on screen ends
+    /// and the next starts.
+    mutating func changeState<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        changeState(to: displayed, at: time, into: &sink)
+    }
+
+    /// The screen showed `screen` from `time`: if its text differs from the cue on screen, that
+    /// cue ends and the next starts.
+    private mutating func changeState<S: CaptionSink>(to screen: Screen, at time: MediaTime, into sink: inout S) {
+        gathering = nil
+        let text = screen.text
+        if let shown, shown.text == text { return }
+        if let shown {
+            let added = screen.keepsEveryCharacter(of: shown.screen)
+            let end = added ? time : min(time, shown.start + Self.maximumDuration)
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+        }
+        shown = text.isEmpty ? nil : Shown(text: text, screen: screen, start: max(time, shown?.start ?? time))
+    }
+
+    /// Gathered characters become a state of their own (they were on screen before what follows).
+    private mutating func flushGathered<S: CaptionSink>(into sink: inout S) {
+        if let gathering { changeState(at: gathering.last, into: &sink) }
+    }
+
+    /// Ends the stream (or the channel) at `time`: the state on screen ends there, capped.
+    mutating func commit<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        flushGathered(into: &sink)
+        if let shown {
+            let end = min(time, shown.start + Self.maximumDuration)
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+        }
+        shown = nil
     }
 
     mutating func write<S: CaptionSink>(_ character: Character, at time: MediaTime, into sink: inout S) {
@@ -127,8 +186,11 @@ struct Channel608 {
         case .popOn:
             nonDisplayed.set(character, row: row, column: column)
         case .rollUp, .paintOn:
-            if displayStart == nil && character != " " { displayStart = time }
+            let before = displayed
             displayed.set(character, row: row, column: column)
+            if displayed != before {
+                gathering = (gathering?.first ?? time, time)
+            }
         }
         if character != " " { wroteText = true }
         column = min(column + 1, Screen.columns - 1)
@@ -145,7 +207,20 @@ struct Channel608 {
     }
 
     /// A control pair, `c1` with the channel bit cleared (0x10-0x17).
+    ///
+    /// Characters it writes (special, extended, mid-row spaces) are gathered like any other; any
+    /// other change of the displayed memory makes a new state at once, after the gathered
+    /// characters (shown as they were just before) became one.
     mutating func control<S: CaptionSink>(_ c1: UInt8, _ c2: UInt8, at time: MediaTime, into sink: inout S) {
+        let before = displayed
+        apply(c1, c2, at: time, into: &sink)
+        let writesCharacters = c1 == 0x11 || ((c1 == 0x12 || c1 == 0x13) && c2 <= 0x3F)
+        guard !writesCharacters, displayed != before else { return }
+        if let gathering { changeState(to: before, at: gathering.last, into: &sink) }
+        changeState(at: time, into: &sink)
+    }
+
+    private mutating func apply<S: CaptionSink>(_ c1: UInt8, _ c2: UInt8, at time: MediaTime, into sink: inout S) {
         wroteText = false
         switch (c1, c2) {
         case (0x14, 0x20...0x2F), (0x15, 0x20...0x2F):
@@ -169,8 +244,11 @@ struct Channel608 {
     }
 
     private mutating func preambleAddress(_ c1: UInt8, _ c2: UInt8) {
-        let newRow = CharacterSets.pacRows[Int((c1 & 0x07) << 1 | (c2 & 0x20) >> 5)] - 1
+        var newRow = CharacterSets.pacRows[Int((c1 & 0x07) << 1 | (c2 & 0x20) >> 5)] - 1
         guard newRow >= 0 else { return }
+        // A base row with no room above it for the window's depth pushes the window down so
+        // every row fits (CTA-608-E §B.6: the window is depth rows ending at the base row).
+        if let depth = rollDepth { newRow = max(newRow, depth - 1) }
         if let depth = rollDepth, newRow != row {
             displayed.moveWindow(from: row, to: newRow, depth: depth)
         }
@@ -195,12 +273,15 @@ struct Channel608 {
             let depth = Int(code - 0x23)
             if rollDepth == nil {
                 // Entering roll-up from pop-on or paint-on erases both memories.
-                commit(at: time, into: &sink)
                 displayed.erase()
                 nonDisplayed.erase()
                 row = 14
                 column = 0
             } else {
+                // A deeper window than the base row allows moves down with its rows.
+                let bottom = max(row, depth - 1)
+                if bottom != row { displayed.moveWindow(from: row, to: bottom, depth: depth) }
+                row = bottom
                 displayed.keepWindow(bottom: row, depth: depth)
             }
             mode = .rollUp(depth)
@@ -209,21 +290,16 @@ struct Channel608 {
         case 0x2A, 0x2B:  // TR text restart, RTD resume text display: not captions
             mode = .text
         case 0x2C:  // EDM erase displayed memory
-            commit(at: time, into: &sink)
             displayed.erase()
         case 0x2D:  // CR carriage return
             guard let depth = rollDepth else { return }
-            commit(at: time, into: &sink)
             displayed.rollUp(bottom: row, depth: depth)
             column = 0
-            restart(at: time)
         case 0x2E:  // ENM erase non-displayed memory
             nonDisplayed.erase()
         case 0x2F:  // EOC end of caption: flip memories
-            commit(at: time, into: &sink)
             swap(&displayed, &nonDisplayed)
             mode = .popOn
-            restart(at: time)
         default:
             break  // AOF, AON, FON: no effect on the text
         }

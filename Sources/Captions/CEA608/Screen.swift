@@ -51,6 +51,15 @@ struct Screen: Equatable {
         cells = moved
     }
 
+    /// True when every character `earlier` shows is still shown, in the same cell (this screen
+    /// only added text to it).
+    func keepsEveryCharacter(of earlier: Screen) -> Bool {
+        for r in 0..<Screen.rows {
+            for c in 0..<Screen.columns where earlier.cells[r][c] != " " && cells[r][c] != earlier.cells[r][c] { return false }
+        }
+        return true
+    }
+
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
     var text: String {
         cells.compactMap { row -> String? in
