@@ -203,8 +203,9 @@ struct DecoderTests {
 
     // MARK: - A cue is a screen state (CTA-608-E: what the displayed memory shows, frame by frame)
 
-    /// The case: paint-on "LINE ONE" at 1 s, "LINE TWO" on row 15 at 13 s, EDM at 16 s. The
-    /// second line must not show before it is sent, and the first is on screen the whole time.
+    /// Paint-on "LINE ONE" at 1 s, "LINE TWO" on row 15 at 13 s, EDM at 16 s.
+    ///
+    /// The second line must not show before it is sent, and the first is on screen the whole time.
     @Test func paintOnLinesAreStatesOfTheirOwn() {
         var run = Run()
         run.wait(until: 30)
