@@ -74,18 +74,28 @@ package struct CaptionDecoder {
     package static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
         var result: [CCData] = []
         for range in NALUnits.split(accessUnit) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
-            let rbsp = NALUnits.rbsp(accessUnit[range])
-            for payload in SEIMessages.registeredUserData(rbsp, headerLength: codec.headerLength) {
-                if let data = CCData.parse(t35: payload) { result += data }
-            }
+            result += captionData(sei: accessUnit[range], codec: codec)
+        }
+        return result
+    }
+
+    /// The caption triplets of one SEI NAL unit (its bytes, emulation prevention included).
+    static func captionData(sei nal: ArraySlice<UInt8>, codec: NALUnits.Codec) -> [CCData] {
+        var result: [CCData] = []
+        for payload in SEIMessages.registeredUserData(NALUnits.rbsp(nal), headerLength: codec.headerLength) {
+            if let data = CCData.parse(t35: payload) { result += data }
         }
         return result
     }
 
     /// Adds one access unit shown at `time`.
     package mutating func add(accessUnit: [UInt8], time: MediaTime) {
+        add(captionData: Self.captionData(accessUnit: accessUnit, codec: codec), time: time)
+    }
+
+    /// Adds the caption data of one access unit (picture) shown at `time`, in decode order.
+    package mutating func add(captionData data: [CCData], time: MediaTime) {
         accessUnits += 1
-        let data = Self.captionData(accessUnit: accessUnit, codec: codec)
         for (t, items) in reorder.add(data, time: time) { decode(items, at: t) }
     }
 
@@ -231,6 +241,8 @@ package struct TransportStreamCaptions: Sendable {
     package let videoStreamType: UInt8?
     /// The first video frame's PTS (90 kHz), the origin of the cue times.
     package let origin: Int64?
+    /// The caption services the PMT's caption_service_descriptor announces.
+    package let announced: [TransportStream.CaptionServiceEntry]
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
@@ -253,6 +265,8 @@ package struct TransportStreamCaptions: Sendable {
                     }
                 ))
         }
-        return TransportStreamCaptions(services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin)
+        return TransportStreamCaptions(
+            services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
+            announced: reader.announcedServices)
     }
 }

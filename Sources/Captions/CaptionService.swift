@@ -12,5 +12,8 @@ public enum CaptionService: String, Sendable, CaseIterable, Comparable, Codable 
         }
     }
 
+    /// The line-21 field that carries it: 1 for CC1 and CC2, 2 for CC3 and CC4.
+    public var field: Int { self == .cc1 || self == .cc2 ? 1 : 2 }
+
     public static func < (a: CaptionService, b: CaptionService) -> Bool { a.rawValue < b.rawValue }
 }

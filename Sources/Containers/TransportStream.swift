@@ -108,6 +108,12 @@ package enum TransportStream {
         package let digital: Bool
         /// For 608: the line-21 field (1 or 2); for 708: the caption service number.
         package let number: Int
+
+        package init(language: String, digital: Bool, number: Int) {
+            self.language = language
+            self.digital = digital
+            self.number = number
+        }
     }
 
     /// The elementary streams a PMT section lists.

@@ -24,7 +24,8 @@ extension ClosedCaptionsRequest {
         case .inBand:
             return .declare(
                 captions.services.map {
-                    CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language)
+                    CaptionServiceDeclaration(
+                        instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language(for: $0.service))
                 })
         }
     }
@@ -242,7 +243,8 @@ extension Presentation {
             groups: rewritten.groups, tracks: tracks,
             captions: captions.services.map {
                 PackageReport.CaptionService(
-                    service: $0.service.rawValue, language: captions.language?.description,
+                    service: $0.service.rawValue, language: captions.language(for: $0.service)?.description,
+                    languageSource: captions.languages.language(for: $0.service)?.source.rawValue,
                     firstSeen: $0.firstSeen?.seconds, segment: $0.segment)
             }, warnings: warnings)
     }

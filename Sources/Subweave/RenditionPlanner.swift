@@ -105,7 +105,7 @@ struct RenditionPlanner {
 
     mutating func add(_ captions: ProgrammeCaptions) {
         for service in captions.services {
-            let language = captions.language ?? .undetermined
+            let language = captions.language(for: service.service) ?? .undetermined
             let identity = RenditionIdentity.cea608(service.service)
             var cues = service.cues
             SubtitleIngest.assignIdentifiers(&cues, taken: [])

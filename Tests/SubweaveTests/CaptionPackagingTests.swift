@@ -1,4 +1,5 @@
 import Captions
+import Containers
 import Foundation
 import HLS
 import Subweave
@@ -98,8 +99,24 @@ struct CaptionPackagingTests {
     }
 
     @Test func namesFollowTheVideoLanguage() {
-        let known = ProgrammeCaptions(services: [], language: LanguageTag(parsing: "eng"), detected: true)
+        let known = ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: [], video: "eng"), detected: true)
         #expect(known.name(for: .cc1) == "English (CC1)")
+        #expect(known.languages.language(for: .cc1)?.source == .videoStream)
         #expect(ProgrammeCaptions.none.name(for: .cc3) == "CC3")
+    }
+
+    /// ATSC A/65's caption_service_descriptor names a language per line-21 field: CC3 (field 2)
+    /// in Spanish on an English programme; it wins over the video's ISO 639 language.
+    @Test func theCaptionServiceDescriptorNamesEachFieldsLanguage() {
+        let announced = [
+            TransportStream.CaptionServiceEntry(language: "eng", digital: false, number: 1),
+            TransportStream.CaptionServiceEntry(language: "spa", digital: false, number: 2),
+            TransportStream.CaptionServiceEntry(language: "fra", digital: true, number: 1),  // 708: not a 608 field
+        ]
+        let captions = ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: announced, video: "deu"), detected: true)
+        #expect(captions.name(for: .cc1) == "English (CC1)")
+        #expect(captions.name(for: .cc3) == "Spanish (CC3)")
+        #expect(captions.languages.language(for: .cc4)?.source == .captionServiceDescriptor)
+        #expect(ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: [], video: "deu"), detected: true).name(for: .cc3) == "German (CC3)")
     }
 }

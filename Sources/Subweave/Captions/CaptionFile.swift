@@ -40,16 +40,56 @@ public enum CaptionFile {
         }
     }
 
-    /// Every caption of the file, per service, timed from its first video frame.
+    /// Every caption of the file, per service, timed from its first video frame: an MPEG-TS
+    /// file (read in chunks), or a fragmented MP4 file (its `moov` and fragments, read whole).
     public static func decode(_ path: String) async throws(SubweaveError) -> ProgrammeCaptions {
         try await onDispatch { () throws(SubweaveError) in
+            if try isFragmentedMP4(path) { return try decodeFragmented(path) }
             let result = TransportStreamCaptions.decode(try open(path))
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
-            let language = result.language.flatMap(LanguageTag.init(parsing:))
             return ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
-                language: language, detected: !result.services.isEmpty)
+                languages: CaptionLanguages(announced: result.announced, video: result.language), detected: !result.services.isEmpty)
         }
+    }
+
+    static func isFragmentedMP4(_ path: String) throws(SubweaveError) -> Bool {
+        let chunks = try open(path, chunk: 64)
+        guard let head = chunks.next() else { return false }
+        return ISOBMFF.looksLikeISOBMFF(Array(head))
+    }
+
+    /// A fragmented MP4 file: captions from its video track, timed from its first presented frame.
+    static func decodeFragmented(_ path: String) throws(SubweaveError) -> ProgrammeCaptions {
+        let bytes: [UInt8]
+        do { bytes = try ResourceLoader.readFile(path, limit: ReadLimits().segment, kind: .segment) } catch { throw .io(path: path, reason: error.explanation) }
+        var reader: FragmentedCaptionReader
+        do {
+            guard let made = try FragmentedCaptionReader(initialization: bytes, timeOf: { MediaTime(ticks: $0) }) else {
+                throw SubweaveError.media(file: LabelText.excerpt(path), ContainerError(.missing, offset: 0, "no H.264 or HEVC video track in the 'moov'"))
+            }
+            reader = made
+            _ = try reader.feed(segment: bytes)
+        } catch let error as SubweaveError {
+            throw error
+        } catch let error as ContainerError {
+            throw .media(file: LabelText.excerpt(path), error)
+        } catch {
+            throw .io(path: path, reason: "\(error)")
+        }
+        reader.finish()
+        let shift = MediaTime(ticks: reader.origin ?? 0)
+        let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
+            guard let cues = reader.decoder.collector.cues[service], !cues.isEmpty else { return nil }
+            let shifted = cues.map { cue -> Cue in
+                var c = cue
+                c.start -= shift
+                c.end -= shift
+                return c
+            }
+            return ProgrammeCaptions.Service(service: service, cues: shifted, firstSeen: shifted.first?.start, segment: path)
+        }
+        return ProgrammeCaptions(services: services, detected: !services.isEmpty)
     }
 
     static func open(_ path: String, chunk: Int = 1 << 20) throws(SubweaveError) -> FileChunks {

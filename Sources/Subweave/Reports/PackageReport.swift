@@ -79,11 +79,14 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public struct CaptionService: Sendable, Codable, Equatable {
         public var service: String
         public var language: String?
+        /// Where the language was read: `caption_service_descriptor` (the PMT's, per line-21
+        /// field) or `video_iso_639` (the video stream's); nil when none is declared.
+        public var languageSource: String?
         /// Seconds from the programme start of the first caption character found.
         public var firstSeen: Double?
         public var segment: String?
 
-        enum CodingKeys: String, CodingKey { case service, language, firstSeen = "first_seen", segment }
+        enum CodingKeys: String, CodingKey { case service, language, languageSource = "language_source", firstSeen = "first_seen", segment }
     }
 
     public var master: String

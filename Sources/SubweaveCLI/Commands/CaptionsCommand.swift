@@ -7,7 +7,11 @@ enum CaptionsCommand {
     struct ServiceJSON: Encodable {
         let service: String
         let language: String?
+        /// Where the language was read (`caption_service_descriptor`, `video_iso_639`).
+        let languageSource: String?
         let cues: [CueJSON]
+
+        enum CodingKeys: String, CodingKey { case service, language, languageSource = "language_source", cues }
     }
 
     struct CueJSON: Encodable {
@@ -37,7 +41,8 @@ enum CaptionsCommand {
             : try await CaptionFile.decode(input)
         let services = captions.services.map { s in
             ServiceJSON(
-                service: s.service.rawValue, language: captions.language?.description,
+                service: s.service.rawValue, language: captions.language(for: s.service)?.description,
+                languageSource: captions.languages.language(for: s.service)?.source.rawValue,
                 cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
         }
         if context.json {
