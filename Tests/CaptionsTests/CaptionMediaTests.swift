@@ -196,6 +196,47 @@ struct CaptionMediaTests {
         }
     }
 
+    /// The same captioned video in fragmented MP4 (H.264 and HEVC): read from the samples'
+    /// length-prefixed SEI, the cues equal the TS decode's and ffmpeg's decode of the MP4 file.
+    @Test(arguments: [CaptionedStream.Codec.h264, .hevc])
+    func fragmentedMP4DecodesLikeFFmpeg(_ codec: CaptionedStream.Codec) throws {
+        let dir = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["From fMP4"], at: 5)  // RCL 5, ENM 7, PAC 9, 5 pairs 11-15, EOC 16
+        script.send([CC608.command(0x2C)], at: 45)
+        script.popOn(["Second", "caption"], at: 50)
+        script.send([CC608.command(0x2C)], at: 85)
+        script.popOn(["Field two"], at: 20, field: 2)
+        script.send([CC608.command(0x2C, field: 2)], at: 70, field: 2)
+        let ts = try CaptionedStream.make(script: script, frames: 90, codec: codec, folder: dir)
+        let mp4 = try CaptionedStream.fragmentedMP4(from: ts, folder: dir)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4)))
+        var reader = try #require(try FragmentedCaptionReader(initialization: bytes, timeOf: { MediaTime(ticks: $0) }))
+        #expect(try reader.feed(segment: bytes))
+        reader.finish()
+        let origin = MediaTime(ticks: try #require(reader.origin))
+        let fromTS = TransportStreamCaptions.decode([ArraySlice(try Data(contentsOf: URL(fileURLWithPath: ts)))])
+        #expect(fromTS.services.map(\.service) == [.cc1, .cc3])
+        for (service, tsCues) in fromTS.services {
+            let cues = (reader.decoder.collector.cues[service] ?? []).map { cue -> Cue in
+                var c = cue
+                c.start -= origin
+                c.end -= origin
+                return c
+            }
+            #expect(cues.map(\.text) == tsCues.map(\.text), "\(service)")
+            for (a, b) in zip(cues, tsCues) {
+                #expect(abs(a.start.seconds - b.start.seconds) < 0.002 && abs(a.end.seconds - b.end.seconds) < 0.002, "\(service): \(a) vs \(b)")
+            }
+            let theirs = try FFmpegCaptions.decode(mp4, dataField: service == .cc1 ? 0 : 1)
+            #expect(theirs.map(\.text) == cues.map { CueText.plainText($0.text) }, "ffmpeg's \(service) from the MP4: \(theirs)")
+            for (mine, reference) in zip(cues, theirs) {
+                #expect(abs(mine.start.seconds - reference.start) <= Self.frame, "\(service) start: ours \(mine.start.seconds), ffmpeg \(reference.start)")
+                #expect(abs(mine.end.seconds - reference.end) <= Self.frame, "\(service) end: ours \(mine.end.seconds), ffmpeg \(reference.end)")
+            }
+        }
+    }
+
     @Test func noCaptionsAtAll() throws {
         let dir = try Scratch.make().path
         let file = try CaptionedStream.make(script: nil, frames: 60, folder: dir)

@@ -136,6 +136,29 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// CEA-608 captions carried in CMAF/fMP4 video, decoded by `subweave package` into a CC1
+    /// WebVTT rendition: hls.js shows each caption on the frame whose picture carried its EOC.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func fragmentedMP4CaptionsPlayInSync() throws {
+        let site = try CaptionedStream.hls(fmp4: true)
+        let packaged = try BuiltTool.run(["package", site + "/master.m3u8", "--captions", "auto"])
+        #expect(packaged.status == 0, "\(packaged.stderr)")
+        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
+        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        let result = try Self.play(site: site)
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        let track = try #require(result.tracks.first { $0.label == "CC1" }, "no CC1 track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == ["First caption", "Across\na boundary"])
+        let frame = 1001.0 / 30000
+        let firstPTS = Double(try Tools.firstPresentationTime(init: site + "/init.mp4", segment: site + "/seg_000.m4s"))
+        let initPTS = try #require(result.initPTS["0"], "no initPTS")
+        for (cue, eoc) in zip(cues, [23.0, 71.0]) {
+            let at = (firstPTS + eoc * frame * 90000 - initPTS) / 90000
+            #expect(abs(cue.start - at) <= frame, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, its frame is at \(at) s")
+        }
+    }
+
     struct PlayerResult: Decodable, CustomStringConvertible {
         struct Track: Decodable { let label: String; let language: String; let mode: String; let cues: [Cue]? }
         struct Cue: Decodable { let start: Double; let end: Double; let text: String }
@@ -221,8 +244,10 @@ struct BrowserPlaybackTests {
           // plays: hls.js loads every fragment within maxBufferLength of position 0.
           const select = () => {
             if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
-            const index = hls.subtitleTracks.findIndex(t => t.lang === 'en');
-            if (index >= 0 && hls.subtitleTrack !== index) hls.subtitleTrack = index;
+            // The English track, else (captions of a stream that declares no language) the first.
+            let index = hls.subtitleTracks.findIndex(t => t.lang === 'en');
+            if (index < 0) index = 0;
+            if (hls.subtitleTrack !== index) hls.subtitleTrack = index;
             hls.subtitleDisplay = true;
           };
           for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED']) hls.on(Hls.Events[name], select);

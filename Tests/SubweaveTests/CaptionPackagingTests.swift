@@ -13,29 +13,7 @@ import Timebase
 struct CaptionPackagingTests {
     static let frame = 1001.0 / 30000
 
-    /// An HLS folder (2 s segments) whose video carries CC1 pop-on captions and a CC3 caption.
-    static func asset() throws -> String {
-        let dir = try Scratch.make().path
-        var script = CaptionScript()
-        script.popOn(["First caption"], at: 10)  // RCL 10, ENM 12, PAC 14, text 16-22, EOC 23
-        script.send([CC608.command(0x2C)], at: 50)  // EDM 50
-        script.popOn(["Across", "a boundary"], at: 45 + 10)  // RCL 55, ENM 57, PAC 59, 3, PAC 64, 5, EOC 71
-        script.send([CC608.command(0x2C)], at: 100)  // EDM 100 (3.337 s, past the 2.002 s boundary)
-        script.popOn(["Third"], at: 80, field: 2)  // CC3: RCL 80, ENM 82, PAC 84, 3 pairs, EOC 89
-        script.send([CC608.command(0x2C, field: 2)], at: 150, field: 2)
-        let ts = try CaptionedStream.make(script: script, frames: 180, folder: dir)
-        let hls = dir + "/hls"
-        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
-        let outcome = try Tools.run(
-            Tools.ffmpeg!,
-            [
-                "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-c", "copy", "-f", "hls", "-hls_time", "2",
-                "-hls_playlist_type", "vod", "-hls_segment_filename", hls + "/seg_%03d.ts", hls + "/prog.m3u8",
-            ])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nprog.m3u8\n".write(toFile: hls + "/master.m3u8", atomically: true, encoding: .utf8)
-        return hls
-    }
+    static func asset(fmp4: Bool = false) throws -> String { try CaptionedStream.hls(fmp4: fmp4) }
 
     @Test func servicesBecomeRenditionsOnTheProgrammeTimeline() async throws {
         let hls = try Self.asset()
@@ -67,6 +45,28 @@ struct CaptionPackagingTests {
         #expect(abs(second.0 - 71 * Self.frame) <= Self.frame && abs(second.1 - 100 * Self.frame) <= Self.frame)
         let report = await PresentationValidator().validate(master: URL(fileURLWithPath: hls + "/master.m3u8"))
         #expect(report.findings.filter { $0.severity == .error } == [])
+    }
+
+    /// The same captions in CMAF/fMP4 segments: found by the bounded scan, decoded from the
+    /// samples' SEI, and written on the programme timeline (0 = the first presented frame, tfdt
+    /// plus the composition offset, as ffprobe reads it).
+    @Test func fragmentedMP4CaptionsBecomeRenditions() async throws {
+        let hls = try Self.asset(fmp4: true)
+        let result = try await Packager().run(master: URL(fileURLWithPath: hls + "/master.m3u8"), PackageRequest(tracks: []))
+        #expect(result.report.captions.map(\.service) == ["CC1", "CC3"])
+        #expect(result.report.tracks.map(\.cueCount) == [2, 1])
+        let firstPTS = try Tools.firstPresentationTime(init: hls + "/init.mp4", segment: hls + "/seg_000.m4s")
+        let playlist = try MediaPlaylist(
+            parsing: Array(try Data(contentsOf: URL(fileURLWithPath: hls + "/" + result.report.tracks[0].playlist))), source: "s")
+        var seen: [String: (Double, Double)] = [:]
+        for segment in playlist.segments {
+            let text = try String(
+                contentsOfFile: try Packaged.generation(master: hls + "/master.m3u8", folder: "captions/cc1") + "/" + segment.uri, encoding: .utf8)
+            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { seen[cue.text] = (cue.start, cue.end) }
+        }
+        let first = try #require(seen["First caption"]), second = try #require(seen["Across\na boundary"])
+        #expect(abs(first.0 - 23 * Self.frame) <= Self.frame && abs(first.1 - 50 * Self.frame) <= Self.frame, "\(first)")
+        #expect(abs(second.0 - 71 * Self.frame) <= Self.frame && abs(second.1 - 100 * Self.frame) <= Self.frame, "\(second)")
     }
 
     @Test func inBandDeclarationsAndOff() async throws {

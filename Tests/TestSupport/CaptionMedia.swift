@@ -133,6 +133,51 @@ public enum CaptionedStream {
         return output
     }
 
+    /// An HLS folder (2 s segments) whose video carries CC1 pop-on captions and a CC3 caption;
+    /// with `fmp4`, CMAF segments (`-hls_segment_type fmp4`) instead of MPEG-TS.
+    public static func hls(fmp4: Bool = false) throws -> String {
+        guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
+        let dir = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["First caption"], at: 10)  // RCL 10, ENM 12, PAC 14, text 16-22, EOC 23
+        script.send([CC608.command(0x2C)], at: 50)  // EDM 50
+        script.popOn(["Across", "a boundary"], at: 45 + 10)  // RCL 55, ENM 57, PAC 59, 3, PAC 64, 5, EOC 71
+        script.send([CC608.command(0x2C)], at: 100)  // EDM 100 (3.337 s, past the 2.002 s boundary)
+        script.popOn(["Third"], at: 80, field: 2)  // CC3: RCL 80, ENM 82, PAC 84, 3 pairs, EOC 89
+        script.send([CC608.command(0x2C, field: 2)], at: 150, field: 2)
+        let ts = try CaptionedStream.make(script: script, frames: 180, folder: dir)
+        let hls = dir + "/hls"
+        try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
+        let outcome = try Tools.run(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-map", "0:v", "-c", "copy", "-f", "hls", "-hls_time", "2",
+                "-hls_playlist_type", "vod",
+            ]
+                + (fmp4
+                    ? ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", hls + "/seg_%03d.m4s"]
+                    : ["-hls_segment_filename", hls + "/seg_%03d.ts"]) + [hls + "/prog.m3u8"])
+        try check(outcome)
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nprog.m3u8\n".write(toFile: hls + "/master.m3u8", atomically: true, encoding: .utf8)
+        return hls
+    }
+
+    /// Remuxes a captioned TS into one fragmented MP4 file (`moov`, then a `moof`+`mdat` per
+    /// keyframe, base offsets from the `moof`, as CMAF packagers write) with ffmpeg; the SEI NAL
+    /// units travel in the samples. Returns its path.
+    public static func fragmentedMP4(from ts: String, folder: String) throws -> String {
+        guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
+        let output = folder + "/captions.mp4"
+        try check(
+            Tools.run(
+                ffmpeg,
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-map", "0:v", "-c", "copy",
+                    "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4", output,
+                ]))
+        return output
+    }
+
     static func check(_ outcome: Tools.Outcome) throws {
         if outcome.status != 0 { throw MissingTool(name: "a working ffmpeg (\(outcome.stderr.prefix(300)))") }
     }
