@@ -162,9 +162,10 @@ public enum CaptionedStream {
         return hls
     }
 
-    /// Remuxes a captioned TS into one fragmented MP4 file (`moov`, then a `moof`+`mdat` per
-    /// keyframe, base offsets from the `moof`, as CMAF packagers write) with ffmpeg; the SEI NAL
-    /// units travel in the samples. Returns its path.
+    /// Remuxes a captioned TS into one fragmented MP4 file with ffmpeg; returns its path.
+    ///
+    /// A `moov`, then a `moof`+`mdat` per keyframe with base offsets from the `moof`, as CMAF
+    /// packagers write; the SEI NAL units travel in the samples.
     public static func fragmentedMP4(from ts: String, folder: String) throws -> String {
         guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
         let output = folder + "/captions.mp4"
