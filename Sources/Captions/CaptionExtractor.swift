@@ -73,6 +73,13 @@ package struct CaptionDecoder {
     /// The caption triplets of an access unit (Annex B).
     package static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
         var result: [CCData] = []
+        if codec == .mpeg2 {
+            // MPEG-2 video: user_data() (start code 00 00 01 B2) after the picture header.
+            for range in NALUnits.split(accessUnit) where range.count > 1 && accessUnit[range.lowerBound] == 0xB2 {
+                if let data = CCData.parse(atscUserData: accessUnit[(range.lowerBound + 1)..<range.upperBound]) { result += data }
+            }
+            return result
+        }
         for range in NALUnits.split(accessUnit) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
             result += captionData(sei: accessUnit[range], codec: codec)
         }
@@ -237,7 +244,7 @@ package struct TransportStreamCaptions: Sendable {
     package let services: [(service: CaptionService, cues: [Cue])]
     /// The video's ISO 639 language from the PMT, if declared.
     package let language: String?
-    /// The video stream type; captions are read only from H.264 (0x1B) and HEVC (0x24).
+    /// The video stream type; captions are read from H.264 (0x1B), HEVC (0x24) and MPEG-2 video (0x02) only.
     package let videoStreamType: UInt8?
     /// The first video frame's PTS (90 kHz), the origin of the cue times.
     package let origin: Int64?

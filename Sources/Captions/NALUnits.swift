@@ -42,14 +42,18 @@ package enum NALUnits {
     }
 
     /// The video codecs whose SEI can carry A/53 captions.
+    ///
+    /// MPEG-2 video has no NAL units: its captions travel in picture user data (`00 00 01 B2`),
+    /// found by the same start-code scan.
     package enum Codec: Sendable, Equatable {
-        case h264, hevc
+        case h264, hevc, mpeg2
 
-        /// The codec of an MPEG-TS stream type, or nil for one without SEI captions.
+        /// The codec of an MPEG-TS stream type, or nil for one that cannot carry A/53 captions.
         package init?(streamType: UInt8) {
             switch streamType {
             case 0x1B, 0xDB: self = .h264
             case 0x24: self = .hevc
+            case 0x01, 0x02: self = .mpeg2
             default: return nil
             }
         }
@@ -61,6 +65,8 @@ package enum NALUnits {
             case .hevc:
                 let type = (first >> 1) & 0x3F
                 return type == 39 || type == 40
+            case .mpeg2:
+                return false
             }
         }
 
@@ -114,16 +120,24 @@ package struct CCData: Sendable, Equatable {
     /// The triplets of an ITU-T T.35 payload, if it is ATSC A/53 caption data: country 0xB5,
     /// provider 0x0031, user identifier `GA94`, user_data_type_code 3.
     package static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
-        let p = Array(payload)
-        guard p.count >= 10, p[0] == 0xB5, p[1] == 0x00, p[2] == 0x31,
-            p[3] == 0x47, p[4] == 0x41, p[5] == 0x39, p[6] == 0x34,  // "GA94"
-            p[7] == 0x03
+        let p = payload
+        guard p.count >= 3, p[p.startIndex] == 0xB5, p[p.startIndex + 1] == 0x00, p[p.startIndex + 2] == 0x31 else { return nil }
+        return parse(atscUserData: p.dropFirst(3))
+    }
+
+    /// The triplets of ATSC A/53 user data starting at its identifier: `GA94`, then
+    /// user_data_type_code 3 and cc_data() (A/53 Part 4 §6.2.3) — the body of an MPEG-2 picture's
+    /// user data, or of a T.35 payload after its country and provider codes.
+    package static func parse(atscUserData data: ArraySlice<UInt8>) -> [CCData]? {
+        let p = Array(data)
+        guard p.count >= 7, p[0] == 0x47, p[1] == 0x41, p[2] == 0x39, p[3] == 0x34,  // "GA94"
+            p[4] == 0x03
         else { return nil }
-        let flags = p[8]
+        let flags = p[5]
         guard flags & 0x40 != 0 else { return [] }  // process_cc_data_flag
         let count = Int(flags & 0x1F)
         var result: [CCData] = []
-        var i = 10  // after em_data
+        var i = 7  // after em_data
         for _ in 0..<count where i + 3 <= p.count {
             let b = p[i]
             result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: p[i + 1], byte2: p[i + 2]))

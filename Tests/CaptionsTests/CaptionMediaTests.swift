@@ -237,6 +237,33 @@ struct CaptionMediaTests {
         }
     }
 
+    /// MPEG-2 video (a broadcast capture): ffmpeg re-encodes the captioned H.264 stream with
+    /// B-frames and writes the A/53 data into picture user data; Subweave reads it from there
+    /// equal to its H.264 decode and to ffmpeg's decode of the MPEG-2 file.
+    @Test func mpeg2UserDataDecodesLikeFFmpeg() throws {
+        let dir = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["MPEG-2 captions"], at: 5)
+        script.send([CC608.command(0x2C)], at: 45)
+        script.popOn(["Second"], at: 50)
+        script.send([CC608.command(0x2C)], at: 85)
+        let ts = try CaptionedStream.make(script: script, frames: 90, folder: dir)
+        let mpeg2 = try CaptionedStream.mpeg2(from: ts, folder: dir)
+        let ours = TransportStreamCaptions.decode([ArraySlice(try Data(contentsOf: URL(fileURLWithPath: mpeg2)))])
+        #expect(ours.videoStreamType == 0x02)
+        let fromH264 = TransportStreamCaptions.decode([ArraySlice(try Data(contentsOf: URL(fileURLWithPath: ts)))])
+        let cues = try #require(ours.services.first { $0.service == .cc1 }?.cues)
+        let reference = try #require(fromH264.services.first { $0.service == .cc1 }?.cues)
+        #expect(cues.map(\.text) == ["MPEG-2 captions", "Second"])
+        #expect(cues.map(\.text) == reference.map(\.text))
+        for (a, b) in zip(cues, reference) { #expect(abs(a.start.seconds - b.start.seconds) <= Self.frame, "\(a) vs \(b)") }
+        let theirs = try FFmpegCaptions.decode(mpeg2)
+        #expect(theirs.map(\.text) == cues.map(\.text), "ffmpeg's decode of the MPEG-2 file: \(theirs)")
+        for (mine, other) in zip(cues, theirs) {
+            #expect(abs(mine.start.seconds - other.start) <= Self.frame && abs(mine.end.seconds - other.end) <= Self.frame, "\(mine) vs ffmpeg \(other)")
+        }
+    }
+
     @Test func noCaptionsAtAll() throws {
         let dir = try Scratch.make().path
         let file = try CaptionedStream.make(script: nil, frames: 60, folder: dir)

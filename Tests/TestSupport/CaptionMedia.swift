@@ -162,6 +162,22 @@ public enum CaptionedStream {
         return hls
     }
 
+    /// Re-encodes a captioned TS as MPEG-2 video with B-frames: ffmpeg's H.264 decoder exports the
+    /// A/53 caption data and its MPEG-2 encoder writes it into each picture's user data
+    /// (`00 00 01 B2 GA94 03 …`), as broadcast encoders do. Returns its path.
+    public static func mpeg2(from ts: String, folder: String) throws -> String {
+        guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
+        let output = folder + "/captions-mpeg2.ts"
+        try check(
+            Tools.run(
+                ffmpeg,
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-map", "0:v", "-c:v", "mpeg2video", "-a53cc", "1", "-bf", "2", "-g", "15",
+                    "-q:v", "8", "-f", "mpegts", output,
+                ]))
+        return output
+    }
+
     /// Remuxes a captioned TS into one fragmented MP4 file with ffmpeg; returns its path.
     ///
     /// A `moov`, then a `moof`+`mdat` per keyframe with base offsets from the `moof`, as CMAF

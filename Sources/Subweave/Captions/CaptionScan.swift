@@ -91,7 +91,7 @@ public struct CaptionLanguages: Sendable, Equatable {
 ///
 /// Detection is bounded: at most ``detectionAccessUnits`` video access units of the first
 /// segment, stopping at the first printable character, and nothing at all for video without SEI
-/// (anything but H.264 or HEVC), so a source without captions pays almost nothing. MPEG-TS and
+/// (anything but H.264, HEVC or MPEG-2 video), so a source without captions pays almost nothing. MPEG-TS and
 /// fragmented MP4 (CMAF) segments are read alike. Only when text is found are all segments
 /// decoded, in order, each discontinuity sequence on its own timeline.
 package struct CaptionScanner {
