@@ -162,9 +162,10 @@ public enum CaptionedStream {
         return hls
     }
 
-    /// Re-encodes a captioned TS as MPEG-2 video with B-frames: ffmpeg's H.264 decoder exports the
-    /// A/53 caption data and its MPEG-2 encoder writes it into each picture's user data
-    /// (`00 00 01 B2 GA94 03 …`), as broadcast encoders do. Returns its path.
+    /// Re-encodes a captioned TS as MPEG-2 video with B-frames; returns its path.
+    ///
+    /// ffmpeg's H.264 decoder exports the A/53 caption data and its MPEG-2 encoder writes it into
+    /// each picture's user data (`00 00 01 B2 GA94 03 …`), as broadcast encoders do.
     public static func mpeg2(from ts: String, folder: String) throws -> String {
         guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
         let output = folder + "/captions-mpeg2.ts"
