@@ -31,20 +31,40 @@ struct DetectionTests {
         #expect(reader.decoder?.accessUnits == 28)
     }
 
-    @Test func videoWithoutSEIIsSkipped() throws {
+    /// Video that cannot carry A/53 captions (MPEG-4 Part 2, stream type 0x10) costs nothing: no
+    /// decoder is made and the scan stops at once.
+    @Test func videoWithoutCaptionCarriageIsSkipped() throws {
+        let dir = try Scratch.make().path
+        let file = dir + "/mpeg4.ts"
+        let outcome = try Tools.run(
+            Tools.ffmpeg!,
+            [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25", "-frames:v", "25",
+                "-c:v", "mpeg4", "-f", "mpegts", file,
+            ])
+        #expect(outcome.status == 0)
+        let reader = try scan(file)
+        #expect(reader.videoStreamType == 0x10)
+        #expect(reader.decoder == nil)
+        #expect(reader.finished)
+    }
+
+    /// MPEG-2 video without captions is scanned (its picture user data could carry them) and
+    /// the bounded scan ends empty.
+    @Test func mpeg2WithoutCaptionsIsScannedAndEmpty() throws {
         let dir = try Scratch.make().path
         let file = dir + "/mpeg2.ts"
         let outcome = try Tools.run(
             Tools.ffmpeg!,
             [
-                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25", "-frames:v", "25",
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25", "-frames:v", "40",
                 "-c:v", "mpeg2video", "-f", "mpegts", file,
             ])
         #expect(outcome.status == 0)
         let reader = try scan(file)
         #expect(reader.videoStreamType == 0x02)
-        #expect(reader.decoder == nil)
-        #expect(reader.finished)
+        #expect(reader.decoder?.firstText == nil)
+        #expect(reader.decoder?.accessUnits == 28)
     }
 }
 
