@@ -59,9 +59,11 @@ package struct FragmentedCaptionReader {
 
     /// Reads one segment (`moof` + `mdat`, one or more); returns false once nothing more is
     /// wanted (the access-unit limit reached, or text found while detecting).
-    package mutating func feed(segment data: [UInt8]) throws(ContainerError) -> Bool {
+    ///
+    /// `fileOffset` is the file offset of `data` when it is one fragment of a longer file.
+    package mutating func feed(segment data: [UInt8], origin fileOffset: Int = 0) throws(ContainerError) -> Bool {
         guard !finished else { return false }
-        let samples = try ISOBMFF.fragmentSamples(data, tracks: [track])
+        let samples = try ISOBMFF.fragmentSamples(data, tracks: [track], origin: fileOffset)
         guard let lengthSize = track.nalLengthSize else { return false }
         for sample in samples {
             guard let time = MediaTime(exactly: sample.presentationTime, timescale: Int64(track.timescale)) else {

@@ -183,7 +183,12 @@ package enum ISOBMFF {
     /// Decode times start at each `traf`'s `tfdt` and advance by sample durations (from `trun`,
     /// else `tfhd`, else `trex`); data offsets follow §8.8.7: the `trun` data_offset from the base
     /// (the `tfhd` base_data_offset, else the `moof`), else where the previous `trun` ended.
-    package static func fragmentSamples(_ data: [UInt8], tracks: [Track], firstOnly: Bool = false) throws(ContainerError) -> [FragmentSample] {
+    ///
+    /// `origin` is the offset in its file of `data`'s first byte, for `base_data_offset`s that
+    /// count from the start of the file (when `data` holds one fragment of a longer file).
+    package static func fragmentSamples(_ data: [UInt8], tracks: [Track], firstOnly: Bool = false, origin: Int = 0) throws(ContainerError)
+        -> [FragmentSample]
+    {
         var samples: [FragmentSample] = []
         var fragment = 0
         var nextDecodeTime: [UInt32: Int64] = [:]
@@ -209,10 +214,10 @@ package enum ISOBMFF {
                     return v
                 }
                 if flags & 0x01 != 0 {
-                    guard let v = uint64(data, tfhd.body, field), v <= UInt64(data.count) else {
+                    guard let v = uint64(data, tfhd.body, field), v >= UInt64(origin), v - UInt64(origin) <= UInt64(data.count) else {
                         throw ContainerError(.malformed, offset: tfhd.range.lowerBound, "'tfhd' base_data_offset is missing or beyond the data")
                     }
-                    base = Int(v)
+                    base = Int(v - UInt64(origin))
                     field += 8
                 }
                 if flags & 0x02 != 0 { _ = try next32() }

@@ -23,6 +23,37 @@ struct CaptionsCommandTests {
         #expect(abs((cue["endTime"] as? Double ?? 0) - 40 * 1001.0 / 30000) < 0.001)
     }
 
+    /// A fragmented MP4 file (both the `default-base-is-moof` layout and absolute base offsets):
+    /// read fragment by fragment, the same cues as the TS it was remuxed from; `--detect` too.
+    @Test(arguments: ["+frag_keyframe+empty_moov+default_base_moof", "+frag_keyframe+empty_moov"])
+    func readsFragmentedMP4Files(_ flags: String) throws {
+        var script = CaptionScript()
+        script.popOn(["Hello"], at: 5)  // EOC 14
+        script.send([CC608.command(0x2C)], at: 40)
+        script.popOn(["Later"], at: 45)
+        script.send([CC608.command(0x2C)], at: 80)
+        let dir = try Scratch.make().path
+        let ts = try CaptionedStream.make(script: script, frames: 90, folder: dir)
+        let mp4 = dir + "/x.mp4"
+        let remux = try Tools.run(Tools.ffmpeg!, ["-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-map", "0:v", "-c", "copy", "-movflags", flags, mp4])
+        #expect(remux.status == 0, "\(remux.stderr)")
+        func cues(_ file: String) throws -> [[String: Any]] {
+            let outcome = try BuiltTool.run(["captions", file, "--json"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            return try #require((object["services"] as? [[String: Any]])?.first?["cues"] as? [[String: Any]])
+        }
+        let fromMP4 = try cues(mp4), fromTS = try cues(ts)
+        #expect(fromMP4.map { $0["text"] as? String } == ["Hello", "Later"])
+        #expect(fromMP4.map { $0["text"] as? String } == fromTS.map { $0["text"] as? String })
+        for (a, b) in zip(fromMP4, fromTS) {
+            #expect(abs((a["startTime"] as? Double ?? -1) - (b["startTime"] as? Double ?? 1)) < 0.002)
+        }
+        let detect = try BuiltTool.run(["captions", "--detect", mp4])
+        #expect(detect.status == 0)
+        #expect(detect.stdout.contains("captions: CC1"), "\(detect.stdout)")
+    }
+
     @Test func notATransportStream() throws {
         let dir = try Scratch.make().path
         try "hello".write(toFile: dir + "/x.ts", atomically: true, encoding: .utf8)

@@ -27,6 +27,13 @@ public enum CaptionFile {
     /// access units, stopping at the first printable character.
     public static func detect(_ path: String) async throws(SubweaveError) -> CaptionDetection {
         try await onDispatch { () throws(SubweaveError) in
+            if try isFragmentedMP4(path) {
+                let reader = try decodeFragmented(path, accessUnitLimit: CaptionScanner.detectionAccessUnits)
+                let first = reader.decoder.firstText
+                return CaptionDetection(
+                    captions: first != nil, service: first?.service.rawValue,
+                    time: first.map { ($0.time - MediaTime(ticks: reader.origin ?? 0)).seconds }, accessUnits: reader.decoder.accessUnits, language: nil)
+            }
             let chunks = try open(path, chunk: 1 << 16)
             var reader = TransportStreamCaptionReader(accessUnitLimit: CaptionScanner.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })
             while let chunk = chunks.next(), reader.feed(chunk) {}
@@ -44,7 +51,7 @@ public enum CaptionFile {
     /// file (read in chunks), or a fragmented MP4 file (its `moov` and fragments, read whole).
     public static func decode(_ path: String) async throws(SubweaveError) -> ProgrammeCaptions {
         try await onDispatch { () throws(SubweaveError) in
-            if try isFragmentedMP4(path) { return try decodeFragmented(path) }
+            if try isFragmentedMP4(path) { return captions(try decodeFragmented(path), path: path) }
             let result = TransportStreamCaptions.decode(try open(path))
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             return ProgrammeCaptions(
@@ -59,25 +66,51 @@ public enum CaptionFile {
         return ISOBMFF.looksLikeISOBMFF(Array(head))
     }
 
-    /// A fragmented MP4 file: captions from its video track, timed from its first presented frame.
-    static func decodeFragmented(_ path: String) throws(SubweaveError) -> ProgrammeCaptions {
-        let bytes: [UInt8]
-        do { bytes = try ResourceLoader.readFile(path, limit: ReadLimits().segment, kind: .segment) } catch { throw .io(path: path, reason: error.explanation) }
-        var reader: FragmentedCaptionReader
-        do {
-            guard let made = try FragmentedCaptionReader(initialization: bytes, timeOf: { MediaTime(ticks: $0) }) else {
-                throw SubweaveError.media(file: LabelText.excerpt(path), ContainerError(.missing, offset: 0, "no H.264 or HEVC video track in the 'moov'"))
+    /// A fragmented MP4 file: captions from its video track, timed from its first presented
+    /// frame, read one fragment (`moof` and its `mdat`) at a time so memory stays flat.
+    static func decodeFragmented(_ path: String, accessUnitLimit: Int? = nil) throws(SubweaveError) -> FragmentedCaptionReader {
+        let file: TopLevelBoxes
+        do { file = try TopLevelBoxes(path: path, limit: ReadLimits().segment) } catch { throw .io(path: path, reason: error.explanation) }
+        var reader: FragmentedCaptionReader?
+        do throws(ContainerError) {
+            var pendingFragment: (offset: Int, end: Int)?
+            func flush() throws(ContainerError) -> Bool {
+                guard let fragment = pendingFragment, var current = reader else { return true }
+                pendingFragment = nil
+                reader = nil
+                defer { reader = current }
+                return try current.feed(segment: try file.read(fragment.offset..<fragment.end), origin: fragment.offset)
             }
-            reader = made
-            _ = try reader.feed(segment: bytes)
-        } catch let error as SubweaveError {
-            throw error
-        } catch let error as ContainerError {
-            throw .media(file: LabelText.excerpt(path), error)
+            while let box = try file.next() {
+                switch box.type {
+                case "moov":
+                    reader = try FragmentedCaptionReader(initialization: try file.read(box.range), accessUnitLimit: accessUnitLimit) { MediaTime(ticks: $0) }
+                    if reader == nil {
+                        throw ContainerError(.missing, offset: box.range.lowerBound, "no H.264 or HEVC video track in the 'moov'")
+                    }
+                case "moof":
+                    guard try flush() else { break }
+                    pendingFragment = (box.range.lowerBound, box.range.upperBound)
+                case "mdat" where pendingFragment != nil:
+                    pendingFragment?.end = box.range.upperBound
+                default:
+                    continue
+                }
+                if reader?.finished == true { break }
+            }
+            _ = try flush()
         } catch {
-            throw .io(path: path, reason: "\(error)")
+            throw .media(file: LabelText.excerpt(path), error)
         }
-        reader.finish()
+        guard var reader else {
+            throw .media(file: LabelText.excerpt(path), ContainerError(.missing, offset: 0, "no 'moov' box before the fragments: not a fragmented MP4 file"))
+        }
+        if accessUnitLimit == nil { reader.finish() }
+        return reader
+    }
+
+    /// The decoded captions of an fMP4 reader, shifted to start at its first presented frame.
+    static func captions(_ reader: FragmentedCaptionReader, path: String) -> ProgrammeCaptions {
         let shift = MediaTime(ticks: reader.origin ?? 0)
         let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
             guard let cues = reader.decoder.collector.cues[service], !cues.isEmpty else { return nil }
@@ -110,4 +143,63 @@ func onDispatch<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) 
         DispatchQueue.global().async { continuation.resume(returning: Result { () throws(E) in try work() }) }
     }
     return try outcome.get()
+}
+
+/// The top-level boxes of an ISO BMFF file, read by header (`pread`), and any box's bytes on
+/// demand: each box is bounded by the file and by `limit`.
+final class TopLevelBoxes {
+    private let fd: Int32
+    private let size: Int
+    private let limit: Int
+    private var offset = 0
+
+    init(path: String, limit: Int) throws(ResourceLoader.Failure) {
+        fd = try ResourceLoader.openRegular(path)
+        var info = stat()
+        size = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        self.limit = limit
+    }
+
+    deinit { close(fd) }
+
+    /// The next box: its type and byte range; nil at the end of the file.
+    func next() throws(ContainerError) -> (type: String, range: Range<Int>)? {
+        guard offset + 8 <= size else { return nil }
+        let header = try read(offset..<min(size, offset + 16))
+        let size32 = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let type = String(decoding: header[4..<8], as: UTF8.self)
+        var length = size32
+        if size32 == 1 {
+            guard header.count >= 16 else { throw ContainerError(.malformed, offset: offset, "box '\(type)' has a 64-bit size but the file ends") }
+            let large = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            guard large <= UInt64(size - offset) else {
+                throw ContainerError(.malformed, offset: offset, "box '\(type)' declares \(large) bytes; \(size - offset) remain in the file")
+            }
+            length = Int(large)
+        } else if size32 == 0 {
+            length = size - offset
+        }
+        guard length >= 8, length <= size - offset else {
+            throw ContainerError(.malformed, offset: offset, "box '\(type)' declares \(length) bytes; \(size - offset) remain in the file")
+        }
+        let range = offset..<(offset + length)
+        offset += length
+        return (type, range)
+    }
+
+    /// The bytes of `range` of the file.
+    func read(_ range: Range<Int>) throws(ContainerError) -> [UInt8] {
+        guard range.count <= limit else {
+            throw ContainerError(.malformed, offset: range.lowerBound, "a box of \(range.count) bytes is over the segment read limit of \(limit) bytes")
+        }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw ContainerError(.malformed, offset: range.lowerBound + done, "the file could not be read there (errno \(errno))") }
+            done += n
+        }
+        return bytes
+    }
 }
