@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CEA-608 benchmark: a long captioned MPEG-TS (>= 1 GiB, built by looping a re-encoded copy of
 Fixtures/captions/programme.ts), read by the release-built `subweave` for detection
-(`captions --detect`) and full decoding (`captions --json`), next to ffmpeg on the same file in the
+(`captions --detect`) and full decoding (`captions --json`), as MPEG-TS and remuxed to fragmented
+MP4, next to ffmpeg on the same files in the
 same run (detection: decoding the same 28 frames; decoding: the subcc path,
 `movie=FILE[out+subcc]`). A 256 MiB file of the same content shows whether memory stays flat as
 the input grows.
@@ -58,6 +59,11 @@ def main():
         small_size = loop_to(clip, small, max(64, args.size_mib // 4))
         big_size = loop_to(clip, big, args.size_mib)
 
+        # The same content as fragmented MP4 (CMAF-style fragments, one per keyframe).
+        big_mp4 = os.path.join(work, "big.mp4")
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", big, "-map", "0:v", "-c", "copy",
+                        "-movflags", "+frag_keyframe+empty_moov+default_base_moof", big_mp4], check=True)
+
         results = {}
         results["detect_subweave"] = run([subweave, "captions", "--detect", "--json", big])
         results["detect_ffmpeg"] = run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", big, "-frames:v", "28", "-f", "null", "-"])
@@ -67,8 +73,17 @@ def main():
         with open(os.path.join(work, "ffmpeg.srt"), "w") as out:
             results["decode_ffmpeg"] = run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", f"movie={big}[out+subcc]",
                                             "-map", "0:s", "-f", "srt", "-"], stdout=out)
+        results["detect_subweave_fmp4"] = run([subweave, "captions", "--detect", "--json", big_mp4])
+        results["detect_ffmpeg_fmp4"] = run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", big_mp4, "-frames:v", "28", "-f", "null", "-"])
+        with open(os.path.join(work, "ours-fmp4.json"), "w") as out:
+            results["decode_subweave_fmp4"] = run([subweave, "captions", "--json", big_mp4], stdout=out)
+        with open(os.path.join(work, "ffmpeg-fmp4.srt"), "w") as out:
+            results["decode_ffmpeg_fmp4"] = run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", f"movie={big_mp4}[out+subcc]",
+                                                 "-map", "0:s", "-f", "srt", "-"], stdout=out)
         with open(os.path.join(work, "ours.json")) as f:
             ours = json.load(f)
+        with open(os.path.join(work, "ours-fmp4.json")) as f:
+            ours_fmp4 = json.load(f)
         cc1 = next((s for s in ours["services"] if s["service"] == "CC1"), {"cues": []})
         with open(os.path.join(work, "ffmpeg.srt")) as f:
             ffmpeg_cues = f.read().count(" --> ")
@@ -79,7 +94,11 @@ def main():
             "small_file_mib": round(small_size / 2**20, 1),
             "cc1_cues_subweave": len(cc1["cues"]),
             "cc1_cues_ffmpeg": ffmpeg_cues,
+            "fmp4_mib": round(os.path.getsize(big_mp4) / 2**20, 1),
+            "cc1_cues_subweave_fmp4": len(next((s for s in ours_fmp4["services"] if s["service"] == "CC1"), {"cues": []})["cues"]),
         }
+        with open(os.path.join(work, "ffmpeg-fmp4.srt")) as f:
+            report["cc1_cues_ffmpeg_fmp4"] = f.read().count(" --> ")
         for key, (wall, rss) in results.items():
             report[key] = {"wall_s": round(wall, 3), "peak_rss_mib": round(rss, 1)}
         report["decode_subweave"]["mib_per_s"] = round(mib / results["decode_subweave"][0], 1)
@@ -87,6 +106,12 @@ def main():
         report["ratio_decode_time"] = round(results["decode_subweave"][0] / results["decode_ffmpeg"][0], 4)
         report["ratio_decode_memory"] = round(results["decode_subweave"][1] / results["decode_ffmpeg"][1], 3)
         report["ratio_detect_time"] = round(results["detect_subweave"][0] / results["detect_ffmpeg"][0], 3)
+        fmib = os.path.getsize(big_mp4) / 2**20
+        report["decode_subweave_fmp4"]["mib_per_s"] = round(fmib / results["decode_subweave_fmp4"][0], 1)
+        report["decode_ffmpeg_fmp4"]["mib_per_s"] = round(fmib / results["decode_ffmpeg_fmp4"][0], 1)
+        report["ratio_decode_time_fmp4"] = round(results["decode_subweave_fmp4"][0] / results["decode_ffmpeg_fmp4"][0], 4)
+        report["ratio_decode_memory_fmp4"] = round(results["decode_subweave_fmp4"][1] / results["decode_ffmpeg_fmp4"][1], 3)
+        report["ratio_detect_time_fmp4"] = round(results["detect_subweave_fmp4"][0] / results["detect_ffmpeg_fmp4"][0], 3)
         report["memory_growth_small_to_big"] = round(results["decode_subweave"][1] / results["decode_subweave_small"][1], 3)
         print(json.dumps(report, indent=2))
     finally:

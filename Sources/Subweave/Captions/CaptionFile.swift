@@ -195,7 +195,10 @@ final class TopLevelBoxes {
         var bytes = [UInt8](repeating: 0, count: range.count)
         var done = 0
         while done < range.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(fd, base + done, range.count - done, off_t(range.lowerBound + done))
+            }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw ContainerError(.malformed, offset: range.lowerBound + done, "the file could not be read there (errno \(errno))") }
             done += n
