@@ -54,6 +54,22 @@ struct CaptionsCommandTests {
         #expect(detect.stdout.contains("captions: CC1"), "\(detect.stdout)")
     }
 
+    /// `cues` and `convert` read SCC by its content (no `--format` needed), as `package` does:
+    /// the EOC is the 9th word of the line at frame 30, so the caption shows at frame 38.
+    @Test func cuesAndConvertReadSCC() throws {
+        let dir = try Scratch.make().path
+        try "Scenarist_SCC V1.0\n\n00:00:01:00\t9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f\n\n00:00:03:00\t942c 942c\n"
+            .write(toFile: dir + "/in.scc", atomically: true, encoding: .utf8)
+        let converted = try BuiltTool.run(["convert", dir + "/in.scc"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stdout.hasPrefix("WEBVTT"))
+        #expect(converted.stdout.contains("00:00:01.268 --> 00:00:03.003\nHi!"), "\(converted.stdout)")
+        let toSRT = try BuiltTool.run(["convert", dir + "/in.scc", "--to", "srt"])
+        #expect(toSRT.stdout.contains("00:00:01.268 --> 00:00:03.003\nHi!"), "\(toSRT.stdout)")
+        let cues = try BuiltTool.run(["cues", dir + "/in.scc", "--json"])
+        #expect(cues.status == 0 && cues.stdout.contains("\"text\" : \"Hi!\""), "\(cues.stdout)")
+    }
+
     @Test func notATransportStream() throws {
         let dir = try Scratch.make().path
         try "hello".write(toFile: dir + "/x.ts", atomically: true, encoding: .utf8)
