@@ -1,4 +1,5 @@
 import Foundation
+import Subweave
 import Timebase
 import TimedText
 
@@ -154,6 +155,12 @@ enum CommandRules {
         }
         if command == "package", parsed.flag("--replace"), parsed.flag("--no-refresh") {
             throw fail("--replace and --no-refresh cannot go together")
+        }
+        if let text = parsed.value("--jobs"), Int(text).map({ (1...256).contains($0) }) != true {
+            throw fail("--jobs \(LabelText.excerpt(text)) is not a number of titles from 1 to 256")
+        }
+        if let text = parsed.value("--shard"), Shard(parsing: text) == nil {
+            throw fail("--shard \(LabelText.excerpt(text)) is not I/N with 0 ≤ I < N (such as 0/4)")
         }
         if command == "completions", !["bash", "zsh"].contains(parsed.positionals.first ?? "") {
             throw fail("completions are for bash or zsh")

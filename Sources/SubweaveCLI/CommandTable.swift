@@ -52,7 +52,7 @@ enum CommandTable {
         name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc"],
         help: "the input's format (default: from its content, then its extension)")
 
-    static let all: [CommandSpec] = [package, list, remove, refresh, cues, convert, validate, inspect, captions, completions]
+    static let all: [CommandSpec] = [package, list, remove, refresh, batch, cues, convert, validate, inspect, captions, completions]
 
     /// Options every command that writes a master takes.
     static let writing: [OptionSpec] = [
@@ -135,6 +135,25 @@ enum CommandTable {
         discussion: """
             Each rendition with its identity (external:<source ID>:<language> or cea608:CCn), source ID,
             language, name, flags, cue count and folder; renditions Subweave did not create are marked as such.
+            """)
+
+    static let batch = CommandSpec(
+        name: "batch", summary: "package every title of a catalogue (JSON lines), several at once",
+        positionals: [PositionalSpec(name: "catalogue.jsonl", help: "one title per line: {\"master\": …, \"tracks\": [...], …}")],
+        options: [
+            OptionSpec(name: "--jobs", aliases: ["-j"], value: "N", help: "titles packaged at once (default 1)"),
+            OptionSpec(name: "--shard", value: "I/N", help: "take every N-th title from the I-th (0-based): one worker of an array job"),
+            OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long a title waits for another run on its folder (default 600)"),
+            limit, quiet,
+        ],
+        discussion: """
+            Each line is a title: "master" (required), "tracks" (the objects of --tracks), and optionally "id",
+            "preferred_language", "captions", "closed_captions", "replace", "allow_empty", "strict", "output";
+            relative paths are relative to the catalogue's folder. Prints one JSON result per title on stdout
+            as it ends ({"schema", "index", "line", "id", "status": "ok"|"skipped"|"failed", "error", ...});
+            exit status 1 when any title failed. A title packaged before with the same inputs is skipped
+            (a fingerprint is kept beside its master). --shard I/N with JOB_COMPLETION_INDEX (Kubernetes
+            Indexed Job) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job) splits one catalogue over N workers.
             """)
 
     static let cues = CommandSpec(

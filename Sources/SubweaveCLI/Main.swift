@@ -110,15 +110,18 @@ enum Output {
     }
 
     /// `value` as pretty JSON with a `"schema"` field naming its shape and version.
-    static func json<T: Encodable>(_ value: T, schema: String) throws {
+    ///
+    /// With `pretty` false, one line (JSON Lines: a stream of results).
+    static func json<T: Encodable>(_ value: T, schema: String, pretty: Bool = true) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         // Insert the schema as the first key: every JSON output says what it is.
         if data.first == UInt8(ascii: "{") {
             let rest = data.dropFirst()
             let isEmpty = rest.drop { $0 == 0x20 || $0 == 0x0A }.first == UInt8(ascii: "}")
-            data = Data("{\n  \"schema\" : \"\(schema)\"\(isEmpty ? "" : ",")".utf8) + rest
+            let head = pretty ? "{\n  \"schema\" : \"\(schema)\"" : "{\"schema\":\"\(schema)\""
+            data = Data((head + (isEmpty ? "" : ",")).utf8) + rest
         }
         out(String(decoding: data, as: UTF8.self))
     }

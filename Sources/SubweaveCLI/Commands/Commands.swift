@@ -9,6 +9,7 @@ enum Commands {
         case "list": return try await ListCommand.run(context)
         case "remove": return try await PackageCommand.remove(context)
         case "refresh": return try await PackageCommand.refresh(context)
+        case "batch": return try await BatchCommand.run(context)
         case "cues": return try await CuesCommand.run(context)
         case "convert": return try await ConvertCommand.run(context)
         case "validate": return try await ValidateCommand.run(context)

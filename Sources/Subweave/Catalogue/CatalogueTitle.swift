@@ -1,0 +1,148 @@
+import Foundation
+import Timebase
+
+/// One title of a catalogue file (`subweave batch catalogue.jsonl`): a JSON object per line.
+///
+/// ```json
+/// {"id": "title-42", "master": "titles/42/master.m3u8",
+///  "tracks": [{"url": "titles/42/en.srt", "language": "en"}],
+///  "preferred_language": "en", "captions": "auto", "closed_captions": "auto",
+///  "replace": false, "allow_empty": false, "strict": false, "output": null}
+/// ```
+/// `tracks` takes the objects of `--tracks`; relative paths (the master, track URLs, the output)
+/// are relative to the catalogue file's folder, so one file drives every machine that mounts the
+/// same volume at any path.
+public struct CatalogueTitle: Sendable {
+    /// The title's position in the catalogue (0-based, blank lines and comments not counted).
+    public let index: Int
+    /// Its line in the catalogue file (1-based), for messages.
+    public let line: Int
+    /// `id` from the object, else the master's path.
+    public let id: String
+    public let master: URL
+    public let request: PackageRequest
+    /// The object as written, in a canonical form (keys sorted): part of the title's input hash.
+    let canonical: String
+}
+
+/// Why a catalogue line is not a title.
+public struct CatalogueLineError: Error, Sendable, CustomStringConvertible {
+    /// The title's position in the catalogue (as ``CatalogueTitle/index``).
+    public let index: Int
+    public let line: Int
+    public let reason: String
+    public var description: String { "line \(line): \(reason)" }
+}
+
+/// A catalogue file: a title per line; blank lines and lines starting with `#` are skipped.
+public enum Catalogue {
+    /// Reads the titles of `text` (from the file at `path`), each line on its own: a line that is
+    /// not a valid title is a failure of that title, not of the catalogue.
+    public static func titles(_ text: String, path: String) -> [Result<CatalogueTitle, CatalogueLineError>] {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var result: [Result<CatalogueTitle, CatalogueLineError>] = []
+        var index = 0
+        for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            do {
+                result.append(.success(try title(String(line), index: index, line: offset + 1, folder: folder)))
+            } catch {
+                result.append(.failure(error))
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// Parses one line.
+    static func title(_ text: String, index: Int, line: Int, folder: URL) throws(CatalogueLineError) -> CatalogueTitle {
+        func fail(_ reason: String) -> CatalogueLineError { CatalogueLineError(index: index, line: line, reason: reason) }
+        guard let data = text.data(using: .utf8), let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw fail("not a JSON object (one title per line, such as {\"master\": \"t1/master.m3u8\", \"tracks\": [...]})")
+        }
+        let known: Set<String> = [
+            "id", "master", "tracks", "preferred_language", "captions", "closed_captions", "replace", "allow_empty", "strict", "output",
+        ]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw fail("unknown key \"\(LabelText.excerpt(unknown))\"; the keys are \(known.sorted().joined(separator: ", "))")
+        }
+        guard let masterPath = object["master"] as? String, !masterPath.isEmpty else { throw fail("\"master\" (the master playlist's path) is required") }
+        let master = resolve(masterPath, folder)
+        var descriptors: [TrackDescriptor] = []
+        for (position, element) in ((object["tracks"] as? [Any]) ?? []).enumerated() {
+            guard let track = element as? [String: Any] else { throw fail("tracks[\(position)] is not an object") }
+            var pairs: [(key: String, value: String)] = []
+            for key in track.keys.sorted() {
+                var value: String
+                switch track[key] {
+                case let s as String: value = s
+                case let b as Bool: value = b ? "true" : "false"
+                case let n as NSNumber: value = n.stringValue
+                default: throw fail("tracks[\(position)].\(key) must be a string, number or boolean")
+                }
+                if ["url", "in", "input"].contains(key.lowercased()) { value = resolve(value, folder).absoluteString }
+                pairs.append((key.lowercased(), value))
+            }
+            descriptors.append(TrackDescriptor(origin: "line \(line) tracks[\(position)]", pairs: pairs))
+        }
+        let tracks: [SubtitleTrack]
+        do { tracks = try SubtitleTrack.register(descriptors) } catch { throw fail(error.description) }
+        var request = PackageRequest(tracks: tracks)
+        if let text = object["preferred_language"] as? String {
+            guard let tag = LanguageTag(parsing: text) else { throw fail("preferred_language \(LabelText.excerpt(text)) is not a BCP 47 tag") }
+            request.preferredLanguage = tag
+        }
+        if let text = object["captions"] as? String {
+            guard let mode = CaptionMode(rawValue: text) else { throw fail("captions must be auto or off") }
+            request.captions = mode
+        }
+        if let text = object["closed_captions"] as? String {
+            guard let mode = ClosedCaptionsRequest(rawValue: text) else { throw fail("closed_captions must be auto, none or in-band") }
+            request.closedCaptions = mode
+        }
+        request.replace = object["replace"] as? Bool ?? false
+        request.allowEmpty = object["allow_empty"] as? Bool ?? false
+        request.strict = object["strict"] as? Bool ?? false
+        if let output = object["output"] as? String { request.output = resolve(output, folder) }
+        let canonical = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? text
+        return CatalogueTitle(
+            index: index, line: line, id: (object["id"] as? String) ?? masterPath, master: master, request: request, canonical: canonical)
+    }
+
+    /// A path or URL of the catalogue, relative paths taken from the catalogue's folder.
+    static func resolve(_ text: String, _ folder: URL) -> URL {
+        if text.hasPrefix("http://") || text.hasPrefix("https://") || text.hasPrefix("file://"), let url = URL(string: text) { return url }
+        if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
+        return folder.appendingPathComponent(text).standardizedFileURL
+    }
+}
+
+/// Which titles one worker of an array job takes: every `count`-th title from `index`, so that
+/// the `count` shards of a catalogue together take every title exactly once.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    /// `I/N` with `0 ≤ I < N` (a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, an AWS Batch
+    /// array job's `AWS_BATCH_JOB_ARRAY_INDEX`).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, i >= 0, i < n else { return nil }
+        index = i
+        count = n
+    }
+
+    /// The whole catalogue.
+    public static let all = Shard(index: 0, count: 1)
+
+    private init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// Whether the title at catalogue position `position` is this shard's.
+    public func takes(_ position: Int) -> Bool { position % count == index }
+
+    public var description: String { "\(index)/\(count)" }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Subweave
+
+/// `subweave batch`: a catalogue's titles, a JSON result per title on stdout as each ends.
+enum BatchCommand {
+    static func run(_ context: Context) async throws -> Int32 {
+        let path = context.arguments.positionals[0]
+        let text: String
+        do {
+            text = String(decoding: try ResourceLoader.readFile(path, limit: ReadLimits().playlist, kind: .playlist), as: UTF8.self)
+        } catch {
+            throw SubweaveError.io(path: path, reason: "the catalogue \(error.explanation)")
+        }
+        let titles = Catalogue.titles(text, path: path)
+        var runner = BatchRunner(
+            jobs: context.arguments.value("--jobs").flatMap(Int.init) ?? 1,
+            shard: context.arguments.value("--shard").flatMap(Shard.init(parsing:)) ?? .all, loader: Commands.loader(context))
+        if let timeout = context.arguments.value("--lock-timeout").flatMap(Double.init) { runner.lockTimeout = timeout }
+        let total = titles.indices.filter { runner.shard.takes($0) }.count
+        let progress = Progress(context)
+        let counter = Counter()
+        let results = await runner.run(titles) { result in
+            try? Output.json(result, schema: "subweave.batch-result/1", pretty: false)
+            let done = counter.increment()
+            progress.say("\(done)/\(total) titles")
+        }
+        progress.done()
+        let failed = results.filter { $0.status == .failed }.count
+        let skipped = results.filter { $0.status == .skipped }.count
+        context.note("\(results.count) titles (shard \(runner.shard)): \(results.count - failed - skipped) packaged, \(skipped) skipped, \(failed) failed")
+        return failed == 0 ? 0 : 1
+    }
+}
+
+/// A count shared by the result callbacks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

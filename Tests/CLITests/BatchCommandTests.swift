@@ -1,0 +1,98 @@
+import Foundation
+import Subweave
+import TestSupport
+import Testing
+
+/// `subweave batch`: a catalogue of titles, bounded parallelism, one result per title, skipping
+/// what is already packaged, and shards that together take every title once.
+@Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+struct BatchCommandTests {
+    /// A folder with `count` copies of the example title (`t0` …) and a catalogue naming them
+    /// with paths relative to the catalogue; `extra` lines are appended.
+    func catalogue(_ count: Int, extra: [String] = []) throws -> (folder: String, path: String) {
+        let folder = try Scratch.make().path
+        var lines = ["# a catalogue"]
+        for i in 0..<count {
+            try FileManager.default.copyItem(atPath: Fixtures.repository.appendingPathComponent("Examples/basic").path, toPath: folder + "/t\(i)")
+            lines.append(#"{"id": "t\#(i)", "master": "t\#(i)/master.m3u8", "tracks": [{"url": "t\#(i)/subs/en.srt", "language": "en"}]}"#)
+        }
+        let path = folder + "/catalogue.jsonl"
+        try (lines + extra).joined(separator: "\n").appending("\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return (folder, path)
+    }
+
+    func results(_ outcome: Tools.Outcome) throws -> [[String: Any]] {
+        try outcome.stdout.split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(object["schema"] as? String == "subweave.batch-result/1")
+            return object
+        }
+    }
+
+    func status(_ results: [[String: Any]]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: results.map { ($0["id"] as? String ?? "?", $0["status"] as? String ?? "?") })
+    }
+
+    @Test func packagesReportsEachTitleAndSkipsWhatIsDone() throws {
+        let (folder, path) = try catalogue(
+            3, extra: [#"{"id": "broken", "master": "t0/master.m3u8", "tracks": [{"url": "nowhere.srt", "language": "en"}]}"#, "not json"])
+        let first = try BuiltTool.run(["batch", path, "--jobs", "2"])
+        #expect(first.status == 1, "a failed title makes the batch fail")
+        let firstResults = try results(first)
+        #expect(status(firstResults) == ["t0": "ok", "t1": "ok", "t2": "ok", "broken": "failed", "line 6": "failed"])
+        #expect(
+            firstResults.first { $0["id"] as? String == "broken" }.flatMap { ($0["error"] as? [String: Any])?["message"] as? String }?.contains("nowhere.srt")
+                == true)
+        for i in 0..<3 {
+            #expect(try String(contentsOfFile: folder + "/t\(i)/master.m3u8", encoding: .utf8).contains("TYPE=SUBTITLES"))
+        }
+        // Nothing changed: every packaged title is skipped.
+        let second = try results(try BuiltTool.run(["batch", path, "--jobs", "2"]))
+        #expect(status(second).filter { $0.value != "failed" } == ["t0": "skipped", "t1": "skipped", "t2": "skipped"])
+        // A changed subtitle file and a re-encoded variant playlist run their titles again.
+        try "1\n00:00:01,000 --> 00:00:02,000\nChanged\n".write(toFile: folder + "/t1/subs/en.srt", atomically: true, encoding: .utf8)
+        let playlist = folder + "/t2/video/low/prog.m3u8"
+        try (try String(contentsOfFile: playlist, encoding: .utf8) + "\n").write(toFile: playlist, atomically: true, encoding: .utf8)
+        let third = try results(try BuiltTool.run(["batch", path]))
+        #expect(status(third).filter { $0.value != "failed" } == ["t0": "skipped", "t1": "ok", "t2": "ok"])
+    }
+
+    @Test func shardsTogetherPackageEveryTitleOnce() throws {
+        let (folder, path) = try catalogue(7)
+        var seen: [String: Int] = [:]
+        for i in 0..<3 {
+            let outcome = try BuiltTool.run(["batch", path, "--shard", "\(i)/3"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            for result in try results(outcome) {
+                #expect(result["status"] as? String == "ok")
+                seen[result["id"] as? String ?? "?", default: 0] += 1
+            }
+        }
+        #expect(seen == Dictionary(uniqueKeysWithValues: (0..<7).map { ("t\($0)", 1) }))
+        for i in 0..<7 { #expect(try String(contentsOfFile: folder + "/t\(i)/master.m3u8", encoding: .utf8).contains("TYPE=SUBTITLES")) }
+        #expect(try BuiltTool.run(["batch", path, "--shard", "3/3"]).status == 64)
+    }
+
+    /// The catalogue shipped in Examples/batch runs as its comment says (on a copy).
+    @Test func theExampleCatalogueRuns() throws {
+        let copy = try Scratch.make().path + "/examples"
+        try FileManager.default.copyItem(atPath: Fixtures.repository.appendingPathComponent("Examples").path, toPath: copy)
+        let outcome = try BuiltTool.run(["batch", copy + "/batch/catalogue.jsonl", "--jobs", "2"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(status(try results(outcome)) == ["basic": "ok"])
+        #expect(try String(contentsOfFile: copy + "/basic/master.m3u8", encoding: .utf8).contains("LANGUAGE=\"fr\""))
+    }
+
+    /// The shard arithmetic alone: for every N, the N shards partition any catalogue.
+    @Test func shardsPartitionTheCatalogue() throws {
+        for count in 1...9 {
+            var taken = Array(repeating: 0, count: 100)
+            for index in 0..<count {
+                let shard = try #require(Shard(parsing: "\(index)/\(count)"))
+                for position in 0..<100 where shard.takes(position) { taken[position] += 1 }
+            }
+            #expect(taken.allSatisfy { $0 == 1 }, "N = \(count)")
+        }
+        for bad in ["1/1", "-1/2", "2", "a/b", "0/0", "1/2/3"] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
+    }
+}
