@@ -139,6 +139,19 @@ package struct CaptionDecoder {
         for i in fields.indices { fields[i].reset(at: time, into: &collector) }
     }
 
+    /// The captions on screen now, per service, as cues ending at `time` (CaptionCollector's
+    /// form); they are not final: a later one with the same start and text may end later.
+    package func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
+        fields.flatMap { field in
+            field.openCaptions(at: time).map {
+                (
+                    $0.service,
+                    Cue(start: $0.start, end: min(time, $0.start + Channel608.maximumDuration), text: CueText.sanitized(CueText.escaped($0.text)).text)
+                )
+            }
+        }
+    }
+
     /// The services in which text was decoded.
     package var services: [CaptionService] {
         (fields[0].servicesWithText.union(fields[1].servicesWithText)).sorted()

@@ -65,15 +65,8 @@ package enum SCCReader {
         }
         // A caption still on screen at the end of the file (the usual last line of a programme) is
         // never erased: it stays up for the 10 s rule (the packager also ends it with the programme).
-        let end = Self.time(frame: lastFrame) + MediaTime(seconds: 10)
-        decoder.finish(at: end)
-        if let last = decoder.collector.cues.values.compactMap(\.last).first(where: { $0.end > Self.time(frame: lastFrame) }) {
-            warnings.append(
-                IngestWarning(
-                    kind: .captionNotErased, line: nil,
-                    "the last caption (\"\(LabelText.excerpt(last.text))\" from \(last.start.decimalSeconds) s) is never erased; it is shown for 10 s, or until the programme ends"
-                ))
-        }
+        decoder.finish(at: Self.time(frame: lastFrame) + MediaTime(seconds: 10))
+        warnings += lastCaptionWarning(decoder, lastFrame: lastFrame)
         let services = decoder.services
         guard let service = services.first else { return ([], nil, warnings) }
         if services.count > 1 {
@@ -83,6 +76,17 @@ package enum SCCReader {
                     "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
         }
         return (decoder.collector.cues[service] ?? [], service, warnings)
+    }
+
+    /// A warning when the last caption is still on screen after the file's last frame.
+    static func lastCaptionWarning(_ decoder: CaptionDecoder, lastFrame: Int64) -> [IngestWarning] {
+        guard let last = decoder.collector.cues.values.compactMap(\.last).first(where: { $0.end > Self.time(frame: lastFrame) }) else { return [] }
+        return [
+            IngestWarning(
+                kind: .captionNotErased, line: nil,
+                "the last caption (\"\(LabelText.excerpt(last.text))\" from \(last.start.decimalSeconds) s) is never erased; it is shown for 10 s, or until the programme ends"
+            )
+        ]
     }
 
     /// The frame count a timecode names; nil if it is not one.

@@ -162,6 +162,15 @@ enum CommandRules {
         if let text = parsed.value("--shard"), Shard(parsing: text) == nil {
             throw fail("--shard \(LabelText.excerpt(text)) is not I/N with 0 ≤ I < N (such as 0/4)")
         }
+        for name in ["--poll", "--idle-timeout"] {
+            if let text = parsed.value(name) {
+                guard parsed.flag("--follow") else { throw fail("\(name) goes with --follow") }
+                guard Double(text).map({ $0 > 0 && $0 < 86400 }) == true else { throw fail("\(name) \(LabelText.excerpt(text)) is not a number of seconds") }
+            }
+        }
+        if parsed.flag("--follow"), parsed.flag("--dry-run") || parsed.flag("--replace") {
+            throw fail("--follow cannot go with --dry-run or --replace")
+        }
         if command == "completions", !["bash", "zsh"].contains(parsed.positionals.first ?? "") {
             throw fail("completions are for bash or zsh")
         }

@@ -87,6 +87,11 @@ enum CommandTable {
             OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
             OptionSpec(name: "--retime-existing", help: "write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
             OptionSpec(name: "--allow-empty", help: "write a track that ends with no cue instead of failing"),
+            OptionSpec(name: "--follow", help: "follow a live (EVENT or sliding-window) playlist: write each new segment as it appears, until ENDLIST"),
+            OptionSpec(name: "--poll", value: "SECONDS", help: "with --follow: seconds between reloads (default: half the target duration)"),
+            OptionSpec(
+                name: "--idle-timeout", value: "SECONDS",
+                help: "with --follow: stop when the playlist has not changed for this long (default: 30 target durations)"),
         ] + writing + [limit, json, quiet, verbose],
         discussion: """
             Writes each subtitle track as a WebVTT rendition segmented along the video variant's segments,

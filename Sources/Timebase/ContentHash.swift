@@ -21,6 +21,13 @@ package struct ContentHash: Sendable {
         add(CollectionOfOne(0xFF))
     }
 
+    /// The hash of `bytes` as 16 hexadecimal digits.
+    package static func of(_ bytes: [UInt8]) -> String {
+        var hash = ContentHash()
+        hash.add(bytes)
+        return hash.hex()
+    }
+
     /// The hash as `digits` lower-case hexadecimal digits (at most 16).
     package func hex(_ digits: Int = 16) -> String {
         let full = String(value, radix: 16)

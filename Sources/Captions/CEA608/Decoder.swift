@@ -74,6 +74,15 @@ package struct CEA608FieldDecoder {
         if channels[channel].wroteText { servicesWithText.insert(channels[channel].service) }
     }
 
+    /// What each channel shows at `time` and since when (captions not ended yet), for a live
+    /// output that publishes a caption while it is still on screen.
+    package func openCaptions(at time: MediaTime) -> [(service: CaptionService, text: String, start: MediaTime)] {
+        channels.compactMap { channel in
+            guard let shown = channel.shown, shown.start < time else { return nil }
+            return (channel.service, shown.text, shown.start)
+        }
+    }
+
     /// Ends the stream at `time`: captions still shown end there.
     package mutating func finish<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
         for index in channels.indices { channels[index].commit(at: max(time, lastTime), into: &sink) }

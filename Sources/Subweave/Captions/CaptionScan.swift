@@ -226,6 +226,15 @@ enum CaptionSource {
         }
     }
 
+    /// The captions on screen now, as cues ending at `time` (not final).
+    func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
+        switch self {
+        case .transportStream(let r): return r.decoder?.openCues(at: time) ?? []
+        case .fragmented(let r): return r.decoder.openCues(at: time)
+        case .empty: return []
+        }
+    }
+
     /// The cues decoded, per service.
     var cues: [CaptionService: [Cue]] {
         switch self {

@@ -13,7 +13,47 @@ enum PackageCommand {
         request.refreshExisting = !arguments.flag("--no-refresh")
         request.retimeExisting = arguments.flag("--retime-existing")
         request.allowEmpty = arguments.flag("--allow-empty")
+        if arguments.flag("--follow") { return try await follow(request, context) }
         return try await write(request, context)
+    }
+
+    /// `package --follow`: a live presentation, segment by segment, until it ends.
+    static func follow(_ request: PackageRequest, _ context: Context) async throws -> Int32 {
+        let arguments = context.arguments
+        var request = request
+        request.output = arguments.value("--output").map { URL(fileURLWithPath: $0) }
+        request.baseURL = arguments.value("--base-url").flatMap(URL.init(string:))
+        var follower = LiveFollower(loader: Commands.loader(context))
+        follower.pollInterval = arguments.value("--poll").flatMap(Double.init)
+        follower.idleTimeout = arguments.value("--idle-timeout").flatMap(Double.init)
+        follower.onUpdate = { update in
+            if context.verbose {
+                context.note("segments \(update.newSegments.map(String.init).joined(separator: ", ")): \(update.segmentsWritten) subtitle segments written")
+            }
+        }
+        let report = try await follower.follow(master: Commands.url(arguments.positionals[0]), request)
+        if context.json {
+            try Output.json(
+                LiveJSON(reason: report.reason, segmentsWritten: report.segmentsWritten, lateCues: report.lateCues, notes: report.notes),
+                schema: "subweave.follow/1")
+        } else {
+            context.note(
+                "\(report.reason == "ended" ? "the playlist ended" : "the playlist stopped changing"): \(report.segmentsWritten) subtitle segments written")
+            for (identity, count) in report.lateCues.sorted(by: { $0.key < $1.key }) {
+                context.note("warning: \(identity): \(count) cue(s) arrived after their segment was published; they went into the next segment")
+            }
+            for note in report.notes { context.note(note) }
+        }
+        return 0
+    }
+
+    struct LiveJSON: Encodable {
+        let reason: String
+        let segmentsWritten: Int
+        let lateCues: [String: Int]
+        let notes: [String]
+
+        enum CodingKeys: String, CodingKey { case reason, segmentsWritten = "segments_written", lateCues = "late_cues", notes }
     }
 
     /// `subweave remove`: a run that takes renditions out and adds none.

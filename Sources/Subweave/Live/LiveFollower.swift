@@ -1,0 +1,70 @@
+import Captions
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// What one pass over a live playlist did.
+public struct LiveUpdate: Sendable, Equatable {
+    /// Media sequence numbers of the video segments that appeared.
+    public let newSegments: [Int]
+    /// Subtitle segments written (all renditions).
+    public let segmentsWritten: Int
+    /// Whether the video playlist has ended (`EXT-X-ENDLIST`).
+    public let ended: Bool
+}
+
+/// How a follow ended.
+public struct LiveReport: Sendable, Equatable {
+    /// `ended` (the video playlist has EXT-X-ENDLIST) or `idle` (it stopped changing).
+    public let reason: String
+    /// Subtitle segments written by this run, all renditions.
+    public let segmentsWritten: Int
+    /// Cues published in a later segment than the one they start in, per rendition identity.
+    public let lateCues: [String: Int]
+    public let notes: [String]
+}
+
+/// Follows a live (EVENT or sliding-window) presentation: as the video playlist grows, writes the
+/// new subtitle segments of every rendition and appends them to the subtitle playlists, which
+/// mirror the video's window (MEDIA-SEQUENCE, DISCONTINUITY-SEQUENCE, EXTINF, ENDLIST).
+///
+/// A published segment is never written again; subtitle playlists are replaced whole (temporary
+/// file, rename), after the segments they add; the master is written once, after the first
+/// playlists. Sources are read again on every pass (a captioner's growing file: a cue counts once
+/// the blank line after it is written), and in-band CEA-608 is decoded segment by segment with
+/// the decoder's state carried over. What is on disk, and the timeline kept beside the master
+/// (`.<master>.subweave-live.json`), let a restarted follow go on with no gap and no duplicate.
+public struct LiveFollower: Sendable {
+    public var loader: ResourceLoader
+    /// Seconds between passes; nil: half the target duration (as players reload).
+    public var pollInterval: TimeInterval?
+    /// Stop when the video playlist has not changed for this many seconds; nil: 30 target durations.
+    public var idleTimeout: TimeInterval?
+    /// Told after every pass that wrote something.
+    public var onUpdate: @Sendable (LiveUpdate) -> Void = { _ in }
+
+    /// A follower reading through `loader`.
+    public init(loader: ResourceLoader = ResourceLoader()) { self.loader = loader }
+
+    /// Follows `master` with `request`'s tracks (and in-band captions found at the start) until
+    /// the video playlist ends or stops changing.
+    public func follow(master: URL, _ request: PackageRequest) async throws(SubweaveError) -> LiveReport {
+        var session = try await LiveSession.start(master: master, request: request, loader: loader)
+        let interval = pollInterval ?? max(0.2, Double(session.targetDuration) / 2)
+        let idle = idleTimeout ?? Double(session.targetDuration) * 30
+        var lastChange = Date()
+        var total = 0
+        while true {
+            let update = try await session.pass()
+            total += update.segmentsWritten
+            if !update.newSegments.isEmpty || update.segmentsWritten > 0 {
+                lastChange = Date()
+                onUpdate(update)
+            }
+            if update.ended { return session.report(reason: "ended", written: total) }
+            if Date().timeIntervalSince(lastChange) > idle { return session.report(reason: "idle", written: total) }
+            try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// One subtitle rendition of a live presentation: its folder, the cues known so far, and what
+/// has been published, so that no published byte is ever written again.
+///
+/// A segment is written once, when its video segment appears, with every cue known then that is
+/// shown during it. A cue that becomes known after the segment it starts in was published (a
+/// captioner appending to the file late, a caption still on screen when its segment was written)
+/// goes into the next segment written: from its start when nothing of it was published, else
+/// from where its published part ended, so a player never shows it twice.
+struct LiveRendition: Codable {
+    /// The rendition's folder and live generation, relative to the master.
+    let folder: String
+    let generation: String
+    let record: RenditionRecord
+    let headerBlocks: [String]
+    /// Segments written, by media sequence number (their files exist and are final).
+    var written: Set<Int> = []
+    /// For each cue (start, text), the last piece of it published: `[start, end]` in ticks.
+    var published: [String: [Int64]] = [:]
+    /// Cues published after their segment was (for the report).
+    var lateCues = 0
+
+    var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
+    var generationFolder: String { "\(folder)/\(generation)" }
+
+    static func segmentName(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".vtt"
+    }
+
+    static func key(_ cue: Cue) -> String { "\(cue.start.ticks) \(cue.text)" }
+
+    /// The text of segment `number` (programme window `window`) with `cues` (all known, programme
+    /// time), and the bookkeeping of what it publishes.
+    mutating func segment(_ number: Int, window: Range<MediaTime>, mapping: ProgrammeTimeline.Mapping, cues: [Cue]) -> String {
+        var blocks: [String] = []
+        for cue in cues where cue.end > window.lowerBound || published[Self.key(cue)] == nil {
+            let key = Self.key(cue)
+            var piece = cue
+            if let last = published[key], last.count == 2 {
+                if last[1] >= cue.end.ticks {
+                    // A boundary cue: repeated exactly as published, so players see one cue.
+                    piece.start = MediaTime(ticks: last[0])
+                } else {
+                    // It has grown since (a caption still on screen): the rest of it, from there.
+                    piece.start = MediaTime(ticks: last[1])
+                }
+            } else if cue.start >= window.upperBound {
+                continue
+            } else if cue.start < window.lowerBound {
+                // Known only now, after the segment it starts in was published.
+                lateCues += 1
+            }
+            guard piece.end > piece.start, piece.start < window.upperBound else { continue }
+            published[key] = [piece.start.ticks, piece.end.ticks]
+            // Each piece has its own identifier, the same in every segment that repeats it
+            // (hls.js takes a known identifier for a repeat).
+            piece.identifier = "\(cue.start.ticks)-\(piece.start.ticks)"
+            piece.start += mapping.offset
+            piece.end += mapping.offset
+            guard piece.end > .zero else { continue }
+            if piece.start < .zero { piece.start = .zero }
+            blocks.append(WebVTTWriter.block(piece))
+        }
+        written.insert(number)
+        return WebVTTWriter.file(map: mapping.map, headerBlocks: headerBlocks, cueBlocks: blocks)
+    }
+}

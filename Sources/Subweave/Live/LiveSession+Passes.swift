@@ -1,0 +1,188 @@
+import Captions
+import Containers
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+extension LiveSession {
+    /// Decodes the captions of the segments not decoded yet; returns every service's cues so far.
+    ///
+    /// Segments are decoded in order, each on its discontinuity sequence's timeline; a caption
+    /// still on screen is included up to the end of the last segment decoded. On the first pass,
+    /// the services found become renditions.
+    mutating func decodeCaptions(_ playlist: MediaPlaylist) async throws(SubweaveError) -> [CaptionService: [Cue]] {
+        guard var source = captions else { return [:] }
+        var decodedEnd: MediaTime?
+        for (index, segment) in playlist.segments.enumerated() {
+            let number = LiveTimeline.number(playlist, index)
+            if let through = captionsThrough, number <= through.number { continue }
+            guard let entry = state.timeline.segments[number], let sequence = state.timeline.sequences[entry.discontinuitySequence],
+                let url = MediaReader.resolve(segment.uri, against: presentation.reference.url)
+            else { continue }
+            if let through = captionsThrough, through.sequence != entry.discontinuitySequence {
+                source.discontinuity(at: MediaTime(ticks: entry.start))
+                try source.use(try await reader.initializationSection(segment, of: presentation.reference.url, cache: &initializations), file: url)
+            }
+            let start = MediaTime(ticks: sequence.start), base = sequence.media
+            source.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
+            let bytes = try await reader.read(url, kind: .segment, range: segment.byteRange, what: "a video segment's captions")
+            try source.feed(bytes, file: url)
+            captionsThrough = (number, entry.discontinuitySequence)
+            decodedEnd = MediaTime(ticks: entry.start + entry.duration)
+        }
+        captions = source
+        var cues = source.cues
+        if let decodedEnd {
+            for (service, cue) in source.openCues(at: decodedEnd) { cues[service, default: []].append(cue) }
+        }
+        if !state.masterWritten {
+            for service in CaptionService.allCases where cues[service]?.isEmpty == false && state.captionRenditions[service.rawValue] == nil {
+                addCaptionRendition(service)
+            }
+        }
+        return cues
+    }
+
+    mutating func addCaptionRendition(_ service: CaptionService) {
+        let identity = RenditionIdentity.cea608(service)
+        var hash = ContentHash()
+        hash.add("live")
+        hash.add(identity.description)
+        hash.add("\(Date().timeIntervalSince1970) \(getpid())")
+        let record = RenditionRecord(
+            identity: identity.description, sourceID: service.rawValue, language: LanguageTag.undetermined.description, name: service.rawValue,
+            forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608", source: "the video's \(service.rawValue)", cueCount: 0)
+        state.captionRenditions[service.rawValue] = state.renditions.count
+        state.renditions.append(LiveRendition(folder: RenditionLayout.folder(for: identity), generation: hash.hex(12), record: record, headerBlocks: []))
+    }
+
+    /// The cues of rendition `index` now: its track's source read again, or its caption service.
+    mutating func cues(forRendition index: Int, captions: [CaptionService: [Cue]]) async throws(SubweaveError) -> [Cue] {
+        if let service = state.captionRenditions.first(where: { $0.value == index }).flatMap({ CaptionService(rawValue: $0.key) }) {
+            return captions[service] ?? []
+        }
+        guard let track = request.tracks.first(where: { state.trackRenditions[$0.identity.description] == index }) else { return [] }
+        let (ingested, bytes) = try await LiveSources.read(track, loader: reader.loader)
+        var cues = ingested.cues
+        // The last cue of a file that changed since the last pass may be half-written: it counts
+        // once a blank line follows it, or once the file has stayed the same for a pass.
+        let hash = ContentHash.of(bytes)
+        if let previous = sourceHashes[track.identity.description], previous != hash, !LiveSources.endsWithBlankLine(bytes), track.format != .scc,
+            !cues.isEmpty
+        {
+            cues.removeLast()
+        }
+        sourceHashes[track.identity.description] = hash
+        return SubtitleIngest.applyDelay(track.offset + track.delay, to: cues).0
+    }
+
+    /// Writes the window's segments rendition `index` has not written; returns how many.
+    mutating func writeSegments(_ index: Int, playlist: MediaPlaylist, cues: [Cue]) throws(SubweaveError) -> Int {
+        let generation = try generationFolder(index)
+        var count = 0
+        for position in playlist.segments.indices {
+            let number = LiveTimeline.number(playlist, position)
+            guard !state.renditions[index].written.contains(number), let entry = state.timeline.segments[number],
+                let mapping = state.timeline.mapping(forSegment: number)
+            else { continue }
+            let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.start + entry.duration)
+            let text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
+            let name = LiveRendition.segmentName(number)
+            try FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: RenditionLayout.temporaryPrefix + "live-" + name)
+            count += 1
+        }
+        return count
+    }
+
+    /// The rendition's playlist, mirroring the video playlist's window.
+    func writePlaylist(_ index: Int, playlist: MediaPlaylist) throws(SubweaveError) {
+        let generation = try generationFolder(index)
+        let names = playlist.segments.indices.map { LiveRendition.segmentName(LiveTimeline.number(playlist, $0)) }
+        try FileSystem.replaceFile(
+            at: generation + "/" + RenditionLayout.playlistName, with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names),
+            temporaryName: RenditionLayout.temporaryPrefix + "live-index.tmp")
+    }
+
+    /// The rendition's generation folder (made if needed), absolute.
+    func generationFolder(_ index: Int) throws(SubweaveError) -> String {
+        var path = folder
+        for component in state.renditions[index].generationFolder.split(separator: "/") {
+            path += "/" + component
+            _ = try FileSystem.makeRealFolder(path, within: folder)
+        }
+        return path
+    }
+
+    /// Declares the renditions in the master, once, after their first playlists are on disk.
+    mutating func writeMaster() async throws(SubweaveError) {
+        let declarations = state.renditions.map { r in
+            NewSubtitleRendition(
+                identity: r.record.identity, name: r.record.name, language: LanguageTag(parsing: r.record.language) ?? .undetermined,
+                forced: r.record.forced, sdh: r.record.sdh, prefersDefault: r.record.prefersDefault, uri: r.playlistPath, origin: r.record.identity)
+        }
+        var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(.none))
+            .rewrite(presentation.master, renditions: declarations)
+        let rebase = URIRebase(source: presentation.masterURL, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)))
+        var master = rewritten.master
+        do { try master.apply(rebase.edits(master).edits) } catch { throw .playlist(error) }
+        rewritten = MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
+        var writer = OutputWriter(masterPath: output.path)
+        writer.lockTimeout = 600
+        let lock = try await writer.acquireLock()
+        defer { lock.release() }
+        try writer.commit(generations: [], masterText: rewritten.master.playlist.text, managedFolders: [], named: [:], previous: [:])
+        state.masterWritten = true
+    }
+
+    /// Removes segment files a window behind the video's (players that loaded the previous
+    /// playlist may still fetch the newest of them).
+    mutating func prune(_ playlist: MediaPlaylist) {
+        let keepFrom = playlist.mediaSequence - playlist.segments.count
+        for index in state.renditions.indices {
+            let old = state.renditions[index].written.filter { $0 < keepFrom }
+            guard !old.isEmpty, let generation = try? generationFolder(index) else { continue }
+            for number in old { _ = FileSystem.removeFile(generation + "/" + LiveRendition.segmentName(number)) }
+            state.renditions[index].written.subtract(old)
+        }
+    }
+
+    func saveState() throws(SubweaveError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(state) else { return }
+        try FileSystem.replaceFile(
+            at: statePath, with: String(decoding: data, as: UTF8.self), temporaryName: RenditionLayout.temporaryPrefix + "live-state.tmp")
+    }
+
+    func report(reason: String, written: Int) -> LiveReport {
+        var late: [String: Int] = [:]
+        for r in state.renditions where r.lateCues > 0 { late[r.record.identity] = r.lateCues }
+        return LiveReport(reason: reason, segmentsWritten: written, lateCues: late, notes: state.timeline.notes)
+    }
+}
+
+/// A live subtitle source read again on every pass.
+enum LiveSources {
+    /// The cues of `track`'s file as it is now (an empty file is no cue yet), and its bytes.
+    static func read(_ track: SubtitleTrack, loader: ResourceLoader) async throws(SubweaveError) -> (IngestedSubtitles, [UInt8]) {
+        let bytes: [UInt8]
+        do { bytes = try await loader.read(track.source.url, kind: .subtitle) } catch {
+            throw .load(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, error.explanation))
+        }
+        do {
+            return (
+                try SubtitleIngest.read(bytes, format: track.format, encoding: track.encoding, sourceID: track.sourceID, location: track.source.description),
+                bytes
+            )
+        } catch {
+            throw .load(error)
+        }
+    }
+
+    /// Whether the text ends with a blank line (LF or CRLF): the last cue block is complete.
+    static func endsWithBlankLine(_ bytes: [UInt8]) -> Bool {
+        let tail = bytes.suffix(4).filter { $0 != 0x0D }
+        return tail.count >= 2 && tail.suffix(2).allSatisfy { $0 == 0x0A }
+    }
+}

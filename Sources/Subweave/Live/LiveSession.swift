@@ -1,0 +1,125 @@
+import Captions
+import Containers
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// What a follow keeps on disk beside the master, so a restarted follow goes on where it stopped.
+struct LiveState: Codable {
+    var schema = "subweave.live/1"
+    var timeline = LiveTimeline()
+    var renditions: [LiveRendition] = []
+    /// Which rendition each track feeds (by track identity), and each caption service.
+    var trackRenditions: [String: Int] = [:]
+    var captionRenditions: [String: Int] = [:]
+    var masterWritten = false
+}
+
+/// One live follow: the presentation, what has been written, and the caption decoder carried
+/// from segment to segment.
+struct LiveSession {
+    let presentation: Presentation
+    let request: PackageRequest
+    let output: URL
+    let reader: MediaReader
+    var state: LiveState
+    var captions: CaptionSource?
+    /// The last segment whose captions were decoded, and the discontinuity sequence it was in.
+    var captionsThrough: (number: Int, sequence: Int)?
+    var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
+    /// Each track's source bytes (hashed) at the last pass, to tell a file still being written.
+    var sourceHashes: [String: String] = [:]
+
+    var targetDuration: Int { presentation.reference.playlist.targetDuration }
+    var folder: String { output.deletingLastPathComponent().path }
+    var statePath: String { output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).subweave-live.json").path }
+
+    /// Reads the master, resumes from the state on disk when the master still names its
+    /// renditions, else plans new renditions for the tracks (and the captions found now).
+    static func start(master: URL, request: PackageRequest, loader: ResourceLoader) async throws(SubweaveError) -> LiveSession {
+        let presentation = try await Presentation(master: master, loader: loader)
+        let output = request.output ?? master
+        guard output.isFileURL else { throw .io(path: MediaReader.display(output), reason: "--follow writes a local master; give --output FILE") }
+        var session = LiveSession(
+            presentation: presentation, request: request, output: output, reader: MediaReader(loader: loader), state: LiveState(), captions: nil)
+        if let kept = session.readState(), kept.renditions.allSatisfy({ presentation.master.playlist.text.contains($0.playlistPath) }), kept.masterWritten {
+            session.state = kept
+            session.state.timeline.notes.append("resumed from \(session.statePath)")
+        } else {
+            try await session.planRenditions()
+        }
+        if request.captions == .auto && !session.state.captionRenditions.isEmpty || (request.captions == .auto && !session.state.masterWritten) {
+            session.captions = try await session.captionSource()
+        }
+        return session
+    }
+
+    func readState() -> LiveState? {
+        guard let bytes = try? ResourceLoader.readFile(statePath, limit: 64 << 20, kind: .playlist) else { return nil }
+        return try? JSONDecoder().decode(LiveState.self, from: Data(bytes))
+    }
+
+    /// A rendition per track; caption renditions are added by the first pass that finds text.
+    mutating func planRenditions() async throws(SubweaveError) {
+        let stamp = "\(Date().timeIntervalSince1970) \(getpid())"
+        for track in request.tracks {
+            let (ingested, _) = try await LiveSources.read(track, loader: reader.loader)
+            let identity = track.identity.description
+            var hash = ContentHash()
+            hash.add("live")
+            hash.add(identity)
+            hash.add(stamp)
+            let record = RenditionRecord(
+                identity: identity, sourceID: track.sourceID, language: track.language.description, name: track.label, forced: track.isForced,
+                sdh: track.isSDH, prefersDefault: track.isDefault, ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: 0)
+            state.trackRenditions[identity] = state.renditions.count
+            state.renditions.append(
+                LiveRendition(
+                    folder: RenditionLayout.folder(for: track.identity), generation: hash.hex(12), record: record, headerBlocks: ingested.headerBlocks))
+        }
+    }
+
+    /// The caption reader for the reference variant's segments, if its first segment can carry captions.
+    mutating func captionSource() async throws(SubweaveError) -> CaptionSource? {
+        let playlist = presentation.reference.playlist
+        guard let first = playlist.segments.first, let url = MediaReader.resolve(first.uri, against: presentation.reference.url) else { return nil }
+        let initialization = try await reader.initializationSection(first, of: presentation.reference.url, cache: &initializations)
+        return try CaptionScanner.source(initialization, file: url, accessUnitLimit: nil) { _ in .zero }
+    }
+
+    /// One pass: reads the video playlist, adds what is new, writes it.
+    mutating func pass() async throws(SubweaveError) -> LiveUpdate {
+        let url = presentation.reference.url
+        let bytes = try await reader.read(url, kind: .playlist, what: "the video playlist")
+        let playlist: MediaPlaylist
+        do {
+            playlist = try MediaPlaylist(parsing: bytes, source: MediaReader.display(url), imports: presentation.master.definitions)
+        } catch {
+            throw .playlist(error)
+        }
+        let reader = self.reader
+        var cache = initializations
+        let added = try await state.timeline.extend(with: playlist) { index throws(SubweaveError) in
+            let segment = playlist.segments[index]
+            let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
+            let data = try await reader.read(segmentURL, kind: .segment, range: segment.byteRange, what: "a new video segment")
+            let initialization = try await reader.initializationSection(segment, of: url, cache: &cache)
+            do throws(ContainerError) { return try TimelineProbe.probe(segment: data, initialization: initialization) } catch {
+                throw .media(file: MediaReader.display(segmentURL), error)
+            }
+        }
+        initializations = cache
+        let captionCues = try await decodeCaptions(playlist)
+        var written = 0
+        for index in state.renditions.indices {
+            let cues = try await cues(forRendition: index, captions: captionCues)
+            written += try writeSegments(index, playlist: playlist, cues: cues)
+            try writePlaylist(index, playlist: playlist)
+        }
+        if !state.masterWritten { try await writeMaster() }
+        prune(playlist)
+        try saveState()
+        return LiveUpdate(newSegments: added, segmentsWritten: written, ended: playlist.hasEndList)
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import HLS
+import Subweave
+import Synchronization
+import TestSupport
+import Testing
+
+/// Following live presentations that ffmpeg writes in real time (`-re`).
+///
+/// An EVENT playlist, a sliding window that deletes its segments, a subtitle file a captioner
+/// appends to, in-band captions, and a follow killed and restarted. At every pass the subtitle
+/// playlists must mirror the video playlist as it then stands, and no published segment may ever
+/// change.
+@Suite(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+struct LiveFollowTests {
+    /// Starts ffmpeg writing `seconds` of live HLS (2 s segments) into `folder`, with a master.
+    static func liveEncoder(folder: String, seconds: Int, slidingWindow: Int? = nil, input: [String]? = nil) throws -> Process {
+        let ffmpeg = try #require(Tools.ffmpeg)
+        try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.42c00c\",RESOLUTION=160x90\nprog.m3u8\n"
+            .write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let source =
+            input ?? ["-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-g", "25"]
+        let window =
+            slidingWindow.map { ["-hls_list_size", String($0), "-hls_flags", "delete_segments"] } ?? ["-hls_playlist_type", "event"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments =
+            ["-nostdin", "-loglevel", "error", "-re"] + source + ["-f", "hls", "-hls_time", "2"] + window
+            + ["-hls_segment_filename", folder + "/v%03d.ts", folder + "/prog.m3u8"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The follow starts once the first segment is published.
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: folder + "/prog.m3u8") && Date() < deadline { usleep(50_000) }
+        return process
+    }
+
+    /// Every pass: the subtitle playlist against the video playlist read right after it.
+    final class Observer: Sendable {
+        let folder: String
+        let problems = Mutex<[String]>([])
+        /// Bytes of every subtitle segment when first seen (media sequence number → bytes).
+        let seen = Mutex<[String: [UInt8]]>([:])
+        let passes = Mutex(0)
+
+        init(folder: String) { self.folder = folder }
+
+        func check() {
+            passes.withLock { $0 += 1 }
+            do {
+                let master = try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8)
+                guard let start = master.range(of: "URI=\"subtitles/"), let end = master[start.upperBound...].firstIndex(of: "\"") else {
+                    return  // the master is written at the end of the first pass
+                }
+                let playlistPath = folder + "/" + master[master.index(start.lowerBound, offsetBy: 5)..<end]
+                let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: playlistPath))), source: playlistPath)
+                let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "prog.m3u8")
+                let generation = (playlistPath as NSString).deletingLastPathComponent
+                for (index, segment) in subtitles.segments.enumerated() {
+                    let number = subtitles.mediaSequence + index
+                    let position = number - video.mediaSequence
+                    if position >= 0 && position < video.segments.count {
+                        let theirs = video.segments[position]
+                        if theirs.duration != segment.duration || theirs.discontinuity != segment.discontinuity {
+                            problems.withLock { $0.append("segment \(number): EXTINF/discontinuity differ from the video's") }
+                        }
+                    }
+                    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: generation + "/" + segment.uri)))
+                    guard bytes.starts(with: Array("WEBVTT".utf8)) else {
+                        problems.withLock { $0.append("segment \(number) is not WebVTT") }
+                        continue
+                    }
+                    seen.withLock { seen in
+                        if let first = seen[segment.uri], first != bytes {
+                            problems.withLock { $0.append("published segment \(segment.uri) changed") }
+                        } else {
+                            seen[segment.uri] = bytes
+                        }
+                    }
+                }
+                if subtitles.mediaSequence < video.mediaSequence - video.segments.count || subtitles.segments.count > video.segments.count + 1 {
+                    problems.withLock { $0.append("the subtitle window (\(subtitles.mediaSequence), \(subtitles.segments.count)) does not follow the video's") }
+                }
+            } catch {
+                problems.withLock { $0.append("\(error)") }
+            }
+        }
+    }
+
+    /// Seven cues, "Cue i" from 2i + 0.5 s to 2i + 1.5 s.
+    static let everyTwoSeconds: String = {
+        var cues: [(Double, Double, String)] = []
+        for i in 0..<7 {
+            let start = Double(i) * 2 + 0.5
+            cues.append((start, start + 1, "Cue \(i)"))
+        }
+        return SubtitleText.srt(cues)
+    }()
+
+    /// Cue times as hls.js places them, from ffprobe's first PTS of the first segment.
+    static func placed(_ folder: String, firstSegment: String) throws -> [String: Double] {
+        let master = try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8)
+        let start = try #require(master.range(of: "URI=\"subtitles/"))
+        let end = try #require(master[start.upperBound...].firstIndex(of: "\""))
+        let playlistPath = folder + "/" + master[master.index(start.lowerBound, offsetBy: 5)..<end]
+        let generation = (playlistPath as NSString).deletingLastPathComponent
+        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: playlistPath))), source: playlistPath)
+        let firstPTS = try #require(try Tools.lowestVideoPTS(firstSegment))
+        var placed: [String: Double] = [:]
+        for segment in subtitles.segments {
+            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
+            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { placed[cue.text] = placed[cue.text] ?? cue.start }
+        }
+        return placed
+    }
+
+    /// A live EVENT playlist published one segment at a time, in step with the follow.
+    ///
+    /// Each pass that writes publishes the next video segment, so what the follow sees does not
+    /// depend on the machine's speed. The segments are ffmpeg's (2 s, 25 fps, x264).
+    final class SteppedEncoder: Sendable {
+        let folder: String
+        let segments: [(name: String, duration: String)]
+        let published = Mutex(0)
+
+        init(folder: String, seconds: Int) throws {
+            self.folder = folder
+            let staging = folder + "/staging"
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            let made = try Tools.run(
+                try #require(Tools.ffmpeg),
+                [
+                    "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-t", String(seconds), "-c:v", "libx264",
+                    "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename",
+                    staging + "/v%03d.ts", staging + "/prog.m3u8",
+                ])
+            try #require(made.status == 0)
+            let lines = try String(contentsOfFile: staging + "/prog.m3u8", encoding: .utf8).components(separatedBy: "\n")
+            var segments: [(String, String)] = []
+            for (index, line) in lines.enumerated() where line.hasPrefix("#EXTINF:") && index + 1 < lines.count {
+                segments.append((lines[index + 1], String(line.dropFirst(8))))
+            }
+            self.segments = segments
+            try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.42c00c\",RESOLUTION=160x90\nprog.m3u8\n"
+                .write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+            publishNext()
+        }
+
+        /// Publishes one more segment (the playlist replaced whole); after the last, ENDLIST.
+        func publishNext() {
+            published.withLock { count in
+                guard count < segments.count else { return }
+                try? FileManager.default.linkItem(atPath: folder + "/staging/" + segments[count].name, toPath: folder + "/" + segments[count].name)
+                count += 1
+                var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:EVENT\n"
+                for segment in segments.prefix(count) { text += "#EXTINF:\(segment.duration)\n\(segment.name)\n" }
+                if count == segments.count { text += "#EXT-X-ENDLIST\n" }
+                try? text.write(toFile: folder + "/prog.m3u8", atomically: true, encoding: .utf8)
+            }
+        }
+    }
+
+    @Test func followsAnEventPlaylistAndGrowingSubtitles() async throws {
+        let folder = try Scratch.make().path
+        // The captioner's file: two cues now, one for 5 s appended once segment 3 (6-8 s) is out
+        // (after its own segment, 4-6 s, was published), and one for 10 s in time.
+        try SubtitleText.srt([(0.5, 1.5, "One"), (3.5, 4.5, "Across four")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try SteppedEncoder(folder: folder, seconds: 12)
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var follower = LiveFollower()
+        follower.pollInterval = 0.05
+        follower.idleTimeout = 30
+        let observer = Observer(folder: folder)
+        let appended = Mutex(false)
+        follower.onUpdate = { update in
+            observer.check()
+            if update.newSegments.contains(3), !appended.withLock({ $0 }) {
+                appended.withLock { $0 = true }
+                let late = "3\n00:00:05,000 --> 00:00:07,500\nLate cue\n\n4\n00:00:10,000 --> 00:00:11,000\nTen\n\n"
+                if let handle = FileHandle(forWritingAtPath: folder + "/en.srt") {
+                    handle.seekToEndOfFile()
+                    handle.write(Data(late.utf8))
+                    try? handle.close()
+                }
+            }
+            encoder.publishNext()
+        }
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+        #expect(report.reason == "ended")
+        #expect(observer.problems.withLock { $0 } == [])
+        #expect(observer.passes.withLock { $0 } == 6, "one pass per published segment")
+        #expect(report.lateCues == ["external:en:en": 1], "\(report)")
+        let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
+        #expect(placed.keys.sorted() == ["Across four", "Late cue", "One", "Ten"])
+        for (text, time) in [("One", 0.5), ("Across four", 3.5), ("Late cue", 5.0), ("Ten", 10.0)] {
+            #expect(abs((placed[text] ?? -1) - time) < 0.0011, "\(text) at \(placed[text] ?? -1)")
+        }
+        let playlist = try String(
+            contentsOfFile: try Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en") + "/index.m3u8", encoding: .utf8)
+        #expect(playlist.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && playlist.hasSuffix("#EXT-X-ENDLIST\n"))
+    }
+
+    /// The same with ffmpeg publishing in real time (`-re`): whatever the follow sees of it, the
+    /// subtitle playlist mirrors the video's at every pass and the cues land on their times.
+    @Test func followsFFmpegInRealTime() async throws {
+        let folder = try Scratch.make().path
+        try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try Self.liveEncoder(folder: folder, seconds: 14)
+        defer { encoder.terminate() }
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 30
+        let observer = Observer(folder: folder)
+        follower.onUpdate = { _ in observer.check() }
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+        #expect(report.reason == "ended")
+        #expect(observer.problems.withLock { $0 } == [])
+        let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
+        for i in 0..<7 { #expect(abs((placed["Cue \(i)"] ?? -1) - (Double(i) * 2 + 0.5)) < 0.0011, "Cue \(i)") }
+    }
+
+    @Test func slidesWithASlidingWindow() async throws {
+        let folder = try Scratch.make().path
+        try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try Self.liveEncoder(folder: folder, seconds: 14, slidingWindow: 3)
+        defer { encoder.terminate() }
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 20
+        let observer = Observer(folder: folder)
+        follower.onUpdate = { _ in observer.check() }
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+        #expect(report.reason == "ended")
+        #expect(observer.problems.withLock { $0 } == [])
+        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en")
+        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
+        let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "v")
+        #expect(
+            subtitles.mediaSequence == video.mediaSequence && video.mediaSequence > 0, "the window slid: \(subtitles.mediaSequence) vs \(video.mediaSequence)")
+        #expect(subtitles.segments.count == video.segments.count)
+        // Files a window behind are removed; the window's are there.
+        let files = try FileManager.default.contentsOfDirectory(atPath: generation).filter { $0.hasSuffix(".vtt") }
+        #expect(files.count <= 2 * video.segments.count + 1, "\(files)")
+        #expect(!files.contains("00000.vtt"))
+    }
+
+    /// A follow killed (`kill -9`) and started again goes on from what is on disk: every segment
+    /// of the finished playlist exists once, and those published before the kill never changed.
+    @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+    func resumesAfterKill() async throws {
+        let folder = try Scratch.make().path
+        try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try Self.liveEncoder(folder: folder, seconds: 14)
+        defer { encoder.terminate() }
+        let binary = try #require(BuiltTool.subweave)
+        let arguments = [
+            "package", folder + "/master.m3u8", "--subtitle", "url=\(folder)/en.srt,language=en", "--captions", "off", "--follow", "--poll", "0.25",
+        ]
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: binary)
+        first.arguments = arguments
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // Killed once it has published two segments (whatever the machine's load).
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let generation = try? Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en"),
+                let text = try? String(contentsOfFile: generation + "/index.m3u8", encoding: .utf8),
+                text.components(separatedBy: "#EXTINF").count > 2
+            {
+                break
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en")
+        var before: [String: Data] = [:]
+        let listed = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
+        for segment in listed.segments { before[segment.uri] = try Data(contentsOf: URL(fileURLWithPath: generation + "/" + segment.uri)) }
+        #expect(!before.isEmpty)
+        let second = try Tools.run(binary, arguments + ["--idle-timeout", "20"], timeout: 60)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("resumed"), "\(second.stderr)")
+        let final = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
+        let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "v")
+        #expect(final.segments.map(\.uri) == video.segments.indices.map { String(format: "%05d.vtt", $0) })
+        #expect(final.hasEndList)
+        for (uri, bytes) in before { #expect(try Data(contentsOf: URL(fileURLWithPath: generation + "/" + uri)) == bytes, "\(uri) changed") }
+        let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
+        for i in 0..<7 { #expect(abs((placed["Cue \(i)"] ?? -1) - (Double(i) * 2 + 0.5)) < 0.0011, "Cue \(i)") }
+    }
+
+    /// CEA-608 in a live TS: decoded segment by segment with the decoder's state carried over;
+    /// the CC1 rendition holds the captions the VOD decode of the same stream finds.
+    @Test func decodesLiveCaptions() async throws {
+        let folder = try Scratch.make().path
+        var script = CaptionScript()
+        script.popOn(["Live caption"], at: 10)  // RCL 10, ENM 12, PAC 14, 6 pairs 16-21, EOC 22
+        script.send([CC608.command(0x2C)], at: 80)
+        script.popOn(["Across segments"], at: 100)  // 8 pairs 106-113, EOC 114, erased at 200 (6.7 s)
+        script.send([CC608.command(0x2C)], at: 200)
+        let ts = try CaptionedStream.make(script: script, frames: 300, folder: folder)
+        let encoder = try Self.liveEncoder(folder: folder, seconds: 10, input: ["-i", ts, "-map", "0:v", "-c", "copy"])
+        defer { encoder.terminate() }
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 20
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: []))
+        #expect(report.reason == "ended")
+        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/cc1")
+        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
+        let firstPTS = try #require(try Tools.lowestVideoPTS(folder + "/v000.ts"))
+        // Pieces of one caption (published while it was still on screen) join up: first start, last end.
+        var spans: [String: (Double, Double)] = [:]
+        var pieces: [String: Set<[Double]>] = [:]
+        for segment in subtitles.segments {
+            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
+            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues {
+                let old = spans[cue.text]
+                spans[cue.text] = (min(old?.0 ?? cue.start, cue.start), max(old?.1 ?? cue.end, cue.end))
+                pieces[cue.text, default: []].insert([cue.start, cue.end])
+            }
+        }
+        // The pieces of a caption follow one another: never two on screen at once.
+        for (text, set) in pieces {
+            let sorted = set.sorted { $0[0] < $1[0] }
+            for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(b[0] >= a[1] - 0.0011, "\(text): pieces \(a) and \(b) overlap") }
+        }
+        let frame = 1001.0 / 30000
+        let live = try #require(spans["Live caption"], "\(spans)"), across = try #require(spans["Across segments"], "\(spans)")
+        #expect(abs(live.0 - 22 * frame) <= frame && abs(live.1 - 80 * frame) <= frame, "\(live) in frames: \(live.0 / frame), \(live.1 / frame)")
+        #expect(abs(across.0 - 114 * frame) <= frame && abs(across.1 - 200 * frame) <= frame, "\(across)")
+    }
+}
