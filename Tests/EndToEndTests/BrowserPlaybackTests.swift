@@ -159,6 +159,46 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// A live EVENT stream, published a segment a second while `package --follow` writes its
+    /// subtitles and hls.js plays it from the start: every cue hls.js loads lands on its frame.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func aLiveStreamPlaysInSync() throws {
+        let site = try Scratch.make().path
+        let live = try LiveSimulator(folder: site, seconds: 12)
+        let english: [(Double, Double, String)] = [(0.5, 1.5, "Live one"), (3.9, 4.3, "Across four"), (7, 8, "Seven"), (10.5, 11.5, "Ten and a half")]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let follow = Process()
+        follow.executableURL = URL(fileURLWithPath: try #require(BuiltTool.subweave))
+        follow.arguments = [
+            "package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en", "--captions", "off",
+            "--follow", "--poll", "0.25", "--idle-timeout", "60",
+        ]
+        follow.standardError = FileHandle.nullDevice
+        try follow.run()
+        defer { if follow.isRunning { kill(follow.processIdentifier, SIGKILL) } }
+        // The follow declares the rendition in the master after its first pass; then the stream goes on.
+        let deadline = Date().addingTimeInterval(60)
+        while !((try? String(contentsOfFile: site + "/master.m3u8", encoding: .utf8))?.contains("TYPE=SUBTITLES") ?? false) && Date() < deadline {
+            usleep(50_000)
+        }
+        live.publishEvery(seconds: 1)
+        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
+        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        let result = try Self.play(site: site)
+        follow.waitUntilExit()
+        #expect(follow.terminationStatus == 0)
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == english.map(\.2), "\(result)")
+        let firstPTS = Double(try Tools.firstFrame(segment: site + "/v000.ts", initialization: nil))
+        let initPTS = try #require(result.initPTS["0"], "no initPTS")
+        for (cue, intended) in zip(cues, english) {
+            let at = (firstPTS + intended.0 * 90000 - initPTS) / 90000
+            #expect(abs(cue.start - at) <= 1.0 / 25, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(at) s")
+        }
+    }
+
     struct PlayerResult: Decodable, CustomStringConvertible {
         struct Track: Decodable { let label: String; let language: String; let mode: String; let cues: [Cue]? }
         struct Cue: Decodable { let start: Double; let end: Double; let text: String }
@@ -235,7 +275,7 @@ struct BrowserPlaybackTests {
           const Hls = scratch.constructor; scratch.destroy();
           state.version = Hls.version;
           const video = document.getElementById('v');
-          const hls = new Hls({ maxBufferLength: 60, maxMaxBufferLength: 60, enableWorker: false });
+          const hls = new Hls({ maxBufferLength: 60, maxMaxBufferLength: 60, enableWorker: false, startPosition: 0 });
           hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
           hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
           // Driven by events, not by the clock: the English track is selected as soon as hls.js has
@@ -258,7 +298,8 @@ struct BrowserPlaybackTests {
                               'SUBTITLE_TRACK_LOADED', 'FRAG_LOADING', 'FRAG_LOADED', 'FRAG_BUFFERED', 'SUBTITLE_FRAG_PROCESSED', 'INIT_PTS_FOUND', 'ERROR', 'LEVEL_LOADED']) {
             hls.on(Hls.Events[name], (e, d) => { state.log.push(Math.round(performance.now() - t0) + ' ' + name + (d && d.frag ? ' ' + d.frag.type + ' ' + d.frag.sn + ' cc' + d.frag.cc : '') + (d && d.details && typeof d.details === 'string' ? ' ' + d.details : '')); });
           }
-          hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { state.expected = d.details.fragments.length; });
+          // A live playlist is complete once it has ended (ENDLIST): count its fragments then.
+          hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { if (!d.details.live) state.expected = d.details.fragments.length; });
           hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, () => { state.processed += 1; });
           // Done when every subtitle segment has been parsed (and its cues added), whatever the clock says.
           const poll = setInterval(() => {

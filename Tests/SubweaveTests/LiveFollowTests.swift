@@ -115,58 +115,12 @@ struct LiveFollowTests {
         return placed
     }
 
-    /// A live EVENT playlist published one segment at a time, in step with the follow.
-    ///
-    /// Each pass that writes publishes the next video segment, so what the follow sees does not
-    /// depend on the machine's speed. The segments are ffmpeg's (2 s, 25 fps, x264).
-    final class SteppedEncoder: Sendable {
-        let folder: String
-        let segments: [(name: String, duration: String)]
-        let published = Mutex(0)
-
-        init(folder: String, seconds: Int) throws {
-            self.folder = folder
-            let staging = folder + "/staging"
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
-            let made = try Tools.run(
-                try #require(Tools.ffmpeg),
-                [
-                    "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-t", String(seconds), "-c:v", "libx264",
-                    "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename",
-                    staging + "/v%03d.ts", staging + "/prog.m3u8",
-                ])
-            try #require(made.status == 0)
-            let lines = try String(contentsOfFile: staging + "/prog.m3u8", encoding: .utf8).components(separatedBy: "\n")
-            var segments: [(String, String)] = []
-            for (index, line) in lines.enumerated() where line.hasPrefix("#EXTINF:") && index + 1 < lines.count {
-                segments.append((lines[index + 1], String(line.dropFirst(8))))
-            }
-            self.segments = segments
-            try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.42c00c\",RESOLUTION=160x90\nprog.m3u8\n"
-                .write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
-            publishNext()
-        }
-
-        /// Publishes one more segment (the playlist replaced whole); after the last, ENDLIST.
-        func publishNext() {
-            published.withLock { count in
-                guard count < segments.count else { return }
-                try? FileManager.default.linkItem(atPath: folder + "/staging/" + segments[count].name, toPath: folder + "/" + segments[count].name)
-                count += 1
-                var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:EVENT\n"
-                for segment in segments.prefix(count) { text += "#EXTINF:\(segment.duration)\n\(segment.name)\n" }
-                if count == segments.count { text += "#EXT-X-ENDLIST\n" }
-                try? text.write(toFile: folder + "/prog.m3u8", atomically: true, encoding: .utf8)
-            }
-        }
-    }
-
     @Test func followsAnEventPlaylistAndGrowingSubtitles() async throws {
         let folder = try Scratch.make().path
         // The captioner's file: two cues now, one for 5 s appended once segment 3 (6-8 s) is out
         // (after its own segment, 4-6 s, was published), and one for 10 s in time.
         try SubtitleText.srt([(0.5, 1.5, "One"), (3.5, 4.5, "Across four")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
-        let encoder = try SteppedEncoder(folder: folder, seconds: 12)
+        let encoder = try LiveSimulator(folder: folder, seconds: 12)
         let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
         var follower = LiveFollower()
         follower.pollInterval = 0.05
