@@ -14,20 +14,9 @@ machine is shared).
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ROOT, release_subweave, run  # noqa: E402
 
-
-def timed(cmd, **kw):
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        sys.exit(f"{' '.join(cmd[:4])} … failed ({code}):\n{err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
 
 
 def make_titles(folder, count):
@@ -54,10 +43,7 @@ def main():
     ap.add_argument("--titles", type=int, default=200)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
-    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.strip()
-    subweave = os.path.join(binpath, "subweave")
+    subweave = release_subweave()
     work = tempfile.mkdtemp(prefix="subweave-batch-bench-")
     venv = os.path.join(work, "venv")
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
@@ -69,10 +55,10 @@ def main():
             folder = os.path.join(work, f"batch{jobs}")
             os.makedirs(folder)
             catalogue = make_titles(folder, n)
-            wall, rss = timed([subweave, "batch", catalogue, "--jobs", str(jobs)])
+            wall, rss = run([subweave, "batch", catalogue, "--jobs", str(jobs)])
             report[f"batch_jobs{jobs}"] = {"wall_s": round(wall, 3), "per_title_ms": round(1000 * wall / n, 2), "peak_rss_mib": round(rss, 1)}
             # A second run finds every title packaged: the cost of the skip check.
-            wall, _ = timed([subweave, "batch", catalogue, "--jobs", str(jobs)])
+            wall, _ = run([subweave, "batch", catalogue, "--jobs", str(jobs)])
             report[f"batch_jobs{jobs}_all_skipped"] = {"wall_s": round(wall, 3), "per_title_ms": round(1000 * wall / n, 2)}
 
             folder = os.path.join(work, f"loop{jobs}")
@@ -80,7 +66,7 @@ def main():
             make_titles(folder, n)
             script = (f'ls -d {folder}/t* | xargs -P {jobs} -I T {subweave} package T/master.m3u8 '
                       f'--subtitle url=T/subs/en.srt,language=en --subtitle url=T/subs/fr.vtt,language=fr --quiet')
-            wall, rss = timed(["sh", "-c", script])
+            wall, rss = run(["sh", "-c", script])
             report[f"processes_P{jobs}"] = {"wall_s": round(wall, 3), "per_title_ms": round(1000 * wall / n, 2)}
             report[f"ratio_batch_to_processes_jobs{jobs}"] = round(report[f"batch_jobs{jobs}"]["wall_s"] / wall, 3)
 
@@ -90,7 +76,7 @@ def main():
         code = ("import m3u8, glob, sys\n"
                 f"for p in sorted(glob.glob('{folder}/t*/master.m3u8')):\n"
                 "    m = m3u8.load(p); open(p + '.out', 'w').write(m.dumps())\n")
-        wall, rss = timed([os.path.join(venv, "bin", "python"), "-c", code])
+        wall, rss = run([os.path.join(venv, "bin", "python"), "-c", code])
         report["python_m3u8_load_dump"] = {"wall_s": round(wall, 3), "per_title_ms": round(1000 * wall / n, 2), "peak_rss_mib": round(rss, 1)}
         report["ratio_batch_jobs1_to_python_m3u8"] = round(report["batch_jobs1"]["wall_s"] / wall, 3)
         print(json.dumps(report, indent=2))

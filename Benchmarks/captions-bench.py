@@ -14,19 +14,9 @@ Subweave / ffmpeg. The machine is shared: compare the ratios, not the seconds.
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ROOT, release_subweave, run  # noqa: E402
 
-
-def run(cmd, stdout=subprocess.DEVNULL):
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
 
 
 def loop_to(clip, target, size_mib):
@@ -43,10 +33,7 @@ def main():
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.strip()
-    subweave = os.path.join(binpath, "subweave")
+    subweave = release_subweave()
     work = tempfile.mkdtemp(prefix="subweave-cc-bench-")
     try:
         # A broadcast-like clip: 960x540 at about 6 Mbit/s; x264 carries the A/53 captions over (a53cc).

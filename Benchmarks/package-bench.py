@@ -12,22 +12,11 @@ Needs: swift, ffmpeg (one real 6 s MPEG-TS segment), pip (installs webvtt-py 0.6
 """
 import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ROOT, release_subweave, run  # noqa: E402
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja"]
 SEGMENTS, SEGMENT_SECONDS, CUES = 1200, 6, 1500
 
-
-def run(cmd, **kw):
-    """Runs cmd; returns (wall seconds, peak RSS in KiB) of that process alone."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{err}")
-    return wall, usage.ru_maxrss
 
 
 def vtt_time(ms):
@@ -102,11 +91,7 @@ def main():
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.strip()
-    subweave = os.path.join(binpath, "subweave")
+    subweave = release_subweave()
 
     work = tempfile.mkdtemp(prefix="subweave-bench-")
     venv = os.path.join(work, "venv")
@@ -142,8 +127,8 @@ def main():
     result = {
         "title": f"{SEGMENTS} segments x {SEGMENT_SECONDS} s, {len(LANGUAGES)} languages x {CUES} cues",
         "runs": args.runs,
-        "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours) / 1024},
-        "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer) / 1024},
+        "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours)},
+        "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer)},
         "segments_per_rendition": segments_written,
         "durability": durability,
     }

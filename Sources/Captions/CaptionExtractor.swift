@@ -152,6 +152,16 @@ package struct CaptionDecoder {
         }
     }
 
+    /// For a bounded scan (`limit` access units): whether it is over — text found, or the limit
+    /// reached (then the access units still waiting to be put in order are decoded).
+    package mutating func scanIsOver(limit: Int?) -> Bool {
+        guard let limit else { return false }
+        if firstText != nil { return true }
+        guard accessUnits >= limit else { return false }
+        drainReorderBuffer()
+        return true
+    }
+
     /// The services in which text was decoded.
     package var services: [CaptionService] {
         (fields[0].servicesWithText.union(fields[1].servicesWithText)).sorted()
@@ -202,13 +212,7 @@ package struct TransportStreamCaptionReader {
         defer { self.decoder = decoder }
         for (pts, payload) in units {
             add(payload, pts: pts, to: &decoder)
-            if decoder.firstText != nil && accessUnitLimit != nil {
-                finished = true
-                return false
-            }
-            if let limit = accessUnitLimit, decoder.accessUnits >= limit {
-                // The last access units scanned are still waiting to be put in order.
-                decoder.drainReorderBuffer()
+            if decoder.scanIsOver(limit: accessUnitLimit) {
                 finished = true
                 return false
             }

@@ -73,12 +73,7 @@ package struct FragmentedCaptionReader {
             if origin == nil || decoder.accessUnits < ReorderBuffer.depth * 2 { origin = min(origin ?? time.ticks, time.ticks) }
             let data = try Self.captionData(data, sample: sample, lengthSize: lengthSize, codec: decoder.codec)
             decoder.add(captionData: data, time: timeOf(time.ticks))
-            if accessUnitLimit != nil && decoder.firstText != nil {
-                finished = true
-                return false
-            }
-            if let limit = accessUnitLimit, decoder.accessUnits >= limit {
-                decoder.drainReorderBuffer()
+            if decoder.scanIsOver(limit: accessUnitLimit) {
                 finished = true
                 return false
             }

@@ -98,6 +98,19 @@ struct LiveFollowTests {
         return SubtitleText.srt(cues)
     }()
 
+    /// Follows `folder/master.m3u8` with `folder/en.srt` to the end, checking every pass.
+    static func followEnglish(_ folder: String) async throws {
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 30
+        let observer = Observer(folder: folder)
+        follower.onUpdate = { _ in observer.check() }
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+        #expect(report.reason == "ended")
+        #expect(observer.problems.withLock { $0 } == [])
+    }
+
     /// Cue times as hls.js places them, from ffprobe's first PTS of the first segment.
     static func placed(_ folder: String, firstSegment: String) throws -> [String: Double] {
         let master = try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8)
@@ -162,15 +175,7 @@ struct LiveFollowTests {
         try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
         let encoder = try Self.liveEncoder(folder: folder, seconds: 14)
         defer { encoder.terminate() }
-        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
-        var follower = LiveFollower()
-        follower.pollInterval = 0.25
-        follower.idleTimeout = 30
-        let observer = Observer(folder: folder)
-        follower.onUpdate = { _ in observer.check() }
-        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
-        #expect(report.reason == "ended")
-        #expect(observer.problems.withLock { $0 } == [])
+        try await Self.followEnglish(folder)
         let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
         for i in 0..<7 { #expect(abs((placed["Cue \(i)"] ?? -1) - (Double(i) * 2 + 0.5)) < 0.0011, "Cue \(i)") }
     }
@@ -180,15 +185,7 @@ struct LiveFollowTests {
         try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
         let encoder = try Self.liveEncoder(folder: folder, seconds: 14, slidingWindow: 3)
         defer { encoder.terminate() }
-        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
-        var follower = LiveFollower()
-        follower.pollInterval = 0.25
-        follower.idleTimeout = 20
-        let observer = Observer(folder: folder)
-        follower.onUpdate = { _ in observer.check() }
-        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
-        #expect(report.reason == "ended")
-        #expect(observer.problems.withLock { $0 } == [])
+        try await Self.followEnglish(folder)
         let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en")
         let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
         let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "v")
