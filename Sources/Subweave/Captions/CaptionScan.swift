@@ -107,7 +107,7 @@ package struct CaptionScanner {
         var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
         let head = try await reader.read(firstURL, kind: .segment, range: first.byteRange, what: "the first media segment")
         let firstInit = try await reader.initializationSection(first, of: playlistURL, cache: &initializations)
-        var detector = try Self.source(firstInit, file: firstURL, accessUnitLimit: Self.detectionAccessUnits) { MediaTime(ticks: $0) }
+        let detector = try Self.source(firstInit, file: firstURL, accessUnitLimit: Self.detectionAccessUnits) { MediaTime(ticks: $0) }
         guard var detector else { return .none }
         try detector.feed(head, file: firstURL)
         let languages = detector.languages
