@@ -158,6 +158,7 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case timestampMapIgnored = "timestamp_map_ignored"
         case timecodedSource = "timecoded_source"
         case wordSkipped = "word_skipped"
+        case backwardCue = "backward_cue"
         case captionNotErased = "caption_not_erased"
     }
 

@@ -164,7 +164,8 @@ package enum CueText {
 
     struct Builder {
         var out = ""
-        var open: [String] = []
+        /// Open elements: the tag as read, and the tag written for it.
+        var open: [(read: String, written: String)] = []
 
         mutating func consume(_ token: Token) {
             switch token {
@@ -172,8 +173,13 @@ package enum CueText {
                 out += escapeText(t)
             case .start(let name, let classes, let annotation):
                 guard CueText.knownTags.contains(name) else { return }
-                if name == "rt" && !open.contains("ruby") { return }
-                var tag = "<" + name
+                // Ruby text only directly inside ruby (the spec ignores it elsewhere).
+                if name == "rt" && open.last?.read != "ruby" { return }
+                let note = annotation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" }).joined(separator: " ")
+                // `<v>`, `<v.loud>` or `<lang>` without an annotation is a span of its classes to a
+                // browser: written as `c`, which says the same and is valid without one.
+                let written = (name == "v" || name == "lang") && note.isEmpty ? "c" : name
+                var tag = "<" + written
                 // A class is written as read unless it holds what cannot be written in a tag, or
                 // ends a tag with "--" (the tag's '>' would make "-->", which ends a cue's text).
                 var writable = classes.filter { c in
@@ -181,21 +187,23 @@ package enum CueText {
                 }
                 while !writable.isEmpty, (tag + writable.map { "." + $0 }.joined()).hasSuffix("--") { writable.removeLast() }
                 for c in writable { tag += "." + c }
-                let note = annotation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" }).joined(separator: " ")
-                if name == "v" || name == "lang" {
-                    // `v` and `lang` take an annotation (the voice, the language); without one they are meaningless.
-                    guard !note.isEmpty else { return }
+                if written == "v" || written == "lang" {
                     var escaped = escapeText(note)
                     // "--" before the tag's '>' would read as "-->": the last '-' as a reference says the same.
                     if escaped.hasSuffix("--") { escaped = String(escaped.dropLast()) + "&#45;" }
                     tag += " " + escaped
                 }
                 out += tag + ">"
-                open.append(name)
+                open.append((name, written))
             case .end(let name):
-                guard let index = open.lastIndex(of: name) else { return }
-                for tag in open[index...].reversed() { out += "</\(tag)>" }
-                open.removeSubrange(index...)
+                // The spec closes only the current element (and, for `</ruby>` in ruby text, the
+                // ruby text and its ruby); any other end tag is ignored (WebVTT §6.4).
+                if open.last?.read == name {
+                    out += "</\(open.removeLast().written)>"
+                } else if name == "ruby", open.last?.read == "rt", open.dropLast().last?.read == "ruby" {
+                    out += "</rt></ruby>"
+                    open.removeLast(2)
+                }
             case .timestamp(let stamp):
                 if WebVTTTimestamp.parse(stamp) != nil { out += "<\(stamp)>" }
             }
@@ -203,8 +211,8 @@ package enum CueText {
 
         mutating func finish() -> String {
             // A voice span that encloses the rest of the cue needs no end tag (WebVTT §4.2.2).
-            let needsClosing = open.first == "v" ? open.dropFirst() : open[...]
-            for tag in needsClosing.reversed() { out += "</\(tag)>" }
+            let needsClosing = open.first?.written == "v" ? open.dropFirst() : open[...]
+            for tag in needsClosing.reversed() { out += "</\(tag.written)>" }
             open = []
             return out
         }
@@ -220,9 +228,15 @@ package enum CueText {
                 if c == ">" {
                     result += "&gt;"
                 } else if c == "&" {
-                    if let length = CueText.referenceLength(scalars, at: k) {
-                        for j in k..<(k + length) { result.unicodeScalars.append(scalars[j]) }
-                        k += length
+                    if let reference = CharacterReferences.match(scalars, at: k) {
+                        if reference.terminated {
+                            // A complete reference: written as it is, the browser decodes it.
+                            for j in k..<(k + reference.length) { result.unicodeScalars.append(scalars[j]) }
+                        } else {
+                            // A legacy form without `;` (`&amp`, `&not`, `&#233`): what it stands for.
+                            result += CueText.escaped(reference.text)
+                        }
+                        k += reference.length
                         continue
                     }
                     result += "&amp;"
@@ -235,52 +249,17 @@ package enum CueText {
         }
     }
 
-    /// The length of a character reference (`&amp;`, `&#233;`, `&#xE9;`) starting at `k`, or nil.
-    static func referenceLength(_ s: [Unicode.Scalar], at k: Int) -> Int? {
-        var j = k + 1
-        guard j < s.count else { return nil }
-        if s[j] == "#" {
-            j += 1
-            var hex = false
-            if j < s.count, s[j] == "x" || s[j] == "X" { hex = true; j += 1 }
-            let digitsStart = j
-            while j < s.count, hex ? s[j].properties.isASCIIHexDigit : s[j].isASCIIDigit { j += 1 }
-            guard j > digitsStart, j - digitsStart <= 8, j < s.count, s[j] == ";" else { return nil }
-            return j - k + 1
-        }
-        let nameStart = j
-        while j < s.count, s[j].isASCII, s[j].properties.isAlphabetic || s[j].isASCIIDigit { j += 1 }
-        guard j > nameStart, j - nameStart <= 32, j < s.count, s[j] == ";" else { return nil }
-        return j - k + 1
-    }
-
-    static let namedReferences: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "lrm": "\u{200E}", "rlm": "\u{200F}", "nbsp": "\u{00A0}",
-        "quot": "\"", "apos": "'",
-    ]
-
-    /// Decodes numeric references and the WebVTT named ones; leaves others as written.
+    /// Decodes character references as a browser does (``CharacterReferences``).
     static func decodeReferences(_ t: String) -> String {
         guard t.contains("&") else { return t }
         let s = Array(t.unicodeScalars)
         var out = ""
         var k = 0
         while k < s.count {
-            if s[k] == "&", let length = referenceLength(s, at: k) {
-                let body = String(String.UnicodeScalarView(s[(k + 1)..<(k + length - 1)]))
-                var decoded: String?
-                if body.hasPrefix("#x") || body.hasPrefix("#X") {
-                    decoded = UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-                } else if body.hasPrefix("#") {
-                    decoded = UInt32(body.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-                } else {
-                    decoded = namedReferences[body]
-                }
-                if let decoded {
-                    out += decoded
-                    k += length
-                    continue
-                }
+            if s[k] == "&", let reference = CharacterReferences.match(s, at: k) {
+                out += reference.text
+                k += reference.length
+                continue
             }
             out.unicodeScalars.append(s[k])
             k += 1

@@ -29,8 +29,23 @@ package struct WebVTTDocument: Sendable, Equatable {
 /// everything it drops, and it skips cues whose end is not after their start (the syntax
 /// requires it), so the cues it returns can be written back as valid WebVTT.
 package enum WebVTTParser {
+    /// Choices a caller makes about what the parser hands back.
+    package struct Options: Sendable {
+        /// The byte order mark was already removed (by the decoder): a U+FEFF at the start is a
+        /// second one, and the file is not WebVTT (the spec removes one).
+        package var byteOrderMarkRemoved = false
+        /// Keep cues whose end is not after their start, as the spec's parser does (reported);
+        /// the packager drops them, since the syntax forbids them.
+        package var keepsBackwardCues = false
+
+        package init(byteOrderMarkRemoved: Bool = false, keepsBackwardCues: Bool = false) {
+            self.byteOrderMarkRemoved = byteOrderMarkRemoved
+            self.keepsBackwardCues = keepsBackwardCues
+        }
+    }
+
     /// Parses `text`; fails only when the signature is missing.
-    package static func parse(_ text: String) throws(WebVTTSignatureError) -> WebVTTDocument {
+    package static func parse(_ text: String, options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(text.unicodeScalars.count)
         // Preprocess (§6.1 steps 1-2): NUL becomes U+FFFD, CRLF and CR become LF.
@@ -48,7 +63,7 @@ package enum WebVTTParser {
             previousWasCR = false
             scalars.append(scalar == "\u{0}" ? "\u{FFFD}" : scalar)
         }
-        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+        if scalars.first == "\u{FEFF}" && !options.byteOrderMarkRemoved { scalars.removeFirst() }
 
         let signature: [Unicode.Scalar] = ["W", "E", "B", "V", "T", "T"]
         guard scalars.count >= 6, Array(scalars[0..<6]) == signature,
@@ -57,7 +72,7 @@ package enum WebVTTParser {
             let firstLine = String(String.UnicodeScalarView(scalars.prefix { $0 != "\n" }.prefix(40)))
             throw WebVTTSignatureError(found: firstLine)
         }
-        var parser = BlockParser(scalars: scalars)
+        var parser = BlockParser(scalars: scalars, keepsBackwardCues: options.keepsBackwardCues)
         return parser.run()
     }
 }
@@ -68,7 +83,11 @@ package struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringCon
     package let found: String
 
     package var description: String {
-        "line 1: not a WebVTT file: the first line must be \"WEBVTT\", optionally followed by a space or tab and text (found \"\(found)\")"
+        if found.unicodeScalars.first == "\u{FEFF}" {
+            return
+                "line 1: not a WebVTT file: it starts with two byte order marks (U+FEFF); a WebVTT parser removes one, so the first line does not begin with \"WEBVTT\""
+        }
+        return "line 1: not a WebVTT file: the first line must be \"WEBVTT\", optionally followed by a space or tab and text (found \"\(found)\")"
     }
 }
 
@@ -78,8 +97,12 @@ private struct BlockParser {
     var line = 1  // the 1-based line number of `position`
     var document = WebVTTDocument()
     var seenCue = false
+    let keepsBackwardCues: Bool
 
-    init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+    init(scalars: [Unicode.Scalar], keepsBackwardCues: Bool) {
+        self.scalars = scalars
+        self.keepsBackwardCues = keepsBackwardCues
+    }
 
     mutating func run() -> WebVTTDocument {
         // Steps 6-11: the rest of the signature line, then an optional header block.
@@ -94,7 +117,14 @@ private struct BlockParser {
         while position < scalars.count {
             switch collectBlock(inHeader: false) {
             case .cue(let cue):
-                if cue.end <= cue.start {
+                if cue.end <= cue.start && keepsBackwardCues {
+                    document.warnings.append(
+                        IngestWarning(
+                            kind: .backwardCue, line: cue.sourceLine,
+                            "the cue's end (\(WebVTTTimestamp.format(cue.end))) is not after its start (\(WebVTTTimestamp.format(cue.start))); a browser keeps it (it never shows), the packager drops it"
+                        ))
+                    document.cues.append(cue)
+                } else if cue.end <= cue.start {
                     document.warnings.append(
                         IngestWarning(
                             kind: .cueSkipped, line: cue.sourceLine,

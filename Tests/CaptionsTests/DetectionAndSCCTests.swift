@@ -171,7 +171,7 @@ struct SCCTests {
         let cue = try #require(cues.first)
         #expect(cue.text == "The end")
         #expect(cue.end - cue.start == MediaTime(seconds: 10))
-        #expect(warnings.contains { $0.kind == .captionNotErased && $0.message.contains("The end") })
+        #expect(warnings.contains { $0.kind == .captionNotErased && $0.message.contains("The end") }, "\(warnings)")
     }
 
     @Test func aBadWordCostsOnlyItsFrame() throws {

@@ -152,7 +152,7 @@ struct CueTextTests {
         SourceRow(("x > y", "x &gt; y")),
         SourceRow(("<c.yellow.bg_blue>y</c>", "<c.yellow.bg_blue>y</c>")),
         SourceRow(("<v Roger Bingham>Hi", "<v Roger Bingham>Hi")),
-        SourceRow(("<v>no voice", "no voice")),
+        SourceRow(("<v>no voice", "<c>no voice</c>")),  // a voice tag without a voice: a span of its classes
         SourceRow(("<lang en>hi</lang>", "<lang en>hi</lang>")),
         SourceRow(("<ruby>漢<rt>kan</rt></ruby>", "<ruby>漢<rt>kan</rt></ruby>")),
         SourceRow(("<rt>orphan</rt>", "orphan")),

@@ -12,6 +12,10 @@ public struct LiveUpdate: Sendable, Equatable {
     public let segmentsWritten: Int
     /// Whether the video playlist has ended (`EXT-X-ENDLIST`).
     public let ended: Bool
+    /// The window the subtitle playlists now mirror: the video playlist's media sequence number
+    /// and segment count as this pass read them.
+    public let mediaSequence: Int
+    public let segmentCount: Int
 }
 
 /// How a follow ended.

@@ -120,6 +120,8 @@ struct LiveSession {
         if !state.masterWritten { try await writeMaster() }
         prune(playlist)
         try saveState()
-        return LiveUpdate(newSegments: added, segmentsWritten: written, ended: playlist.hasEndList)
+        return LiveUpdate(
+            newSegments: added, segmentsWritten: written, ended: playlist.hasEndList, mediaSequence: playlist.mediaSequence,
+            segmentCount: playlist.segments.count)
     }
 }

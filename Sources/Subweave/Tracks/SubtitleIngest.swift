@@ -5,21 +5,32 @@ import TimedText
 /// Turns subtitle bytes into cues: decoding, format dispatch, repair, and the checks that catch
 /// the classic mistakes.
 package enum SubtitleIngest {
+    /// What the cues are read for.
+    package enum Purpose: Sendable {
+        /// Segments to write: markup repaired, every cue an identifier, backward cues dropped.
+        case packaging
+        /// Another file to write (`convert`): markup repaired, identifiers as in the file.
+        case conversion
+        /// The file as a browser reads it (`cues`): cue text and identifiers as written, cues whose
+        /// end is not after their start kept (and reported).
+        case inspection
+    }
+
     /// Reads `bytes` as `format`.
     ///
     /// `location` names the source in failures.
     package static func read(
         _ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
-        sourceID: String, location: String
+        sourceID: String, location: String, purpose: Purpose = .packaging
     ) throws(LoadFailure) -> IngestedSubtitles {
         let decoded = TextDecoder.decode(bytes, forced: forced)
         var parsed: Parsed
         do {
-            parsed = try parse(decoded.text, format: format)
+            parsed = try parse(decoded.text, format: format, purpose: purpose)
         } catch {
             throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file")
         }
-        let repairs = repair(&parsed.cues, reportMarkup: format == .vtt)
+        let repairs = purpose == .inspection ? [] : repair(&parsed.cues, reportMarkup: format == .vtt, numbering: purpose == .packaging)
         return IngestedSubtitles(
             ingestFormat: parsed.ingestFormat, cues: parsed.cues, headerBlocks: parsed.headerBlocks, regions: parsed.regions,
             encoding: decoded.encoding, warnings: decodingWarnings(decoded) + parsed.warnings + repairs)
@@ -58,11 +69,12 @@ package enum SubtitleIngest {
     }
 
     /// Parses decoded text as `format`.
-    static func parse(_ text: String, format: SubtitleFormat) throws(WrongFormat) -> Parsed {
+    static func parse(_ text: String, format: SubtitleFormat, purpose: Purpose = .packaging) throws(WrongFormat) -> Parsed {
         switch format {
         case .vtt:
             let document: WebVTTDocument
-            do { document = try WebVTTParser.parse(text) } catch { throw WrongFormat(description: error.description) }
+            let options = WebVTTParser.Options(byteOrderMarkRemoved: true, keepsBackwardCues: purpose == .inspection)
+            do { document = try WebVTTParser.parse(text, options: options) } catch { throw WrongFormat(description: error.description) }
             var warnings = document.warnings
             if case .found(_, let mapLine, true) = TimestampMap.find(in: text) {
                 warnings.append(
@@ -87,8 +99,9 @@ package enum SubtitleIngest {
         }
     }
 
-    /// Makes every cue's text valid WebVTT and every identifier unique (then gives each cue one).
-    static func repair(_ cues: inout [Cue], reportMarkup: Bool) -> [IngestWarning] {
+    /// Makes every cue's text valid WebVTT and every identifier unique (then, with `numbering`,
+    /// gives each cue one).
+    static func repair(_ cues: inout [Cue], reportMarkup: Bool, numbering: Bool = true) -> [IngestWarning] {
         var warnings: [IngestWarning] = []
         var repairedCount = 0
         var firstRepairLine: Int?
@@ -110,7 +123,7 @@ package enum SubtitleIngest {
                 cues[index].identifier = ""
             }
         }
-        assignIdentifiers(&cues, taken: seenIdentifiers)
+        if numbering { assignIdentifiers(&cues, taken: seenIdentifiers) }
         if repairedCount > 0 && reportMarkup {
             warnings.append(
                 IngestWarning(

@@ -28,7 +28,13 @@ public struct SubtitleReader: Sendable {
     /// extension's), in `encoding` (default: detected).
     ///
     /// A file without cues is not an error here.
-    public func read(_ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil) async throws(SubweaveError) -> IngestedSubtitles {
+    ///
+    /// `asWritten` gives the cues as a browser's parser does (cue text and identifiers as in the
+    /// file, cues whose end is not after their start kept), for `subweave cues`; otherwise the
+    /// text is repaired into valid WebVTT, as `convert` writes it.
+    public func read(
+        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, asWritten: Bool = false
+    ) async throws(SubweaveError) -> IngestedSubtitles {
         let bytes: [UInt8]
         do {
             switch input {
@@ -47,7 +53,9 @@ public struct SubtitleReader: Sendable {
                     "cannot tell the format: neither the content nor the extension says WebVTT, SubRip or SCC; give the format"))
         }
         do {
-            return try SubtitleIngest.read(bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description)
+            return try SubtitleIngest.read(
+                bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description,
+                purpose: asWritten ? .inspection : .conversion)
         } catch {
             throw .load(error)
         }

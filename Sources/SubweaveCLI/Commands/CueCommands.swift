@@ -4,7 +4,7 @@ import TimedText
 
 /// Reading one subtitle file for `cues` and `convert`: the library's reader, with the options.
 enum SubtitleArguments {
-    static func read(_ context: Context) async throws -> IngestedSubtitles {
+    static func read(_ context: Context, asWritten: Bool = false) async throws -> IngestedSubtitles {
         let arguments = context.arguments
         let text = arguments.positionals[0]
         let input: SubtitleInput
@@ -17,7 +17,7 @@ enum SubtitleArguments {
         }
         let encoding = arguments.value("--encoding").flatMap(TextEncoding.init(label:))
         let ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
-            input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding)
+            input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding, asWritten: asWritten)
         for warning in ingested.warnings { context.note("warning: \(input): \(warning)") }
         return ingested
     }
@@ -26,7 +26,7 @@ enum SubtitleArguments {
 /// `subweave cues`.
 enum CuesCommand {
     static func run(_ context: Context) async throws -> Int32 {
-        let ingested = try await SubtitleArguments.read(context)
+        let ingested = try await SubtitleArguments.read(context, asWritten: true)
         if context.json {
             try Output.json(CueListJSON(cues: ingested.cues, regions: ingested.regions), schema: "subweave.cues/1")
         } else {

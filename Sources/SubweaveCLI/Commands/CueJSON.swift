@@ -36,10 +36,10 @@ struct VTTCueJSON: Encodable {
         vertical = s.vertical?.rawValue ?? ""
         switch s.line {
         case .number(let n)?:
-            line = .number(Double(n) ?? 0)
+            line = .number(Self.finite(Double(n) ?? 0))
             snapToLines = true
         case .percentage(let p)?:
-            line = .number(Double(p) ?? 0)
+            line = .number(Self.finite(Double(p) ?? 0))
             snapToLines = false
         case nil:
             line = .auto
@@ -51,6 +51,12 @@ struct VTTCueJSON: Encodable {
         size = s.size.flatMap(Double.init) ?? 100
         align = s.align?.rawValue ?? "center"
         region = s.region.flatMap { id in regions.last { $0.identifier == id } }.map(VTTRegionJSON.init)
+    }
+
+    /// A line number beyond the largest double is Infinity to a browser; JSON has no Infinity,
+    /// so it is written as the largest finite double of its sign.
+    static func finite(_ value: Double) -> Double {
+        value.isFinite ? value : (value < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -79,7 +85,8 @@ struct VTTCueJSON: Encodable {
 struct VTTRegionJSON: Encodable {
     let id: String
     let width: Double
-    let lines: Int
+    /// The spec's integer rule has no upper bound: a large value is kept (as a number).
+    let lines: Double
     let regionAnchorX: Double
     let regionAnchorY: Double
     let viewportAnchorX: Double
@@ -89,7 +96,7 @@ struct VTTRegionJSON: Encodable {
     init(_ r: CueRegion) {
         id = r.identifier
         width = r.width.flatMap(Double.init) ?? 100
-        lines = r.lines.flatMap { Int($0) } ?? 3
+        lines = r.lines.flatMap { Double($0) }.map(VTTCueJSON.finite) ?? 3
         regionAnchorX = r.regionAnchor.flatMap { Double($0.0) } ?? 0
         regionAnchorY = r.regionAnchor.flatMap { Double($0.1) } ?? 100
         viewportAnchorX = r.viewportAnchor.flatMap { Double($0.0) } ?? 0
