@@ -159,6 +159,22 @@ struct CueTextTests {
         SourceRow(("a <00:00:01.500>b", "a <00:00:01.500>b")),
         SourceRow(("a <00:01.5>b", "a b")),
         SourceRow(("a < b", "a ")),  // a browser drops '< b' as an unknown tag
+        // HTML character references (WebVTT §6.4 defers to HTML): legacy names need no ';', and
+        // what they stand for is written (a valid reference, or the character itself).
+        SourceRow(("&amp ok", "&amp; ok")),
+        SourceRow(("&lt &gt", "&lt; &gt;")),
+        SourceRow(("&not it", "¬ it")),
+        SourceRow(("&notit;", "¬it;")),  // the longest name in the table is the legacy "not"
+        SourceRow(("&#233 x", "é x")),
+        SourceRow(("&hellip; &copy", "&hellip; ©")),
+        SourceRow(("&bogus; &", "&amp;bogus; &amp;")),
+        // The spec's tree: an end tag closes only the current element; </ruby> in ruby text closes both.
+        SourceRow(("<b><i>x</b>y</i>z", "<b><i>xy</i>z</b>")),
+        SourceRow(("<ruby>a<rt>b</ruby>c", "<ruby>a<rt>b</rt></ruby>c")),
+        SourceRow(("<i><rt>x</rt></i>", "<i>x</i>")),
+        SourceRow(("<ruby><i><rt>x</rt></i></ruby>", "<ruby><i>x</i></ruby>")),
+        SourceRow(("<v.loud>shout</v>", "<c.loud>shout</c>")),
+        SourceRow(("<lang.a>x</lang>", "<c.a>x</c>")),
     ]
 
     @Test func repairsMarkupAsABrowserReadsIt() {
@@ -171,6 +187,30 @@ struct CueTextTests {
     @Test func escapesPlainText() {
         #expect(CueText.escaped("Tom & Jerry <3 >") == "Tom &amp; Jerry &lt;3 &gt;")
         #expect(CueText.plainText("<i>Tom</i> &amp; <b>Jerry</b> &#233;") == "Tom & Jerry é")
+    }
+
+    /// The text a viewer reads, with HTML's references: named (full table, legacy without ';'),
+    /// numeric with or without ';', HTML's replacements for 0, 0x80-0x9F and out-of-range values.
+    @Test func decodesReferencesAsHTML() {
+        let rows: [SourceRow<(String, String)>] = [
+            SourceRow(("&amp &lt &gt", "& < >")), SourceRow(("&hellip;&mdash;", "…—")), SourceRow(("&#x1F600;", "😀")),
+            SourceRow(("&#128;", "€")), SourceRow(("&#0;", "\u{FFFD}")), SourceRow(("&#x110000;", "\u{FFFD}")), SourceRow(("&#xD800;", "\u{FFFD}")),
+            SourceRow(("&#65", "A")), SourceRow(("&nosuch;", "&nosuch;")), SourceRow(("&AMP;&amp", "&&")), SourceRow(("&#99999999999999999999;", "\u{FFFD}")),
+        ]
+        for row in rows { #expect(CueText.plainText(row.value.0) == row.value.1, "line \(row.line)") }
+    }
+
+    /// As a browser's parser: identifiers as written (none when the file has none), cues whose end
+    /// is not after their start kept when asked (WebVTT §6.1 keeps them), two BOMs not WebVTT.
+    @Test func parsesAsTheSpecDoes() throws {
+        let text = "WEBVTT\n\nfirst\n00:01.000 --> 00:02.000\na\n\n00:03.000 --> 00:02.500\nbackwards\n\n00:04.000 --> 00:05.000\nno id\n"
+        let browser = try WebVTTParser.parse(text, options: WebVTTParser.Options(keepsBackwardCues: true))
+        #expect(browser.cues.map(\.identifier) == ["first", "", ""])
+        #expect(browser.cues.map(\.text) == ["a", "backwards", "no id"])
+        #expect(browser.warnings.map(\.kind) == [.backwardCue])
+        #expect(try WebVTTParser.parse(text).cues.map(\.text) == ["a", "no id"])
+        #expect(throws: WebVTTSignatureError.self) { try WebVTTParser.parse("\u{FEFF}\u{FEFF}WEBVTT\n") }
+        #expect(throws: WebVTTSignatureError.self) { try WebVTTParser.parse("\u{FEFF}WEBVTT\n", options: WebVTTParser.Options(byteOrderMarkRemoved: true)) }
     }
 }
 
