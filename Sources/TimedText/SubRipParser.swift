@@ -11,8 +11,10 @@ import Timebase
 /// Markup: `<i>`, `<b>`, `<u>` (any case) become WebVTT's; `<font color=…>` becomes a WebVTT
 /// colour class (`<c.yellow>`) when the colour is one of WebVTT's eight default colours (white,
 /// lime, cyan, red, yellow, magenta, blue, black, by name or hex) and is dropped otherwise, keeping
-/// its text; other `<font>` attributes are dropped; `{\anN}` becomes `line`/`align` settings and other
-/// ASS override blocks `{\…}` are stripped; `&`, `<` and `>` in text are escaped.
+/// its text; other `<font>` attributes are dropped; any other tag (`<s>`, `<invalid_tag>`, a stray
+/// `</x>`) is hidden, as players hide it; `{\anN}` becomes `line`/`align` settings and other ASS
+/// override blocks `{\…}` are stripped; the ASS escapes `\N` and `\n` break the line and `\h` is a
+/// no-break space; `&`, `<` and `>` in other text are escaped.
 ///
 /// A cue whose timing line does not parse, or whose end is not after its start, is skipped with a
 /// warning naming its line.
@@ -191,6 +193,17 @@ enum SubRipMarkup {
                 i = close + 1
                 continue
             }
+            if c == "<", let close = hiddenTagEnd(s, from: i) {
+                // Any other tag (`<s>`, `<invalid_tag>`, a stray `</x>`) is hidden, as players hide it.
+                i = close + 1
+                continue
+            }
+            if c == "\\", i + 1 < s.count, let replacement = escapes[s[i + 1]] {
+                // ASS escapes that SubRip files carry: `\N` and `\n` break the line, `\h` is a no-break space.
+                out += replacement
+                i += 2
+                continue
+            }
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -200,6 +213,25 @@ enum SubRipMarkup {
             i += 1
         }
         return (out, settings)
+    }
+
+    /// The ASS escapes players honour in SubRip text.
+    static let escapes: [Unicode.Scalar: String] = ["N": "\n", "n": "\n", "h": "\u{00A0}"]
+
+    /// The index of the `>` closing a tag-like `<…>` at `i` (`<` then a letter or `/` and a
+    /// letter, no `<` inside, on one line); nil when the `<` is text (`a < b`, `<3`).
+    static func hiddenTagEnd(_ s: [Unicode.Scalar], from i: Int) -> Int? {
+        var j = i + 1
+        if j < s.count, s[j] == "/" { j += 1 }
+        guard j < s.count, s[j].properties.isAlphabetic, s[j].isASCII else { return nil }
+        while j < s.count {
+            switch s[j] {
+            case ">": return j
+            case "<", "\n", "\r": return nil
+            default: j += 1
+            }
+        }
+        return nil
     }
 
     enum Tag {

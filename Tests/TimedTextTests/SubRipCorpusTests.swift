@@ -123,4 +123,27 @@ struct SubRipCorpusTests {
         #expect(decoded.encoding == .utf16LE)
         #expect(SubRipParser.parse(decoded.text).cues.first?.text == Self.text)
     }
+
+    /// Text as players show it (the cases of FFmpeg's SubRip capability tester): tags they do not
+    /// know are hidden, not shown as text; `\N` and `\n` break the line, `\h` is a no-break space;
+    /// a `<` that does not start a tag is text.
+    @Test func markupAsPlayersShowIt() {
+        let rows: [SourceRow<(String, String)>] = [
+            SourceRow(("<s>strike</s>", "strike")),
+            SourceRow(("<invalid_tag>x</invalid_tag>", "x")),
+            SourceRow(("stray</x> end", "stray end")),
+            SourceRow(("<I>upper</I>", "<i>upper</i>")),
+            SourceRow(("<font face=\"Arial\" color=\"#ffff00\">y</font>", "<c.yellow>y</c>")),
+            SourceRow(("<font color=\"#123456\">kept text</font>", "kept text")),
+            SourceRow(("a < b, <3 and 2>1", "a &lt; b, &lt;3 and 2&gt;1")),
+            SourceRow(("one\\Ntwo", "one\ntwo")),
+            SourceRow(("one\\ntwo", "one\ntwo")),
+            SourceRow(("non\\hbreaking", "non\u{00A0}breaking")),
+            SourceRow(("{\\an8}top {\\i1}x", "top x")),
+        ]
+        for row in rows {
+            let srt = "1\n00:00:01,000 --> 00:00:02,000\n\(row.value.0)\n"
+            #expect(SubRipParser.parse(srt).cues.first?.text == row.value.1, "line \(row.line): \(row.value.0)")
+        }
+    }
 }
