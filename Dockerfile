@@ -4,9 +4,10 @@
 #   docker run --rm -v "$PWD/hls:/hls" subweave package /hls/master.m3u8 --subtitle url=/hls/en.srt,language=en
 #
 # The binary links the Swift runtime and Foundation statically, so the runtime image needs no
-# Swift toolchain: only libcurl (http(s) sources, through FoundationNetworking) and ca-certificates.
+# Swift toolchain: only libcurl (http(s) sources, through FoundationNetworking), libxml2 (TTML,
+# through FoundationXML) and ca-certificates.
 FROM swift:6.3-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev libxml2-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
@@ -18,7 +19,7 @@ RUN swift build -c release --static-swift-stdlib --product subweave \
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates libcurl4 \
+ && apt-get install -y --no-install-recommends ca-certificates libcurl4 libxml2 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /subweave /usr/local/bin/subweave
 COPY --from=build /subweave.1 /usr/local/share/man/man1/subweave.1

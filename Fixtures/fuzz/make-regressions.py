@@ -110,3 +110,22 @@ trun = box(b"trun", struct.pack(">I", 0x000100) + struct.pack(">I", 1) + struct.
 write("isobmff", "tfdt-overflows-at-90khz.mp4", isobmff(init, box(b"moof", box(b"traf", tfhd + tfdt + trun))))
 huge_trun = box(b"trun", struct.pack(">I", 0x000000) + struct.pack(">I", 0xFFFFFFFF))
 write("isobmff", "trun-count-without-fields.mp4", isobmff(init, box(b"moof", box(b"traf", tfhd + tfdt + huge_trun))))
+
+# ASS/SSA: hours past any MediaTime, overrides with values that are not numbers, unclosed blocks, a drawing left open.
+write("ass", "huge-hours-and-bad-overrides.ass",
+      b"[Script Info]\n[Events]\nFormat: Layer, Start, End, Style, Text\n"
+      b"Dialogue: 0,99999999999:00:00.00,0:00:01.00,Default,x\n"
+      b"Dialogue: 0,0:00:00.00,0:00:01.00,Default,{\\pos(1e308,nan)}{\\an99}{{{\\p1}\n")
+# TTML: frame and tick rates near zero, times past any MediaTime, frames past any count.
+write("ttml", "huge-times-and-rates.ttml",
+      b'<tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttp="http://www.w3.org/ns/ttml#parameter" ttp:frameRate="0.0000001" '
+      b'ttp:tickRate="1e-300"><body><div begin="99999999999999999999h"><p begin="1e308s" end="1t">x</p>'
+      b'<p begin="00:00:00:99999999999999" end="5f">y</p></div></body></tt>')
+# TTML: a processing instruction without data (Foundation's XML parser read a null pointer), and
+# internal entities that expand a billion times (refused: no document type declarations).
+write("ttml", "processing-instruction-without-data.ttml",
+      b'<?xm?>\n<tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="0s" end="1s">x<?pi?></p></body></tt>\n')
+write("ttml", "billion-laughs.ttml",
+      b'<?xml version="1.0"?><!DOCTYPE tt [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+      b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>'
+      b'<tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="0s" end="1s">&d;&d;&d;&d;</p></body></tt>\n')

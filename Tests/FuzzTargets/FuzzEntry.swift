@@ -21,7 +21,16 @@ public enum FuzzEntry {
         "scc": scc,
         "mpegts": transportStream,
         "isobmff": isoBMFF,
+        "ass": ass,
+        "ttml": ttml,
     ]
+
+    /// ASS/SSA through ingest: what is written parses back.
+    public static func ass(_ bytes: [UInt8]) -> [String] { ingest(bytes, .ass) }
+
+    /// TTML through ingest (Foundation's XML parser, the time expressions, the time containment):
+    /// what is written parses back.
+    public static func ttml(_ bytes: [UInt8]) -> [String] { ingest(bytes, .ttml) }
 
     /// Master and media playlists: parsing never traps, the lossless round trip holds, the
     /// validation rules run, and what Subweave writes (a rewritten master, a mirror playlist)

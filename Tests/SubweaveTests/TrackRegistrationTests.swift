@@ -53,7 +53,7 @@ struct TrackRegistrationTests {
         SourceRow(("url=https://example.com/subtitles?file=en.srt,language=en", .indeterminateFormat)),
         SourceRow(("url=subs/en.txt,language=en", .indeterminateFormat)),
         SourceRow(("url=a.srt,language=english please", .invalidLanguage)),
-        SourceRow(("url=a.srt,language=en,format=ass", .invalidValue)),
+        SourceRow(("url=a.srt,language=en,format=sbv", .invalidValue)),
         SourceRow(("url=a.srt,language=en,encoding=ebcdic", .invalidValue)),
         SourceRow(("url=a.srt,language=en,delay=soon", .invalidValue)),
         SourceRow(("url=a.srt,language=en,forced=maybe", .invalidValue)),

@@ -96,6 +96,20 @@ package enum SubtitleIngest {
             } catch {
                 throw WrongFormat(description: error.description)
             }
+        case .ass:
+            do {
+                let read = try ASSParser.parse(text)
+                return Parsed(cues: read.cues, ingestFormat: "ass_converted", warnings: read.warnings)
+            } catch {
+                throw WrongFormat(description: error.description)
+            }
+        case .ttml:
+            do {
+                let read = try TTMLParser.parse(text)
+                return Parsed(cues: read.cues, ingestFormat: "ttml_converted", warnings: read.warnings)
+            } catch {
+                throw WrongFormat(description: error.description)
+            }
         }
     }
 

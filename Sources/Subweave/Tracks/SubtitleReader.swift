@@ -50,7 +50,7 @@ public struct SubtitleReader: Sendable {
             throw .load(
                 LoadFailure(
                     .notSubtitles, sourceID: input.description, location: input.description,
-                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip or SCC; give the format"))
+                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip, SCC, ASS/SSA or TTML; give the format"))
         }
         do {
             return try SubtitleIngest.read(
@@ -64,12 +64,16 @@ public struct SubtitleReader: Sendable {
 
 extension SubtitleFormat {
     /// The format the start of `bytes` shows: the `WEBVTT` signature, the `Scenarist_SCC` header,
-    /// or a SubRip timing line among the first lines; nil when none does.
+    /// `[Script Info]` (ASS/SSA), a TTML root (`tt` in the TTML namespace), or a SubRip timing
+    /// line among the first lines; nil when none does.
     public static func sniffed(_ bytes: [UInt8], encoding: TextEncoding? = nil) -> SubtitleFormat? {
         let head = TextDecoder.decode(Array(bytes.prefix(4096)), forced: encoding).text
         let text = head.hasPrefix("\u{FEFF}") ? String(head.dropFirst()) : head
         if text.hasPrefix("WEBVTT") { return .vtt }
         if text.hasPrefix("Scenarist_SCC") { return .scc }
+        let opening = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        if opening.lowercased().hasPrefix("[script info]") { return .ass }
+        if opening.hasPrefix("<"), head.contains("<tt") || head.contains(":tt "), head.contains("http://www.w3.org/ns/ttml") { return .ttml }
         let lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).prefix(12)
         if lines.contains(where: { $0.contains("-->") }) { return .srt }
         return nil

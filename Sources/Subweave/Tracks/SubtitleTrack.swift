@@ -162,7 +162,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         if format == nil {
             fail(
                 .indeterminateFormat,
-                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt or .scc extension (the query string is never read); declare format=vtt, format=srt or format=scc"
+                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt, .scc, .ass, .ssa, .ttml, .dfxp or .xml extension (the query string is never read); declare format=vtt, srt, scc, ass or ttml"
             )
         }
 
@@ -261,8 +261,13 @@ public enum SubtitleSource: Sendable, Equatable, CustomStringConvertible {
 /// The subtitle formats Subweave reads.
 public enum SubtitleFormat: String, Sendable, CaseIterable {
     case vtt, srt, scc
+    /// Advanced SubStation Alpha and SubStation Alpha (`.ass`, `.ssa`).
+    case ass
+    /// TTML: IMSC 1.0.1 and 1.1 Text Profile, EBU-TT-D, DFXP, SMPTE-TT (`.ttml`, `.dfxp`, `.xml`).
+    case ttml
 
-    /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`), or nil.
+    /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ass`, `.ssa`,
+    /// `.ttml`, `.dfxp`, `.xml`), or nil.
     public static func inferred(fromPath path: String) -> SubtitleFormat? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
@@ -275,6 +280,8 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         case "vtt", "webvtt": self = .vtt
         case "srt", "subrip": self = .srt
         case "scc": self = .scc
+        case "ass", "ssa": self = .ass
+        case "ttml", "dfxp", "xml", "imsc", "smpte-tt", "ebu-tt-d": self = .ttml
         default: return nil
         }
     }

@@ -1,0 +1,192 @@
+import Foundation
+import Timebase
+
+/// TTML's time expressions, with the document's frame and tick rates (TTML2 §10.3.1).
+struct TTMLTiming {
+    /// Effective frames per second (`ttp:frameRate` × `ttp:frameRateMultiplier`).
+    var frameRate: Double = 30
+    var subFrameRate: Double = 1
+    var tickRate: Double = 1
+
+    init() {}
+
+    /// The rates the root element declares.
+    init(_ attributes: [String: String], line: Int) throws(TTMLError) {
+        if let text = attributes["frameRate"] {
+            guard let rate = Double(text), rate > 0, rate < 1000 else { throw TTMLError(line: line, "ttp:frameRate \"\(text)\" is not a positive integer") }
+            frameRate = rate
+        }
+        if let text = attributes["frameRateMultiplier"] {
+            let parts = text.split(separator: " ").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+                throw TTMLError(line: line, "ttp:frameRateMultiplier \"\(text)\" is not two positive integers (numerator denominator)")
+            }
+            frameRate *= parts[0] / parts[1]
+        }
+        if let text = attributes["subFrameRate"], let rate = Double(text), rate > 0 { subFrameRate = rate }
+        if let text = attributes["tickRate"] {
+            guard let rate = Double(text), rate > 0 else { throw TTMLError(line: line, "ttp:tickRate \"\(text)\" is not a positive integer") }
+            tickRate = rate
+        } else if attributes["frameRate"] != nil {
+            tickRate = frameRate * subFrameRate
+        }
+    }
+
+    /// A clock time (`hh:mm:ss`, `.fraction` or `:frames[.subframes]`) or an offset time
+    /// (`12.5s`, `500ms`, `90f`, `1000t`, `2m`, `1h`).
+    func time(_ raw: String, line: Int) throws(TTMLError) -> MediaTime {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        func fail() -> TTMLError {
+            TTMLError(
+                line: line,
+                "\"\(LabelText.excerpt(text))\" is not a TTML time expression (clock time hh:mm:ss[.f] or hh:mm:ss:ff, or offset time such as 12.5s, 500ms, 90f, 1000t)"
+            )
+        }
+        var seconds: Double
+        if text.contains(":") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3 || parts.count == 4, parts[0].count >= 2, parts[1].count == 2,
+                let h = Double(parts[0]), let m = Double(parts[1]), m < 60, parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit)
+            else { throw fail() }
+            let secondsPart = parts[2]
+            guard secondsPart.prefix(2).allSatisfy(\.isASCIIDigit), secondsPart.count >= 2, let s = Double(secondsPart), s < 60 else { throw fail() }
+            seconds = h * 3600 + m * 60 + s
+            if parts.count == 4 {
+                let frameParts = parts[3].split(separator: ".", omittingEmptySubsequences: false)
+                guard let frames = Double(frameParts[0]), frameParts[0].allSatisfy(\.isASCIIDigit) else { throw fail() }
+                var f = frames
+                if frameParts.count == 2 {
+                    guard let sub = Double(frameParts[1]) else { throw fail() }
+                    f += sub / subFrameRate
+                }
+                seconds += f / frameRate
+            }
+        } else {
+            let metrics: [(String, Double)] = [("ms", 0.001), ("h", 3600), ("m", 60), ("s", 1), ("f", 1 / frameRate), ("t", 1 / tickRate)]
+            guard let (suffix, scale) = metrics.first(where: { text.hasSuffix($0.0) }) else { throw fail() }
+            let number = text.dropLast(suffix.count)
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCIIDigit || $0 == "." }), let value = Double(number) else { throw fail() }
+            seconds = value * scale
+        }
+        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { throw fail() }
+        return MediaTime(ticks: Int64((seconds * Double(MediaTime.ticksPerSecond)).rounded()))
+    }
+}
+
+/// A paragraph's visible text as WebVTT cue text.
+enum TTMLText {
+    static func compose(_ fragments: [TTMLBuilder.Fragment]) -> String {
+        var lines: [String] = []
+        var current = ""
+        var pendingSpace = false
+        var lineHasText = false
+        func endLine() {
+            lines.append(current)
+            current = ""
+            pendingSpace = false
+            lineHasText = false
+        }
+        for fragment in fragments {
+            if fragment.lineBreak {
+                endLine()
+                continue
+            }
+            var piece = ""
+            for scalar in fragment.text.unicodeScalars {
+                if fragment.preserve {
+                    if scalar == "\n" {
+                        current += wrap(piece, fragment.style)
+                        piece = ""
+                        endLine()
+                        continue
+                    }
+                    piece.unicodeScalars.append(scalar)
+                    lineHasText = true
+                    continue
+                }
+                if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                    if lineHasText { pendingSpace = true }
+                    continue
+                }
+                if pendingSpace {
+                    // A space between fragments belongs to neither's style.
+                    if piece.isEmpty { current += " " } else { piece += " " }
+                    pendingSpace = false
+                }
+                piece.unicodeScalars.append(scalar)
+                lineHasText = true
+            }
+            current += wrap(piece, fragment.style)
+        }
+        endLine()
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` escaped and wrapped in the tags its style asks for.
+    static func wrap(_ text: String, _ style: TTMLStyle) -> String {
+        guard !text.isEmpty else { return "" }
+        var out = CueText.escaped(text)
+        if style.underline == true { out = "<u>\(out)</u>" }
+        if style.bold == true { out = "<b>\(out)</b>" }
+        if style.italic == true { out = "<i>\(out)</i>" }
+        if let colour = style.colour, !colour.isEmpty { out = "<c.\(colour)>\(out)</c>" }
+        return out
+    }
+}
+
+/// A TTML region as WebVTT cue settings, where WebVTT can say it.
+enum TTMLRegion {
+    static func settings(_ region: [String: String], rootExtent: (Double, Double)?) -> CueSettings {
+        var settings = CueSettings()
+        guard let origin = region["origin"].flatMap({ pair($0, rootExtent) }), let extent = region["extent"].flatMap({ pair($0, rootExtent) }) else {
+            return settings
+        }
+        switch region["displayAlign"] {
+        case "after":
+            settings.line = .percentage(format(origin.1 + extent.1))
+            settings.lineAlign = .end
+        case "center":
+            settings.line = .percentage(format(origin.1 + extent.1 / 2))
+            settings.lineAlign = .center
+        default:
+            settings.line = .percentage(format(origin.1))
+            settings.lineAlign = .start
+        }
+        switch region["textAlign"] {
+        case "left", "start":
+            settings.position = format(origin.0)
+            settings.positionAlign = .lineLeft
+            settings.align = .start
+        case "right", "end":
+            settings.position = format(origin.0 + extent.0)
+            settings.positionAlign = .lineRight
+            settings.align = .end
+        default:
+            settings.position = format(origin.0 + extent.0 / 2)
+            settings.positionAlign = .center
+        }
+        settings.size = format(extent.0)
+        return settings
+    }
+
+    /// `"10% 80%"`, or pixels of the root extent, as percentages within 0-100.
+    static func pair(_ text: String, _ rootExtent: (Double, Double)?) -> (Double, Double)? {
+        let parts = text.split(separator: " ").filter { !$0.isEmpty }
+        guard parts.count == 2 else { return nil }
+        func value(_ part: Substring, _ axis: Double?) -> Double? {
+            if part.hasSuffix("%") { return Double(part.dropLast()) }
+            if part.hasSuffix("px"), let axis, let px = Double(part.dropLast(2)) { return px / axis * 100 }
+            return nil
+        }
+        guard let x = value(parts[0], rootExtent?.0), let y = value(parts[1], rootExtent?.1), x.isFinite, y.isFinite else { return nil }
+        return (min(100, max(0, x)), min(100, max(0, y)))
+    }
+
+    static func format(_ value: Double) -> String {
+        let clamped = min(100, max(0, value))
+        let rounded = (clamped * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
