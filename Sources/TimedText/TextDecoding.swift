@@ -6,10 +6,12 @@ package struct DecodedText: Sendable, Equatable {
     package let encoding: TextEncoding
     /// True when a byte order mark told the encoding.
     package let hadByteOrderMark: Bool
-    /// True when the bytes were not valid UTF-8 and windows-1252 was used instead.
+    /// True when the bytes were not valid UTF-8 (nor had a BOM) and the encoding was guessed.
     package let usedFallback: Bool
     /// The offset of the first byte that was not valid in the encoding used (and became U+FFFD), if any.
     package let firstInvalidOffset: Int?
+    /// How sure the guess is (0.5 to 1), when the encoding was guessed.
+    package var confidence: Double? = nil
 }
 
 /// Decodes subtitle bytes: byte order marks first, then UTF-8, then windows-1252.
@@ -18,7 +20,8 @@ package enum TextDecoder {
     ///
     /// With `forced`, that encoding is used (a matching BOM is skipped); otherwise
     /// a UTF-8, UTF-16 or UTF-32 BOM decides, else UTF-8 if the bytes are valid UTF-8, else
-    /// UTF-16 if the bytes look like BOM-less UTF-16 text, else windows-1252 (`usedFallback`).
+    /// UTF-16 if the bytes look like BOM-less UTF-16 text, else the encoding ``EncodingDetector``
+    /// guesses (`usedFallback`, with its confidence).
     package static func decode(_ bytes: [UInt8], forced: TextEncoding? = nil) -> DecodedText {
         let (bomEncoding, bomLength) = byteOrderMark(bytes)
         if let forced {
@@ -36,8 +39,11 @@ package enum TextDecoder {
                 let (text, bad) = decode(bytes[...], as: utf16)
                 return DecodedText(text: text, encoding: utf16, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: bad)
             }
-            let (text, _) = decode(bytes[...], as: .windows1252)
-            return DecodedText(text: text, encoding: .windows1252, hadByteOrderMark: false, usedFallback: true, firstInvalidOffset: invalid)
+            let guess = EncodingDetector.detect(bytes)
+            let (text, _) = decode(bytes[...], as: guess.encoding)
+            return DecodedText(
+                text: text, encoding: guess.encoding, hadByteOrderMark: false, usedFallback: true, firstInvalidOffset: invalid,
+                confidence: guess.confidence)
         }
         return DecodedText(text: String(decoding: bytes, as: UTF8.self), encoding: .utf8, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: nil)
     }
@@ -102,6 +108,8 @@ package enum TextDecoder {
             }
             if i < bytes.endIndex, invalid == nil { invalid = i - bytes.startIndex }
             return (String(scalars), invalid)
+        case .gb18030, .big5, .shiftJIS, .eucKR:
+            return MultiByteDecoder.decode(bytes, encoding)
         case .iso88591:
             var scalars = String.UnicodeScalarView()
             for byte in bytes { scalars.append(Unicode.Scalar(byte)) }

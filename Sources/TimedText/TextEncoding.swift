@@ -18,6 +18,14 @@ public enum TextEncoding: String, Sendable, CaseIterable {
     case iso88592 = "iso-8859-2"
     case iso885915 = "iso-8859-15"
     case koi8R = "koi8-r"
+    /// Chinese, simplified (a superset of GB2312 and GBK).
+    case gb18030 = "gb18030"
+    /// Chinese, traditional.
+    case big5 = "big5"
+    /// Japanese.
+    case shiftJIS = "shift_jis"
+    /// Korean.
+    case eucKR = "euc-kr"
 
     /// The encoding for a label such as `UTF8`, `cp1252`, `latin1` or `utf-16le` (case and
     /// punctuation are ignored); nil if unknown.
@@ -32,6 +40,8 @@ public enum TextEncoding: String, Sendable, CaseIterable {
             "windows1258": .windows1258, "cp1258": .windows1258,
             "iso88591": .iso88591, "latin1": .iso88591, "iso88592": .iso88592, "latin2": .iso88592,
             "iso885915": .iso885915, "latin9": .iso885915, "koi8r": .koi8R,
+            "gb18030": .gb18030, "gbk": .gb18030, "gb2312": .gb18030, "cp936": .gb18030, "big5": .big5, "cp950": .big5,
+            "shiftjis": .shiftJIS, "sjis": .shiftJIS, "cp932": .shiftJIS, "windows31j": .shiftJIS, "euckr": .eucKR, "cp949": .eucKR,
         ]
         guard let encoding = aliases[key] else { return nil }
         self = encoding

@@ -1,4 +1,5 @@
 import Captions
+import Foundation
 import Timebase
 import TimedText
 
@@ -56,7 +57,7 @@ package enum SubtitleIngest {
             return [
                 IngestWarning(
                     kind: .encodingFallback, line: nil,
-                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as windows-1252. Declare encoding=… if that is wrong"
+                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as \(decoded.encoding.rawValue), the encoding its text fits best (confidence \(decoded.confidence.map { String(format: "%.2f", $0) } ?? "-")). Declare encoding=… if that is wrong"
                 )
             ]
         } else if let bad = decoded.firstInvalidOffset {
