@@ -126,6 +126,8 @@ extension Presentation {
             captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url)
         }
         let loaded = try await TrackLoader(loader: loader).load(request.tracks)
+        var request = request
+        request.tracks = try Self.languagesFromFiles(request.tracks, loaded)
 
         var planner = RenditionPlanner(timeline: timeline)
         for (track, ingested) in zip(request.tracks, loaded) { planner.add(track, ingested) }
@@ -172,6 +174,27 @@ extension Presentation {
             }
             warnings.append(PackageWarning(.emptyTrack, message + "; written empty (--allow-empty)"))
         }
+    }
+
+    /// Tracks registered without a language take the one their file declares (TTML's
+    /// `xml:lang`); one that declares none cannot be labelled.
+    static func languagesFromFiles(_ tracks: [SubtitleTrack], _ loaded: [IngestedSubtitles]) throws(SubweaveError) -> [SubtitleTrack] {
+        var result: [SubtitleTrack] = []
+        for (track, ingested) in zip(tracks, loaded) {
+            guard track.language.isUndetermined, track.label.isEmpty else {
+                result.append(track)
+                continue
+            }
+            guard let tag = ingested.declaredLanguage.flatMap(LanguageTag.init(parsing:)), !tag.isUndetermined else {
+                throw .registration([
+                    RegistrationError(
+                        .emptyLabel, descriptor: "track \"\(track.sourceID)\"",
+                        "name= or language= is required: the TTML document declares no xml:lang to take the language from")
+                ])
+            }
+            result.append(track.adopting(language: tag))
+        }
+        return result
     }
 
     /// `--strict`: every warning of the run (the run's and each track's) fails it.

@@ -281,4 +281,25 @@ struct LifecycleCommandTests {
         // ffmpeg's files are left where they were.
         #expect(FileManager.default.fileExists(atPath: dir + "/out_0_vtt.m3u8"))
     }
+
+    /// A TTML track without language= takes its document's xml:lang (identity, folder, label);
+    /// without either, the run says what is missing.
+    @Test func ttmlTakesItsLanguageFromTheFile() throws {
+        let dir = try example()
+        let document = """
+            <tt xmlns="http://www.w3.org/ns/ttml" xml:lang="de"><body><div>
+            <p begin="00:00:01.000" end="00:00:02.000">Guten Tag</p></div></body></tt>
+            """
+        try document.write(toFile: dir + "/de.ttml", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/de.ttml", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let tracks = try #require(try json(outcome)["tracks"] as? [[String: Any]])
+        #expect(tracks.first?["identity"] as? String == "external:de:de")
+        #expect(tracks.first?["ingest_format"] as? String == "ttml_converted")
+        #expect(try master(dir).renditions.contains { $0.language == "de" && $0.name == "Deutsch" })
+        try document.replacingOccurrences(of: " xml:lang=\"de\"", with: "").write(toFile: dir + "/none.ttml", atomically: true, encoding: .utf8)
+        let refused = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/none.ttml"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("xml:lang"), "\(refused.stderr)")
+    }
 }

@@ -13,4 +13,6 @@ public struct IngestedSubtitles: Sendable, Equatable {
     /// The encoding the bytes were read in.
     public let encoding: TextEncoding
     public let warnings: [IngestWarning]
+    /// The language the file declares (a TTML document's `xml:lang`), if any.
+    public var declaredLanguage: String? = nil
 }

@@ -34,7 +34,7 @@ package enum SubtitleIngest {
         let repairs = purpose == .inspection ? [] : repair(&parsed.cues, reportMarkup: format == .vtt, numbering: purpose == .packaging)
         return IngestedSubtitles(
             ingestFormat: parsed.ingestFormat, cues: parsed.cues, headerBlocks: parsed.headerBlocks, regions: parsed.regions,
-            encoding: decoded.encoding, warnings: decodingWarnings(decoded) + parsed.warnings + repairs)
+            encoding: decoded.encoding, warnings: decodingWarnings(decoded) + parsed.warnings + repairs, declaredLanguage: parsed.language)
     }
 
     /// What a format's parser gives.
@@ -44,6 +44,7 @@ package enum SubtitleIngest {
         var regions: [CueRegion] = []
         let ingestFormat: String
         var warnings: [IngestWarning]
+        var language: String? = nil
     }
 
     /// A file that is not of the format it was read as.
@@ -107,7 +108,7 @@ package enum SubtitleIngest {
         case .ttml:
             do {
                 let read = try TTMLParser.parse(text)
-                return Parsed(cues: read.cues, ingestFormat: "ttml_converted", warnings: read.warnings)
+                return Parsed(cues: read.cues, ingestFormat: "ttml_converted", warnings: read.warnings, language: read.language)
             } catch {
                 throw WrongFormat(description: error.description)
             }

@@ -98,6 +98,19 @@ public struct SubtitleTrack: Sendable, Equatable {
     /// run (its folder is derived from it: ``RenditionLayout/folder(for:)``).
     public var identity: RenditionIdentity { .external(sourceID: sourceID, language: language) }
 
+    /// The track in `language` (a TTML document's `xml:lang`, when the descriptor gave none): its
+    /// identity follows, and a derived label is derived again.
+    func adopting(language: LanguageTag) -> SubtitleTrack {
+        var label = self.label
+        if labelIsDerived {
+            label = (language.autonym ?? language.description) + (isSDH ? " (SDH)" : "") + (isForced ? " (Forced)" : "")
+        }
+        return SubtitleTrack(
+            sourceID: sourceID, source: source, language: language, label: label, labelIsDerived: labelIsDerived, declaredFormat: declaredFormat,
+            format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: delay, offset: offset, encoding: encoding,
+            notes: notes + ["language \(language) from the file's xml:lang"])
+    }
+
     /// The typed values a track is made of, before they are checked.
     struct Fields {
         var source: SubtitleSource
@@ -140,7 +153,11 @@ public struct SubtitleTrack: Sendable, Equatable {
 
         var label = fields.name ?? ""
         var derived = false
-        if fields.name == nil {
+        let format = fields.format ?? SubtitleFormat.inferred(fromPath: fields.source.pathForExtension)
+        if fields.name == nil, fields.language.isUndetermined, format == .ttml {
+            // A TTML document names its language (xml:lang): label and language come from the file.
+            derived = true
+        } else if fields.name == nil {
             if let autonym = fields.language.autonym {
                 label = autonym + (fields.isSDH ? " (SDH)" : "") + (fields.isForced ? " (Forced)" : "")
                 derived = true
@@ -158,7 +175,6 @@ public struct SubtitleTrack: Sendable, Equatable {
         }
         label = label.trimmingCharacters(in: .whitespaces)
 
-        let format = fields.format ?? SubtitleFormat.inferred(fromPath: fields.source.pathForExtension)
         if format == nil {
             fail(
                 .indeterminateFormat,
