@@ -49,16 +49,45 @@ def make_inputs(work):
     for n, lang in enumerate(LANGUAGES):
         rng = random.Random(n)
         starts = sorted(rng.randrange(0, total_ms - 8000) for _ in range(CUES))
-        out = ["WEBVTT", ""]
+        vtt, srt = ["WEBVTT", ""], []
         for i, s in enumerate(starts):
             e = s + rng.randrange(1200, 6500)
             text = f"Line {i} in {lang}: " + " ".join(rng.choice(["the", "a", "subtitle", "very", "long", "word", "é", "ß"]) for _ in range(8))
             if i % 3 == 0:
                 text += "\nsecond line with <i>italics</i> & more"
-            out += [str(i + 1), f"{vtt_time(s)} --> {vtt_time(e)}", text, ""]
+            vtt += [str(i + 1), f"{vtt_time(s)} --> {vtt_time(e)}", text, ""]
+            # The same cue as SubRip, what vendors deliver (and what Subweave reads here).
+            srt += [str(i + 1), f"{vtt_time(s).replace('.', ',')} --> {vtt_time(e).replace('.', ',')}", text, ""]
         with open(os.path.join(subs, f"{lang}.vtt"), "w") as f:
-            f.write("\n".join(out))
+            f.write("\n".join(vtt))
+        with open(os.path.join(subs, f"{lang}.srt"), "w") as f:
+            f.write("\n".join(srt))
     return hls, subs
+
+
+def floor_binary(work):
+    """Benchmarks/io-floor.c, compiled here."""
+    binary = os.path.join(work, "io-floor")
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(ROOT, "Benchmarks", "io-floor.c")], check=True)
+    return binary
+
+
+def run_floor(packaged, root):
+    """Writes what Subweave wrote into `packaged` (its generation folders, then the master) with
+    the C floor program, and times it."""
+    manifest = os.path.join(root + ".manifest")
+    with open(manifest, "w") as out:
+        for kind in ("subtitles", "captions"):
+            base = os.path.join(packaged, kind)
+            if not os.path.isdir(base):
+                continue
+            for rendition in sorted(os.listdir(base)):
+                for generation in sorted(os.listdir(os.path.join(base, rendition))):
+                    folder = os.path.join(base, rendition, generation)
+                    for name in sorted(os.listdir(folder)):
+                        out.write(f"{kind}/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
+        out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
+    return run([FLOOR, manifest, root])
 
 
 def measure_durability(subweave, hls, subs, work):
@@ -74,7 +103,7 @@ def measure_durability(subweave, hls, subs, work):
     trace = os.path.join(work, "sync.trace")
     cmd = [strace, "-f", "-T", "-e", "trace=syncfs,fsync,fdatasync", "-o", trace, subweave, "package", os.path.join(copy, "master.m3u8")]
     for lang in LANGUAGES:
-        cmd += ["--subtitle", f"url={subs}/{lang}.vtt,language={lang}"]
+        cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
     wall, _ = run(cmd)
     total, calls = 0.0, 0
     with open(trace) as f:
@@ -99,8 +128,10 @@ def main():
     subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "webvtt-py==0.6.0"], check=True)
     webvtt = os.path.join(venv, "bin", "webvtt")
     hls, subs = make_inputs(work)
+    global FLOOR
+    FLOOR = floor_binary(work)
 
-    ours, peer = [], []
+    ours, peer, floor = [], [], []
     for r in range(args.runs):
         # Subweave: one process, ten renditions, master rewritten (on a fresh copy each run).
         copy = os.path.join(work, f"run{r}")
@@ -109,8 +140,10 @@ def main():
         shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
         cmd = [subweave, "package", os.path.join(copy, "master.m3u8")]
         for lang in LANGUAGES:
-            cmd += ["--subtitle", f"url={subs}/{lang}.vtt,language={lang}"]
+            cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
         ours.append(run(cmd))
+        # The I/O floor: the same files written the same way by a C program, nothing else.
+        floor.append(run_floor(copy, os.path.join(work, f"floor{r}")))
         # Peer: webvtt-py's segmenter, one run per language, 6 s target duration.
         walls, peaks = [], []
         for lang in LANGUAGES:
@@ -132,12 +165,15 @@ def main():
         "segments_per_rendition": segments_written,
         "durability": durability,
     }
+    result["io_floor"] = {"wall_s": statistics.median(w for w, _ in floor)}
+    result["ratio_to_floor"] = result["subweave"]["wall_s"] / result["io_floor"]["wall_s"]
     result["ratio_wall"] = result["subweave"]["wall_s"] / result["webvtt_py"]["wall_s"]
     result["ratio_peak_rss"] = result["subweave"]["peak_rss_mib"] / result["webvtt_py"]["peak_rss_mib"]
     print(json.dumps(result, indent=2))
     print(f"\nSubweave {result['subweave']['wall_s']:.2f} s, {result['subweave']['peak_rss_mib']:.1f} MiB; "
           f"webvtt-py {result['webvtt_py']['wall_s']:.2f} s (sum of 10 runs), {result['webvtt_py']['peak_rss_mib']:.1f} MiB peak. "
-          f"Ratios (Subweave/peer): time {result['ratio_wall']:.2f}, memory {result['ratio_peak_rss']:.2f}")
+          f"Ratios (Subweave/peer): time {result['ratio_wall']:.2f}, memory {result['ratio_peak_rss']:.2f}; "
+          f"I/O floor {result['io_floor']['wall_s']:.2f} s, Subweave/floor {result['ratio_to_floor']:.2f}")
     if durability:
         print(f"Durability (syncfs + fsync of the master and its folder): {durability['sync_s']:.3f} s of a "
               f"{durability['wall_s']:.2f} s run ({100 * durability['share']:.1f} %), {durability['calls']} calls")

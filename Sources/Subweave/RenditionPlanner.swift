@@ -23,13 +23,14 @@ struct RenditionPlanner {
             // erased, say) ends with it.
             for index in cues.indices where cues[index].end > timeline.duration { cues[index].end = timeline.duration }
         }
+        let writable = SegmentCues.writable(cues)
         let record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
             name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
-            ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: SegmentCues.writable(cues).count)
+            ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: writable.count)
         let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: track.identity), cues: cues,
-            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record)
+            folder: RenditionLayout.folder(for: track.identity), cues: writable,
+            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true)
         renditions.append(rendition)
         declarations.append(
             NewSubtitleRendition(
@@ -49,10 +50,12 @@ struct RenditionPlanner {
     mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
         var cues = kept.cues
         cues.removeAll { $0.start >= timeline.duration }
+        let writable = SegmentCues.writable(cues)
         let record = RenditionRecord(
             identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
-            prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: SegmentCues.writable(cues).count)
-        let rendition = SubtitleRendition(folder: folder, cues: cues, headerBlocks: kept.headerBlocks, timeline: timeline, record: record)
+            prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
+        let rendition = SubtitleRendition(
+            folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true)
         append(rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: [])
     }
 
@@ -64,12 +67,13 @@ struct RenditionPlanner {
         let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
         var cues = retimed.cues
         cues.removeAll { $0.start >= timeline.duration }
+        let writable = SegmentCues.writable(cues)
         let record = RenditionRecord(
             identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
             sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
-            ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: SegmentCues.writable(cues).count)
+            ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: writable.count)
         let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record)
+            folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record, writable: true)
         append(
             rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
             warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
@@ -110,11 +114,13 @@ struct RenditionPlanner {
             var cues = service.cues
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
             let name = captions.name(for: service.service)
-            let record = RenditionRecord(
+            let writable = SegmentCues.writable(cues)
+        let record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
                 name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
-                source: "the video's \(service.service.rawValue)", cueCount: SegmentCues.writable(cues).count)
-            let rendition = SubtitleRendition(folder: RenditionLayout.folder(for: identity), cues: cues, headerBlocks: [], timeline: timeline, record: record)
+                source: "the video's \(service.service.rawValue)", cueCount: writable.count)
+            let rendition = SubtitleRendition(
+            folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true)
             renditions.append(rendition)
             declarations.append(
                 NewSubtitleRendition(

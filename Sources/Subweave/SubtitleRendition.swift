@@ -24,10 +24,13 @@ package struct SubtitleRendition: Sendable {
     /// What is recorded beside the rendition (nil: no record, for tests of the segments alone).
     package let record: RenditionRecord?
 
-    /// A rendition of `cues` along `timeline`, with `record` written beside it.
-    package init(folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil) {
+    /// A rendition of `cues` along `timeline`, with `record` written beside it; `writable`: the
+    /// cues are already ``SegmentCues/writable(_:)`` (made so once by the caller).
+    package init(
+        folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil, writable alreadyWritable: Bool = false
+    ) {
         self.folder = folder
-        let writable = SegmentCues.writable(cues)
+        let writable = alreadyWritable ? cues : SegmentCues.writable(cues)
         self.cues = writable
         self.headerBlocks = headerBlocks
         self.timeline = timeline

@@ -11,6 +11,36 @@ extension StringProtocol {
     }
 }
 
+extension StringProtocol {
+    /// Whether the UTF-8 of the text contains `needle` (an ASCII string), compared byte by byte:
+    /// Foundation's `contains(_:)` goes through NSString and is many times slower.
+    package func containsASCII(_ needle: StaticString) -> Bool {
+        needle.withUTF8Buffer { pattern in
+            if let found = utf8.withContiguousStorageIfAvailable({ TextSearch.contains($0, pattern) }) { return found }
+            return Array(utf8).withUnsafeBufferPointer { TextSearch.contains($0, pattern) }
+        }
+    }
+}
+
+/// Byte search for short patterns.
+enum TextSearch {
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = pattern.first else { return true }
+        guard bytes.count >= pattern.count else { return false }
+        var i = 0
+        let last = bytes.count - pattern.count
+        while i <= last {
+            if bytes[i] == first {
+                var k = 1
+                while k < pattern.count && bytes[i + k] == pattern[k] { k += 1 }
+                if k == pattern.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}
+
 extension Substring {
     /// Without trailing spaces, tabs and carriage returns (the end of a playlist line).
     package var trimmingTrailingWhitespace: Substring {

@@ -26,9 +26,9 @@ package enum SubRipParser {
         var warnings: [IngestWarning] = []
         // Every line that is a timing line, or tries to be one.
         var timings: [(index: Int, timing: Timing?)] = []
-        for (index, line) in lines.enumerated() where line.contains("-->") || line.contains("->") {
+        for (index, line) in lines.enumerated() where line.containsASCII("->") {
             let timing = Timing(parsing: line)
-            if timing != nil || line.contains("-->") { timings.append((index, timing)) }
+            if timing != nil || line.containsASCII("-->") { timings.append((index, timing)) }
         }
 
         var cues: [Cue] = []

@@ -76,7 +76,7 @@ package enum SegmentCues {
             guard cue.end > cue.start else { continue }
             let (text, changed) = CueText.sanitized(cue.text)
             if changed { cue.text = text }
-            if cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.contains("-->") {
+            if cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.containsASCII("-->") {
                 cue.identifier = ""
             }
             result.append(cue)
