@@ -75,12 +75,12 @@ package struct CaptionDecoder {
         var result: [CCData] = []
         if codec == .mpeg2 {
             // MPEG-2 video: user_data() (start code 00 00 01 B2) after the picture header.
-            for range in NALUnits.split(accessUnit) where range.count > 1 && accessUnit[range.lowerBound] == 0xB2 {
+            for range in NALUnits.leadingUnits(accessUnit, codec: codec) where range.count > 1 && accessUnit[range.lowerBound] == 0xB2 {
                 if let data = CCData.parse(atscUserData: accessUnit[(range.lowerBound + 1)..<range.upperBound]) { result += data }
             }
             return result
         }
-        for range in NALUnits.split(accessUnit) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
+        for range in NALUnits.leadingUnits(accessUnit, codec: codec) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
             result += captionData(sei: accessUnit[range], codec: codec)
         }
         return result
@@ -206,6 +206,7 @@ package struct TransportStreamCaptionReader {
             announcedServices = video.captionServices
             guard let codec = NALUnits.Codec(streamType: video.streamType) else { finished = true; return false }
             decoder = CaptionDecoder(codec: codec)
+            demuxer.stopAtUnit = { codec.isPictureData($0) }
         }
         guard var decoder else { return true }
         self.decoder = nil  // keep the decoder's storage uniquely referenced while it works

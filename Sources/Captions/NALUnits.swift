@@ -25,6 +25,33 @@ package enum NALUnits {
         return units
     }
 
+    /// The units before the first that carries picture data (a VCL NAL unit of H.264, a slice of
+    /// MPEG-2 video): where SEI and user data must be (H.264 §7.4.1.2.3, ISO/IEC 13818-2 §6.2). The
+    /// scan stops there, so the slice data, most of an access unit's bytes, is never read. HEVC
+    /// access units are read whole (suffix SEI follows the slices).
+    package static func leadingUnits(_ data: [UInt8], codec: Codec) -> [Range<Int>] {
+        var units: [Range<Int>] = []
+        var start: Int?
+        var i = 0
+        let n = data.count
+        while i + 2 < n {
+            if data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1 {
+                if let s = start {
+                    var end = i
+                    while end > s && data[end - 1] == 0 { end -= 1 }
+                    units.append(s..<end)
+                }
+                i += 3
+                if i < n && codec.isPictureData(data[i]) { return units }
+                start = i
+                continue
+            }
+            i += data[i + 2] > 1 ? 3 : 1
+        }
+        if let s = start, s < n { units.append(s..<n) }
+        return units
+    }
+
     /// The RBSP of a NAL unit: emulation-prevention bytes (the `03` of `00 00 03`) removed.
     package static func rbsp(_ nal: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
@@ -67,6 +94,17 @@ package enum NALUnits {
                 return type == 39 || type == 40
             case .mpeg2:
                 return false
+            }
+        }
+
+        /// Whether a unit starting with `first` carries picture data after which no caption data
+        /// can follow: H.264 NAL types 1-5, MPEG-2 slice start codes 0x01-0xAF. Never for HEVC,
+        /// whose suffix SEI (type 40) follows the slices.
+        package func isPictureData(_ first: UInt8) -> Bool {
+            switch self {
+            case .h264: return (1...5).contains(first & 0x1F)
+            case .hevc: return false
+            case .mpeg2: return (0x01...0xAF).contains(first)
             }
         }
 

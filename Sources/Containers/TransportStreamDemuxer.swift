@@ -30,6 +30,13 @@ package struct TransportStreamDemuxer {
     private var currentOffset = 0
     private var lastCounter: UInt8?
     private var synced = false
+    /// Whether the PES being assembled still collects payload (see ``stopAtUnit``).
+    private var collecting = true
+
+    /// When set, a PES packet's payload is kept only up to the first start code (`00 00 01`)
+    /// whose next byte this says is picture data: the caller reads nothing after it (captions
+    /// come before the slices), so the bulk of every access unit is neither copied nor scanned.
+    package var stopAtUnit: (@Sendable (UInt8) -> Bool)?
 
     package init() {}
 
@@ -130,19 +137,41 @@ package struct TransportStreamDemuxer {
             flushCurrent(emit)
             currentHeader = TransportStream.PESHeader(data[packet.payload])
             currentOffset = absolute
+            collecting = true
             if let header = currentHeader {
                 let start = packet.payload.lowerBound + min(header.headerLength, packet.payload.count)
                 current = Array(data[start..<packet.payload.upperBound])
+                truncateAtPictureData(from: 0)
             }
-        } else if currentHeader != nil {
+        } else if currentHeader != nil && collecting {
+            let before = current.count
             current.append(contentsOf: data[packet.payload])
+            truncateAtPictureData(from: max(0, before - 3))
+        }
+    }
+
+    /// Ends collection at the first start code of picture data at or after `from`.
+    private mutating func truncateAtPictureData(from: Int) {
+        guard let stop = stopAtUnit, collecting, current.count >= 4 else { return }
+        var i = from
+        while i + 3 < current.count {
+            if current[i + 2] > 1 {
+                i += 3
+                continue
+            }
+            if current[i] == 0 && current[i + 1] == 0 && current[i + 2] == 1 && stop(current[i + 3]) {
+                current.removeSubrange(i...)
+                collecting = false
+                return
+            }
+            i += 1
         }
     }
 
     private mutating func flushCurrent(_ emit: (PESPacket) -> Void) {
         guard let header = currentHeader else { return }
         var payload = current
-        if header.packetLength > 0 {
+        if header.packetLength > 0 && collecting {
             // PES_packet_length counts the bytes after itself; a header that claims more than the
             // packet holds leaves no payload.
             let expected = max(0, header.packetLength + 6 - header.headerLength)

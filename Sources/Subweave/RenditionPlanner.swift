@@ -73,7 +73,8 @@ struct RenditionPlanner {
             sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
             ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: writable.count)
         let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record, writable: true)
+            folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record,
+            writable: true)
         append(
             rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
             warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
@@ -115,12 +116,12 @@ struct RenditionPlanner {
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
             let name = captions.name(for: service.service)
             let writable = SegmentCues.writable(cues)
-        let record = RenditionRecord(
+            let record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
                 name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
                 source: "the video's \(service.service.rawValue)", cueCount: writable.count)
             let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true)
+                folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true)
             renditions.append(rendition)
             declarations.append(
                 NewSubtitleRendition(

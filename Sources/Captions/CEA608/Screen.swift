@@ -62,9 +62,16 @@ struct Screen: Equatable {
 
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
     var text: String {
-        cells.compactMap { row -> String? in
-            let line = String(String(row).trimming([" ", "\u{00A0}"]))
-            return line.isEmpty ? nil : line
-        }.joined(separator: "\n")
+        var out = ""
+        for row in cells {
+            // Trimmed of spaces and no-break spaces at both ends (compared directly: this runs on
+            // every change of the screen).
+            guard let first = row.firstIndex(where: { $0 != " " && $0 != "\u{00A0}" }),
+                let last = row.lastIndex(where: { $0 != " " && $0 != "\u{00A0}" })
+            else { continue }
+            if !out.isEmpty { out += "\n" }
+            for character in row[first...last] { out.append(character) }
+        }
+        return out
     }
 }
