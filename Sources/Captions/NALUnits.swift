@@ -25,10 +25,11 @@ package enum NALUnits {
         return units
     }
 
-    /// The units before the first that carries picture data (a VCL NAL unit of H.264, a slice of
-    /// MPEG-2 video): where SEI and user data must be (H.264 §7.4.1.2.3, ISO/IEC 13818-2 §6.2). The
-    /// scan stops there, so the slice data, most of an access unit's bytes, is never read. HEVC
-    /// access units are read whole (suffix SEI follows the slices).
+    /// The units before the first that carries picture data, where SEI and user data must be.
+    ///
+    /// Picture data: a VCL NAL unit of H.264, a slice of MPEG-2 video (H.264 §7.4.1.2.3, ISO/IEC
+    /// 13818-2 §6.2). The scan stops there, so the slice data, most of an access unit's bytes, is
+    /// never read. HEVC access units are read whole (suffix SEI follows the slices).
     package static func leadingUnits(_ data: [UInt8], codec: Codec) -> [Range<Int>] {
         var units: [Range<Int>] = []
         var start: Int?
@@ -97,9 +98,10 @@ package enum NALUnits {
             }
         }
 
-        /// Whether a unit starting with `first` carries picture data after which no caption data
-        /// can follow: H.264 NAL types 1-5, MPEG-2 slice start codes 0x01-0xAF. Never for HEVC,
-        /// whose suffix SEI (type 40) follows the slices.
+        /// Whether a unit starting with `first` carries picture data after which no caption data can follow.
+        ///
+        /// H.264 NAL types 1-5, MPEG-2 slice start codes 0x01-0xAF. Never for HEVC, whose suffix
+        /// SEI (type 40) follows the slices.
         package func isPictureData(_ first: UInt8) -> Bool {
             switch self {
             case .h264: return (1...5).contains(first & 0x1F)
