@@ -24,17 +24,94 @@ package enum CueText {
 
     /// The text with its markup repaired, and whether anything changed.
     package static func repaired(_ text: String) -> (text: String, changed: Bool) {
-        // Fast path: no markup characters at all.
+        // Fast paths: no markup characters at all, or markup already as the repair writes it.
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) {
             return (text, false)
         }
+        if isAlreadyRepaired(text) { return (text, false) }
+        let result = repairedFully(text)
+        return (result, result != text)
+    }
+
+    /// The full repair, token by token (what the fast path must agree with).
+    static func repairedFully(_ text: String) -> String {
         var builder = Builder()
         var tokenizer = Tokenizer(Array(text.unicodeScalars))
         while let token = tokenizer.next() {
             builder.consume(token)
         }
-        let result = builder.finish()
-        return (result, result != text)
+        return builder.finish()
+    }
+
+    /// Whether `text` is already what ``repaired(_:)`` would make of it, checked on its bytes
+    /// without building anything: only `<i>`, `<b>`, `<u>` and `<c.class…>` tags, properly nested
+    /// and closed; `&` only in references ending with `;`; no `>` outside a tag. Anything else
+    /// (voices, ruby, timestamps, stray or unknown tags) takes the full repair.
+    static func isAlreadyRepaired(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        bytes.append(0)  // a sentinel: the loops below never read past the end
+        var open: [UInt8] = []
+        var i = 0
+        let end = bytes.count - 1
+        while i < end {
+            switch bytes[i] {
+            case UInt8(ascii: ">"):
+                return false
+            case UInt8(ascii: "&"):
+                var j = i + 1
+                func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+                func isHex(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
+                if bytes[j] == UInt8(ascii: "#") {
+                    // A numeric reference: decimal, or x and hexadecimal, then `;`.
+                    j += 1
+                    let hex = bytes[j] | 0x20 == UInt8(ascii: "x")
+                    if hex { j += 1 }
+                    let digitsStart = j
+                    while j < end, hex ? isHex(bytes[j]) : isDigit(bytes[j]) { j += 1 }
+                    guard j > digitsStart, bytes[j] == UInt8(ascii: ";") else { return false }
+                } else {
+                    // A named reference the table knows, with its `;`.
+                    while j < end, isDigit(bytes[j]) || (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x7A) { j += 1 }
+                    guard j > i + 1, bytes[j] == UInt8(ascii: ";"), j - i <= 34,
+                        CharacterReferences.named[String(decoding: bytes[(i + 1)...j], as: UTF8.self)] != nil
+                    else { return false }
+                }
+                i = j + 1
+            case UInt8(ascii: "<"):
+                var j = i + 1
+                let closing = bytes[j] == UInt8(ascii: "/")
+                if closing { j += 1 }
+                let name = bytes[j]
+                guard name == UInt8(ascii: "i") || name == UInt8(ascii: "b") || name == UInt8(ascii: "u") || name == UInt8(ascii: "c") else {
+                    return false
+                }
+                j += 1
+                if closing {
+                    guard bytes[j] == UInt8(ascii: ">"), open.last == name else { return false }
+                    open.removeLast()
+                } else {
+                    if name == UInt8(ascii: "c") {
+                        // Classes: `.` then letters, digits, `_` or `-`.
+                        while bytes[j] == UInt8(ascii: ".") {
+                            j += 1
+                            let classStart = j
+                            while j < end, bytes[j] != UInt8(ascii: ".") && bytes[j] != UInt8(ascii: ">") {
+                                let b = bytes[j]
+                                guard (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "_") else { return false }
+                                j += 1
+                            }
+                            guard j > classStart else { return false }
+                        }
+                    }
+                    guard bytes[j] == UInt8(ascii: ">") else { return false }
+                    open.append(name)
+                }
+                i = j + 1
+            default:
+                i += 1
+            }
+        }
+        return open.isEmpty
     }
 
     /// The text as Subweave writes it into a segment: markup repaired (``repaired(_:)``), then

@@ -163,6 +163,10 @@ enum SubRipMarkup {
     ]
 
     static func convert(_ text: String) -> (String, CueSettings) {
+        // Plain text (most cues): nothing to convert or escape.
+        if !text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x7B || $0 == 0x5C }) {
+            return (text, CueSettings())
+        }
         var out = ""
         var settings = CueSettings()
         var fontStack: [Bool] = []  // whether each open <font> emitted <c.…>

@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 import Timebase
-import TimedText
+
+@testable import TimedText
 
 /// The W3C WebVTT parser algorithm, case by case (WebVTT §6).
 struct WebVTTParserTests {
@@ -226,5 +227,26 @@ struct SegmenterTests {
 
     @Test func emptyWindowsStayEmpty() {
         #expect(Segmenter.assign([cue(100, 200)], to: [window(0, 50), window(50, 100), window(100, 150)]) == [[], [], [0]])
+    }
+}
+
+/// The repair's fast path (text already as the repair writes it) agrees with the full repair on
+/// every text it accepts: checked on the repair table and on generated markup.
+struct RepairFastPathTests {
+    @Test func agreesWithTheFullRepair() {
+        var texts = CueTextTests.repairs.map(\.value.0) + CueTextTests.repairs.map(\.value.1)
+        let pieces = [
+            "<i>", "</i>", "<b>", "</b>", "<u>", "</u>", "<c.yellow>", "<c>", "</c>", "&amp;", "&#233;", "&#x1F600;", "&#abc;", "&bogus;",
+            "&nbsp;", "&amp", ">", "<", "a", " ", "é", "<v x>", "<i.c>", "<c.a-b>", "&",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...8, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            texts.append(text)
+        }
+        for text in texts where CueText.isAlreadyRepaired(text) {
+            #expect(CueText.repairedFully(text) == text, "\(text.debugDescription): the fast path accepts it but the repair changes it")
+        }
     }
 }

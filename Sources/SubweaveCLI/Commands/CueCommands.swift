@@ -28,11 +28,42 @@ enum CuesCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let ingested = try await SubtitleArguments.read(context, asWritten: true)
         if context.json {
-            try Output.json(CueListJSON(cues: ingested.cues, regions: ingested.regions), schema: "subweave.cues/1")
+            try streamJSON(ingested)
         } else {
-            Output.raw(WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: ingested.cues.map(WebVTTWriter.block)))
+            // Written cue by cue: a file of millions of cues never exists twice in memory.
+            var out = WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: [])
+            for cue in ingested.cues {
+                out += WebVTTWriter.block(cue) + "\n\n"
+                if out.utf8.count > 1 << 20 {
+                    Output.raw(out)
+                    out = ""
+                }
+            }
+            Output.raw(out)
         }
         return 0
+    }
+
+    /// `{"schema", "cues": [...]}` written a cue at a time (the same document `Output.json`
+    /// would make, without holding it whole).
+    static func streamJSON(_ ingested: IngestedSubtitles) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard !ingested.cues.isEmpty else {
+            Output.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n\n  ]\n}\n")
+            return
+        }
+        var out = "{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n"
+        for (index, cue) in ingested.cues.enumerated() {
+            let data = try encoder.encode(VTTCueJSON(cue, regions: ingested.regions))
+            let indented = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+            out += indented.joined(separator: "\n") + (index + 1 < ingested.cues.count ? ",\n" : "\n")
+            if out.utf8.count > 1 << 20 {
+                Output.raw(out)
+                out = ""
+            }
+        }
+        Output.raw(out + "  ]\n}\n")
     }
 }
 
