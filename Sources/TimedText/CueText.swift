@@ -43,10 +43,12 @@ package enum CueText {
         return builder.finish()
     }
 
-    /// Whether `text` is already what ``repaired(_:)`` would make of it, checked on its bytes
-    /// without building anything: only `<i>`, `<b>`, `<u>` and `<c.class…>` tags, properly nested
-    /// and closed; `&` only in references ending with `;`; no `>` outside a tag. Anything else
-    /// (voices, ruby, timestamps, stray or unknown tags) takes the full repair.
+    /// Whether `text` is already what ``repaired(_:)`` would make of it.
+    ///
+    /// Checked on its bytes without building anything: only `<i>`, `<b>`, `<u>` and
+    /// `<c.class…>` tags, properly nested and closed; `&` only in references ending with `;`; no
+    /// `>` outside a tag. Anything else (voices, ruby, timestamps, stray or unknown tags) takes
+    /// the full repair.
     static func isAlreadyRepaired(_ text: String) -> Bool {
         var bytes = Array(text.utf8)
         bytes.append(0)  // a sentinel: the loops below never read past the end
