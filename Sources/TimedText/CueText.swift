@@ -330,7 +330,7 @@ package enum CueText {
 
     /// Decodes character references as a browser does (``CharacterReferences``).
     static func decodeReferences(_ t: String) -> String {
-        guard t.contains("&") else { return t }
+        guard t.utf8.contains(0x26) else { return t }
         let s = Array(t.unicodeScalars)
         var out = ""
         var k = 0

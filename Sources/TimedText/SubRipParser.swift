@@ -56,15 +56,18 @@ package enum SubRipParser {
                         "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
                 continue
             }
-            var body = lines[(entry.index + 1)..<max(entry.index + 1, textEnd)].map { $0.trimmingTrailingSpaces }
-            body.removeAll { $0.allSatisfy { $0 == " " || $0 == "\t" } }
+            var body = ""
+            for line in lines[(entry.index + 1)..<max(entry.index + 1, textEnd)] where !isBlank(line) {
+                if !body.isEmpty { body += "\n" }
+                body += line.trimmingTrailingSpaces
+            }
             guard !body.isEmpty else {
                 warnings.append(IngestWarning(kind: .emptyCue, line: lineNumber, "cue has no text; skipped"))
                 continue
             }
-            let (markup, settings) = SubRipMarkup.convert(body.joined(separator: "\n"))
+            let (markup, settings) = SubRipMarkup.convert(body)
             let (repaired, _) = CueText.sanitized(markup)
-            if CueText.plainText(repaired).allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" }) {
+            if !hasVisibleText(repaired) {
                 warnings.append(IngestWarning(kind: .emptyCue, line: lineNumber, "cue has no visible text after removing markup; skipped"))
                 continue
             }
@@ -82,13 +85,44 @@ package enum SubRipParser {
         return (cues, warnings)
     }
 
+    /// Whether the line holds only spaces and tabs (compared on bytes: a space or tab cannot
+    /// start a grapheme cluster that holds anything else).
     static func isBlank(_ line: Substring) -> Bool {
-        line.allSatisfy { $0 == " " || $0 == "\t" }
+        line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
     static func isCounter(_ line: Substring) -> Bool {
-        let trimmed = line.trimmingTrailingSpaces.drop { $0 == " " || $0 == "\t" }
-        return !trimmed.isEmpty && trimmed.allSatisfy(\.isASCIIDigit)
+        var sawDigit = false
+        var trailing = false
+        for byte in line.utf8 {
+            switch byte {
+            case 0x30...0x39:
+                if trailing { return false }
+                sawDigit = true
+            case 0x20, 0x09: if sawDigit { trailing = true }
+            default: return false
+            }
+        }
+        return sawDigit
+    }
+
+    /// Whether a viewer would see anything of the cue text: plain text is checked on bytes, text
+    /// with tags or character references through the WebVTT tokenizer.
+    static func hasVisibleText(_ text: String) -> Bool {
+        // Outside tags (`<` to `>`, as the WebVTT tokenizer reads them) any byte but white space
+        // shows; a character reference (`&Tab;`) must be decoded to tell.
+        var inTag = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x3C: inTag = true
+            case 0x3E where inTag: inTag = false
+            case _ where inTag: continue
+            case 0x20, 0x0A, 0x09: continue
+            case 0x26: return !CueText.plainText(text).allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" }
+            default: return true
+            }
+        }
+        return false
     }
 
     /// A SubRip timing line: `start --> end` and anything after it.
@@ -97,50 +131,64 @@ package enum SubRipParser {
         let end: MediaTime
 
         init?(parsing line: Substring) {
-            let scalars = Array(line.unicodeScalars)
-            var i = 0
-            func skipSpaces() { while i < scalars.count, scalars[i] == " " || scalars[i] == "\t" { i += 1 } }
+            let parsed = line.utf8.withContiguousStorageIfAvailable { Timing.parse($0) } ?? Timing.parse(Array(line.utf8))
+            guard let parsed else { return nil }
+            (start, end) = parsed
+        }
+
+        /// The start and end of a timing line's UTF-8 bytes.
+        static func parse<Bytes: RandomAccessCollection<UInt8>>(_ s: Bytes) -> (MediaTime, MediaTime)? where Bytes.Index == Int {
+            var i = s.startIndex
+            func skipSpaces() { while i < s.endIndex, s[i] == 0x20 || s[i] == 0x09 { i += 1 } }
             skipSpaces()
-            guard let start = Timing.timestamp(scalars, &i) else { return nil }
+            guard let start = timestamp(s, &i) else { return nil }
             skipSpaces()
             // `-->`, or `->`, `--->`: one or more dashes then `>`.
             var dashes = 0
-            while i < scalars.count, scalars[i] == "-" { dashes += 1; i += 1 }
-            guard dashes >= 1, i < scalars.count, scalars[i] == ">" else { return nil }
+            while i < s.endIndex, s[i] == 0x2D { dashes += 1; i += 1 }
+            guard dashes >= 1, i < s.endIndex, s[i] == 0x3E else { return nil }
             i += 1
             skipSpaces()
-            guard let end = Timing.timestamp(scalars, &i) else { return nil }
+            guard let end = timestamp(s, &i) else { return nil }
             // Whatever follows (X1:… coordinates) is ignored, but it must be separated.
-            guard i == scalars.count || scalars[i] == " " || scalars[i] == "\t" else { return nil }
-            self.start = start
-            self.end = end
+            guard i == s.endIndex || s[i] == 0x20 || s[i] == 0x09 else { return nil }
+            return (start, end)
         }
 
         /// `[h:]m:s[,.:]f` with one or more digits per field; the fraction is a decimal fraction
         /// of a second (`1,5` is 1.500 s), read to the millisecond.
-        static func timestamp(_ s: [Unicode.Scalar], _ i: inout Int) -> MediaTime? {
+        static func timestamp<Bytes: RandomAccessCollection<UInt8>>(_ s: Bytes, _ i: inout Int) -> MediaTime? where Bytes.Index == Int {
+            func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
             var fields: [Int64] = []
-            var fractionText = ""
+            fields.reserveCapacity(3)
             while true {
                 let start = i
-                while i < s.count, s[i].isASCIIDigit, i - start < 10 { i += 1 }
-                guard i > start, let value = Int64(String(String.UnicodeScalarView(s[start..<i]))) else { return nil }
+                var value: Int64 = 0
+                // At most ten digits a field: no overflow, and longer runs are not a timestamp.
+                while i < s.endIndex, isDigit(s[i]), i - start < 10 {
+                    value = value * 10 + Int64(s[i] - 0x30)
+                    i += 1
+                }
+                guard i > start else { return nil }
                 fields.append(value)
                 guard fields.count < 3 else { break }
-                guard i < s.count, s[i] == ":" else {
-                    if fields.count == 2, i < s.count, s[i] == "," || s[i] == "." { break }
+                guard i < s.endIndex, s[i] == 0x3A else {
+                    if fields.count == 2, i < s.endIndex, s[i] == 0x2C || s[i] == 0x2E { break }
                     return nil
                 }
                 i += 1
             }
-            guard i < s.count, s[i] == "," || s[i] == "." || s[i] == ":" else { return nil }
+            guard i < s.endIndex, s[i] == 0x2C || s[i] == 0x2E || s[i] == 0x3A else { return nil }
             i += 1
             let fractionStart = i
-            while i < s.count, s[i].isASCIIDigit { i += 1 }
+            var ms: Int64 = 0
+            while i < s.endIndex, isDigit(s[i]) {
+                // Read to the millisecond: `5` is 500, `05` is 50, digits past the third are dropped.
+                if i - fractionStart < 3 { ms = ms * 10 + Int64(s[i] - 0x30) }
+                i += 1
+            }
             guard i > fractionStart else { return nil }
-            fractionText = String(String.UnicodeScalarView(s[fractionStart..<i]))
-            let padded = (fractionText + "000").prefix(3)
-            guard let ms = Int64(padded) else { return nil }
+            for _ in min(i - fractionStart, 3)..<3 { ms *= 10 }
             let (h, m, sec) = fields.count == 3 ? (fields[0], fields[1], fields[2]) : (0, fields[0], fields[1])
             guard m < 60, sec < 60 else { return nil }
             return MediaTime(hours: h, minutes: m, seconds: sec, milliseconds: ms)
@@ -311,9 +359,15 @@ enum SubRipMarkup {
 }
 
 extension Substring {
+    /// Without trailing spaces and tabs (found on bytes: both are ASCII, so the cut falls on a
+    /// character boundary).
     var trimmingTrailingSpaces: Substring {
-        var s = self
-        while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
-        return s
+        var end = utf8.endIndex
+        while end > utf8.startIndex {
+            let before = utf8.index(before: end)
+            guard utf8[before] == 0x20 || utf8[before] == 0x09 else { break }
+            end = before
+        }
+        return self[..<end]
     }
 }

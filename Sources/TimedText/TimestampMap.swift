@@ -56,10 +56,7 @@ public struct TimestampMap: Sendable, Equatable {
             number += 1
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if line.isEmpty { inHeader = false; continue }
-            guard line.hasPrefix("X-TIMESTAMP-MAP=") else {
-                if !inHeader && line.contains("-->") { continue }
-                continue
-            }
+            guard line.hasPrefix("X-TIMESTAMP-MAP=") else { continue }
             guard let map = TimestampMap(parsing: line) else { return .malformed(line: number) }
             return .found(map, line: number, inHeader: inHeader)
         }

@@ -231,8 +231,20 @@ struct SegmenterTests {
 }
 
 /// The repair's fast path (text already as the repair writes it) agrees with the full repair on
-/// every text it accepts: checked on the repair table and on generated markup.
+/// every text it accepts, and SubRip's byte check for visible text agrees with the text the
+/// WebVTT tokenizer yields: checked on the repair table and on generated markup.
 struct RepairFastPathTests {
+    @Test func visibleTextAgreesWithThePlainText() {
+        let pieces = ["<i>", "</i>", "<c.x>", "<00:00:01.000>", " ", "\n", "\t", "&Tab;", "&NewLine;", "&nbsp;", "&amp;", "&", ">", "<", "a", "é", "\u{3000}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...6, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            let viewerSees = !CueText.plainText(text).allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" }
+            #expect(SubRipParser.hasVisibleText(text) == viewerSees, "\(text.debugDescription)")
+        }
+    }
+
     @Test func agreesWithTheFullRepair() {
         var texts = CueTextTests.repairs.map(\.value.0) + CueTextTests.repairs.map(\.value.1)
         let pieces = [
