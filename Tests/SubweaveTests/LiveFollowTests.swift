@@ -203,6 +203,40 @@ struct LiveFollowTests {
         #expect(!files.contains("00000.vtt"))
     }
 
+    /// A segment the playlist lists but that is not there when read (a sliding window's publisher
+    /// deleted it, or has not finished renaming it) is read again on the next pass; with no
+    /// retries the follow stops with the file named.
+    @Test func retriesASegmentThatIsNotThereYet() async throws {
+        let folder = try Scratch.make().path
+        try SubtitleText.srt([(0.5, 1.5, "One")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try LiveSimulator(folder: folder, seconds: 4)
+        try FileManager.default.moveItem(atPath: folder + "/v000.ts", toPath: folder + "/hidden.ts")
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var follower = LiveFollower()
+        follower.pollInterval = 0.05
+        follower.idleTimeout = 60
+        follower.readRetries = 0
+        do {
+            _ = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+            Issue.record("the follow went on without the first segment")
+        } catch {
+            #expect(error.description.contains("v000.ts") && error.description.contains("does not exist"), "\(error)")
+        }
+        // The segment appears a moment after the follow starts; a retry budget far longer than
+        // the moment keeps the test independent of the machine's load.
+        follower.readRetries = 10_000
+        let restore = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            try? FileManager.default.moveItem(atPath: folder + "/hidden.ts", toPath: folder + "/v000.ts")
+            while !encoder.finished { encoder.publishNext() }
+        }
+        restore.start()
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+        #expect(report.reason == "ended")
+        let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
+        #expect(abs((placed["One"] ?? -1) - 0.5) < 0.0011, "One at \(placed["One"] ?? -1)")
+    }
+
     /// A follow killed (`kill -9`) and started again goes on from what is on disk: every segment
     /// of the finished playlist exists once, and those published before the kill never changed.
     @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))

@@ -45,6 +45,12 @@ public struct LiveFollower: Sendable {
     public var pollInterval: TimeInterval?
     /// Stop when the video playlist has not changed for this many seconds; nil: 30 target durations.
     public var idleTimeout: TimeInterval?
+    /// Consecutive failed reads or writes (``SubweaveError/io(path:reason:)``) the follow retries,
+    /// a poll interval apart, before it gives up.
+    ///
+    /// In a sliding window the publisher deletes a segment once it leaves the window, so one the
+    /// playlist listed can be gone by the time it is read; the next pass reads the playlist again.
+    public var readRetries = 3
     /// Told after every pass that wrote something.
     public var onUpdate: @Sendable (LiveUpdate) -> Void = { _ in }
 
@@ -54,13 +60,36 @@ public struct LiveFollower: Sendable {
     /// Follows `master` with `request`'s tracks (and in-band captions found at the start) until
     /// the video playlist ends or stops changing.
     public func follow(master: URL, _ request: PackageRequest) async throws(SubweaveError) -> LiveReport {
-        var session = try await LiveSession.start(master: master, request: request, loader: loader)
+        var failures = 0
+        var session: LiveSession
+        while true {
+            do {
+                session = try await LiveSession.start(master: master, request: request, loader: loader)
+                break
+            } catch {
+                // A master that cannot be read is not a window that slid.
+                failures += 1
+                guard case .io(let path, _) = error, path != MediaReader.display(master), failures <= readRetries else { throw error }
+                try? await Task.sleep(nanoseconds: UInt64((pollInterval ?? 1) * 1_000_000_000))
+            }
+        }
         let interval = pollInterval ?? max(0.2, Double(session.targetDuration) / 2)
         let idle = idleTimeout ?? Double(session.targetDuration) * 30
         var lastChange = Date()
         var total = 0
+        failures = 0
         while true {
-            let update = try await session.pass()
+            let update: LiveUpdate
+            do {
+                update = try await session.pass()
+                failures = 0
+            } catch {
+                failures += 1
+                guard case .io = error, failures <= readRetries else { throw error }
+                session.note("a pass was retried after: \(error.description)")
+                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                continue
+            }
             total += update.segmentsWritten
             if !update.newSegments.isEmpty || update.segmentsWritten > 0 {
                 lastChange = Date()

@@ -155,6 +155,9 @@ extension LiveSession {
             at: statePath, with: String(decoding: data, as: UTF8.self), temporaryName: RenditionLayout.temporaryPrefix + "live-state.tmp")
     }
 
+    /// Adds `text` to the notes the report carries.
+    mutating func note(_ text: String) { state.timeline.notes.append(text) }
+
     func report(reason: String, written: Int) -> LiveReport {
         var late: [String: Int] = [:]
         for r in state.renditions where r.lateCues > 0 { late[r.record.identity] = r.lateCues }

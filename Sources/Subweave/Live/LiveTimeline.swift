@@ -56,11 +56,13 @@ struct LiveTimeline: Codable, Equatable {
                 notes.append("segments before media sequence \(number) were not seen; times continue from \(MediaTime(ticks: last).decimalSeconds) s")
                 start = last
             }
-            segments[number] = Segment(start: start, duration: segment.duration.ticks, discontinuitySequence: segment.discontinuitySequence)
+            // Probed before the segment is recorded: a segment that could not be read (gone from
+            // a sliding window) is new again on the next pass.
             if sequences[segment.discontinuitySequence] == nil {
                 let timeline = try await probe(index)
                 sequences[segment.discontinuitySequence] = Sequence(start: start, media: timeline.start)
             }
+            segments[number] = Segment(start: start, duration: segment.duration.ticks, discontinuitySequence: segment.discontinuitySequence)
             added.append(number)
         }
         // Keep what the window still names, and the segment before it (for the next start).
