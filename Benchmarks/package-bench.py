@@ -10,59 +10,13 @@ ratios Subweave / peer. The machine is shared: compare the ratios, not the secon
 
 Needs: swift, ffmpeg (one real 6 s MPEG-TS segment), pip (installs webvtt-py 0.6.0 into a venv).
 """
-import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ROOT, release_subweave, run  # noqa: E402
+from benchlib import ROOT, SEGMENT_SECONDS, make_title, release_subweave, run  # noqa: E402
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja"]
-SEGMENTS, SEGMENT_SECONDS, CUES = 1200, 6, 1500
+SEGMENTS, CUES = 1200, 1500
 
-
-
-def vtt_time(ms):
-    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
-
-
-def make_inputs(work):
-    hls = os.path.join(work, "hls")
-    os.makedirs(hls)
-    seg = os.path.join(hls, "seg_0000.ts")
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                    "testsrc2=size=160x90:rate=25", "-t", str(SEGMENT_SECONDS), "-c:v", "libx264",
-                    "-preset", "ultrafast", "-g", "50", "-bf", "2", "-f", "mpegts", seg], check=True)
-    lines = ["#EXTM3U", "#EXT-X-VERSION:3", f"#EXT-X-TARGETDURATION:{SEGMENT_SECONDS}",
-             "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD"]
-    for i in range(SEGMENTS):
-        name = f"seg_{i:04d}.ts"
-        if i:
-            os.link(seg, os.path.join(hls, name))  # every segment exists; only the first is read
-        lines += [f"#EXTINF:{SEGMENT_SECONDS}.000000,", name]
-    lines.append("#EXT-X-ENDLIST")
-    with open(os.path.join(hls, "prog.m3u8"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x90\nprog.m3u8\n"
-    with open(os.path.join(hls, "master.m3u8"), "w") as f:
-        f.write(master)
-    subs = os.path.join(work, "subs")
-    os.makedirs(subs)
-    total_ms = SEGMENTS * SEGMENT_SECONDS * 1000
-    for n, lang in enumerate(LANGUAGES):
-        rng = random.Random(n)
-        starts = sorted(rng.randrange(0, total_ms - 8000) for _ in range(CUES))
-        vtt, srt = ["WEBVTT", ""], []
-        for i, s in enumerate(starts):
-            e = s + rng.randrange(1200, 6500)
-            text = f"Line {i} in {lang}: " + " ".join(rng.choice(["the", "a", "subtitle", "very", "long", "word", "é", "ß"]) for _ in range(8))
-            if i % 3 == 0:
-                text += "\nsecond line with <i>italics</i> & more"
-            vtt += [str(i + 1), f"{vtt_time(s)} --> {vtt_time(e)}", text, ""]
-            # The same cue as SubRip, what vendors deliver (and what Subweave reads here).
-            srt += [str(i + 1), f"{vtt_time(s).replace('.', ',')} --> {vtt_time(e).replace('.', ',')}", text, ""]
-        with open(os.path.join(subs, f"{lang}.vtt"), "w") as f:
-            f.write("\n".join(vtt))
-        with open(os.path.join(subs, f"{lang}.srt"), "w") as f:
-            f.write("\n".join(srt))
-    return hls, subs
 
 
 def floor_binary(work):
@@ -127,7 +81,7 @@ def main():
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
     subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "webvtt-py==0.6.0"], check=True)
     webvtt = os.path.join(venv, "bin", "webvtt")
-    hls, subs = make_inputs(work)
+    hls, subs = make_title(work, SEGMENTS, LANGUAGES, CUES)
     global FLOOR
     FLOOR = floor_binary(work)
 

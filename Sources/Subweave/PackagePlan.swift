@@ -90,8 +90,8 @@ public struct PackagePlan: Sendable {
     public let output: URL
     /// The new master's text.
     public let masterText: String
-    /// The renditions, each with its files (made when written).
-    package let renditions: [SubtitleRendition]
+    /// The renditions, each with its files (made when written, or already staged).
+    package let renditions: [PlannedRendition]
     /// The report of the run.
     public let report: PackageReport
     /// Folders of renditions Subweave manages in this presentation (old and new), relative to the
@@ -114,6 +114,13 @@ extension Presentation {
     /// Decides everything a run writes, reading (subtitle sources, the video for captions, the
     /// records and cues of earlier runs) but writing nothing.
     public func plan(_ request: PackageRequest) async throws(SubweaveError) -> PackagePlan {
+        try await plan(request, stager: nil)
+    }
+
+    /// Decides everything a run writes; with a `stager`, each side-loaded track's rendition is
+    /// written into the run's staging folder as soon as it is segmented and only its description
+    /// is kept, so that the run holds a few tracks' cues at a time.
+    func plan(_ request: PackageRequest, stager: RenditionStager?) async throws(SubweaveError) -> PackagePlan {
         let reader = MediaReader(loader: loader)
         let output = request.output ?? masterURL
         guard output.isFileURL else {
@@ -125,12 +132,11 @@ extension Presentation {
         if request.captions == .auto || request.closedCaptions == .inBand {
             captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url)
         }
-        let loaded = try await TrackLoader(loader: loader).load(request.tracks)
+        let made = try await makeTrackRenditions(request.tracks, stager: stager)
         var request = request
-        request.tracks = try Self.languagesFromFiles(request.tracks, loaded)
-
+        request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline)
-        for (track, ingested) in zip(request.tracks, loaded) { planner.add(track, ingested) }
+        for track in made { planner.add(track.rendition, track.declaration, track.report) }
         if request.captions == .auto { planner.add(captions) }
         var warnings = self.warnings
         try checkEmpty(planner, request, &warnings)
@@ -145,7 +151,7 @@ extension Presentation {
         }
         var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions))
             .rewrite(master, renditions: planner.declarations, removing: removal.lines)
-        warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, loaded)
+        warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, made.map(\.coverageCues))
         if let preferred = request.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
         let previous = Self.managedGenerations(master, includingLegacy: true)
@@ -165,7 +171,7 @@ extension Presentation {
     /// A track of the request that ends with no cue fails the run (FastPix's `noCues`), unless
     /// empty tracks are allowed, when it is a warning.
     private func checkEmpty(_ planner: RenditionPlanner, _ request: PackageRequest, _ warnings: inout [PackageWarning]) throws(SubweaveError) {
-        for (track, rendition) in zip(request.tracks, planner.renditions) where rendition.cues.isEmpty {
+        for (track, rendition) in zip(request.tracks, planner.renditions) where rendition.cueCount == 0 {
             let report = planner.reports.first { $0.identity == track.identity.description }
             let why = report?.warnings.first.map { " (\($0))" } ?? ""
             let message = "track \"\(track.sourceID)\" (\(track.source)) has no cue on the programme's timeline\(why)"
@@ -176,25 +182,48 @@ extension Presentation {
         }
     }
 
-    /// Tracks registered without a language take the one their file declares (TTML's
-    /// `xml:lang`); one that declares none cannot be labelled.
-    static func languagesFromFiles(_ tracks: [SubtitleTrack], _ loaded: [IngestedSubtitles]) throws(SubweaveError) -> [SubtitleTrack] {
-        var result: [SubtitleTrack] = []
-        for (track, ingested) in zip(tracks, loaded) {
-            guard track.language.isUndetermined, track.label.isEmpty else {
-                result.append(track)
-                continue
+    /// A side-loaded track made into its rendition: the track (with the language its file
+    /// declares, when it had none), the rendition, where its files are, and the cues the
+    /// forced-coverage rule reads (kept only for the tracks it compares).
+    struct MadeTrack: Sendable {
+        let track: SubtitleTrack
+        let rendition: PlannedRendition
+        let declaration: NewSubtitleRendition
+        let report: PackageReport.Track
+        let coverageCues: [Cue]?
+    }
+
+    /// Loads, ingests and segments each track, a few at a time; with a `stager`, each rendition
+    /// is written to staging at once and its cues are let go.
+    private func makeTrackRenditions(_ tracks: [SubtitleTrack], stager: RenditionStager?) async throws(SubweaveError) -> [MadeTrack] {
+        let timeline = self.timeline
+        let compared = RenditionRules.forcedCoverageTracks(tracks)
+        return try await TrackLoader(loader: loader).load(tracks) { index, track, ingested throws(SubweaveError) in
+            let track = try Self.languageFromFile(track, ingested)
+            let made = RenditionPlanner.rendition(for: track, ingested, timeline: timeline)
+            var files = PlannedRendition.Files.pending(made.rendition)
+            if let stager {
+                files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }
             }
-            guard let tag = ingested.declaredLanguage.flatMap(LanguageTag.init(parsing:)), !tag.isUndetermined else {
-                throw .registration([
-                    RegistrationError(
-                        .emptyLabel, descriptor: "track \"\(track.sourceID)\"",
-                        "name= or language= is required: the TTML document declares no xml:lang to take the language from")
-                ])
-            }
-            result.append(track.adopting(language: tag))
+            // Only the description is kept: once staged, the cues are let go.
+            return MadeTrack(
+                track: track, rendition: PlannedRendition(made.rendition, files: files), declaration: made.declaration, report: made.report,
+                coverageCues: compared.contains(index) ? ingested.cues : nil)
         }
-        return result
+    }
+
+    /// A track registered without a language takes the one its file declares (TTML's
+    /// `xml:lang`); one that declares none cannot be labelled.
+    static func languageFromFile(_ track: SubtitleTrack, _ ingested: IngestedSubtitles) throws(SubweaveError) -> SubtitleTrack {
+        guard track.language.isUndetermined, track.label.isEmpty else { return track }
+        guard let tag = ingested.declaredLanguage.flatMap(LanguageTag.init(parsing:)), !tag.isUndetermined else {
+            throw .registration([
+                RegistrationError(
+                    .emptyLabel, descriptor: "track \"\(track.sourceID)\"",
+                    "name= or language= is required: the TTML document declares no xml:lang to take the language from")
+            ])
+        }
+        return track.adopting(language: tag)
     }
 
     /// `--strict`: every warning of the run (the run's and each track's) fails it.

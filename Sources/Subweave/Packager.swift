@@ -34,7 +34,11 @@ public struct Packager: Sendable {
         let lock = try await writer.acquireLock()
         defer { lock.release() }
         let presentation = try await Presentation(master: master, loader: loader)
-        let plan = try await presentation.plan(request)
+        // Each track's rendition is staged as soon as it is made: the run holds a few tracks'
+        // cues at a time however many tracks there are.
+        let stager = try await onDispatch { () throws(SubweaveError) in try RenditionStager.open(in: writer.folder) }
+        defer { stager?.remove() }
+        let plan = try await presentation.plan(request, stager: stager)
         try await commit(plan, writer: writer)
         return plan
     }
@@ -61,9 +65,7 @@ public struct Packager: Sendable {
             let now = try? ResourceLoader.readFile(plan.masterURL.path, limit: loader.limits.playlist, kind: .playlist)
             guard now == plan.masterBytes else { throw .masterChanged(path: plan.masterURL.path) }
         }
-        let generations = plan.renditions.map { rendition in
-            GenerationWrite(folder: rendition.folder, generation: rendition.generation, files: { rendition.files() })
-        }
+        let generations = plan.renditions.map(\.write)
         try await onDispatch { () throws(SubweaveError) in
             try writer.commit(
                 generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,

@@ -8,13 +8,22 @@ import TimedText
 /// reports, in order.
 struct RenditionPlanner {
     let timeline: ProgrammeTimeline
-    var renditions: [SubtitleRendition] = []
+    var renditions: [PlannedRendition] = []
     var declarations: [NewSubtitleRendition] = []
     var reports: [PackageReport.Track] = []
 
     init(timeline: ProgrammeTimeline) { self.timeline = timeline }
 
-    mutating func add(_ track: SubtitleTrack, _ ingested: IngestedSubtitles) {
+    /// A side-loaded track's rendition, its declaration and its report, made from its cues.
+    struct TrackRendition: Sendable {
+        let rendition: SubtitleRendition
+        let declaration: NewSubtitleRendition
+        let report: PackageReport.Track
+    }
+
+    /// Segments `track`'s cues along `timeline` (a function of its arguments alone, so tracks
+    /// are made in parallel).
+    static func rendition(for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline) -> TrackRendition {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         cues.removeAll { $0.start >= timeline.duration }
@@ -31,19 +40,24 @@ struct RenditionPlanner {
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
             headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true)
-        renditions.append(rendition)
-        declarations.append(
-            NewSubtitleRendition(
-                identity: track.identity.description, name: track.label, language: track.language,
-                forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
-                uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\""))
+        let declaration = NewSubtitleRendition(
+            identity: track.identity.description, name: track.label, language: track.language,
+            forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+            uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\"")
         let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description)
-        reports.append(
-            PackageReport.Track(
-                sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
-                ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
-                firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
-                filesWritten: rendition.paths, warnings: warnings))
+        let report = PackageReport.Track(
+            sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
+            ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
+            firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
+            written: rendition.written, warnings: warnings)
+        return TrackRendition(rendition: rendition, declaration: declaration, report: report)
+    }
+
+    /// Adds a track's rendition (made by ``rendition(for:_:timeline:)``), as the plan keeps it.
+    mutating func add(_ rendition: PlannedRendition, _ declaration: NewSubtitleRendition, _ report: PackageReport.Track) {
+        renditions.append(rendition)
+        declarations.append(declaration)
+        reports.append(report)
     }
 
     /// An earlier run's rendition, segmented again from the cues kept beside it.
@@ -84,7 +98,7 @@ struct RenditionPlanner {
         _ rendition: SubtitleRendition, record: RenditionRecord, encoding: String?, action: String, origin: String, replacesLine: Int?,
         warnings: [String]
     ) {
-        renditions.append(rendition)
+        renditions.append(PlannedRendition(rendition))
         var declaration = NewSubtitleRendition(
             identity: record.identity, name: record.name, language: LanguageTag(parsing: record.language) ?? .undetermined,
             forced: record.forced, sdh: record.sdh, prefersDefault: record.prefersDefault, uri: rendition.playlistPath, origin: origin)
@@ -93,7 +107,7 @@ struct RenditionPlanner {
         var report = PackageReport.Track(
             sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
             ingestFormat: record.ingestFormat, encoding: encoding, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
-            playlist: rendition.playlistPath, filesWritten: rendition.paths, warnings: warnings)
+            playlist: rendition.playlistPath, written: rendition.written, warnings: warnings)
         report.action = action
         reports.append(report)
     }
@@ -122,7 +136,7 @@ struct RenditionPlanner {
                 source: "the video's \(service.service.rawValue)", cueCount: writable.count)
             let rendition = SubtitleRendition(
                 folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true)
-            renditions.append(rendition)
+            renditions.append(PlannedRendition(rendition))
             declarations.append(
                 NewSubtitleRendition(
                     identity: identity.description, name: name, language: language,
@@ -133,7 +147,7 @@ struct RenditionPlanner {
                     sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
                     ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
                     playlist: rendition.playlistPath,
-                    filesWritten: rendition.paths, warnings: []))
+                    written: rendition.written, warnings: []))
         }
     }
 }

@@ -5,9 +5,9 @@ import TimedText
 /// One subtitle rendition's files, described: cues segmented along the reference timeline into a
 /// WebVTT segment per video segment, and the media playlist listing them.
 ///
-/// The text is made when asked for (``files()``), so a run holds the output of only the
-/// renditions being written at the moment; the generation name (a hash of everything the files
-/// will hold) is computed without making the text.
+/// The text is made when asked for (``eachFile(_:)``), one file at a time, so a run holds one
+/// segment's text per rendition being written; the generation name (a hash of everything the
+/// files will hold) is computed without making the text.
 package struct SubtitleRendition: Sendable {
     /// The rendition's folder, relative to the master (``RenditionLayout/folder(for:)``).
     package let folder: String
@@ -60,45 +60,55 @@ package struct SubtitleRendition: Sendable {
     /// The segment file names, in order.
     package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count) }
 
-    /// Every file the generation holds, relative to the master, in the order ``files()`` makes them.
-    package var paths: [String] {
-        let names = segmentNames + [RenditionLayout.playlistName] + (record == nil ? [] : [RenditionRecord.cuesFileName, RenditionRecord.fileName])
-        return names.map { "\(generationFolder)/\($0)" }
+    /// Every file the generation holds, relative to the master, in the order ``eachFile(_:)`` makes them.
+    package var paths: [String] { written.paths }
+
+    /// The files the generation holds, as a report keeps them.
+    var written: PackageReport.Track.FilesWritten {
+        .generation(folder: folder, generation: generation, segments: timeline.playlist.segments.count, record: record != nil)
     }
 
-    /// Every file of the rendition, `(name in the generation folder, text)`: the segments, then `index.m3u8`.
-    package func files() -> [(name: String, text: String)] {
+    /// Makes every file of the rendition, one at a time, handing each (its name in the
+    /// generation folder, its text) to `body`: the segments, `index.m3u8`, then the record.
+    ///
+    /// A writer holds one segment's text at a time.
+    package func eachFile<E: Error>(_ body: (_ name: String, _ text: String) throws(E) -> Void) throws(E) {
         let names = segmentNames
-        // Each cue's block is built once per sequence, so a repeated cue is byte-identical.
-        var blocks: [Int: String] = [:]
+        // A cue in several segments is written from one block per sequence, so that its copies
+        // are byte-identical; segments are consecutive, so the blocks of the segment before are
+        // the only ones the next can repeat.
+        var previous: [Int: String] = [:]
         var blockSequence = -1
-        var result: [(name: String, text: String)] = []
-        result.reserveCapacity(names.count + 1)
         for (index, cueIndices) in assignment.enumerated() {
             let sequence = timeline.sequences.isEmpty ? -1 : timeline.sequenceIndex(forSegment: index)
-            if sequence != blockSequence { blocks = [:]; blockSequence = sequence }
+            if sequence != blockSequence { previous = [:]; blockSequence = sequence }
             let mapping = sequence >= 0 ? mappings[sequence] : nil
+            var blocks: [Int: String] = [:]
             var cueBlocks: [String] = []
             cueBlocks.reserveCapacity(cueIndices.count)
             for c in cueIndices {
-                if let block = blocks[c] { cueBlocks.append(block); continue }
-                var cue = cues[c]
-                if let mapping {
-                    cue.start += mapping.offset
-                    cue.end += mapping.offset
+                let block: String
+                if let made = previous[c] {
+                    block = made
+                } else {
+                    var cue = cues[c]
+                    if let mapping {
+                        cue.start += mapping.offset
+                        cue.end += mapping.offset
+                    }
+                    block = WebVTTWriter.block(cue)
                 }
-                let block = WebVTTWriter.block(cue)
                 blocks[c] = block
                 cueBlocks.append(block)
             }
-            result.append((names[index], WebVTTWriter.file(map: mapping?.map, headerBlocks: headerBlocks, cueBlocks: cueBlocks)))
+            previous = blocks
+            try body(names[index], WebVTTWriter.file(map: mapping?.map, headerBlocks: headerBlocks, cueBlocks: cueBlocks))
         }
-        result.append((RenditionLayout.playlistName, SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names)))
+        try body(RenditionLayout.playlistName, SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names))
         if let record {
-            result.append((RenditionRecord.cuesFileName, WebVTTWriter.file(map: nil, headerBlocks: headerBlocks, cueBlocks: cues.map(WebVTTWriter.block))))
-            result.append((RenditionRecord.fileName, record.json))
+            try body(RenditionRecord.cuesFileName, WebVTTWriter.file(map: nil, headerBlocks: headerBlocks, cueBlocks: cues.map(WebVTTWriter.block)))
+            try body(RenditionRecord.fileName, record.json)
         }
-        return result
     }
 
     /// The format of the files, part of every generation's hash: change it when the bytes a given

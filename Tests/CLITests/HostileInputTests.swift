@@ -133,6 +133,21 @@ struct HostileInputTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 
+    /// A run that has already staged some tracks' renditions (each is written as soon as it is
+    /// segmented) and then fails on a later track leaves the folder exactly as it was: no staged
+    /// file, no staging folder.
+    @Test func aLaterTrackFailingRemovesWhatWasStaged() throws {
+        let dir = try Fixtures.copyExample()
+        let before = try FolderSnapshot(dir)
+        var arguments = ["package", dir + "/master.m3u8"]
+        for language in ["en", "de", "es", "it", "nl"] { arguments += ["--subtitle", "url=\(dir)/subs/en.srt,language=\(language),id=t-\(language)"] }
+        arguments += ["--subtitle", "url=\(dir)/subs/missing.srt,language=pt"]
+        let outcome = try BuiltTool.run(arguments)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("missing.srt"), "\(outcome.stderr)")
+        #expect(before.differences(to: try FolderSnapshot(dir)) == [], "\(outcome.stderr)")
+    }
+
     /// A disk that fills up mid-run (simulated with a file-size limit, which fails writes the way
     /// ENOSPC does): the run fails, removes what it created, and leaves the master as it was.
     @Test(arguments: [1, 4, 16, 64])

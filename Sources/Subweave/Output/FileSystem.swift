@@ -72,15 +72,19 @@ enum FileSystem {
         return unlink(path) == 0
     }
 
-    /// Writes `files` into a new folder `staging` and renames it to `target` whole.
+    /// Makes a folder's files one at a time, handing each, `(name, text)`, to its argument.
+    typealias FileMaker = (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
+
+    /// Writes the files `make` hands to its argument, one at a time, into a new folder `staging`
+    /// and renames it to `target` whole.
     ///
-    /// If `target`
-    /// appears meanwhile, it holds the same content (its name is its hash) and the staging folder goes.
-    static func writeFolder(at target: String, files: [(name: String, text: String)], staging: String) throws(SubweaveError) {
+    /// If `target` appears meanwhile, it holds the same content (its name is its hash) and the
+    /// staging folder goes.
+    static func writeFolder(at target: String, staging: String, _ make: FileMaker) throws(SubweaveError) {
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else { throw failure(staging, "cannot create a temporary folder") }
-        do {
-            for file in files { try writeNewFile(staging + "/" + file.name, file.text) }
+        do throws(SubweaveError) {
+            try make { name, text throws(SubweaveError) in try writeNewFile(staging + "/" + name, text) }
         } catch {
             removeTree(staging)
             throw error

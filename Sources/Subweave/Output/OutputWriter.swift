@@ -3,17 +3,31 @@ import Synchronization
 
 /// One rendition generation to put on disk.
 package struct GenerationWrite: Sendable {
+    /// Where the generation's files come from.
+    package enum Source: Sendable {
+        /// Made, one file at a time, when a worker reaches this rendition.
+        case files(@Sendable (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void)
+        /// Already written into a staging folder (``RenditionStager``), renamed into place.
+        case staged(path: String)
+        /// Already in place when the run planned it (its name is the hash of its bytes).
+        case inPlace
+    }
+
     /// The rendition's folder, relative to the output folder (`subtitles/en-en`).
     package let folder: String
     /// The generation's name (``RenditionLayout/isGeneration(_:)``).
     package let generation: String
-    /// Makes the files, `(name, bytes)`, when a worker reaches this rendition.
-    package let files: @Sendable () -> [(name: String, text: String)]
+    package let source: Source
 
-    package init(folder: String, generation: String, files: @escaping @Sendable () -> [(name: String, text: String)]) {
+    package init(folder: String, generation: String, source: Source) {
         self.folder = folder
         self.generation = generation
-        self.files = files
+        self.source = source
+    }
+
+    /// A generation whose files `rendition` makes when it is written.
+    package init(folder: String, generation: String, rendition: SubtitleRendition) {
+        self.init(folder: folder, generation: generation, source: .files({ emit throws(SubweaveError) in try rendition.eachFile(emit) }))
     }
 }
 
@@ -130,10 +144,24 @@ package struct OutputWriter: Sendable {
     }
 
     private func writeGenerations(_ generations: [GenerationWrite], created: inout CreatedEntries) throws(SubweaveError) {
-        let pending = generations.filter { write in
+        var toWrite: [GenerationWrite] = []
+        for write in generations {
+            let target = folder + "/" + write.folder + "/" + write.generation
             // A generation that exists holds the same bytes (its name is their hash).
-            !FileSystem.isRealFolder(folder + "/" + write.folder + "/" + write.generation)
+            if FileSystem.isRealFolder(target) { continue }
+            switch write.source {
+            case .files: toWrite.append(write)
+            case .staged(let path):
+                guard rename(path, target) == 0 else {
+                    let code = errno
+                    throw .io(path: target, reason: "cannot move the staged rendition into place (errno \(code): \(String(cString: strerror(code))))")
+                }
+                created.generations.append(target)
+            case .inPlace:
+                throw .io(path: target, reason: "the rendition was in place when the run planned it and is gone; nothing was changed")
+            }
         }
+        let pending = toWrite
         let firstError = Mutex<SubweaveError?>(nil)
         let done = Mutex<[String]>([])
         let next = Atomic<Int>(0)
@@ -144,11 +172,11 @@ package struct OutputWriter: Sendable {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < pending.count, firstError.withLock({ $0 == nil }) else { return }
                 let write = pending[index]
+                guard case .files(let files) = write.source else { continue }
                 do throws(SubweaveError) {
                     let target = root + "/" + write.folder + "/" + write.generation
                     try FileSystem.writeFolder(
-                        at: target, files: write.files(),
-                        staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())")
+                        at: target, staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())", files)
                     done.withLock { $0.append(target) }
                 } catch {
                     firstError.withLock { if $0 == nil { $0 = error } }
@@ -160,7 +188,8 @@ package struct OutputWriter: Sendable {
     }
 
     /// Removes `.subweave-*` entries (temporary files, staging folders) of killed runs from the
-    /// output folder and the managed folders.
+    /// output folder and the managed folders; this run's staging folder stays until its
+    /// generations are renamed out of it.
     ///
     /// Holding the lock, no live run owns any.
     private func removeLeftovers(in folders: Set<String>) throws(SubweaveError) {
@@ -171,7 +200,7 @@ package struct OutputWriter: Sendable {
             places.append(folder + "/" + relative)
         }
         for place in Set(places) where FileSystem.isRealFolder(place) {
-            for name in FileSystem.entries(of: place) where name.hasPrefix(RenditionLayout.temporaryPrefix) {
+            for name in FileSystem.entries(of: place) where name.hasPrefix(RenditionLayout.temporaryPrefix) && name != RenditionStager.name {
                 FileSystem.removeTree(place + "/" + name)
             }
         }

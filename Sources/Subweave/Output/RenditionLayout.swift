@@ -40,6 +40,13 @@ package enum RenditionLayout {
         "\(folder)/\(generation)/\(playlistName)"
     }
 
+    /// Every file of a generation, relative to the master, in the order they are made: the
+    /// `segments` segments, the playlist, and with a `record`, the kept cues and the record.
+    package static func paths(folder: String, generation: String, segments: Int, record: Bool) -> [String] {
+        let names = segmentNames(count: segments) + [playlistName] + (record ? [RenditionRecord.cuesFileName, RenditionRecord.fileName] : [])
+        return names.map { "\(folder)/\(generation)/\($0)" }
+    }
+
     /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits).
     package static func segmentNames(count: Int) -> [String] {
         let digits = max(5, String(max(0, count - 1)).count)

@@ -19,7 +19,13 @@ public struct PackageReport: Sendable, Codable, Equatable {
         /// The rendition's playlist URI, relative to the master.
         public var playlist: String
         /// Paths written (relative to the master's folder); empty on a dry run.
-        public var filesWritten: [String]
+        public var filesWritten: [String] {
+            get { written.paths }
+            set { written = .listed(newValue) }
+        }
+        /// The paths as kept: a generation's are named by its folder and segment count, so a
+        /// report of many long renditions does not hold every name.
+        var written: FilesWritten
         public var warnings: [String]
         /// `added` (a track of the request or decoded captions), `refreshed` (an earlier run's
         /// rendition segmented again from its kept cues), `unchanged` (refreshed to the same
@@ -30,6 +36,74 @@ public struct PackageReport: Sendable, Codable, Equatable {
         enum CodingKeys: String, CodingKey {
             case sourceID = "source_id", identity, language, name, ingestFormat = "ingest_format", encoding
             case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings, action
+        }
+
+        /// The paths a rendition writes.
+        enum FilesWritten: Sendable, Equatable {
+            case listed([String])
+            /// Every file of a generation (``RenditionLayout/paths(folder:generation:segments:record:)``).
+            case generation(folder: String, generation: String, segments: Int, record: Bool)
+
+            var paths: [String] {
+                switch self {
+                case .listed(let paths): return paths
+                case .generation(let folder, let generation, let segments, let record):
+                    return RenditionLayout.paths(folder: folder, generation: generation, segments: segments, record: record)
+                }
+            }
+        }
+
+        init(
+            sourceID: String, identity: String, language: String, name: String, ingestFormat: String, encoding: String?, cueCount: Int,
+            firstCueStart: Double?, playlist: String, written: FilesWritten, warnings: [String]
+        ) {
+            self.sourceID = sourceID
+            self.identity = identity
+            self.language = language
+            self.name = name
+            self.ingestFormat = ingestFormat
+            self.encoding = encoding
+            self.cueCount = cueCount
+            self.firstCueStart = firstCueStart
+            self.playlist = playlist
+            self.written = written
+            self.warnings = warnings
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                sourceID: try c.decode(String.self, forKey: .sourceID), identity: try c.decode(String.self, forKey: .identity),
+                language: try c.decode(String.self, forKey: .language), name: try c.decode(String.self, forKey: .name),
+                ingestFormat: try c.decode(String.self, forKey: .ingestFormat), encoding: try c.decodeIfPresent(String.self, forKey: .encoding),
+                cueCount: try c.decode(Int.self, forKey: .cueCount), firstCueStart: try c.decodeIfPresent(Double.self, forKey: .firstCueStart),
+                playlist: try c.decode(String.self, forKey: .playlist), written: .listed(try c.decode([String].self, forKey: .filesWritten)),
+                warnings: try c.decode([String].self, forKey: .warnings))
+            action = try c.decodeIfPresent(String.self, forKey: .action) ?? "added"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(sourceID, forKey: .sourceID)
+            try c.encode(identity, forKey: .identity)
+            try c.encode(language, forKey: .language)
+            try c.encode(name, forKey: .name)
+            try c.encode(ingestFormat, forKey: .ingestFormat)
+            try c.encodeIfPresent(encoding, forKey: .encoding)
+            try c.encode(cueCount, forKey: .cueCount)
+            try c.encodeIfPresent(firstCueStart, forKey: .firstCueStart)
+            try c.encode(playlist, forKey: .playlist)
+            try c.encode(filesWritten, forKey: .filesWritten)
+            try c.encode(warnings, forKey: .warnings)
+            try c.encode(action, forKey: .action)
+        }
+
+        /// Equal when every field says the same, however the paths are kept.
+        public static func == (a: Track, b: Track) -> Bool {
+            a.sourceID == b.sourceID && a.identity == b.identity && a.language == b.language && a.name == b.name
+                && a.ingestFormat == b.ingestFormat && a.encoding == b.encoding && a.cueCount == b.cueCount
+                && a.firstCueStart == b.firstCueStart && a.playlist == b.playlist && a.warnings == b.warnings && a.action == b.action
+                && (a.written == b.written || a.filesWritten == b.filesWritten)
         }
     }
 

@@ -83,18 +83,34 @@ package enum RenditionRules {
         }
     }
 
+    /// The indices of the tracks whose cues ``forcedCoverageWarnings(_:_:)`` compares: forced
+    /// tracks, and full tracks that are or may become (a language read from the file) in a forced
+    /// track's language.
+    static func forcedCoverageTracks(_ tracks: [SubtitleTrack]) -> Set<Int> {
+        func unknown(_ track: SubtitleTrack) -> Bool { track.language.isUndetermined && track.label.isEmpty }
+        let forced = tracks.filter(\.isForced)
+        if forced.isEmpty { return [] }
+        if forced.contains(where: unknown) { return Set(tracks.indices) }
+        let languages = Set(forced.map(\.language))
+        return Set(tracks.indices.filter { tracks[$0].isForced || unknown(tracks[$0]) || languages.contains(tracks[$0].language) })
+    }
+
     /// Apple HLS Authoring Spec 5.8: where a language has forced and full tracks, the full ones
     /// should also carry the forced cues.
-    static func forcedCoverageWarnings(_ tracks: [SubtitleTrack], _ loaded: [IngestedSubtitles]) -> [PackageWarning] {
+    ///
+    /// `cues`: each track's cues, nil for the tracks ``forcedCoverageTracks(_:)`` leaves out.
+    static func forcedCoverageWarnings(_ tracks: [SubtitleTrack], _ cues: [[Cue]?]) -> [PackageWarning] {
         var warnings: [PackageWarning] = []
         for (forcedIndex, forced) in tracks.enumerated() where forced.isForced && !forced.language.isUndetermined {
+            guard let forcedCues = cues[forcedIndex] else { continue }
             for (fullIndex, full) in tracks.enumerated() where !full.isForced && full.language == forced.language {
-                let missing = forcedCuesMissing(forced: loaded[forcedIndex].cues, full: loaded[fullIndex].cues)
+                guard let fullCues = cues[fullIndex] else { continue }
+                let missing = forcedCuesMissing(forced: forcedCues, full: fullCues)
                 guard let first = missing.first else { continue }
                 warnings.append(
                     PackageWarning(
                         .forcedCuesMissing,
-                        "Apple HLS Authoring Spec 5.8: the full \(full.language) track \"\(full.sourceID)\" lacks \(missing.count) of the \(loaded[forcedIndex].cues.count) forced cues of \"\(forced.sourceID)\" (the first at \(first.start.decimalSeconds) s); viewers who choose it will miss them"
+                        "Apple HLS Authoring Spec 5.8: the full \(full.language) track \"\(full.sourceID)\" lacks \(missing.count) of the \(forcedCues.count) forced cues of \"\(forced.sourceID)\" (the first at \(first.start.decimalSeconds) s); viewers who choose it will miss them"
                     ))
             }
         }

@@ -1,35 +1,59 @@
 import Foundation
 
-/// Loads side-loaded tracks: a bounded number of sources at a time, each read and ingested.
+/// Loads side-loaded tracks: a bounded number of sources at a time, each read, ingested and
+/// handed to the caller's processing while the next ones load.
 struct TrackLoader: Sendable {
     let loader: ResourceLoader
 
     /// The ingested cues of each track, in order; the first failure (in track order) is thrown.
     func load(_ tracks: [SubtitleTrack]) async throws(SubweaveError) -> [IngestedSubtitles] {
+        try await load(tracks) { _, _, ingested throws(SubweaveError) in ingested }
+    }
+
+    /// What `process` makes of each track once it is ingested, in track order.
+    ///
+    /// At most ``ResourceLoader/concurrency`` tracks are in hand at a time: what `process`
+    /// returns is all that is kept of a track, so a caller that keeps little holds little however
+    /// many tracks there are. After a failure no further track is started; the first failure in
+    /// track order is thrown.
+    func load<T: Sendable>(
+        _ tracks: [SubtitleTrack], process: @escaping @Sendable (Int, SubtitleTrack, IngestedSubtitles) async throws(SubweaveError) -> T
+    ) async throws(SubweaveError) -> [T] {
         let loader = self.loader
-        let outcomes: [Int: Result<IngestedSubtitles, LoadFailure>] = await withTaskGroup(of: (Int, Result<IngestedSubtitles, LoadFailure>).self) { group in
-            var results: [Int: Result<IngestedSubtitles, LoadFailure>] = [:]
+        let outcomes: [Int: Result<T, SubweaveError>] = await withTaskGroup(of: (Int, Result<T, SubweaveError>).self) { group in
+            var results: [Int: Result<T, SubweaveError>] = [:]
             var next = 0
+            var failed = false
             func start(_ index: Int) {
                 let track = tracks[index]
-                group.addTask { (index, await Self.load(track, loader: loader)) }
+                group.addTask {
+                    switch await Self.load(track, loader: loader) {
+                    case .failure(let failure): return (index, .failure(.load(failure)))
+                    case .success(let ingested):
+                        do throws(SubweaveError) { return (index, .success(try await process(index, track, ingested))) } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                }
             }
             while next < min(tracks.count, loader.concurrency) { start(next); next += 1 }
             while let (index, outcome) = await group.next() {
+                if case .failure = outcome { failed = true }
                 results[index] = outcome
-                if next < tracks.count { start(next); next += 1 }
+                if next < tracks.count && !failed { start(next); next += 1 }
             }
             return results
         }
-        var loaded: [IngestedSubtitles] = []
+        var processed: [T] = []
+        processed.reserveCapacity(tracks.count)
         for index in tracks.indices {
             switch outcomes[index] {
-            case .success(let value)?: loaded.append(value)
-            case .failure(let failure)?: throw .load(failure)
+            case .success(let value)?: processed.append(value)
+            case .failure(let error)?: throw error
             case nil: throw .load(LoadFailure(.unreachable, sourceID: tracks[index].sourceID, location: tracks[index].source.description, "not loaded"))
             }
         }
-        return loaded
+        return processed
     }
 
     /// Reads and ingests one track.

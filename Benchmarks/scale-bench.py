@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Scale benchmark: is packaging linear in segments x languages, with memory bounded however many
+languages there are?
+
+Two titles, packaged by the release-built `subweave` in the same run, alternately:
+  small: 100 minutes (1,000 x 6 s segments), 10 SubRip languages of 1,500 cues;
+  large: 10 hours (6,000 x 6 s segments), 20 SubRip languages of 9,000 cues (the same cue density).
+The large title has 12x the segment files and 12x the cues of the small one, so a linear packager
+takes about 12x the time. Prints the time ratio large/small, that ratio per unit of work
+(segments x languages), and the peak memory of each (ru_maxrss).
+
+    python3 Benchmarks/scale-bench.py [--runs 3] [--keep]
+
+Needs: swift, ffmpeg (one real 6 s MPEG-TS segment).
+"""
+import argparse, json, os, shutil, statistics, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import make_title, release_subweave, run  # noqa: E402
+
+LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja",
+             "da", "fi", "nb", "cs", "hu", "ro", "el", "tr", "ko", "zh"]
+TITLES = {"small": (1000, LANGUAGES[:10], 1500), "large": (6000, LANGUAGES, 9000)}
+
+
+def package(subweave, hls, subs, languages, copy):
+    """One `subweave package` run on a fresh copy of the title (segments hard-linked)."""
+    shutil.copytree(hls, copy, copy_function=os.link)
+    os.unlink(os.path.join(copy, "master.m3u8"))
+    shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+    cmd = [subweave, "package", os.path.join(copy, "master.m3u8")]
+    for lang in languages:
+        cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
+    result = run(cmd)
+    shutil.rmtree(copy)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    subweave = release_subweave()
+    work = tempfile.mkdtemp(prefix="subweave-scale-")
+    inputs = {name: make_title(work, segments, languages, cues, name=name) for name, (segments, languages, cues) in TITLES.items()}
+    times = {name: [] for name in TITLES}
+    for r in range(args.runs):
+        for name, (_, languages, _) in TITLES.items():
+            hls, subs = inputs[name]
+            times[name].append(package(subweave, hls, subs, languages, os.path.join(work, f"{name}-run{r}")))
+    result = {}
+    for name, (segments, languages, cues) in TITLES.items():
+        result[name] = {"segments": segments, "languages": len(languages), "cues_per_language": cues,
+                        "wall_s": statistics.median(w for w, _ in times[name]),
+                        "peak_rss_mib": max(m for _, m in times[name])}
+    work_ratio = (result["large"]["segments"] * result["large"]["languages"]) / (result["small"]["segments"] * result["small"]["languages"])
+    result["time_ratio"] = result["large"]["wall_s"] / result["small"]["wall_s"]
+    result["time_ratio_per_unit_of_work"] = result["time_ratio"] / work_ratio
+    print(json.dumps(result, indent=2))
+    print(f"\nsmall {result['small']['wall_s']:.2f} s, {result['small']['peak_rss_mib']:.1f} MiB; "
+          f"large {result['large']['wall_s']:.2f} s, {result['large']['peak_rss_mib']:.1f} MiB; "
+          f"time large/small {result['time_ratio']:.2f} for {work_ratio:.0f}x the work "
+          f"({result['time_ratio_per_unit_of_work']:.2f} per unit: 1.00 is linear)")
+    if args.keep:
+        print("inputs kept in", work)
+    else:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+import Foundation
+import Timebase
+
+/// Where a run that writes as it plans puts each rendition as soon as it is segmented: a folder
+/// `.subweave-stage-<pid>` in the output folder, so that the run holds one track's cues at a time
+/// however many tracks it packages.
+///
+/// Nothing in it is named by any playlist: the writer renames each staged generation into place
+/// at commit (``OutputWriter``), before the master; a failed run removes the folder, and a killed
+/// run's is removed by the next run on the folder, as every `.subweave-*` leftover is. Use it
+/// holding the output folder's lock.
+package struct RenditionStager: Sendable {
+    /// The output folder, and the staging folder in it.
+    let folder: String
+    let root: String
+
+    /// The staging folder's name in the output folder.
+    static var name: String { RenditionLayout.temporaryPrefix + "stage-\(getpid())" }
+
+    /// A staging folder in `folder`, or nil when `folder` is not (yet) a real folder: a run whose
+    /// output folder is new keeps its renditions in memory until it commits.
+    static func open(in folder: String) throws(SubweaveError) -> RenditionStager? {
+        guard FileSystem.isRealFolder(folder) else { return nil }
+        let root = folder + "/" + name
+        FileSystem.removeTree(root)
+        guard mkdir(root, 0o755) == 0 else { throw FileSystem.failure(root, "cannot create the staging folder") }
+        return RenditionStager(folder: folder, root: root)
+    }
+
+    /// Writes `rendition`'s files into the staging folder, unless its generation is already in
+    /// place (the same bytes: its name is their hash).
+    func stage(_ rendition: SubtitleRendition) throws(SubweaveError) -> PlannedRendition.Files {
+        if FileSystem.isRealFolder(folder + "/" + rendition.folder + "/" + rendition.generation) { return .inPlace }
+        // Named by a hash of the folder, not the folder itself: a rendition folder may already be
+        // as long as a file name can be.
+        var name = ContentHash()
+        name.add(rendition.folder)
+        let path = root + "/" + name.hex() + "-" + rendition.generation
+        try FileSystem.writeFolder(at: path, staging: path + ".partial") { emit throws(SubweaveError) in try rendition.eachFile(emit) }
+        return .staged(path: path)
+    }
+
+    /// Removes the staging folder and whatever is left in it.
+    func remove() { FileSystem.removeTree(root) }
+}
