@@ -92,6 +92,11 @@ enum Output {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// UTF-8 bytes on stdout, as they are.
+    static func raw(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
     /// A line on stderr.
     ///
     /// Control characters other than line feeds and tabs (ESC among them) are

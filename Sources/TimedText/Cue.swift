@@ -9,7 +9,13 @@ public struct Cue: Sendable, Equatable {
     public var identifier: String
     public var start: MediaTime
     public var end: MediaTime
-    public var settings: CueSettings
+    public var settings: CueSettings {
+        get { storedSettings?.value ?? CueSettings() }
+        set { storedSettings = newValue.isEmpty ? nil : SettingsBox(newValue) }
+    }
+    /// The settings, kept out of line when there are any: most cues have none, and a cue list of
+    /// millions is then about half the size.
+    private var storedSettings: SettingsBox?
     /// WebVTT cue text, valid per the WebVTT cue text syntax once it has been through
     /// ``CueText/repaired(_:)``.
     public var text: String
@@ -21,10 +27,21 @@ public struct Cue: Sendable, Equatable {
         self.identifier = identifier
         self.start = start
         self.end = end
-        self.settings = settings
+        self.storedSettings = settings.isEmpty ? nil : SettingsBox(settings)
         self.text = text
         self.sourceLine = sourceLine
     }
+
+    public static func == (a: Cue, b: Cue) -> Bool {
+        a.identifier == b.identifier && a.start == b.start && a.end == b.end && a.text == b.text && a.sourceLine == b.sourceLine
+            && (a.storedSettings === b.storedSettings || a.settings == b.settings)
+    }
+}
+
+/// A cue's settings, shared by copies of the cue (never changed once made).
+private final class SettingsBox: Sendable {
+    let value: CueSettings
+    init(_ value: CueSettings) { self.value = value }
 }
 
 /// WebVTT cue settings (W3C WebVTT §4.4 "WebVTT cue settings"), each nil when absent (`auto`).

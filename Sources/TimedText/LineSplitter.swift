@@ -1,27 +1,41 @@
-/// Splits text into lines at LF, CRLF or CR, dropping a leading byte order mark.
+/// The lines of a text, split at LF, CRLF or CR, a leading byte order mark dropped; made one at a
+/// time, so that a file of millions of lines is never held as a list of them.
 ///
 /// Works on UTF-8 bytes (CR and LF are ASCII, so every split falls on a character boundary):
 /// Swift treats CRLF as one `Character`, so splitting on `"\n"` alone would miss it.
-enum LineSplitter {
-    static func lines(_ text: String) -> [Substring] {
-        var result: [Substring] = []
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        if text.unicodeScalars.first == "\u{FEFF}" { start = text.unicodeScalars.index(after: start) }
-        var i = start
-        while i != utf8.endIndex {
-            let c = utf8[i]
-            if c == 0x0A || c == 0x0D {
-                result.append(text[start..<i])
-                var next = utf8.index(after: i)
-                if c == 0x0D, next != utf8.endIndex, utf8[next] == 0x0A { next = utf8.index(after: next) }
-                i = next
-                start = next
-            } else {
+struct LineSplitter: Sequence {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    struct Iterator: IteratorProtocol {
+        let text: String
+        var start: String.Index
+        var finished = false
+
+        mutating func next() -> Substring? {
+            guard !finished else { return nil }
+            let utf8 = text.utf8
+            var i = start
+            while i != utf8.endIndex {
+                let c = utf8[i]
+                if c == 0x0A || c == 0x0D {
+                    let line = text[start..<i]
+                    var next = utf8.index(after: i)
+                    if c == 0x0D, next != utf8.endIndex, utf8[next] == 0x0A { next = utf8.index(after: next) }
+                    start = next
+                    return line
+                }
                 i = utf8.index(after: i)
             }
+            finished = true
+            return text[start..<utf8.endIndex]
         }
-        result.append(text[start..<utf8.endIndex])
-        return result
+    }
+
+    func makeIterator() -> Iterator {
+        var start = text.utf8.startIndex
+        if text.unicodeScalars.first == "\u{FEFF}" { start = text.unicodeScalars.index(after: start) }
+        return Iterator(text: text, start: start)
     }
 }

@@ -20,59 +20,27 @@ import Timebase
 /// warning naming its line.
 package enum SubRipParser {
     /// The cues in `text` (already decoded), sorted by start time, and what was skipped.
+    ///
+    /// One pass over the lines, holding only the cue being read: a cue's text runs from its
+    /// timing line to the next line that is, or tries to be, a timing line.
     package static func parse(_ text: String) -> (cues: [Cue], warnings: [IngestWarning]) {
-        let lines = LineSplitter.lines(text)
-
-        var warnings: [IngestWarning] = []
-        // Every line that is a timing line, or tries to be one.
-        var timings: [(index: Int, timing: Timing?)] = []
-        for (index, line) in lines.enumerated() where line.containsASCII("->") {
-            let timing = Timing(parsing: line)
-            if timing != nil || line.containsASCII("-->") { timings.append((index, timing)) }
+        var reader = CueReader()
+        reader.cues.reserveCapacity(arrowCount(text))
+        var number = 0
+        for line in LineSplitter(text) {
+            number += 1
+            if line.containsASCII("->") {
+                let timing = Timing(parsing: line)
+                if timing != nil || line.containsASCII("-->") {
+                    reader.finishCue(followedByAnother: true)
+                    reader.current = (number, line, timing)
+                    continue
+                }
+            }
+            reader.add(line)
         }
-
-        var cues: [Cue] = []
-        for (k, entry) in timings.enumerated() {
-            let lineNumber = entry.index + 1
-            var textEnd = k + 1 < timings.count ? timings[k + 1].index : lines.count
-            // The next cue's counter, directly above its timing line, is not this cue's text: a line
-            // of digits, or any line that follows a blank line (a wrong or garbled counter).
-            if k + 1 < timings.count, textEnd - 1 > entry.index {
-                let candidate = textEnd - 1
-                let afterBlank = candidate - 1 > entry.index && isBlank(lines[candidate - 1])
-                if isCounter(lines[candidate]) || (afterBlank && !isBlank(lines[candidate])) { textEnd -= 1 }
-            }
-            guard let timing = entry.timing else {
-                warnings.append(
-                    IngestWarning(
-                        kind: .cueSkipped, line: lineNumber,
-                        "cue skipped: \"\(lines[entry.index].prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
-                continue
-            }
-            guard timing.end > timing.start else {
-                warnings.append(
-                    IngestWarning(
-                        kind: .cueSkipped, line: lineNumber,
-                        "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
-                continue
-            }
-            var body = ""
-            for line in lines[(entry.index + 1)..<max(entry.index + 1, textEnd)] where !isBlank(line) {
-                if !body.isEmpty { body += "\n" }
-                body += line.trimmingTrailingSpaces
-            }
-            guard !body.isEmpty else {
-                warnings.append(IngestWarning(kind: .emptyCue, line: lineNumber, "cue has no text; skipped"))
-                continue
-            }
-            let (markup, settings) = SubRipMarkup.convert(body)
-            let (repaired, _) = CueText.sanitized(markup)
-            if !hasVisibleText(repaired) {
-                warnings.append(IngestWarning(kind: .emptyCue, line: lineNumber, "cue has no visible text after removing markup; skipped"))
-                continue
-            }
-            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired, sourceLine: lineNumber))
-        }
+        reader.finishCue(followedByAnother: false)
+        var (cues, warnings) = (reader.cues, reader.warnings)
         var outOfOrder = false
         for i in cues.indices.dropFirst() where cues[i].start < cues[i - 1].start {
             outOfOrder = true
@@ -83,6 +51,87 @@ package enum SubRipParser {
             cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         }
         return (cues, warnings)
+    }
+
+    /// How many times `-->` occurs: at least the number of cues (to size the list once).
+    static func arrowCount(_ text: String) -> Int {
+        var count = 0
+        var dashes = 0
+        for byte in text.utf8 {
+            if byte == 0x2D {
+                dashes += 1
+            } else {
+                if byte == 0x3E && dashes >= 2 { count += 1 }
+                dashes = 0
+            }
+        }
+        return count
+    }
+
+    /// The cues read so far, and the one being read: its timing line and the text lines after it.
+    struct CueReader {
+        var cues: [Cue] = []
+        var warnings: [IngestWarning] = []
+        /// The timing line of the cue being read: its 1-based number, text and timing.
+        var current: (number: Int, line: Substring, timing: Timing?)?
+        /// The cue's non-blank text lines before the last two, joined.
+        var body = ""
+        /// The last two lines (blank or not): the next cue's counter may be among them.
+        var tail: [Substring] = []
+
+        mutating func add(_ line: Substring) {
+            guard current != nil else { return }
+            if tail.count == 2 { append(tail.removeFirst()) }
+            tail.append(line)
+        }
+
+        private mutating func append(_ line: Substring) {
+            guard !SubRipParser.isBlank(line) else { return }
+            if !body.isEmpty { body += "\n" }
+            body += line.trimmingTrailingSpaces
+        }
+
+        /// Ends the cue being read; `followedByAnother`: a timing line follows, whose counter,
+        /// directly above it, is not this cue's text: a line of digits, or any line after a blank
+        /// line (a wrong or garbled counter).
+        mutating func finishCue(followedByAnother: Bool) {
+            guard let (number, line, timing) = current else { return }
+            defer {
+                current = nil
+                body = ""
+                tail.removeAll(keepingCapacity: true)
+            }
+            if followedByAnother, let candidate = tail.last {
+                let afterBlank = tail.count == 2 && SubRipParser.isBlank(tail[0])
+                if SubRipParser.isCounter(candidate) || (afterBlank && !SubRipParser.isBlank(candidate)) { tail.removeLast() }
+            }
+            guard let timing else {
+                warnings.append(
+                    IngestWarning(
+                        kind: .cueSkipped, line: number,
+                        "cue skipped: \"\(line.prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
+                return
+            }
+            guard timing.end > timing.start else {
+                warnings.append(
+                    IngestWarning(
+                        kind: .cueSkipped, line: number,
+                        "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
+                return
+            }
+            for line in tail { append(line) }
+            guard !body.isEmpty else {
+                warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
+                return
+            }
+            let (markup, settings) = SubRipMarkup.convert(body)
+            let (repaired, _) = CueText.sanitized(markup)
+            if !SubRipParser.hasVisibleText(repaired) {
+                warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no visible text after removing markup; skipped"))
+                return
+            }
+            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired, sourceLine: number))
+        }
     }
 
     /// Whether the line holds only spaces and tabs (compared on bytes: a space or tab cannot

@@ -131,7 +131,7 @@ public struct ResourceLoader: Sendable {
         fstat(fd, &info)
         let size = Int(info.st_size)
         guard size <= limit else { throw tooLarge(size, limit, kind) }
-        return try readAll(fd, upTo: limit, kind: kind)
+        return try readAll(fd, upTo: limit, kind: kind, expected: size)
     }
 
     /// Reads `length` bytes at `offset` of a local regular file (for `EXT-X-BYTERANGE`).
@@ -181,8 +181,10 @@ public struct ResourceLoader: Sendable {
     }
 
     /// Reads until end of file or `limit` bytes; more than `limit` is an error unless `exact`.
-    static func readAll(_ fd: Int32, upTo limit: Int, kind: ResourceKind, exact: Bool = false) throws(Failure) -> [UInt8] {
+    static func readAll(_ fd: Int32, upTo limit: Int, kind: ResourceKind, exact: Bool = false, expected: Int = 0) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
+        // Sized once for what the file holds (exact reads: the range), not grown by doubling.
+        bytes.reserveCapacity(min(exact ? limit : expected, limit))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let want = exact ? min(chunk.count, limit - bytes.count) : chunk.count

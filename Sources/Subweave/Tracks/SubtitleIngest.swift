@@ -21,10 +21,12 @@ package enum SubtitleIngest {
     ///
     /// `location` names the source in failures.
     package static func read(
-        _ bytes: [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
+        _ bytes: consuming [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
         sourceID: String, location: String, purpose: Purpose = .packaging
     ) throws(LoadFailure) -> IngestedSubtitles {
         let decoded = TextDecoder.decode(bytes, forced: forced)
+        // The bytes go once decoded: a large file is not held twice while its cues are read.
+        _ = consume bytes
         var parsed: Parsed
         do {
             parsed = try parse(decoded.text, format: format, purpose: purpose)

@@ -54,7 +54,7 @@ public struct SubtitleReader: Sendable {
         }
         do {
             return try SubtitleIngest.read(
-                bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description,
+                consume bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description,
                 purpose: asWritten ? .inspection : .conversion)
         } catch {
             throw .load(error)

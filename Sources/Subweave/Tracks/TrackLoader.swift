@@ -64,16 +64,17 @@ struct TrackLoader: Sendable {
         } catch {
             return .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
         }
+        let empty = bytes.isEmpty
         do {
             let ingested = try SubtitleIngest.read(
-                bytes, format: track.format, encoding: track.encoding,
+                consume bytes, format: track.format, encoding: track.encoding,
                 sourceID: track.sourceID, location: track.source.description)
             // A track without a cue is the wrong file or a wrong format: the packager refuses it.
             guard !ingested.cues.isEmpty else {
                 return .failure(
                     SubtitleIngest.noCues(
                         ingested, format: track.format, sourceID: track.sourceID,
-                        location: track.source.description, empty: bytes.isEmpty))
+                        location: track.source.description, empty: empty))
             }
             return .success(ingested)
         } catch {

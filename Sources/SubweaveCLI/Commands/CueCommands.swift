@@ -28,7 +28,7 @@ enum CuesCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let ingested = try await SubtitleArguments.read(context, asWritten: true)
         if context.json {
-            try streamJSON(ingested)
+            streamJSON(ingested)
         } else {
             // Written cue by cue: a file of millions of cues never exists twice in memory.
             var out = WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: [])
@@ -46,24 +46,26 @@ enum CuesCommand {
 
     /// `{"schema", "cues": [...]}` written a cue at a time (the same document `Output.json`
     /// would make, without holding it whole).
-    static func streamJSON(_ ingested: IngestedSubtitles) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard !ingested.cues.isEmpty else {
-            Output.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n\n  ]\n}\n")
-            return
-        }
-        var out = "{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n"
-        for (index, cue) in ingested.cues.enumerated() {
-            let data = try encoder.encode(VTTCueJSON(cue, regions: ingested.regions))
-            let indented = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
-            out += indented.joined(separator: "\n") + (index + 1 < ingested.cues.count ? ",\n" : "\n")
-            if out.utf8.count > 1 << 20 {
-                Output.raw(out)
-                out = ""
+    static func streamJSON(_ ingested: IngestedSubtitles) {
+        Output.raw(cuesJSON(ingested.cues, regions: ingested.regions, flushing: Output.raw))
+    }
+
+    /// The document for `cues`, as UTF-8: every megabyte is handed to `flush`; returns the rest.
+    static func cuesJSON(_ cues: [Cue], regions: [CueRegion], flushing flush: ([UInt8]) -> Void) -> [UInt8] {
+        var out = PrettyJSON()
+        out.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n")
+        if cues.isEmpty { out.raw("\n") }
+        for (index, cue) in cues.enumerated() {
+            out.raw("    ")
+            VTTCueJSON(cue, regions: regions).write(into: &out, indent: "    ")
+            out.raw(index + 1 < cues.count ? ",\n" : "\n")
+            if out.bytes.count > 1 << 20 {
+                flush(out.bytes)
+                out.bytes.removeAll(keepingCapacity: true)
             }
         }
-        Output.raw(out + "  ]\n}\n")
+        out.raw("  ]\n}\n")
+        return out.bytes
     }
 }
 

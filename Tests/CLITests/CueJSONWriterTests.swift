@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import Timebase
+import TimedText
+
+@testable import SubweaveCLI
+
+/// `cues --json` writes its JSON by hand (a file has millions of cues); Foundation's
+/// `JSONEncoder`, with the options the document used to be made with, must write the same bytes
+/// for every cue: strings with every control character, quotes, backslashes and non-ASCII text,
+/// numbers from tiny to the largest double, regions and settings of every kind.
+struct CueJSONWriterTests {
+    static let numbers = [
+        "0", "1", "-1", "2.5", "33.3333", "0.1", "100", "1e21", "1e-7", "0.000001", "123456789012345678", "-0", "3.0000000000000004",
+        "1797693134862315700000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+    ]
+
+    static func text(_ rng: inout some RandomNumberGenerator) -> String {
+        let pieces: [String] = [
+            "plain", "\"", "\\", "/", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{01}", "\u{1F}", "\u{7F}", "é", "日本", "😀", "\u{2028}",
+            "\u{2029}", "\u{FEFF}", "<i>x</i>", "&amp;", " ",
+        ]
+        return (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    @Test func handWrittenJSONMatchesJSONEncoder() throws {
+        var rng = SystemRandomNumberGenerator()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var region = CueRegion(identifier: "r\"1")
+        region.width = "40"
+        region.lines = "1e400"
+        region.regionAnchor = ("0.5", "100")
+        region.viewportAnchor = ("10", "90.25")
+        region.scrollUp = true
+        let regions = [region, CueRegion(identifier: "plain")]
+        for _ in 0..<3000 {
+            var settings = CueSettings()
+            if Bool.random(using: &rng) { settings.vertical = [.rl, .lr].randomElement(using: &rng) }
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: settings.line = .number(Self.numbers.randomElement(using: &rng)!)
+            case 1: settings.line = .percentage(Self.numbers.randomElement(using: &rng)!)
+            default: break
+            }
+            if Bool.random(using: &rng) { settings.lineAlign = [.start, .center, .end].randomElement(using: &rng) }
+            if Bool.random(using: &rng) { settings.position = Self.numbers.randomElement(using: &rng) }
+            if Bool.random(using: &rng) { settings.positionAlign = [.lineLeft, .center, .lineRight].randomElement(using: &rng) }
+            if Bool.random(using: &rng) { settings.size = Self.numbers.randomElement(using: &rng) }
+            if Bool.random(using: &rng) { settings.align = [.start, .center, .end, .left, .right].randomElement(using: &rng) }
+            if Bool.random(using: &rng) { settings.region = ["r\"1", "plain", "absent"].randomElement(using: &rng) }
+            let start = MediaTime(ticks: Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
+            let cue = Cue(
+                identifier: Self.text(&rng), start: start, end: start + MediaTime(ticks: Int64.random(in: 1...10_000_000, using: &rng)),
+                settings: settings, text: Self.text(&rng))
+            let json = VTTCueJSON(cue, regions: regions)
+            let expected = String(decoding: try encoder.encode(json), as: UTF8.self)
+            var written = PrettyJSON()
+            json.write(into: &written, indent: "")
+            #expect(String(decoding: written.bytes, as: UTF8.self) == expected, "\(cue)")
+        }
+    }
+
+    /// The whole document parses as JSON, holds every cue, and is handed out in pieces.
+    @Test func documentIsValidJSONWrittenInPieces() throws {
+        let cues = (0..<12_000).map {
+            Cue(start: MediaTime(milliseconds: Int64($0) * 100), end: MediaTime(milliseconds: Int64($0) * 100 + 50), text: "cue \($0) \"q\"")
+        }
+        var pieces: [[UInt8]] = []
+        let rest = CuesCommand.cuesJSON(cues, regions: []) { pieces.append($0) }
+        #expect(pieces.count >= 2, "written as it goes, not held whole")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(pieces.joined() + rest)) as? [String: Any])
+        #expect(document["schema"] as? String == "subweave.cues/1")
+        let parsed = try #require(document["cues"] as? [[String: Any]])
+        #expect(parsed.count == cues.count)
+        #expect(parsed.last?["text"] as? String == "cue 11999 \"q\"")
+        #expect(parsed.last?["startTime"] as? Double == 1199.9)
+        let empty = CuesCommand.cuesJSON([], regions: []) { _ in Issue.record("nothing to flush") }
+        #expect(String(decoding: empty, as: UTF8.self) == "{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n\n  ]\n}\n")
+        #expect((try JSONSerialization.jsonObject(with: Data(empty)) as? [String: Any])?["cues"] as? [Any] != nil)
+    }
+}
