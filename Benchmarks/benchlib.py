@@ -13,15 +13,16 @@ def release_subweave():
     return os.path.join(binpath, "subweave")
 
 
-def run(cmd, stdout=subprocess.DEVNULL, **kw):
-    """Runs cmd; returns (wall seconds, peak RSS in MiB) of that process alone (wait4)."""
+def run(cmd, stdout=subprocess.DEVNULL, ok_codes=(0,), **kw):
+    """Runs cmd; returns (wall seconds, peak RSS in MiB) of that process alone (wait4). An exit
+    status outside `ok_codes` stops the benchmark."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, **kw)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
+    if os.waitstatus_to_exitcode(status) not in ok_codes:
         sys.exit(f"{' '.join(cmd[:4])} … failed:\n{err[-2000:]}")
     return wall, usage.ru_maxrss / 1024
 

@@ -46,33 +46,30 @@ package enum WebVTTParser {
 
     /// Parses `text`; fails only when the signature is missing.
     package static func parse(_ text: String, options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(text.unicodeScalars.count)
-        // Preprocess (§6.1 steps 1-2): NUL becomes U+FFFD, CRLF and CR become LF.
+        // Preprocess (§6.1 steps 1-2) on UTF-8 bytes: NUL becomes U+FFFD, CRLF and CR become LF.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
         var previousWasCR = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\r" {
-                scalars.append("\n")
+        for byte in text.utf8 {
+            if byte == 0x0D {
+                bytes.append(0x0A)
                 previousWasCR = true
                 continue
             }
-            if scalar == "\n" && previousWasCR {
+            if byte == 0x0A && previousWasCR {
                 previousWasCR = false
                 continue
             }
             previousWasCR = false
-            scalars.append(scalar == "\u{0}" ? "\u{FFFD}" : scalar)
+            if byte == 0 { bytes.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { bytes.append(byte) }
         }
-        if scalars.first == "\u{FEFF}" && !options.byteOrderMarkRemoved { scalars.removeFirst() }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) && !options.byteOrderMarkRemoved { bytes.removeFirst(3) }
 
-        let signature: [Unicode.Scalar] = ["W", "E", "B", "V", "T", "T"]
-        guard scalars.count >= 6, Array(scalars[0..<6]) == signature,
-            scalars.count == 6 || scalars[6] == " " || scalars[6] == "\t" || scalars[6] == "\n"
-        else {
-            let firstLine = String(String.UnicodeScalarView(scalars.prefix { $0 != "\n" }.prefix(40)))
-            throw WebVTTSignatureError(found: firstLine)
+        guard bytes.starts(with: Array("WEBVTT".utf8)), bytes.count == 6 || bytes[6] == 0x20 || bytes[6] == 0x09 || bytes[6] == 0x0A else {
+            let firstLine = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+            throw WebVTTSignatureError(found: String(firstLine.unicodeScalars.prefix(40)))
         }
-        var parser = BlockParser(scalars: scalars, keepsBackwardCues: options.keepsBackwardCues)
+        var parser = BlockParser(bytes: bytes, keepsBackwardCues: options.keepsBackwardCues)
         return parser.run()
     }
 }
@@ -91,30 +88,34 @@ package struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringCon
     }
 }
 
+/// The block loop of §6.1 on the preprocessed UTF-8 bytes (line breaks are LF alone).
+///
+/// Lines are ranges of the bytes, never copied; the lines a block buffers are consecutive,
+/// separated by one LF each, so the buffer is a range too, made into a `String` once.
 private struct BlockParser {
-    let scalars: [Unicode.Scalar]
+    let bytes: [UInt8]
     var position = 0
     var line = 1  // the 1-based line number of `position`
     var document = WebVTTDocument()
     var seenCue = false
     let keepsBackwardCues: Bool
 
-    init(scalars: [Unicode.Scalar], keepsBackwardCues: Bool) {
-        self.scalars = scalars
+    init(bytes: [UInt8], keepsBackwardCues: Bool) {
+        self.bytes = bytes
         self.keepsBackwardCues = keepsBackwardCues
     }
 
     mutating func run() -> WebVTTDocument {
         // Steps 6-11: the rest of the signature line, then an optional header block.
         _ = collectLine()
-        if position >= scalars.count { return document }
-        if scalars[position] != "\n" {
+        if position >= bytes.count { return document }
+        if bytes[position] != 0x0A {
             _ = collectBlock(inHeader: true)
         } else {
             advance()
         }
         skipNewlines()
-        while position < scalars.count {
+        while position < bytes.count {
             switch collectBlock(inHeader: false) {
             case .cue(let cue):
                 if cue.end <= cue.start && keepsBackwardCues {
@@ -151,18 +152,27 @@ private struct BlockParser {
     }
 
     private mutating func advance() {
-        if scalars[position] == "\n" { line += 1 }
+        if bytes[position] == 0x0A { line += 1 }
         position += 1
     }
 
     private mutating func skipNewlines() {
-        while position < scalars.count, scalars[position] == "\n" { advance() }
+        while position < bytes.count, bytes[position] == 0x0A { advance() }
     }
 
-    private mutating func collectLine() -> [Unicode.Scalar] {
+    private mutating func collectLine() -> Range<Int> {
         let start = position
-        while position < scalars.count, scalars[position] != "\n" { position += 1 }
-        return Array(scalars[start..<position])
+        while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+        return start..<position
+    }
+
+    /// The text of `range` of the bytes.
+    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    /// Whether `range` is `keyword` followed by nothing but ASCII white space.
+    private func isKeywordLine(_ range: Range<Int>, _ keyword: String) -> Bool {
+        let slice = bytes[range]
+        return slice.starts(with: keyword.utf8) && slice.dropFirst(keyword.utf8.count).allSatisfy(\.isASCIIWhitespace)
     }
 
     /// "Collect a WebVTT block" (§6.1).
@@ -170,7 +180,8 @@ private struct BlockParser {
         var lineCount = 0
         var previousPosition = position
         var previousLine = line
-        var buffer: [Unicode.Scalar] = []
+        // The buffered lines: a range of the bytes, or nil when nothing is buffered.
+        var buffer: Range<Int>?
         var seenArrow = false
         var cue: Cue?
         var isStyle = false
@@ -179,19 +190,19 @@ private struct BlockParser {
 
         while true {
             let lineNumber = line
-            let text = collectLine()
+            let lineRange = collectLine()
             lineCount += 1
             var seenEOF = false
-            if position >= scalars.count { seenEOF = true } else { advance() }
+            if position >= bytes.count { seenEOF = true } else { advance() }
 
-            if text.containsArrow {
+            if bytes[lineRange].containsArrow {
                 if !inHeader && (lineCount == 1 || (lineCount == 2 && !seenArrow)) {
                     seenArrow = true
                     previousPosition = position
                     previousLine = line
-                    if let (start, end, settings, dropped) = CueTimingParser.parse(text, regions: document.regions) {
+                    if let (start, end, settings, dropped) = CueTimingParser.parse(bytes[lineRange], regions: document.regions) {
                         cue = Cue(
-                            identifier: String(String.UnicodeScalarView(buffer)), start: start, end: end,
+                            identifier: buffer.map(text) ?? "", start: start, end: end,
                             settings: settings, text: "", sourceLine: lineNumber)
                         for setting in dropped {
                             document.warnings.append(
@@ -199,7 +210,7 @@ private struct BlockParser {
                                     kind: .settingDropped, line: lineNumber,
                                     "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
                         }
-                        buffer = []
+                        buffer = nil
                         seenCue = true
                     } else {
                         cue = nil
@@ -210,31 +221,30 @@ private struct BlockParser {
                     line = previousLine
                     break
                 }
-            } else if text.isEmpty {
+            } else if lineRange.isEmpty {
                 break
             } else {
-                if !inHeader && lineCount == 2 && !seenCue {
-                    if buffer.starts(with: "STYLE".unicodeScalars), buffer.dropFirst(5).allSatisfy(\.isASCIIWhitespace) {
+                if !inHeader && lineCount == 2 && !seenCue, let buffered = buffer {
+                    if isKeywordLine(buffered, "STYLE") {
                         isStyle = true
-                        buffer = []
-                    } else if buffer.starts(with: "REGION".unicodeScalars), buffer.dropFirst(6).allSatisfy(\.isASCIIWhitespace) {
+                        buffer = nil
+                    } else if isKeywordLine(buffered, "REGION") {
                         region = CueRegion(identifier: "")
-                        buffer = []
+                        buffer = nil
                     }
                 }
-                if !buffer.isEmpty { buffer.append("\n") }
-                buffer.append(contentsOf: text)
+                buffer = (buffer?.lowerBound ?? lineRange.lowerBound)..<lineRange.upperBound
                 previousPosition = position
                 previousLine = line
             }
             if seenEOF { break }
         }
         if var cue {
-            cue.text = String(String.UnicodeScalarView(buffer))
+            cue.text = buffer.map(text) ?? ""
             return .cue(cue)
         }
         if let badTimingLine {
-            let timing = String(String.UnicodeScalarView(scalars.lineText(at: badTimingLine)))
+            let timing = String(decoding: bytes.lineText(at: badTimingLine), as: UTF8.self)
             document.warnings.append(
                 IngestWarning(
                     kind: .cueSkipped, line: badTimingLine,
@@ -242,11 +252,10 @@ private struct BlockParser {
             return .none
         }
         if isStyle {
-            let css = String(String.UnicodeScalarView(buffer))
-            return .styleSheet(css)
+            return .styleSheet(buffer.map(text) ?? "")
         }
         if var region {
-            RegionSettingsParser.apply(String(String.UnicodeScalarView(buffer)), to: &region)
+            RegionSettingsParser.apply(buffer.map(text) ?? "", to: &region)
             // A region without an identifier cannot be referenced; the spec drops it.
             return region.identifier.isEmpty ? .none : .region(region)
         }
@@ -254,18 +263,20 @@ private struct BlockParser {
     }
 }
 
-extension Array where Element == Unicode.Scalar {
+extension ArraySlice where Element == UInt8 {
     var containsArrow: Bool {
         guard count >= 3 else { return false }
-        for i in 0...(count - 3) where self[i] == "-" && self[i + 1] == "-" && self[i + 2] == ">" { return true }
+        for i in startIndex...(endIndex - 3) where self[i] == 0x2D && self[i + 1] == 0x2D && self[i + 2] == 0x3E { return true }
         return false
     }
+}
 
+extension Array where Element == UInt8 {
     /// The text of 1-based line `number` (lines separated by LF).
-    func lineText(at number: Int) -> ArraySlice<Unicode.Scalar> {
+    func lineText(at number: Int) -> ArraySlice<UInt8> {
         var current = 1
         var start = 0
-        for (i, s) in enumerated() where s == "\n" {
+        for (i, byte) in enumerated() where byte == 0x0A {
             if current == number { return self[start..<i] }
             current += 1
             start = i + 1
@@ -278,19 +289,19 @@ extension Array where Element == Unicode.Scalar {
 enum CueTimingParser {
     /// Start, end, the valid settings, and the text of each setting dropped as invalid; nil when
     /// the timings fail.
-    static func parse(_ line: [Unicode.Scalar], regions: [CueRegion]) -> (MediaTime, MediaTime, CueSettings, [String])? {
-        var position = 0
-        func skipWhitespace() { while position < line.count, line[position].isASCIIWhitespace { position += 1 } }
+    static func parse(_ line: ArraySlice<UInt8>, regions: [CueRegion]) -> (MediaTime, MediaTime, CueSettings, [String])? {
+        var position = line.startIndex
+        func skipWhitespace() { while position < line.endIndex, line[position].isASCIIWhitespace { position += 1 } }
         skipWhitespace()
         guard let start = WebVTTTimestamp.collect(line, &position) else { return nil }
         skipWhitespace()
-        for expected in ["-", "-", ">"] as [Unicode.Scalar] {
-            guard position < line.count, line[position] == expected else { return nil }
+        for expected in Array("-->".utf8) {
+            guard position < line.endIndex, line[position] == expected else { return nil }
             position += 1
         }
         skipWhitespace()
         guard let end = WebVTTTimestamp.collect(line, &position) else { return nil }
-        let remainder = String(String.UnicodeScalarView(line[position...]))
+        let remainder = String(decoding: line[position...], as: UTF8.self)
         let (settings, dropped) = parseSettings(remainder, regions: regions)
         return (start, end, settings, dropped)
     }

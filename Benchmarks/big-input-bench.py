@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Big single inputs: is the time linear in the input's size, and the memory a small multiple of it?
+
+Each case runs the release-built `subweave` on a small and a 4x larger input made here, in the
+same run, and prints the time ratio large/small (4.0 is linear) and the peak memory (ru_maxrss)
+per MiB of input. Peers run on the same inputs where there is one: python webvtt-py reading the
+SubRip file (`webvtt.from_srt`, cues dumped as JSON) and python m3u8 loading the master.
+
+  srt       a SubRip file of two-line cues, 50 and 200 MiB: `cues --json`, and `package` into a
+            10-hour title (cues past its end are read and left out)
+  cue-line  one cue whose text is a single line, 25 and 100 MiB: `cues --json`
+  variants  a master of 50,000 and 200,000 variants: `validate`, and `package` (every variant
+            gets SUBTITLES=)
+  attribute a master whose one attribute value is 16 and 64 MiB: `validate` (with the playlist
+            read limit raised to 128 MiB)
+
+    python3 Benchmarks/big-input-bench.py [--cases srt,cue-line,variants,attribute] [--no-peers]
+
+Needs: swift, ffmpeg (one real segment), pip (webvtt-py 0.6.0 and m3u8 6.0.0 into a venv).
+"""
+import argparse, json, os, random, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import make_title, release_subweave, run  # noqa: E402
+
+MIB = 1 << 20
+
+
+def srt_file(path, mib):
+    """Two-line cues, 2 s apart, with markup and references in some."""
+    words = "the quick brown fox jumps over a lazy dog while she said <i>hello</i> to them & ran".split()
+    rng = random.Random(1)
+    size, i = 0, 0
+    with open(path, "w") as f:
+        while size < mib * MIB:
+            i += 1
+            t = i * 2000
+            text = " ".join(rng.choice(words) for _ in range(7)) + "\n" + " ".join(rng.choice(words) for _ in range(6))
+            block = f"{i}\n{ts(t)} --> {ts(t + 1500)}\n{text}\n\n"
+            f.write(block)
+            size += len(block)
+
+
+def ts(ms):
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+
+def cue_line_file(path, mib):
+    with open(path, "w") as f:
+        f.write("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n")
+        chunk = "word " * (MIB // 5)
+        for _ in range(mib):
+            f.write(chunk)
+        f.write("\n")
+
+
+def variants_master(folder, count):
+    """`count` variants naming the same media playlist (one real segment)."""
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3"]
+    for i in range(count):
+        lines += [f"#EXT-X-STREAM-INF:BANDWIDTH={100000 + i},CODECS=\"avc1.42c00c\",RESOLUTION=160x90", "prog.m3u8"]
+    with open(os.path.join(folder, "master.m3u8"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def attribute_master(path, mib):
+    value = "x" * (mib * MIB)
+    with open(path, "w") as f:
+        f.write(f"#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.big\",VALUE=\"{value}\"\n"
+                "#EXT-X-STREAM-INF:BANDWIDTH=300000\nprog.m3u8\n")
+
+
+def fresh_copy(title, copy):
+    if os.path.exists(copy):
+        shutil.rmtree(copy)
+    shutil.copytree(title, copy, copy_function=os.link)
+    os.unlink(os.path.join(copy, "master.m3u8"))
+    shutil.copy(os.path.join(title, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+    return os.path.join(copy, "master.m3u8")
+
+
+def pair(name, small, large, size_small, size_large, results):
+    """Records a small/large pair of (seconds, MiB) runs."""
+    (ws, ms), (wl, ml) = small, large
+    entry = {"small": {"input_mib": size_small / MIB, "wall_s": ws, "peak_rss_mib": ms},
+             "large": {"input_mib": size_large / MIB, "wall_s": wl, "peak_rss_mib": ml},
+             "time_ratio": wl / ws, "size_ratio": size_large / size_small,
+             "large_memory_per_input_mib": ml / (size_large / MIB)}
+    results[name] = entry
+    print(f"{name}: {ws:.2f} s / {ms:.0f} MiB -> {wl:.2f} s / {ml:.0f} MiB; time x{wl / ws:.2f} for x{size_large / size_small:.1f} the input; "
+          f"memory {ml / (size_large / MIB):.2f}x the large input", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", default="srt,cue-line,variants,attribute")
+    ap.add_argument("--no-peers", action="store_true")
+    args = ap.parse_args()
+    cases = set(args.cases.split(","))
+    subweave = release_subweave()
+    work = tempfile.mkdtemp(prefix="subweave-big-")
+    results = {}
+    python = None
+    if not args.no_peers:
+        venv = os.path.join(work, "venv")
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "webvtt-py==0.6.0", "m3u8==6.0.0"], check=True)
+        python = os.path.join(venv, "bin", "python")
+    try:
+        if "srt" in cases:
+            files = {mib: os.path.join(work, f"s{mib}.srt") for mib in (50, 200)}
+            for mib, path in files.items():
+                srt_file(path, mib)
+            sizes = [os.path.getsize(files[50]), os.path.getsize(files[200])]
+            runs = [run([subweave, "cues", files[m], "--json"]) for m in (50, 200)]
+            pair("srt cues --json", *runs, *sizes, results)
+            title, _ = make_title(work, 6000, [], 0, name="title")
+            runs = [run([subweave, "package", fresh_copy(title, os.path.join(work, "copy")), "--subtitle", f"url={files[m]},language=en"])
+                    for m in (50, 200)]
+            pair("srt package", *runs, *sizes, results)
+            if python:
+                peer = os.path.join(work, "peer_srt.py")
+                with open(peer, "w") as f:
+                    f.write("import sys, json, webvtt\ncaps = webvtt.from_srt(sys.argv[1])\n"
+                            "json.dump([{'start': c.start, 'end': c.end, 'text': c.text} for c in caps], open(sys.argv[2], 'w'))\n")
+                w, m = run([python, peer, files[50], os.path.join(work, "peer.json")])
+                ws, ms = results["srt cues --json"]["small"]["wall_s"], results["srt cues --json"]["small"]["peak_rss_mib"]
+                results["srt peer webvtt-py (50 MiB)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_time_ratio": ws / w, "subweave_memory_ratio": ms / m}
+                print(f"  peer webvtt-py on 50 MiB: {w:.2f} s / {m:.0f} MiB; Subweave/peer time {ws / w:.2f}, memory {ms / m:.2f}", flush=True)
+        if "cue-line" in cases:
+            files = {mib: os.path.join(work, f"line{mib}.vtt") for mib in (25, 100)}
+            for mib, path in files.items():
+                cue_line_file(path, mib)
+            runs = [run([subweave, "cues", files[m], "--json"]) for m in (25, 100)]
+            pair("cue line cues --json", *runs, os.path.getsize(files[25]), os.path.getsize(files[100]), results)
+        if "variants" in cases:
+            title, _ = make_title(work, 10, [], 0, name="variants-title")
+            srt = os.path.join(work, "one.srt")
+            with open(srt, "w") as f:
+                f.write("1\n00:00:01,000 --> 00:00:02,000\nHello\n")
+            masters, sizes = {}, []
+            for count in (50000, 200000):
+                folder = os.path.join(work, f"v{count}")
+                shutil.copytree(title, folder, copy_function=os.link)
+                os.unlink(os.path.join(folder, "master.m3u8"))
+                variants_master(folder, count)
+                masters[count] = folder
+                sizes.append(os.path.getsize(os.path.join(folder, "master.m3u8")))
+            runs = [run([subweave, "validate", os.path.join(masters[c], "master.m3u8")], ok_codes=(0, 1)) for c in (50000, 200000)]
+            pair("variants validate", *runs, *sizes, results)
+            runs = [run([subweave, "package", fresh_copy(masters[c], masters[c] + "-copy"), "--subtitle", f"url={srt},language=en"])
+                    for c in (50000, 200000)]
+            pair("variants package", *runs, *sizes, results)
+            if python:
+                peer = os.path.join(work, "peer_m3u8.py")
+                with open(peer, "w") as f:
+                    f.write("import sys, m3u8\nm = m3u8.load(sys.argv[1])\nassert len(m.playlists) > 0\nopen(sys.argv[2], 'w').write(m.dumps())\n")
+                w, m = run([python, peer, os.path.join(masters[200000], "master.m3u8"), os.path.join(work, "peer.m3u8")])
+                wl, ml = results["variants package"]["large"]["wall_s"], results["variants package"]["large"]["peak_rss_mib"]
+                results["variants peer m3u8 load+dump (200k)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_package_time_ratio": wl / w,
+                                                                 "subweave_package_memory_ratio": ml / m}
+                print(f"  peer m3u8 load+dump of 200k variants: {w:.2f} s / {m:.0f} MiB; Subweave package/peer time {wl / w:.2f}, memory {ml / m:.2f}",
+                      flush=True)
+        if "attribute" in cases:
+            files = {mib: os.path.join(work, f"attr{mib}.m3u8") for mib in (16, 64)}
+            for mib, path in files.items():
+                attribute_master(path, mib)
+            runs = [run([subweave, "validate", files[m], "--limit", "playlist=128MiB"], ok_codes=(0, 1)) for m in (16, 64)]
+            pair("attribute validate", *runs, os.path.getsize(files[16]), os.path.getsize(files[64]), results)
+        print(json.dumps(results, indent=2))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
