@@ -70,6 +70,15 @@ def attribute_master(path, mib):
                 "#EXT-X-STREAM-INF:BANDWIDTH=300000\nprog.m3u8\n")
 
 
+def make(kind, path, size):
+    """Makes an input in a child process: the memory it takes is not this process's, whose peak a
+    child started from it inherits in ru_maxrss (it is counted until the child's exec)."""
+    subprocess.run([sys.executable, os.path.abspath(__file__), "--make", kind, path, str(size)], check=True)
+
+
+MAKERS = {"srt": srt_file, "cue-line": cue_line_file, "attribute": attribute_master, "variants": variants_master}
+
+
 def fresh_copy(title, copy):
     if os.path.exists(copy):
         shutil.rmtree(copy)
@@ -95,7 +104,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", default="srt,cue-line,variants,attribute")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--make", nargs=3, metavar=("KIND", "PATH", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.make:
+        kind, path, size = args.make
+        MAKERS[kind](path, int(size))
+        return
     cases = set(args.cases.split(","))
     subweave = release_subweave()
     work = tempfile.mkdtemp(prefix="subweave-big-")
@@ -110,7 +124,7 @@ def main():
         if "srt" in cases:
             files = {mib: os.path.join(work, f"s{mib}.srt") for mib in (50, 200)}
             for mib, path in files.items():
-                srt_file(path, mib)
+                make("srt", path, mib)
             sizes = [os.path.getsize(files[50]), os.path.getsize(files[200])]
             runs = [run([subweave, "cues", files[m], "--json"]) for m in (50, 200)]
             pair("srt cues --json", *runs, *sizes, results)
@@ -130,7 +144,7 @@ def main():
         if "cue-line" in cases:
             files = {mib: os.path.join(work, f"line{mib}.vtt") for mib in (25, 100)}
             for mib, path in files.items():
-                cue_line_file(path, mib)
+                make("cue-line", path, mib)
             runs = [run([subweave, "cues", files[m], "--json"]) for m in (25, 100)]
             pair("cue line cues --json", *runs, os.path.getsize(files[25]), os.path.getsize(files[100]), results)
         if "variants" in cases:
@@ -143,7 +157,7 @@ def main():
                 folder = os.path.join(work, f"v{count}")
                 shutil.copytree(title, folder, copy_function=os.link)
                 os.unlink(os.path.join(folder, "master.m3u8"))
-                variants_master(folder, count)
+                make("variants", folder, count)
                 masters[count] = folder
                 sizes.append(os.path.getsize(os.path.join(folder, "master.m3u8")))
             runs = [run([subweave, "validate", os.path.join(masters[c], "master.m3u8")], ok_codes=(0, 1)) for c in (50000, 200000)]
@@ -164,7 +178,7 @@ def main():
         if "attribute" in cases:
             files = {mib: os.path.join(work, f"attr{mib}.m3u8") for mib in (16, 64)}
             for mib, path in files.items():
-                attribute_master(path, mib)
+                make("attribute", path, mib)
             runs = [run([subweave, "validate", files[m], "--limit", "playlist=128MiB"], ok_codes=(0, 1)) for m in (16, 64)]
             pair("attribute validate", *runs, os.path.getsize(files[16]), os.path.getsize(files[64]), results)
         print(json.dumps(results, indent=2))

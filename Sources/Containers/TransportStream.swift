@@ -36,6 +36,9 @@ package enum TransportStream {
         package let discontinuity: Bool
 
         /// Parses the packet at `offset`; nil if it lacks the sync byte or is cut short.
+        ///
+        /// Inlined: the demuxer calls it for every packet, and a call retains and releases `data`.
+        @inline(__always)
         package init?(_ data: [UInt8], at offset: Int) {
             guard offset + TransportStream.packetSize <= data.count, data[offset] == TransportStream.syncByte else { return nil }
             let b1 = data[offset + 1], b2 = data[offset + 2], b3 = data[offset + 3]
@@ -262,6 +265,9 @@ struct SectionAssembler {
 struct ProgramTables {
     private var pat = SectionAssembler()
     private var pmts: [UInt16: SectionAssembler] = [:]
+    /// The PMT PIDs, in the order the PAT named them: scanned before the dictionary is hashed, so
+    /// that the packets of other PIDs (nearly all of them) cost a comparison or two.
+    private var pmtPIDs: [UInt16] = []
     /// The streams of every PMT read, by PID.
     private(set) var streams: [UInt16: TransportStream.ElementaryStream] = [:]
     /// The first video stream of the first PMT that lists one.
@@ -273,11 +279,14 @@ struct ProgramTables {
         if packet.pid == 0 {
             if let section = pat.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
                 sawPAT = true
-                for pid in TransportStream.programMapPIDs(pat: section) where pmts[pid] == nil { pmts[pid] = SectionAssembler() }
+                for pid in TransportStream.programMapPIDs(pat: section) where pmts[pid] == nil {
+                    pmts[pid] = SectionAssembler()
+                    pmtPIDs.append(pid)
+                }
             }
             return true
         }
-        guard var assembler = pmts[packet.pid] else { return false }
+        guard pmtPIDs.contains(packet.pid), var assembler = pmts[packet.pid] else { return false }
         if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
             let list = TransportStream.elementaryStreams(pmt: section)
         {

@@ -17,7 +17,11 @@ package struct TransportStreamDemuxer {
     }
 
     /// The video stream once the PMT has been read.
-    package private(set) var video: TransportStream.ElementaryStream?
+    package private(set) var video: TransportStream.ElementaryStream? {
+        didSet { videoPID = video?.pid }
+    }
+    /// The video stream's PID, compared with every packet's (without copying the stream).
+    private var videoPID: UInt16?
     /// Continuity errors seen on the video PID.
     package private(set) var continuityErrors = 0
     /// Bytes consumed so far.
@@ -125,7 +129,7 @@ package struct TransportStreamDemuxer {
             if video == nil { video = tables.firstVideo }
             return
         }
-        guard let video, packet.pid == video.pid else { return }
+        guard packet.pid == videoPID else { return }
         if !packet.payload.isEmpty {
             if let last = lastCounter, packet.continuityCounter != (last &+ 1) & 0x0F, packet.continuityCounter != last, !packet.discontinuity {
                 continuityErrors += 1

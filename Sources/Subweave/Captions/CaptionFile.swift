@@ -34,7 +34,7 @@ public enum CaptionFile {
                     captions: first != nil, service: first?.service.rawValue,
                     time: first.map { ($0.time - MediaTime(ticks: reader.origin ?? 0)).seconds }, accessUnits: reader.decoder.accessUnits, language: nil)
             }
-            let chunks = try open(path, chunk: 1 << 16)
+            let chunks = try open(path, chunk: 188 * 348)
             var reader = TransportStreamCaptionReader(accessUnitLimit: CaptionScanner.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })
             while let chunk = chunks.next(), reader.feed(chunk) {}
             guard reader.videoStreamType != nil else { throw notTransportStream(path) }
@@ -125,7 +125,11 @@ public enum CaptionFile {
         return ProgrammeCaptions(services: services, detected: !services.isEmpty)
     }
 
-    static func open(_ path: String, chunk: Int = 1 << 20) throws(SubweaveError) -> FileChunks {
+    /// Chunks of a whole number of 188-byte transport packets (about 1 MiB), so that the
+    /// demuxer rarely carries a packet over from one chunk to the next.
+    static let transportChunk = 188 * 5_578
+
+    static func open(_ path: String, chunk: Int = transportChunk) throws(SubweaveError) -> FileChunks {
         do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .io(path: path, reason: error.explanation) }
     }
 

@@ -384,12 +384,18 @@ public final class FileChunks: Sequence, IteratorProtocol {
 
     /// The next chunk, or nil at the end of the file (or on a read error).
     public func next() -> ArraySlice<UInt8>? {
-        var chunk = [UInt8](repeating: 0, count: size)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, size) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            return chunk[0..<n]
+        // Not zeroed first: read(2) fills what is kept.
+        var failed = false
+        let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while true {
+                let n = Foundation.read(fd, buffer.baseAddress, size)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true }
+                count = Swift.max(0, n)
+                return
+            }
         }
+        guard !failed, !chunk.isEmpty else { return nil }
+        return chunk[...]
     }
 }
