@@ -1,3 +1,5 @@
+import Timebase
+
 /// Variable substitution (RFC 8216bis §4.3, §4.4.2.3): `{$name}` becomes the variable's value.
 ///
 /// One pass from left to right: a substituted value is not scanned again, so definitions that
@@ -14,10 +16,12 @@ package enum VariableSubstitution {
         guard bytes.count >= 3, bytes.contains(UInt8(ascii: "{")) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
+        // The next `}` is found once for every `{$` before it (a line of `{$` is linear).
+        var nextBrace = NextIndex<UInt8>(UInt8(ascii: "}"))
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "{"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "$"),
-                let close = bytes[(i + 2)...].firstIndex(of: UInt8(ascii: "}"))
+                let close = nextBrace.find(in: bytes, from: i + 2)
             {
                 let nameBytes = bytes[(i + 2)..<close]
                 // Variable names are [a-zA-Z0-9-_] (§4.4.2.3); anything else is not a reference.

@@ -95,3 +95,23 @@ package enum EditDistance {
         return between(best, word) <= max(2, word.count / 3) ? best : nil
     }
 }
+
+/// The next position of one element at or after a position that only moves forward (a parser's
+/// cursor), found once for all the positions before it: a scan that asks at every `{` for the
+/// next `}` stays linear however many `{` come without one.
+package struct NextIndex<Element: Equatable> {
+    package let element: Element
+    /// The last answer: where the search started and what it found (nil: none to the end).
+    private var searchedFrom = Int.max
+    private var found: Int?
+
+    package init(_ element: Element) { self.element = element }
+
+    /// The first index of the element at or after `i` in `s`; `i` must not go back between calls.
+    package mutating func find<C: RandomAccessCollection<Element>>(in s: C, from i: Int) -> Int? where C.Index == Int {
+        if i >= searchedFrom, found.map({ $0 >= i }) ?? true { return found }
+        searchedFrom = i
+        found = s[i...].firstIndex(of: element)
+        return found
+    }
+}

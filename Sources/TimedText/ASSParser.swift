@@ -192,17 +192,19 @@ struct ASSText {
         if style.bold { openTag("b") }
         if style.underline { openTag("u") }
         let s = Array(text.unicodeScalars)
+        // The next `}` is found once for every `{` before it (a line of `{` is linear).
+        var nextBrace = NextIndex<Unicode.Scalar>("}")
         var i = 0
         while i < s.count {
             let c = s[i]
-            if c == "{", let close = s[i...].firstIndex(of: "}") {
+            if c == "{", let close = nextBrace.find(in: s, from: i) {
                 let block = String(String.UnicodeScalarView(s[(i + 1)..<close]))
                 apply(block, alignment: &alignment, position: &position)
                 i = close + 1
                 continue
             }
-            if c == "\\", i + 1 < s.count, let replacement = SubRipMarkup.escapes[s[i + 1]] {
-                if !drawing { output += replacement }
+            if c == "\\", i + 1 < s.count, s[i + 1].isASCII, let replacement = SubRipMarkup.escapes[UInt8(s[i + 1].value)] {
+                if !drawing { output += String(decoding: replacement, as: UTF8.self) }
                 i += 2
                 continue
             }

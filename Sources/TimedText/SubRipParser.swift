@@ -264,71 +264,96 @@ enum SubRipMarkup {
         if !text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x7B || $0 == 0x5C }) {
             return (text, CueSettings())
         }
-        var out = ""
+        // On UTF-8 bytes: every character the conversion looks at is ASCII, so other text is
+        // copied byte for byte. Each position is looked at a bounded number of times (the next
+        // `>` and `}` are remembered, a tag's name is read only as far as it can match), so a
+        // hostile cue of a million `<` is linear, not quadratic.
+        let s = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count + 16)
         var settings = CueSettings()
         var fontStack: [Bool] = []  // whether each open <font> emitted <c.…>
-        let s = Array(text.unicodeScalars)
+        var nextGreater = NextIndex<UInt8>(0x3E)
+        var nextBrace = NextIndex<UInt8>(0x7D)
+        var trimmedEnds = TrimmedEnd()
         var i = 0
         while i < s.count {
             let c = s[i]
-            if c == "{", i + 1 < s.count, s[i + 1] == "\\", let close = s[i...].firstIndex(of: "}") {
-                let block = String(String.UnicodeScalarView(s[(i + 1)..<close]))
-                applyOverrides(block, to: &settings)
+            if c == 0x7B, i + 1 < s.count, s[i + 1] == 0x5C, let close = nextBrace.find(in: s, from: i) {
+                applyOverrides(String(decoding: s[(i + 1)..<close], as: UTF8.self), to: &settings)
                 i = close + 1
                 continue
             }
-            if c == "<", let close = s[i...].firstIndex(of: ">"), let tag = Tag(String(String.UnicodeScalarView(s[(i + 1)..<close]))) {
+            if c == 0x3C, let close = nextGreater.find(in: s, from: i),
+                let tag = Tag(s, inner: (i + 1)..<close, trimmedEnd: trimmedEnds.end(of: s, before: close, from: i + 1))
+            {
                 switch tag {
-                case .open(let name): out += "<\(name)>"
-                case .close(let name): out += "</\(name)>"
+                case .open(let name): out += Array("<\(name)>".utf8)
+                case .close(let name): out += Array("</\(name)>".utf8)
                 case .fontOpen(let colour):
                     if let colour, let cls = colourClasses[colour] {
-                        out += "<c.\(cls)>"
+                        out += Array("<c.\(cls)>".utf8)
                         fontStack.append(true)
                     } else {
                         fontStack.append(false)
                     }
                 case .fontClose:
-                    if let emitted = fontStack.popLast(), emitted { out += "</c>" }
+                    if let emitted = fontStack.popLast(), emitted { out += Array("</c>".utf8) }
                 }
                 i = close + 1
                 continue
             }
-            if c == "<", let close = hiddenTagEnd(s, from: i) {
+            if c == 0x3C, let close = hiddenTagEnd(s, from: i) {
                 // Any other tag (`<s>`, `<invalid_tag>`, a stray `</x>`) is hidden, as players hide it.
                 i = close + 1
                 continue
             }
-            if c == "\\", i + 1 < s.count, let replacement = escapes[s[i + 1]] {
+            if c == 0x5C, i + 1 < s.count, let replacement = escapes[s[i + 1]] {
                 // ASS escapes that SubRip files carry: `\N` and `\n` break the line, `\h` is a no-break space.
                 out += replacement
                 i += 2
                 continue
             }
             switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(c)
+            case 0x26: out += Array("&amp;".utf8)
+            case 0x3C: out += Array("&lt;".utf8)
+            case 0x3E: out += Array("&gt;".utf8)
+            default: out.append(c)
             }
             i += 1
         }
-        return (out, settings)
+        return (String(decoding: out, as: UTF8.self), settings)
+    }
+
+    /// Where a tag's content ends once trailing spaces and tabs are trimmed, found once per `>`.
+    struct TrimmedEnd {
+        private var close = -1
+        private var end = 0
+
+        mutating func end(of s: [UInt8], before close: Int, from start: Int) -> Int {
+            if close != self.close {
+                var e = close
+                while e > 0, s[e - 1] == 0x20 || s[e - 1] == 0x09 { e -= 1 }
+                self.close = close
+                end = e
+            }
+            return max(start, end)
+        }
     }
 
     /// The ASS escapes players honour in SubRip text.
-    static let escapes: [Unicode.Scalar: String] = ["N": "\n", "n": "\n", "h": "\u{00A0}"]
+    static let escapes: [UInt8: [UInt8]] = [0x4E: [0x0A], 0x6E: [0x0A], 0x68: Array("\u{00A0}".utf8)]
 
     /// The index of the `>` closing a tag-like `<…>` at `i` (`<` then a letter or `/` and a
     /// letter, no `<` inside, on one line); nil when the `<` is text (`a < b`, `<3`).
-    static func hiddenTagEnd(_ s: [Unicode.Scalar], from i: Int) -> Int? {
+    static func hiddenTagEnd(_ s: [UInt8], from i: Int) -> Int? {
         var j = i + 1
-        if j < s.count, s[j] == "/" { j += 1 }
-        guard j < s.count, s[j].properties.isAlphabetic, s[j].isASCII else { return nil }
+        if j < s.count, s[j] == 0x2F { j += 1 }
+        guard j < s.count, (0x41...0x5A).contains(s[j]) || (0x61...0x7A).contains(s[j]) else { return nil }
         while j < s.count {
             switch s[j] {
-            case ">": return j
-            case "<", "\n", "\r": return nil
+            case 0x3E: return j
+            case 0x3C, 0x0A, 0x0D: return nil
             default: j += 1
             }
         }
@@ -341,18 +366,37 @@ enum SubRipMarkup {
         case fontOpen(colour: String?)
         case fontClose
 
-        init?(_ inner: String) {
-            let trimmed = inner.trimming([" ", "\t"]).lowercased()
-            if trimmed.hasPrefix("/") {
-                let name = String(trimmed.dropFirst().trimming([" ", "\t"]))
-                if ["i", "b", "u"].contains(name) { self = .close(name); return }
-                if name == "font" { self = .fontClose; return }
-                return nil
+        /// The tag whose content is `inner` of `s` (trailing spaces and tabs end at `trimmedEnd`).
+        ///
+        /// A tag is `i`, `b`, `u` or `font` (any case) after optional spaces and tabs, with `/`
+        /// before the name for an end tag and attributes after `font `. Read only as far as a
+        /// name can match, so a long content that is no tag costs a few bytes.
+        init?(_ s: [UInt8], inner: Range<Int>, trimmedEnd: Int) {
+            var start = inner.lowerBound
+            while start < trimmedEnd, s[start] == 0x20 || s[start] == 0x09 { start += 1 }
+            guard start < trimmedEnd else { return nil }
+            func lower(_ b: UInt8) -> UInt8 { (0x41...0x5A).contains(b) ? b | 0x20 : b }
+            let isEnd = s[start] == 0x2F
+            var name = start
+            if isEnd {
+                name += 1
+                while name < trimmedEnd, s[name] == 0x20 || s[name] == 0x09 { name += 1 }
             }
-            if ["i", "b", "u"].contains(trimmed) { self = .open(trimmed); return }
-            guard trimmed == "font" || trimmed.hasPrefix("font ") || trimmed.hasPrefix("font\t") else { return nil }
-            self = .fontOpen(colour: Tag.attribute("color", in: trimmed))
-            return
+            let length = trimmedEnd - name
+            if length == 1, let letter = ["i", "b", "u"].first(where: { $0.utf8.first == lower(s[name]) }) {
+                self = isEnd ? .close(letter) : .open(letter)
+                return
+            }
+            let font = Array("font".utf8)
+            guard length >= 4, (0..<4).allSatisfy({ lower(s[name + $0]) == font[$0] }) else { return nil }
+            if isEnd {
+                guard length == 4 else { return nil }
+                self = .fontClose
+                return
+            }
+            guard length == 4 || s[name + 4] == 0x20 || s[name + 4] == 0x09 else { return nil }
+            let content = String(decoding: s[name..<trimmedEnd], as: UTF8.self).lowercased()
+            self = .fontOpen(colour: Tag.attribute("color", in: content))
         }
 
         /// The value of `name=value`, `name="value"` or `name='value'` in a lower-cased tag.
