@@ -6,7 +6,7 @@ import TimedText
 
 /// Turns loaded tracks and decoded captions into renditions, their master declarations and their
 /// reports, in order.
-struct RenditionPlanner {
+package struct RenditionPlanner {
     let timeline: ProgrammeTimeline
     var renditions: [PlannedRendition] = []
     var declarations: [NewSubtitleRendition] = []
@@ -26,12 +26,9 @@ struct RenditionPlanner {
     static func rendition(for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline) -> TrackRendition {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
-        cues.removeAll { $0.start >= timeline.duration }
-        if timeline.playlist.hasEndList {
-            // Nothing shows after the programme: a cue running past its end (an SCC caption never
-            // erased, say) ends with it.
-            for index in cues.indices where cues[index].end > timeline.duration { cues[index].end = timeline.duration }
-        }
+        // Nothing shows after the programme: a cue running past its end (an SCC caption never
+        // erased, say) ends with it, once the video playlist has ended.
+        cues = Self.fitted(cues, to: timeline.duration, clampingEnds: timeline.playlist.hasEndList)
         let writable = SegmentCues.writable(cues)
         let record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
@@ -51,6 +48,20 @@ struct RenditionPlanner {
             firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
             written: rendition.written, warnings: warnings)
         return TrackRendition(rendition: rendition, declaration: declaration, report: report)
+    }
+
+    /// `cues` without those that start at or after `duration`, and with `clampingEnds`, ending by
+    /// `duration`: the same array when nothing changes (the common case, and no copy of the cues
+    /// the track's ingest still holds), else one new array made in one pass.
+    package static func fitted(_ cues: [Cue], to duration: MediaTime, clampingEnds: Bool) -> [Cue] {
+        guard cues.contains(where: { $0.start >= duration || (clampingEnds && $0.end > duration) }) else { return cues }
+        var result: [Cue] = []
+        result.reserveCapacity(cues.count)
+        for var cue in cues where cue.start < duration {
+            if clampingEnds && cue.end > duration { cue.end = duration }
+            result.append(cue)
+        }
+        return result
     }
 
     /// Adds a track's rendition (made by ``rendition(for:_:timeline:)``), as the plan keeps it.

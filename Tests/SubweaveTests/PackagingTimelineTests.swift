@@ -4,6 +4,7 @@ import Subweave
 import TestSupport
 import Testing
 import Timebase
+import TimedText
 
 /// End-to-end timing on real media made by ffmpeg (Fixtures/make-fixtures.sh): every cue of every
 /// output segment is placed the way hls.js places it — `cue − LOCAL + (MPEGTS − first PTS of the
@@ -155,5 +156,28 @@ struct PackagingTimelineTests {
                 }
             }
         }
+    }
+}
+
+/// Cues against the programme's end: those that start at or after it are left out; once the
+/// video playlist has ended, those that run past it end with it.
+struct ProgrammeEndTests {
+    static func cue(_ start: Int64, _ end: Int64, _ text: String) -> Cue {
+        Cue(start: MediaTime(seconds: start), end: MediaTime(seconds: end), text: text)
+    }
+
+    @Test func cuesAfterTheEndGoAndCuesPastItAreCut() {
+        let cues = [Self.cue(0, 1, "a"), Self.cue(5, 12, "b"), Self.cue(10, 11, "c"), Self.cue(3, 4, "d")]
+        let ended = RenditionPlanner.fitted(cues, to: MediaTime(seconds: 10), clampingEnds: true)
+        #expect(ended.map(\.text) == ["a", "b", "d"])
+        #expect(ended.map(\.end) == [MediaTime(seconds: 1), MediaTime(seconds: 10), MediaTime(seconds: 4)])
+        let growing = RenditionPlanner.fitted(cues, to: MediaTime(seconds: 10), clampingEnds: false)
+        #expect(growing.map(\.text) == ["a", "b", "d"])
+        #expect(growing[1].end == MediaTime(seconds: 12), "a live playlist may still grow past the cue")
+    }
+
+    @Test func cuesWithinTheProgrammeAreKeptAsTheyAre() {
+        let cues = [Self.cue(0, 1, "a"), Self.cue(5, 10, "b")]
+        #expect(RenditionPlanner.fitted(cues, to: MediaTime(seconds: 10), clampingEnds: true) == cues)
     }
 }
