@@ -264,10 +264,9 @@ struct SectionAssembler {
 /// The one place PSI is tracked.
 struct ProgramTables {
     private var pat = SectionAssembler()
-    private var pmts: [UInt16: SectionAssembler] = [:]
-    /// The PMT PIDs, in the order the PAT named them: scanned before the dictionary is hashed, so
-    /// that the packets of other PIDs (nearly all of them) cost a comparison or two.
-    private var pmtPIDs: [UInt16] = []
+    /// The PMT PIDs the PAT named, in its order, each with its section being assembled: a list
+    /// scanned for every packet (a program or two; hashing every packet's PID cost more).
+    private var pmts: [(pid: UInt16, assembler: SectionAssembler)] = []
     /// The streams of every PMT read, by PID.
     private(set) var streams: [UInt16: TransportStream.ElementaryStream] = [:]
     /// The first video stream of the first PMT that lists one.
@@ -279,21 +278,19 @@ struct ProgramTables {
         if packet.pid == 0 {
             if let section = pat.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
                 sawPAT = true
-                for pid in TransportStream.programMapPIDs(pat: section) where pmts[pid] == nil {
-                    pmts[pid] = SectionAssembler()
-                    pmtPIDs.append(pid)
+                for pid in TransportStream.programMapPIDs(pat: section) where !pmts.contains(where: { $0.pid == pid }) {
+                    pmts.append((pid, SectionAssembler()))
                 }
             }
             return true
         }
-        guard pmtPIDs.contains(packet.pid), var assembler = pmts[packet.pid] else { return false }
-        if let section = assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
+        guard let index = pmts.firstIndex(where: { $0.pid == packet.pid }) else { return false }
+        if let section = pmts[index].assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
             let list = TransportStream.elementaryStreams(pmt: section)
         {
             for stream in list { streams[stream.pid] = stream }
             if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
         }
-        pmts[packet.pid] = assembler
         return true
     }
 }

@@ -79,3 +79,56 @@ struct CueJSONWriterTests {
         #expect((try JSONSerialization.jsonObject(with: Data(empty)) as? [String: Any])?["cues"] as? [Any] != nil)
     }
 }
+
+// The reference: the same values through Foundation's encoder, keyed by the W3C attribute names.
+
+extension VTTCueJSON: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, startTime, endTime, text, vertical, snapToLines, line, lineAlign, position, positionAlign, size, align, region
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(startTime, forKey: .startTime)
+        try c.encode(endTime, forKey: .endTime)
+        try c.encode(text, forKey: .text)
+        try c.encode(vertical, forKey: .vertical)
+        try c.encode(snapToLines, forKey: .snapToLines)
+        try c.encode(line, forKey: .line)
+        try c.encode(lineAlign, forKey: .lineAlign)
+        try c.encode(position, forKey: .position)
+        try c.encode(positionAlign, forKey: .positionAlign)
+        try c.encode(size, forKey: .size)
+        try c.encode(align, forKey: .align)
+        if let region { try c.encode(region, forKey: .region) } else { try c.encodeNil(forKey: .region) }
+    }
+}
+
+extension VTTRegionJSON: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, width, lines, regionAnchorX, regionAnchorY, viewportAnchorX, viewportAnchorY, scroll
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(width, forKey: .width)
+        try c.encode(lines, forKey: .lines)
+        try c.encode(regionAnchorX, forKey: .regionAnchorX)
+        try c.encode(regionAnchorY, forKey: .regionAnchorY)
+        try c.encode(viewportAnchorX, forKey: .viewportAnchorX)
+        try c.encode(viewportAnchorY, forKey: .viewportAnchorY)
+        try c.encode(scroll, forKey: .scroll)
+    }
+}
+
+extension NumberOrAuto: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .number(let n): try c.encode(n)
+        case .auto: try c.encode("auto")
+        }
+    }
+}

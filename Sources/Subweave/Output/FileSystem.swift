@@ -73,7 +73,7 @@ enum FileSystem {
     }
 
     /// Makes a folder's files one at a time, handing each, `(name, text)`, to its argument.
-    typealias FileMaker = (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
+    typealias FileMaker = @Sendable (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
 
     /// Writes the files `make` hands to its argument, one at a time, into a new folder `staging`
     /// and renames it to `target` whole.

@@ -144,13 +144,14 @@ package struct OutputWriter: Sendable {
     }
 
     private func writeGenerations(_ generations: [GenerationWrite], created: inout CreatedEntries) throws(SubweaveError) {
-        var toWrite: [GenerationWrite] = []
+        // The generations whose files are made here: the rendition's folder, and what makes them.
+        var toWrite: [(folder: String, target: String, make: FileSystem.FileMaker)] = []
         for write in generations {
             let target = folder + "/" + write.folder + "/" + write.generation
             // A generation that exists holds the same bytes (its name is their hash).
             if FileSystem.isRealFolder(target) { continue }
             switch write.source {
-            case .files: toWrite.append(write)
+            case .files(let make): toWrite.append((write.folder, target, make))
             case .staged(let path):
                 guard rename(path, target) == 0 else {
                     let code = errno
@@ -172,12 +173,11 @@ package struct OutputWriter: Sendable {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < pending.count, firstError.withLock({ $0 == nil }) else { return }
                 let write = pending[index]
-                guard case .files(let files) = write.source else { continue }
                 do throws(SubweaveError) {
-                    let target = root + "/" + write.folder + "/" + write.generation
                     try FileSystem.writeFolder(
-                        at: target, staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())", files)
-                    done.withLock { $0.append(target) }
+                        at: write.target, staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())",
+                        write.make)
+                    done.withLock { $0.append(write.target) }
                 } catch {
                     firstError.withLock { if $0 == nil { $0 = error } }
                 }

@@ -5,11 +5,6 @@ import Foundation
 struct TrackLoader: Sendable {
     let loader: ResourceLoader
 
-    /// The ingested cues of each track, in order; the first failure (in track order) is thrown.
-    func load(_ tracks: [SubtitleTrack]) async throws(SubweaveError) -> [IngestedSubtitles] {
-        try await load(tracks) { _, _, ingested throws(SubweaveError) in ingested }
-    }
-
     /// What `process` makes of each track once it is ingested, in track order.
     ///
     /// At most ``ResourceLoader/concurrency`` tracks are in hand at a time: what `process`

@@ -1,16 +1,7 @@
 import TimedText
 
-/// `{"cues": [...]}` for `subweave cues --json`.
-struct CueListJSON: Encodable {
-    let cues: [VTTCueJSON]
-
-    init(cues: [Cue], regions: [CueRegion]) {
-        self.cues = cues.map { VTTCueJSON($0, regions: regions) }
-    }
-}
-
 /// A cue with the attribute names and defaults of the W3C `VTTCue` interface (WebVTT §8.1).
-struct VTTCueJSON: Encodable {
+struct VTTCueJSON {
     let id: String
     let startTime: Double
     let endTime: Double
@@ -57,27 +48,6 @@ struct VTTCueJSON: Encodable {
     /// so it is written as the largest finite double of its sign.
     static func finite(_ value: Double) -> Double {
         value.isFinite ? value : (value < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, startTime, endTime, text, vertical, snapToLines, line, lineAlign, position, positionAlign, size, align, region
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(startTime, forKey: .startTime)
-        try c.encode(endTime, forKey: .endTime)
-        try c.encode(text, forKey: .text)
-        try c.encode(vertical, forKey: .vertical)
-        try c.encode(snapToLines, forKey: .snapToLines)
-        try c.encode(line, forKey: .line)
-        try c.encode(lineAlign, forKey: .lineAlign)
-        try c.encode(position, forKey: .position)
-        try c.encode(positionAlign, forKey: .positionAlign)
-        try c.encode(size, forKey: .size)
-        try c.encode(align, forKey: .align)
-        if let region { try c.encode(region, forKey: .region) } else { try c.encodeNil(forKey: .region) }
     }
 }
 
@@ -189,7 +159,7 @@ struct PrettyJSON {
 }
 
 /// A region with the attribute names and defaults of the W3C `VTTRegion` interface.
-struct VTTRegionJSON: Encodable {
+struct VTTRegionJSON {
     let id: String
     let width: Double
     /// The spec's integer rule has no upper bound: a large value is kept (as a number).
@@ -234,17 +204,9 @@ struct VTTRegionJSON: Encodable {
     }
 }
 
-enum NumberOrAuto: Encodable {
+enum NumberOrAuto {
     case number(Double)
     case auto
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .number(let n): try c.encode(n)
-        case .auto: try c.encode("auto")
-        }
-    }
 
     func write(into out: inout PrettyJSON) {
         switch self {
