@@ -170,7 +170,7 @@ package struct CaptionDecoder {
 
 /// Reads captions from an MPEG-TS byte stream fed in chunks.
 package struct TransportStreamCaptionReader {
-    private var demuxer = TransportStreamDemuxer()
+    private var demuxer = TransportStreamDemuxer(pictureData: NALUnits.Codec.pictureData(streamType:))
     package private(set) var decoder: CaptionDecoder?
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
     package var timeOf: (Int64) -> MediaTime
@@ -206,7 +206,6 @@ package struct TransportStreamCaptionReader {
             announcedServices = video.captionServices
             guard let codec = NALUnits.Codec(streamType: video.streamType) else { finished = true; return false }
             decoder = CaptionDecoder(codec: codec)
-            demuxer.stopAtUnit = { codec.isPictureData($0) }
         }
         guard var decoder else { return true }
         self.decoder = nil  // keep the decoder's storage uniquely referenced while it works

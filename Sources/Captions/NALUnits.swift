@@ -98,6 +98,13 @@ package enum NALUnits {
             }
         }
 
+        /// The picture-data test of an MPEG-TS stream type's codec (``isPictureData(_:)``), for
+        /// the demuxer; nil for a stream type that cannot carry A/53 captions.
+        package static func pictureData(streamType: UInt8) -> (@Sendable (UInt8) -> Bool)? {
+            guard let codec = Codec(streamType: streamType) else { return nil }
+            return { codec.isPictureData($0) }
+        }
+
         /// Whether a unit starting with `first` carries picture data after which no caption data can follow.
         ///
         /// H.264 NAL types 1-5, MPEG-2 slice start codes 0x01-0xAF. Never for HEVC, whose suffix

@@ -18,7 +18,10 @@ package struct TransportStreamDemuxer {
 
     /// The video stream once the PMT has been read.
     package private(set) var video: TransportStream.ElementaryStream? {
-        didSet { videoPID = video?.pid }
+        didSet {
+            videoPID = video?.pid
+            stopAtUnit = video.flatMap { pictureData?($0.streamType) }
+        }
     }
     /// The video stream's PID, compared with every packet's (without copying the stream).
     private var videoPID: UInt16?
@@ -34,15 +37,25 @@ package struct TransportStreamDemuxer {
     private var currentOffset = 0
     private var lastCounter: UInt8?
     private var synced = false
-    /// Whether the PES being assembled still collects payload (see ``stopAtUnit``).
+    /// Whether the PES being assembled still collects payload (see ``pictureData``).
     private var collecting = true
+    /// The video's picture-data test, from ``pictureData`` once the PMT names the video.
+    private var stopAtUnit: (@Sendable (UInt8) -> Bool)?
 
-    /// When set, a PES packet's payload is kept only up to the first start code (`00 00 01`)
-    /// whose next byte this says is picture data: the caller reads nothing after it (captions
-    /// come before the slices), so the bulk of every access unit is neither copied nor scanned.
-    package var stopAtUnit: (@Sendable (UInt8) -> Bool)?
+    /// For a video stream type, whether the byte after a start code (`00 00 01`) begins picture data.
+    ///
+    /// A PES packet's payload is then kept only up to the first such start code (nil: whole
+    /// packets): the caller reads nothing after it (captions come before the slices), so the bulk
+    /// of every access unit is neither copied nor scanned.
+    ///
+    /// Applied from the PMT on, whatever chunk the PMT arrives in, so the packets a caller gets do
+    /// not depend on how the stream is cut.
+    package let pictureData: (@Sendable (_ streamType: UInt8) -> (@Sendable (UInt8) -> Bool)?)?
 
-    package init() {}
+    /// A demuxer whose PES packets stop at picture data when `pictureData` says where it starts.
+    package init(pictureData: (@Sendable (_ streamType: UInt8) -> (@Sendable (UInt8) -> Bool)?)? = nil) {
+        self.pictureData = pictureData
+    }
 
     /// Feeds `data`; calls `emit` for every PES packet completed by it.
     ///
