@@ -56,7 +56,8 @@ package struct RenditionPlanner {
     package static func fitted(_ cues: [Cue], to duration: MediaTime, clampingEnds: Bool) -> [Cue] {
         guard cues.contains(where: { $0.start >= duration || (clampingEnds && $0.end > duration) }) else { return cues }
         var result: [Cue] = []
-        result.reserveCapacity(cues.count)
+        // Sized for the cues kept: a file may be mostly past the end.
+        result.reserveCapacity(cues.reduce(0) { $0 + ($1.start < duration ? 1 : 0) })
         for var cue in cues where cue.start < duration {
             if clampingEnds && cue.end > duration { cue.end = duration }
             result.append(cue)

@@ -11,6 +11,20 @@ extension StringProtocol {
     }
 }
 
+extension String {
+    /// The same text in storage of its own size: a string built by appending keeps the capacity it
+    /// grew to, which a list of millions of cue texts should not.
+    package var compacted: String {
+        let count = utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var copy = self
+            return copy.withUTF8 {
+                UnsafeMutableRawBufferPointer(buffer).copyBytes(from: $0); return $0.count
+            }
+        }
+    }
+}
+
 extension StringProtocol {
     /// Whether the UTF-8 of the text contains `needle` (an ASCII string), compared byte by byte:
     /// Foundation's `contains(_:)` goes through NSString and is many times slower.

@@ -19,8 +19,15 @@ public struct Cue: Sendable, Equatable {
     /// WebVTT cue text, valid per the WebVTT cue text syntax once it has been through
     /// ``CueText/repaired(_:)``.
     public var text: String
-    /// The 1-based line of the source file where the cue's timing line is, for warnings.
-    public var sourceLine: Int?
+    /// The 1-based line of the source file where the cue's timing line is, for warnings (nil for
+    /// none; a line outside 0…4,294,967,294, which no file within the read limits has, is kept as nil).
+    public var sourceLine: Int? {
+        get { storedLine == 0 ? nil : Int(storedLine - 1) }
+        set { storedLine = Self.stored(newValue) }
+    }
+    /// `sourceLine` + 1, or 0 for nil: four bytes instead of nine (a cue list of millions is
+    /// an eighth smaller).
+    private var storedLine: UInt32
 
     /// A cue from `start` to `end` showing `text` (WebVTT cue text).
     public init(identifier: String = "", start: MediaTime, end: MediaTime, settings: CueSettings = CueSettings(), text: String, sourceLine: Int? = nil) {
@@ -29,7 +36,12 @@ public struct Cue: Sendable, Equatable {
         self.end = end
         self.storedSettings = settings.isEmpty ? nil : SettingsBox(settings)
         self.text = text
-        self.sourceLine = sourceLine
+        self.storedLine = Self.stored(sourceLine)
+    }
+
+    private static func stored(_ line: Int?) -> UInt32 {
+        guard let line, line >= 0, line < Int(UInt32.max) else { return 0 }
+        return UInt32(line + 1)
     }
 
     public static func == (a: Cue, b: Cue) -> Bool {

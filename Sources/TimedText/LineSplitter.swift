@@ -5,8 +5,13 @@
 /// Swift treats CRLF as one `Character`, so splitting on `"\n"` alone would miss it.
 struct LineSplitter: Sequence {
     let text: String
+    /// Whether a byte order mark at the start is dropped (only at the start of a file).
+    let dropsByteOrderMark: Bool
 
-    init(_ text: String) { self.text = text }
+    init(_ text: String, dropsByteOrderMark: Bool = true) {
+        self.text = text
+        self.dropsByteOrderMark = dropsByteOrderMark
+    }
 
     struct Iterator: IteratorProtocol {
         let text: String
@@ -35,7 +40,7 @@ struct LineSplitter: Sequence {
 
     func makeIterator() -> Iterator {
         var start = text.utf8.startIndex
-        if text.unicodeScalars.first == "\u{FEFF}" { start = text.unicodeScalars.index(after: start) }
+        if dropsByteOrderMark, text.unicodeScalars.first == "\u{FEFF}" { start = text.unicodeScalars.index(after: start) }
         return Iterator(text: text, start: start)
     }
 }

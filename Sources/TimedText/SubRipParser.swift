@@ -24,40 +24,72 @@ package enum SubRipParser {
     /// One pass over the lines, holding only the cue being read: a cue's text runs from its
     /// timing line to the next line that is, or tries to be, a timing line.
     package static func parse(_ text: String) -> (cues: [Cue], warnings: [IngestWarning]) {
-        var reader = CueReader()
-        reader.cues.reserveCapacity(arrowCount(text))
-        var number = 0
-        for line in LineSplitter(text) {
-            number += 1
-            if line.containsASCII("->") {
-                let timing = Timing(parsing: line)
-                if timing != nil || line.containsASCII("-->") {
-                    reader.finishCue(followedByAnother: true)
-                    reader.current = (number, line, timing)
-                    continue
+        var reader = Reader(expectedCues: arrowCount(text.utf8))
+        reader.read(text, isFirst: true, isLast: true)
+        return reader.finish()
+    }
+
+    /// Reads a file a piece at a time, so that a large file is never held whole: the cues are
+    /// those ``parse(_:)`` gives for the pieces joined.
+    ///
+    /// Every piece but the last ends with a line break (LF, or a CR whose next byte is not LF),
+    /// and the last is read even when empty.
+    package struct Reader {
+        private var cues = CueReader()
+        private var number = 0
+
+        /// A reader whose cue list is sized once for `expectedCues` (``arrowCount(_:)`` of the file).
+        package init(expectedCues: Int) {
+            cues.cues.reserveCapacity(expectedCues)
+        }
+
+        /// Reads the lines of `piece`; the first piece may start with a byte order mark.
+        package mutating func read(_ piece: String, isFirst: Bool, isLast: Bool) {
+            var lines = LineSplitter(piece, dropsByteOrderMark: isFirst).makeIterator()
+            var line = lines.next()
+            while let current = line {
+                line = lines.next()
+                // A piece that ends with its line break splits an empty last line off; it is not one.
+                if line == nil && !isLast { break }
+                number += 1
+                if current.containsASCII("->") {
+                    let timing = Timing(parsing: current)
+                    if timing != nil || current.containsASCII("-->") {
+                        cues.finishCue(followedByAnother: true)
+                        cues.current = (number, current, timing)
+                        continue
+                    }
                 }
+                cues.add(current)
             }
-            reader.add(line)
         }
-        reader.finishCue(followedByAnother: false)
-        var (cues, warnings) = (reader.cues, reader.warnings)
-        var outOfOrder = false
-        for i in cues.indices.dropFirst() where cues[i].start < cues[i - 1].start {
-            outOfOrder = true
-            break
+
+        /// The cues, sorted by start time, and what was skipped; the reader is left empty.
+        package mutating func finish() -> (cues: [Cue], warnings: [IngestWarning]) {
+            cues.finishCue(followedByAnother: false)
+            // Taken out, not copied: a reader captured by a closure is not consumed, and a second
+            // reference would copy the list at its next change.
+            var (cues, warnings): ([Cue], [IngestWarning]) = ([], [])
+            swap(&cues, &self.cues.cues)
+            swap(&warnings, &self.cues.warnings)
+            var outOfOrder = false
+            for i in cues.indices.dropFirst() where cues[i].start < cues[i - 1].start {
+                outOfOrder = true
+                break
+            }
+            if outOfOrder {
+                warnings.append(IngestWarning(kind: .cuesReordered, line: nil, "cues were out of order and have been sorted by start time"))
+                cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+            }
+            return (cues, warnings)
         }
-        if outOfOrder {
-            warnings.append(IngestWarning(kind: .cuesReordered, line: nil, "cues were out of order and have been sorted by start time"))
-            cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
-        }
-        return (cues, warnings)
     }
 
     /// How many times `-->` occurs: at least the number of cues (to size the list once).
-    static func arrowCount(_ text: String) -> Int {
+    package static func arrowCount<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
         var count = 0
         var dashes = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 0x2D {
                 dashes += 1
             } else {
@@ -130,7 +162,7 @@ package enum SubRipParser {
                 warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no visible text after removing markup; skipped"))
                 return
             }
-            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired, sourceLine: number))
+            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired.compacted, sourceLine: number))
         }
     }
 

@@ -60,6 +60,17 @@ struct CueJSONWriterTests {
         }
     }
 
+    /// One cue whose text is megabytes long is handed out a megabyte at a time, not gathered whole.
+    @Test func aLongCueTextIsWrittenInPieces() throws {
+        let text = String(repeating: "word \"q\"\n", count: 400_000)
+        var pieces: [[UInt8]] = []
+        let rest = CuesCommand.cuesJSON([Cue(start: .zero, end: MediaTime(seconds: 1), text: text)], regions: []) { pieces.append($0) }
+        #expect(pieces.count >= 4, "a 4.4 MB string in pieces")
+        #expect(pieces.allSatisfy { $0.count < PrettyJSON.flushSize + 16 })
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(pieces.joined() + rest)) as? [String: Any])
+        #expect((document["cues"] as? [[String: Any]])?.first?["text"] as? String == text)
+    }
+
     /// The whole document parses as JSON, holds every cue, and is handed out in pieces.
     @Test func documentIsValidJSONWrittenInPieces() throws {
         let cues = (0..<12_000).map {

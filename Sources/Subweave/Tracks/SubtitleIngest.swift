@@ -33,10 +33,60 @@ package enum SubtitleIngest {
         } catch {
             throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file")
         }
+        return finish(parsed, format: format, encoding: decoded.encoding, decodingWarnings: decodingWarnings(decoded), purpose: purpose)
+    }
+
+    /// What one read through a local file shows.
+    package struct FileScan: Sendable {
+        /// The file's size in bytes.
+        package var size = 0
+        /// Whether every byte is UTF-8 (a UTF-8 byte order mark included).
+        package var isUTF8 = true
+        /// How many times `-->` occurs (at least the number of SubRip cues).
+        package var arrows = 0
+    }
+
+    /// Reads `file` through once, a piece at a time.
+    package static func scan(_ file: LinePieces) throws(ResourceLoader.Failure) -> FileScan {
+        var scan = FileScan()
+        scan.size = try file.forEach { piece, _ in
+            guard scan.isUTF8 else { return }
+            scan.isUTF8 = UTF8Check.firstInvalidOffset(piece) == nil
+            scan.arrows += SubRipParser.arrowCount(piece)
+        }
+        return scan
+    }
+
+    /// Reads a local SubRip file that `scan` found to be UTF-8, a piece at a time.
+    ///
+    /// The file is never whole in memory, only its cues. The cues and warnings are those
+    /// ``read(_:format:encoding:sourceID:location:purpose:)`` gives for the file's bytes (unless
+    /// the file changes between the scan and this read).
+    package static func readSubRip(
+        _ file: LinePieces, scan: FileScan, sourceID: String, location: String, purpose: Purpose = .packaging
+    ) throws(ResourceLoader.Failure) -> IngestedSubtitles {
+        var reader = SubRipParser.Reader(expectedCues: scan.arrows)
+        var isFirst = true
+        try file.forEach { piece, isLast in
+            var bytes = piece[...]
+            // The UTF-8 byte order mark is the decoder's (as when the file is read whole).
+            if isFirst, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            reader.read(String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self), isFirst: isFirst, isLast: isLast)
+            isFirst = false
+        }
+        let (cues, warnings) = reader.finish()
+        let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
+        return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+    }
+
+    /// The ingested subtitles from what a parser gave: text repaired for `purpose`.
+    private static func finish(
+        _ parsed: consuming Parsed, format: SubtitleFormat, encoding: TextEncoding, decodingWarnings: [IngestWarning], purpose: Purpose
+    ) -> IngestedSubtitles {
         let repairs = purpose == .inspection ? [] : repair(&parsed.cues, reportMarkup: format == .vtt, numbering: purpose == .packaging)
         return IngestedSubtitles(
             ingestFormat: parsed.ingestFormat, cues: parsed.cues, headerBlocks: parsed.headerBlocks, regions: parsed.regions,
-            encoding: decoded.encoding, warnings: decodingWarnings(decoded) + parsed.warnings + repairs, declaredLanguage: parsed.language)
+            encoding: encoding, warnings: decodingWarnings + parsed.warnings + repairs, declaredLanguage: parsed.language)
     }
 
     /// What a format's parser gives.
@@ -172,15 +222,16 @@ package enum SubtitleIngest {
     /// A segment repeats a boundary cue; with an identifier a player recognises the repeat by it
     /// (hls.js does) instead of comparing computed times, so the cue shows once.
     static func assignIdentifiers(_ cues: inout [Cue], taken: Set<String>) {
-        var used = taken
+        // Only the file's own identifiers can clash: the ones made here differ in the number
+        // before the first `-` (a position has no `-`), so they are not collected (a set of
+        // millions of them would outweigh the cues).
         for index in cues.indices where cues[index].identifier.isEmpty {
             var candidate = String(index + 1)
             var suffix = 2
-            while used.contains(candidate) {
+            while taken.contains(candidate) {
                 candidate = "\(index + 1)-\(suffix)"
                 suffix += 1
             }
-            used.insert(candidate)
             cues[index].identifier = candidate
         }
     }
@@ -215,7 +266,9 @@ package enum SubtitleIngest {
     /// video playlist is still growing (no EXT-X-ENDLIST), when late cues are simply not due yet.
     package static func timelineWarnings(_ cues: [Cue], duration: MediaTime, complete: Bool = true) -> [IngestWarning] {
         var warnings: [IngestWarning] = []
-        let late = cues.filter { $0.start >= duration }
+        // Counted, not copied: a file of millions of cues may be mostly past the end.
+        let lateCount = cues.reduce(0) { $0 + ($1.start >= duration ? 1 : 0) }
+        let firstLate = cues.first { $0.start >= duration }
         let hour = MediaTime(seconds: 3600)
         if let first = cues.first, first.start >= hour, duration < hour {
             // Broadcast sidecars are timecoded from 01:00:00:00 (or 10:00:00:00): the offset that
@@ -227,17 +280,17 @@ package enum SubtitleIngest {
                     "the first cue starts at \(first.start.decimalSeconds) s, more than \(hours) h in, on a programme of \(duration.decimalSeconds) s: the file looks timecoded from \(hours < 10 ? "0" : "")\(hours):00:00:00; add offset=-\(hours < 10 ? "0" : "")\(hours):00:00 to its descriptor"
                 ))
         }
-        if !late.isEmpty && complete {
+        if let firstLate, complete {
             warnings.append(
                 IngestWarning(
-                    kind: .cuesAfterEnd, line: late.first?.sourceLine,
-                    "\(late.count) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(late[0].start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"
+                    kind: .cuesAfterEnd, line: firstLate.sourceLine,
+                    "\(lateCount) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(firstLate.start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"
                 ))
-        } else if !late.isEmpty {
+        } else if let firstLate {
             warnings.append(
                 IngestWarning(
-                    kind: .cuesNotYetPublished, line: late.first?.sourceLine,
-                    "\(late.count) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(late[0].start.decimalSeconds) s; they go into the segments that carry them once those are published"
+                    kind: .cuesNotYetPublished, line: firstLate.sourceLine,
+                    "\(lateCount) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(firstLate.start.decimalSeconds) s; they go into the segments that carry them once those are published"
                 ))
         }
         if cues.count >= 2, cues[0].start == .zero, cues[1].start - cues[0].end >= MediaTime(seconds: 60) {

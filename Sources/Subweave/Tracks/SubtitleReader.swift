@@ -35,6 +35,12 @@ public struct SubtitleReader: Sendable {
     public func read(
         _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, asWritten: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
+        let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
+        do {
+            if let ingested = try await readPieces(input, format: format, encoding: encoding, purpose: purpose) { return ingested }
+        } catch {
+            throw .io(path: input.description, reason: error.explanation)
+        }
         let bytes: [UInt8]
         do {
             switch input {
@@ -55,9 +61,32 @@ public struct SubtitleReader: Sendable {
         do {
             return try SubtitleIngest.read(
                 consume bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description,
-                purpose: asWritten ? .inspection : .conversion)
+                purpose: purpose)
         } catch {
             throw .load(error)
+        }
+    }
+}
+
+extension SubtitleReader {
+    /// A local SubRip file in UTF-8, read a piece at a time (never whole in memory); nil for any
+    /// other file, which is read whole.
+    func readPieces(
+        _ input: SubtitleInput, format: SubtitleFormat?, encoding: TextEncoding?, purpose: SubtitleIngest.Purpose
+    ) async throws(ResourceLoader.Failure) -> IngestedSubtitles? {
+        guard case .source(let source) = input, source.url.isFileURL, encoding == nil || encoding == .utf8 else { return nil }
+        let file = LinePieces(path: source.url.path, limit: loader.limits.subtitle)
+        let extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension)
+        let location = input.description
+        return try await onDispatch { () throws(ResourceLoader.Failure) -> IngestedSubtitles? in
+            if format == nil {
+                guard (SubtitleFormat.sniffed(try file.head(), encoding: encoding) ?? extensionFormat) == .srt else { return nil }
+            } else if format != .srt {
+                return nil
+            }
+            let scan = try SubtitleIngest.scan(file)
+            guard scan.isUTF8 else { return nil }
+            return try SubtitleIngest.readSubRip(file, scan: scan, sourceID: location, location: location, purpose: purpose)
         }
     }
 }

@@ -53,27 +53,51 @@ struct TrackLoader: Sendable {
 
     /// Reads and ingests one track.
     static func load(_ track: SubtitleTrack, loader: ResourceLoader) async -> Result<IngestedSubtitles, LoadFailure> {
+        func unreachable(_ error: ResourceLoader.Failure) -> Result<IngestedSubtitles, LoadFailure> {
+            .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
+        }
+        do {
+            if let (ingested, size) = try await readPieces(track, loader: loader) { return checked(ingested, track, empty: size == 0) }
+        } catch {
+            return unreachable(error)
+        }
         let bytes: [UInt8]
         do {
             bytes = try await loader.read(track.source.url, kind: .subtitle)
         } catch {
-            return .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
+            return unreachable(error)
         }
         let empty = bytes.isEmpty
         do {
             let ingested = try SubtitleIngest.read(
                 consume bytes, format: track.format, encoding: track.encoding,
                 sourceID: track.sourceID, location: track.source.description)
-            // A track without a cue is the wrong file or a wrong format: the packager refuses it.
-            guard !ingested.cues.isEmpty else {
-                return .failure(
-                    SubtitleIngest.noCues(
-                        ingested, format: track.format, sourceID: track.sourceID,
-                        location: track.source.description, empty: empty))
-            }
-            return .success(ingested)
+            return checked(ingested, track, empty: empty)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// A local SubRip file in UTF-8, read a piece at a time (never whole in memory); nil for any
+    /// other file, which is read whole.
+    static func readPieces(_ track: SubtitleTrack, loader: ResourceLoader) async throws(ResourceLoader.Failure) -> (IngestedSubtitles, size: Int)? {
+        guard track.format == .srt, track.source.url.isFileURL, track.encoding == nil || track.encoding == .utf8 else { return nil }
+        let file = LinePieces(path: track.source.url.path, limit: loader.limits.subtitle)
+        let (sourceID, location) = (track.sourceID, track.source.description)
+        return try await onDispatch { () throws(ResourceLoader.Failure) -> (IngestedSubtitles, size: Int)? in
+            let scan = try SubtitleIngest.scan(file)
+            guard scan.isUTF8 else { return nil }
+            return (try SubtitleIngest.readSubRip(file, scan: scan, sourceID: sourceID, location: location), scan.size)
+        }
+    }
+
+    /// `ingested`, unless it has no cue.
+    static func checked(_ ingested: IngestedSubtitles, _ track: SubtitleTrack, empty: Bool) -> Result<IngestedSubtitles, LoadFailure> {
+        // A track without a cue is the wrong file or a wrong format: the packager refuses it.
+        guard !ingested.cues.isEmpty else {
+            return .failure(
+                SubtitleIngest.noCues(ingested, format: track.format, sourceID: track.sourceID, location: track.source.description, empty: empty))
+        }
+        return .success(ingested)
     }
 }

@@ -52,20 +52,19 @@ enum CuesCommand {
 
     /// The document for `cues`, as UTF-8: every megabyte is handed to `flush`; returns the rest.
     static func cuesJSON(_ cues: [Cue], regions: [CueRegion], flushing flush: ([UInt8]) -> Void) -> [UInt8] {
-        var out = PrettyJSON()
-        out.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n")
-        if cues.isEmpty { out.raw("\n") }
-        for (index, cue) in cues.enumerated() {
-            out.raw("    ")
-            VTTCueJSON(cue, regions: regions).write(into: &out, indent: "    ")
-            out.raw(index + 1 < cues.count ? ",\n" : "\n")
-            if out.bytes.count > 1 << 20 {
-                flush(out.bytes)
-                out.bytes.removeAll(keepingCapacity: true)
+        withoutActuallyEscaping(flush) { flush in
+            var out = PrettyJSON(flushing: flush)
+            out.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n")
+            if cues.isEmpty { out.raw("\n") }
+            for (index, cue) in cues.enumerated() {
+                out.raw("    ")
+                VTTCueJSON(cue, regions: regions).write(into: &out, indent: "    ")
+                out.raw(index + 1 < cues.count ? ",\n" : "\n")
+                out.flushIfFull()
             }
+            out.raw("  ]\n}\n")
+            return out.bytes
         }
-        out.raw("  ]\n}\n")
-        return out.bytes
     }
 }
 

@@ -104,7 +104,21 @@ extension VTTCueJSON {
 /// bytes).
 struct PrettyJSON {
     var bytes: [UInt8] = []
+    /// Where a full buffer goes (nil: kept): a cue's text can be as long as its file.
+    private let flush: (([UInt8]) -> Void)?
     private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// How many bytes are gathered before they are flushed.
+    static let flushSize = 1 << 20
+
+    /// A writer that keeps everything in ``bytes``, or hands every megabyte to `flush`.
+    init(flushing flush: (([UInt8]) -> Void)? = nil) { self.flush = flush }
+
+    /// Hands the bytes gathered to `flush`, if there is one and a megabyte is gathered.
+    mutating func flushIfFull() {
+        guard let flush, bytes.count >= Self.flushSize else { return }
+        flush(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
 
     /// `text` as it is.
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
@@ -147,6 +161,7 @@ struct PrettyJSON {
                 bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
             default: bytes.append(byte)
             }
+            if bytes.count >= Self.flushSize { flushIfFull() }
         }
         bytes.append(0x22)
     }

@@ -1,0 +1,104 @@
+import Foundation
+import Subweave
+import TestSupport
+import Testing
+import Timebase
+import TimedText
+
+/// A local SubRip file is read a piece at a time (never whole in memory); what it gives must be
+/// what the whole file read at once gives, wherever the pieces are cut.
+@Suite struct PieceReadingTests {
+    /// Lines that make SubRip files hard: CRLF and CR endings, a byte order mark, counters in the
+    /// wrong place, blank lines inside cues, garbled timing lines, markup, multi-byte text, a line
+    /// that starts with U+FEFF, trailing spaces and no final newline.
+    static let lineKinds: [String] = [
+        "1", "12", "  7  ", "", " ", "\t", "00:00:01,000 --> 00:00:02,000", "00:00:03,500 --> 00:00:01,000",
+        "0:0:4,5-->0:0:6,25 X1:10 Y1:20", "00:00:05.000 ---> 00:00:07.000", "00:00:09,000 -> 00:00:10,000", "not --> a timing",
+        "Hello <i>there</i> & you", "{\\an8}Top line", "<font color=\"yellow\">Ja</font>", "Grüße — 日本語 🎬", "\u{FEFF}starts with a BOM",
+        "a line with trailing spaces   ", "<b>unclosed", "x > y < z", "-->", "99:99:99,999 --> 100:00:00,000",
+    ]
+
+    static func randomFile(_ rng: inout some RandomNumberGenerator) -> [UInt8] {
+        let endings = ["\n", "\r\n", "\r"]
+        let ending = endings.randomElement(using: &rng)!
+        var text = Bool.random(using: &rng) ? "\u{FEFF}" : ""
+        var start = 0
+        for cue in 0..<Int.random(in: 0...12, using: &rng) {
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                text += lineKinds.randomElement(using: &rng)! + (Bool.random(using: &rng) ? ending : endings.randomElement(using: &rng)!)
+            }
+            start += Int.random(in: -1000...3000, using: &rng)
+            text += "\(cue + 1)\(ending)00:00:\(String(format: "%02d,%03d", max(start, 0) / 1000 % 60, max(start, 0) % 1000)) --> 00:01:00,000\(ending)"
+            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                text += lineKinds.randomElement(using: &rng)! + ending
+            }
+            text += ending
+        }
+        if Bool.random(using: &rng), text.hasSuffix(ending) { text.removeLast() }
+        return Array(text.utf8)
+    }
+
+    /// 1,500 generated files, each read whole and in pieces of 1 to 40 bytes, for packaging and
+    /// for inspection: the same cues, warnings and encoding.
+    @Test func piecesGiveWhatTheWholeFileGives() throws {
+        var rng = SeededGenerator(seed: 11)
+        let folder = try Scratch.make()
+        for n in 0..<1_500 {
+            let bytes = Self.randomFile(&rng)
+            let path = folder.appendingPathComponent("f\(n).srt").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let file = LinePieces(path: path, limit: 1 << 20, readSize: Int.random(in: 1...40, using: &rng))
+            let scan = try SubtitleIngest.scan(file)
+            #expect(scan.isUTF8 && scan.size == bytes.count)
+            for purpose in [SubtitleIngest.Purpose.packaging, .inspection] {
+                let whole = try SubtitleIngest.read(bytes, format: .srt, encoding: nil, sourceID: "s", location: "l", purpose: purpose)
+                let pieces = try SubtitleIngest.readSubRip(file, scan: scan, sourceID: "s", location: "l", purpose: purpose)
+                #expect(pieces == whole, "file \(n) read in pieces of \(file.readSize): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
+
+    /// The pieces join to the file, and each but the last ends with a whole line break.
+    @Test func piecesEndAtLineBreaks() throws {
+        var rng = SeededGenerator(seed: 12)
+        let folder = try Scratch.make()
+        for n in 0..<300 {
+            let bytes = (0..<Int.random(in: 0...300, using: &rng)).map { _ in [0x0A, 0x0D, 0x61, 0xC3, 0xA9][Int.random(in: 0..<5, using: &rng)] as UInt8 }
+            let path = folder.appendingPathComponent("p\(n)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            var pieces: [[UInt8]] = []
+            var lastFlags: [Bool] = []
+            let size = try LinePieces(path: path, limit: 1 << 20, readSize: Int.random(in: 1...16, using: &rng)).forEach { piece, isLast in
+                pieces.append(Array(piece))
+                lastFlags.append(isLast)
+            }
+            #expect(size == bytes.count)
+            #expect(Array(pieces.joined()) == bytes)
+            #expect(lastFlags.last == true && lastFlags.dropLast().allSatisfy { !$0 })
+            var offset = 0
+            for piece in pieces.dropLast() {
+                offset += piece.count
+                let last = piece.last
+                #expect(last == 0x0A || (last == 0x0D && bytes[offset] != 0x0A), "piece ending at \(offset) splits a line")
+            }
+        }
+    }
+
+    /// The read limit holds for a file read in pieces, as for one read whole.
+    @Test func theLimitHolds() throws {
+        let path = try Scratch.make().appendingPathComponent("big.srt").path
+        try Data(repeating: 0x61, count: 5_000).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ResourceLoader.Failure.self) { try LinePieces(path: path, limit: 4_000, readSize: 100).forEach { _, _ in } }
+    }
+
+    /// A file that is not UTF-8 is found by the scan (it is then read whole and decoded as before).
+    @Test func aFileInAnotherEncodingIsReadWhole() async throws {
+        let path = try Scratch.make().appendingPathComponent("latin1.srt").path
+        let bytes: [UInt8] = Array("1\n00:00:01,000 --> 00:00:02,000\nCaf".utf8) + [0xE9, 0x20, 0x63, 0x72, 0xE8, 0x6D, 0x65, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try !SubtitleIngest.scan(LinePieces(path: path, limit: 1 << 20)).isUTF8)
+        let read = try await SubtitleReader().read(.source(SubtitleSource(parsing: path)), format: .srt)
+        #expect(read.cues.map(\.text) == ["Café crème"])
+        #expect(read.encoding != .utf8)
+    }
+}
