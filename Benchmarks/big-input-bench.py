@@ -92,7 +92,7 @@ def fresh_copy(title, copy):
     return os.path.join(copy, "master.m3u8")
 
 
-def pair(name, small, large, size_small, size_large, results, base):
+def pair(name, small, large, base, size_small, size_large, results):
     """Records a small/large pair of (seconds, MiB) runs, and `base`, the same command's run on a
     minimal input: the constant in "memory <= 2x the input plus a constant" (the runtime and
     Foundation, about 30 MiB, are resident before any input is read)."""

@@ -48,6 +48,16 @@ package enum TextDecoder {
         return DecodedText(text: String(decoding: bytes, as: UTF8.self), encoding: .utf8, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: nil)
     }
 
+    /// Whether `bytes` read as ``decode(_:forced:)`` would read them are UTF-8 without a
+    /// replacement (no `forced` encoding but UTF-8, every byte valid); if so, a UTF-8 byte order
+    /// mark is removed from them, as decoding removes it, and they can be parsed as they are.
+    package static func isUTF8(_ bytes: inout [UInt8], forced: TextEncoding?) -> Bool {
+        // A UTF-16 or UTF-32 byte order mark is never valid UTF-8.
+        guard forced == nil || forced == .utf8, UTF8Check.firstInvalidOffset(bytes) == nil else { return false }
+        if byteOrderMark(bytes) == (.utf8, 3) { bytes.removeFirst(3) }
+        return true
+    }
+
     static func byteOrderMark(_ b: [UInt8]) -> (TextEncoding?, Int) {
         if b.count >= 4, b[0] == 0xFF, b[1] == 0xFE, b[2] == 0, b[3] == 0 { return (.utf32LE, 4) }
         if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0xFE, b[3] == 0xFF { return (.utf32BE, 4) }

@@ -10,6 +10,9 @@ package struct WebVTTDocument: Sendable, Equatable {
     package var styleSheets: [String]
     /// What the parser skipped or repaired.
     package var warnings: [IngestWarning]
+    /// The line of a valid `X-TIMESTAMP-MAP` in the header (the first line there that starts
+    /// `X-TIMESTAMP-MAP=`), where hls.js would read it.
+    package var timestampMapLine: Int?
 
     package init(cues: [Cue] = [], regions: [CueRegion] = [], styleSheets: [String] = [], warnings: [IngestWarning] = []) {
         self.cues = cues
@@ -46,31 +49,81 @@ package enum WebVTTParser {
 
     /// Parses `text`; fails only when the signature is missing.
     package static func parse(_ text: String, options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
-        // Preprocess (§6.1 steps 1-2) on UTF-8 bytes: NUL becomes U+FFFD, CRLF and CR become LF.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var previousWasCR = false
-        for byte in text.utf8 {
-            if byte == 0x0D {
-                bytes.append(0x0A)
-                previousWasCR = true
-                continue
-            }
-            if byte == 0x0A && previousWasCR {
-                previousWasCR = false
-                continue
-            }
-            previousWasCR = false
-            if byte == 0 { bytes.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { bytes.append(byte) }
-        }
+        try parse(utf8: Array(text.utf8), options: options)
+    }
+
+    /// Parses UTF-8 `bytes` (already decoded: valid, a first byte order mark removed per
+    /// `options`), preprocessed in place, so that a large file is not held twice.
+    package static func parse(utf8 bytes: consuming [UInt8], options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
+        var bytes = bytes
+        preprocess(&bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) && !options.byteOrderMarkRemoved { bytes.removeFirst(3) }
 
         guard bytes.starts(with: Array("WEBVTT".utf8)), bytes.count == 6 || bytes[6] == 0x20 || bytes[6] == 0x09 || bytes[6] == 0x0A else {
             let firstLine = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
             throw WebVTTSignatureError(found: String(firstLine.unicodeScalars.prefix(40)))
         }
-        var parser = BlockParser(bytes: bytes, keepsBackwardCues: options.keepsBackwardCues)
-        return parser.run()
+        let mapLine = headerTimestampMapLine(bytes)
+        var parser = BlockParser(bytes: consume bytes, keepsBackwardCues: options.keepsBackwardCues)
+        var document = parser.run()
+        document.timestampMapLine = mapLine
+        return document
+    }
+
+    /// The 1-based line of the header's `X-TIMESTAMP-MAP`, if the first line of the header (the
+    /// lines before the first blank one) that starts `X-TIMESTAMP-MAP=` is a valid map.
+    static func headerTimestampMapLine(_ bytes: [UInt8]) -> Int? {
+        let prefix = Array("X-TIMESTAMP-MAP=".utf8)
+        var start = 0
+        var number = 1
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            if end == start { return nil }
+            if bytes[start..<end].starts(with: prefix) {
+                return TimestampMap(parsing: Substring(String(decoding: bytes[start..<end], as: UTF8.self))) == nil ? nil : number
+            }
+            start = end + 1
+            number += 1
+        }
+        return nil
+    }
+
+    /// Preprocessing (§6.1 steps 1-2) on UTF-8 bytes: NUL becomes U+FFFD, CRLF and CR become LF;
+    /// in place unless there is a NUL (one byte becomes three).
+    package static func preprocess(_ bytes: inout [UInt8]) {
+        guard bytes.contains(where: { $0 == 0x0D || $0 == 0 }) else { return }
+        var previousWasCR = false
+        if bytes.contains(0) {
+            var copy: [UInt8] = []
+            copy.reserveCapacity(bytes.count + 2 * bytes.reduce(0) { $0 + ($1 == 0 ? 1 : 0) })
+            for byte in bytes {
+                if byte == 0x0D {
+                    copy.append(0x0A)
+                    previousWasCR = true
+                    continue
+                }
+                if byte == 0x0A && previousWasCR {
+                    previousWasCR = false
+                    continue
+                }
+                previousWasCR = false
+                if byte == 0 { copy.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { copy.append(byte) }
+            }
+            bytes = copy
+            return
+        }
+        var written = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == 0x0A && previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = byte == 0x0D
+            bytes[written] = previousWasCR ? 0x0A : byte
+            written += 1
+        }
+        bytes.removeLast(bytes.count - written)
     }
 }
 

@@ -101,4 +101,16 @@ import TimedText
         #expect(read.cues.map(\.text) == ["Café crème"])
         #expect(read.encoding != .utf8)
     }
+
+    /// A WebVTT file's own map in its header is reported whatever its line endings (a file with
+    /// CRLF endings was not: its lines were not split).
+    @Test func aHeaderMapIsFoundWithAnyLineEnding() throws {
+        for ending in ["\n", "\r\n", "\r"] {
+            let text = ["WEBVTT", "X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000", "", "00:00:01.000 --> 00:00:02.000", "Hi", ""]
+                .joined(separator: ending)
+            let read = try SubtitleIngest.read(Array(text.utf8), format: .vtt, encoding: nil, sourceID: "s", location: "l")
+            #expect(read.warnings.contains { $0.kind == .timestampMapIgnored && $0.line == 2 }, "\(ending.debugDescription)")
+            #expect(read.cues.map(\.text) == ["Hi"])
+        }
+    }
 }

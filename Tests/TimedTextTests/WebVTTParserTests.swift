@@ -262,3 +262,41 @@ struct RepairFastPathTests {
         }
     }
 }
+
+/// Preprocessing (§6.1 steps 1-2), done in place on the file's bytes, against the spec's text
+/// applied to Unicode scalars.
+struct WebVTTPreprocessingTests {
+    /// "Replace all U+0000 NULL characters by U+FFFD REPLACEMENT CHARACTERs. Replace each U+000D
+    /// CARRIAGE RETURN U+000A LINE FEED (CRLF) character pair by a single U+000A LINE FEED (LF)
+    /// character. Replace all remaining U+000D CARRIAGE RETURN characters by U+000A LINE FEED (LF)
+    /// characters."
+    static func reference(_ text: String) -> [UInt8] {
+        var scalars = Array(text.unicodeScalars).map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }
+        var out: [Unicode.Scalar] = []
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n" {
+                out.append("\n")
+                i += 2
+                continue
+            }
+            out.append(scalars[i] == "\r" ? "\n" : scalars[i])
+            i += 1
+        }
+        scalars = out
+        var string = ""
+        string.unicodeScalars.append(contentsOf: scalars)
+        return Array(string.utf8)
+    }
+
+    @Test func inPlaceMatchesTheSpec() {
+        var rng = SeededGenerator(seed: 21)
+        let pieces = ["\r", "\n", "\r\n", "\u{0}", "a", "é", "日", "\n\r"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...24, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            var bytes = Array(text.utf8)
+            WebVTTParser.preprocess(&bytes)
+            #expect(bytes == Self.reference(text), "\(text.debugDescription)")
+        }
+    }
+}

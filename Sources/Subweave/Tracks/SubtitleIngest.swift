@@ -24,6 +24,19 @@ package enum SubtitleIngest {
         _ bytes: consuming [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
         sourceID: String, location: String, purpose: Purpose = .packaging
     ) throws(LoadFailure) -> IngestedSubtitles {
+        func wrongFormat(_ description: String) -> LoadFailure {
+            LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "\(description); check that the declared format matches the file")
+        }
+        if format == .vtt, TextDecoder.isUTF8(&bytes, forced: forced) {
+            // WebVTT in UTF-8 (most of it) is parsed in its own bytes, not decoded into a copy.
+            let document: WebVTTDocument
+            do {
+                document = try WebVTTParser.parse(utf8: consume bytes, options: webVTTOptions(purpose))
+            } catch {
+                throw wrongFormat(error.description)
+            }
+            return finish(webVTT(document), format: format, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+        }
         let decoded = TextDecoder.decode(bytes, forced: forced)
         // The bytes go once decoded: a large file is not held twice while its cues are read.
         _ = consume bytes
@@ -31,9 +44,15 @@ package enum SubtitleIngest {
         do {
             parsed = try parse(decoded.text, format: format, purpose: purpose)
         } catch {
-            throw LoadFailure(.notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file")
+            throw wrongFormat(error.description)
         }
         return finish(parsed, format: format, encoding: decoded.encoding, decodingWarnings: decodingWarnings(decoded), purpose: purpose)
+    }
+
+    /// How the WebVTT parser reads for `purpose`: after the decoder (which removes a first byte
+    /// order mark), keeping backward cues for inspection as browsers do.
+    static func webVTTOptions(_ purpose: Purpose) -> WebVTTParser.Options {
+        WebVTTParser.Options(byteOrderMarkRemoved: true, keepsBackwardCues: purpose == .inspection)
     }
 
     /// What one read through a local file shows.
@@ -127,19 +146,8 @@ package enum SubtitleIngest {
         switch format {
         case .vtt:
             let document: WebVTTDocument
-            let options = WebVTTParser.Options(byteOrderMarkRemoved: true, keepsBackwardCues: purpose == .inspection)
-            do { document = try WebVTTParser.parse(text, options: options) } catch { throw WrongFormat(description: error.description) }
-            var warnings = document.warnings
-            if case .found(_, let mapLine, true) = TimestampMap.find(in: text) {
-                warnings.append(
-                    IngestWarning(
-                        kind: .timestampMapIgnored, line: mapLine,
-                        "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
-            }
-            // Browsers keep every cue; the segments must also be sorted and carry valid markup.
-            let cues = document.cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
-            return Parsed(
-                cues: cues, headerBlocks: WebVTTWriter.headerBlocks(document), regions: document.regions, ingestFormat: "vtt", warnings: warnings)
+            do { document = try WebVTTParser.parse(text, options: webVTTOptions(purpose)) } catch { throw WrongFormat(description: error.description) }
+            return webVTT(document)
         case .srt:
             let (cues, warnings) = SubRipParser.parse(text)
             return Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
@@ -165,6 +173,26 @@ package enum SubtitleIngest {
                 throw WrongFormat(description: error.description)
             }
         }
+    }
+
+    /// A WebVTT document as the packager takes it: its own map reported (ignored), cues sorted.
+    static func webVTT(_ document: consuming WebVTTDocument) -> Parsed {
+        var warnings = document.warnings
+        if let mapLine = document.timestampMapLine {
+            warnings.append(
+                IngestWarning(
+                    kind: .timestampMapIgnored, line: mapLine,
+                    "the file's own X-TIMESTAMP-MAP is ignored: side-loaded cue times are taken as programme time (0 = the first video frame)"))
+        }
+        // Browsers keep every cue; the segments must also be sorted (stably; most files are) and
+        // carry valid markup.
+        var cues: [Cue] = []
+        swap(&cues, &document.cues)
+        if zip(cues, cues.dropFirst()).contains(where: { $0.start > $1.start }) {
+            cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        }
+        return Parsed(
+            cues: cues, headerBlocks: WebVTTWriter.headerBlocks(document), regions: document.regions, ingestFormat: "vtt", warnings: warnings)
     }
 
     /// Makes every cue's text valid WebVTT and every identifier unique (then, with `numbering`,
