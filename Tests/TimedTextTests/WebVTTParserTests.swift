@@ -266,10 +266,12 @@ struct RepairFastPathTests {
 /// Preprocessing (§6.1 steps 1-2), done in place on the file's bytes, against the spec's text
 /// applied to Unicode scalars.
 struct WebVTTPreprocessingTests {
+    /// The bytes the spec's wording gives, applied to scalars.
+    ///
     /// "Replace all U+0000 NULL characters by U+FFFD REPLACEMENT CHARACTERs. Replace each U+000D
     /// CARRIAGE RETURN U+000A LINE FEED (CRLF) character pair by a single U+000A LINE FEED (LF)
     /// character. Replace all remaining U+000D CARRIAGE RETURN characters by U+000A LINE FEED (LF)
-    /// characters."
+    /// characters." (§6.1)
     static func reference(_ text: String) -> [UInt8] {
         var scalars = Array(text.unicodeScalars).map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }
         var out: [Unicode.Scalar] = []
