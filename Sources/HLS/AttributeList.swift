@@ -28,13 +28,19 @@ public struct AttributeList: Sendable, Equatable {
     /// double quote inside an unquoted value, so whatever it accepts is written back as a list
     /// that parses to the same attributes. Linear in the length of `text`.
     public init(parsing text: Substring) throws(AttributeListError) {
+        // On the text's own bytes (a Substring of a native string is contiguous): no copy of a
+        // line that may be megabytes long.
+        let parse = { (bytes: UnsafeBufferPointer<UInt8>) in Result { () throws(AttributeListError) in try Self.attributes(bytes) } }
+        let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? Array(text.utf8).withUnsafeBufferPointer(parse)
+        attributes = try parsed.get()
+    }
+
+    private static func attributes(_ bytes: UnsafeBufferPointer<UInt8>) throws(AttributeListError) -> [Attribute] {
         var attributes: [Attribute] = []
-        let utf8 = text.utf8
-        let bytes = Array(utf8)
         let count = bytes.count
         var i = 0
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         while i < count {
             while i < count, isSpace(bytes[i]) { i += 1 }
             if i == count { break }
@@ -76,7 +82,7 @@ public struct AttributeList: Sendable, Equatable {
             }
             if i < count { i += 1 }  // the comma
         }
-        self.attributes = attributes
+        return attributes
     }
 
     /// At most 40 characters of `text`, control characters shown as `\u{…}`, for messages.

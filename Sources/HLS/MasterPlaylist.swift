@@ -17,8 +17,8 @@ public struct MasterPlaylist: Sendable, Equatable {
     public private(set) var iFrameStreams: [IFrameStream] = []
 
     /// Parses a master playlist; fails with the file and line for anything that is not one.
-    public init(parsing bytes: [UInt8], source: String) throws(HLSError) {
-        playlist = try Playlist(parsing: bytes, source: source)
+    public init(parsing bytes: consuming [UInt8], source: String) throws(HLSError) {
+        playlist = try Playlist(parsing: consume bytes, source: source)
         self.source = source
         for line in playlist.lines {
             guard let name = line.tagName else { continue }

@@ -18,8 +18,8 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// for `EXT-X-DEFINE:IMPORT` (RFC 8216bis §4.4.2.3). Segment and map URIs are given with
     /// variables substituted. Sequence numbers, byte ranges and the total duration are checked
     /// against overflow; a sequence tag after the first segment is refused (§4.4.3).
-    public init(parsing bytes: [UInt8], source: String, imports: [String: String] = [:]) throws(HLSError) {
-        let playlist = try Playlist(parsing: bytes, source: source)
+    public init(parsing bytes: consuming [UInt8], source: String, imports: [String: String] = [:]) throws(HLSError) {
+        let playlist = try Playlist(parsing: consume bytes, source: source)
         var reader = MediaPlaylistReader(source: source, imports: imports)
         for line in playlist.lines { try reader.read(line) }
         guard let targetDuration = reader.targetDuration else {

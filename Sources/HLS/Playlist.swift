@@ -18,40 +18,26 @@ public struct Playlist: Sendable, Equatable {
     public var preferredTerminator: String
 
     /// Splits `bytes` into lines; fails if the bytes are not UTF-8 or do not start with `#EXTM3U`.
-    public init(parsing bytes: [UInt8], source: String) throws(HLSError) {
+    public init(parsing bytes: consuming [UInt8], source: String) throws(HLSError) {
         if let offset = UTF8Check.firstInvalidOffset(bytes) {
             throw HLSError(
                 .notUTF8, source: source, line: nil,
                 "byte offset \(offset) is not UTF-8; RFC 8216bis §4.1 requires playlists to be UTF-8")
         }
-        try self.init(parsing: String(decoding: bytes, as: UTF8.self), source: source)
+        // Lines are made from the bytes: the file is not decoded into a copy first.
+        let lines = bytes.withUnsafeBufferPointer { Self.lines(in: $0) }
+        _ = consume bytes
+        try self.init(lines: lines, source: source)
     }
 
     /// Splits `text` into lines at LF (a CR before it belongs to the terminator); fails if the
     /// first line is not `#EXTM3U`.
     public init(parsing text: String, source: String) throws(HLSError) {
-        var lines: [PlaylistLine] = []
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "\n") {
-                var contentEnd = index
-                var terminator = "\n"
-                if contentEnd > start, utf8[utf8.index(before: contentEnd)] == UInt8(ascii: "\r") {
-                    contentEnd = utf8.index(before: contentEnd)
-                    terminator = "\r\n"
-                }
-                lines.append(PlaylistLine(text: String(text[start..<contentEnd]), terminator: terminator, number: lines.count + 1))
-                index = utf8.index(after: index)
-                start = index
-            } else {
-                index = utf8.index(after: index)
-            }
-        }
-        if start != utf8.endIndex {
-            lines.append(PlaylistLine(text: String(text[start...]), terminator: "", number: lines.count + 1))
-        }
+        var text = text
+        try self.init(lines: text.withUTF8 { Self.lines(in: $0) }, source: source)
+    }
+
+    private init(lines: [PlaylistLine], source: String) throws(HLSError) {
         guard let first = lines.first, first.content.trimmingTrailingWhitespace == "#EXTM3U" else {
             // The line is not quoted: a master may name any file, and its content is not ours to show.
             let found = lines.first.map { "a first line of \($0.content.count) characters that is not #EXTM3U" } ?? "an empty file"
@@ -61,6 +47,30 @@ public struct Playlist: Sendable, Equatable {
         }
         self.lines = lines
         self.preferredTerminator = first.terminator.isEmpty ? "\n" : first.terminator
+    }
+
+    /// The lines of valid UTF-8 `bytes`, split at LF (a CR before it belongs to the terminator);
+    /// the list is sized once.
+    private static func lines(in bytes: UnsafeBufferPointer<UInt8>) -> [PlaylistLine] {
+        var lines: [PlaylistLine] = []
+        lines.reserveCapacity(bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) })
+        var start = 0
+        for index in bytes.indices where bytes[index] == 0x0A {
+            var contentEnd = index
+            var terminator = "\n"
+            if contentEnd > start, bytes[contentEnd - 1] == 0x0D {
+                contentEnd -= 1
+                terminator = "\r\n"
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<contentEnd]), as: UTF8.self)
+            lines.append(PlaylistLine(text: text, terminator: terminator, number: lines.count + 1))
+            start = index + 1
+        }
+        if start != bytes.count {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+            lines.append(PlaylistLine(text: text, terminator: "", number: lines.count + 1))
+        }
+        return lines
     }
 
     /// The playlist's text, each line followed by its own terminator.

@@ -51,7 +51,7 @@ public struct PresentationValidator: Sendable {
         let master: MasterPlaylist
         do {
             let bytes = try await reader.read(masterURL, kind: .playlist, what: "the master playlist")
-            master = try MasterPlaylist(parsing: bytes, source: masterName)
+            master = try MasterPlaylist(parsing: consume bytes, source: masterName)
         } catch let error as HLSError {
             add(.error, masterName, error.line, "RFC 8216bis §4", "the master playlist parses", error.reason)
             return ValidationReport(findings: findings)
