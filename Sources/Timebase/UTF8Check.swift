@@ -2,6 +2,17 @@
 package enum UTF8Check {
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence
     /// (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF), or nil if all are well formed.
+    package static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Specialised here: a generic call from another module runs unspecialised, several times slower.
+        firstInvalidOffset(bytes[...])
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or nil.
+    package static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidOffset($0[...]) }
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or nil.
     package static func firstInvalidOffset<C: Collection>(_ bytes: C) -> Int? where C.Element == UInt8, C.Index == Int {
         var i = bytes.startIndex
         let end = bytes.endIndex

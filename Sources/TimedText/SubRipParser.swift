@@ -24,7 +24,8 @@ package enum SubRipParser {
     /// One pass over the lines, holding only the cue being read: a cue's text runs from its
     /// timing line to the next line that is, or tries to be, a timing line.
     package static func parse(_ text: String) -> (cues: [Cue], warnings: [IngestWarning]) {
-        var reader = Reader(expectedCues: arrowCount(text.utf8))
+        var text = text
+        var reader = Reader(expectedCues: text.withUTF8 { arrowCount($0) })
         reader.read(text, isFirst: true, isLast: true)
         return reader.finish()
     }
@@ -86,7 +87,7 @@ package enum SubRipParser {
     }
 
     /// How many times `-->` occurs: at least the number of cues (to size the list once).
-    package static func arrowCount<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
+    package static func arrowCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         var dashes = 0
         for byte in bytes {
@@ -106,8 +107,9 @@ package enum SubRipParser {
         var warnings: [IngestWarning] = []
         /// The timing line of the cue being read: its 1-based number, text and timing.
         var current: (number: Int, line: Substring, timing: Timing?)?
-        /// The cue's non-blank text lines before the last two, joined.
-        var body = ""
+        /// The cue's non-blank text lines before the last two, joined (UTF-8; kept between cues, so
+        /// that a cue's text is made once, at its size).
+        var body: [UInt8] = []
         /// The last two lines (blank or not): the next cue's counter may be among them.
         var tail: [Substring] = []
 
@@ -119,8 +121,8 @@ package enum SubRipParser {
 
         private mutating func append(_ line: Substring) {
             guard !SubRipParser.isBlank(line) else { return }
-            if !body.isEmpty { body += "\n" }
-            body += line.trimmingTrailingSpaces
+            if !body.isEmpty { body.append(0x0A) }
+            body.append(contentsOf: line.trimmingTrailingSpaces.utf8)
         }
 
         /// Ends the cue being read; `followedByAnother`: a timing line follows, whose counter,
@@ -130,7 +132,7 @@ package enum SubRipParser {
             guard let (number, line, timing) = current else { return }
             defer {
                 current = nil
-                body = ""
+                body.removeAll(keepingCapacity: true)
                 tail.removeAll(keepingCapacity: true)
             }
             if followedByAnother, let candidate = tail.last {
@@ -156,13 +158,15 @@ package enum SubRipParser {
                 warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
                 return
             }
-            let (markup, settings) = SubRipMarkup.convert(body)
+            let text = String(decoding: body, as: UTF8.self)
+            let (markup, settings) = SubRipMarkup.convert(text)
             let (repaired, _) = CueText.sanitized(markup)
             if !SubRipParser.hasVisibleText(repaired) {
                 warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no visible text after removing markup; skipped"))
                 return
             }
-            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired.compacted, sourceLine: number))
+            // Text the markup or the repair rewrote was built by appending: stored at its size.
+            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired == text ? text : repaired.compacted, sourceLine: number))
         }
     }
 
