@@ -57,6 +57,12 @@ package enum WebVTTParser {
     package static func parse(utf8 bytes: consuming [UInt8], options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
         var bytes = bytes
         preprocess(&bytes)
+        return try start(consume bytes, options: options).document
+    }
+
+    /// A parser that has read the signature, the header and the blocks of `bytes` (preprocessed).
+    private static func start(_ bytes: consuming [UInt8], options: Options, expectedCues: Int = 0) throws(WebVTTSignatureError) -> BlockParser {
+        var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) && !options.byteOrderMarkRemoved { bytes.removeFirst(3) }
 
         guard bytes.starts(with: Array("WEBVTT".utf8)), bytes.count == 6 || bytes[6] == 0x20 || bytes[6] == 0x09 || bytes[6] == 0x0A else {
@@ -65,9 +71,68 @@ package enum WebVTTParser {
         }
         let mapLine = headerTimestampMapLine(bytes)
         var parser = BlockParser(bytes: consume bytes, keepsBackwardCues: options.keepsBackwardCues)
-        var document = parser.run()
-        document.timestampMapLine = mapLine
-        return document
+        parser.document.timestampMapLine = mapLine
+        parser.document.cues.reserveCapacity(expectedCues)
+        parser.run()
+        return parser
+    }
+
+    /// Reads a file a piece at a time, so that a large file is never held whole: the document is
+    /// the one ``parse(utf8:options:)`` gives for the pieces joined.
+    ///
+    /// Pieces are UTF-8, each but the last ending with a line break that is not a CR before an
+    /// LF (preprocessing is then the same piece by piece). They are gathered up to a blank line
+    /// and read from there: a block never spans a blank line, so only a block's worth is held.
+    package struct Reader {
+        private let options: Options
+        private let expectedCues: Int
+        /// Preprocessed bytes not read yet (after the last blank line read to).
+        private var pending: [UInt8] = []
+        /// How much of `pending` has been searched for a blank line.
+        private var searched = 0
+        private var parser: BlockParser?
+
+        /// A reader with `options` whose cue list is sized once for `expectedCues`.
+        package init(options: Options = Options(), expectedCues: Int = 0) {
+            self.options = options
+            self.expectedCues = expectedCues
+        }
+
+        /// Reads `piece`; fails when the bytes gathered show the signature is missing.
+        package mutating func read(_ piece: UnsafeBufferPointer<UInt8>, isLast: Bool) throws(WebVTTSignatureError) {
+            var bytes = Array(piece)
+            WebVTTParser.preprocess(&bytes)
+            if pending.isEmpty { pending = bytes } else { pending.append(contentsOf: bytes) }
+            let end = isLast ? pending.count : lastBlankLineEnd()
+            guard let end, end > 0 || isLast else { return }
+            let chunk = Array(pending[..<end])
+            pending.removeFirst(end)
+            searched = 0
+            if parser == nil {
+                parser = try WebVTTParser.start(chunk, options: options, expectedCues: expectedCues)
+            } else {
+                parser?.run(continuingWith: chunk)
+            }
+        }
+
+        /// The document (empty before the first piece).
+        package mutating func finish() -> WebVTTDocument {
+            guard let parser else { return WebVTTDocument() }
+            self.parser = nil
+            return parser.document
+        }
+
+        /// The index just after the last blank line's LF in `pending` (two LFs in a row).
+        private mutating func lastBlankLineEnd() -> Int? {
+            var i = pending.count - 1
+            let floor = max(searched, 1)
+            searched = pending.count
+            while i >= floor {
+                if pending[i] == 0x0A && pending[i - 1] == 0x0A { return i + 1 }
+                i -= 1
+            }
+            return nil
+        }
     }
 
     /// The 1-based line of the header's `X-TIMESTAMP-MAP`, if the first line of the header (the
@@ -146,7 +211,8 @@ package struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringCon
 /// Lines are ranges of the bytes, never copied; the lines a block buffers are consecutive,
 /// separated by one LF each, so the buffer is a range too, made into a `String` once.
 private struct BlockParser {
-    let bytes: [UInt8]
+    /// The bytes being read: the whole file, or the part of it read so far that ends at a blank line.
+    var bytes: [UInt8]
     var position = 0
     var line = 1  // the 1-based line number of `position`
     var document = WebVTTDocument()
@@ -158,15 +224,28 @@ private struct BlockParser {
         self.keepsBackwardCues = keepsBackwardCues
     }
 
-    mutating func run() -> WebVTTDocument {
+    mutating func run() {
         // Steps 6-11: the rest of the signature line, then an optional header block.
         _ = collectLine()
-        if position >= bytes.count { return document }
+        if position >= bytes.count { return }
         if bytes[position] != 0x0A {
             _ = collectBlock(inHeader: true)
         } else {
             advance()
         }
+        readBlocks()
+    }
+
+    /// Reads the blocks of `more`, the file's next bytes after a blank line: a block never spans
+    /// a blank line, so the blocks are those the whole file has there.
+    mutating func run(continuingWith more: [UInt8]) {
+        bytes = more
+        position = 0
+        readBlocks()
+    }
+
+    /// The block loop (steps 12-13), to the end of the bytes.
+    private mutating func readBlocks() {
         skipNewlines()
         while position < bytes.count {
             switch collectBlock(inHeader: false) {
@@ -194,7 +273,6 @@ private struct BlockParser {
             }
             skipNewlines()
         }
-        return document
     }
 
     private enum Block {
@@ -239,7 +317,7 @@ private struct BlockParser {
         var cue: Cue?
         var isStyle = false
         var region: CueRegion?
-        var badTimingLine: Int?
+        var badTiming: (line: Int, range: Range<Int>)?
 
         while true {
             let lineNumber = line
@@ -267,7 +345,7 @@ private struct BlockParser {
                         seenCue = true
                     } else {
                         cue = nil
-                        badTimingLine = lineNumber
+                        badTiming = (lineNumber, lineRange)
                     }
                 } else {
                     position = previousPosition
@@ -296,11 +374,11 @@ private struct BlockParser {
             cue.text = buffer.map(text) ?? ""
             return .cue(cue)
         }
-        if let badTimingLine {
-            let timing = String(decoding: bytes.lineText(at: badTimingLine), as: UTF8.self)
+        if let badTiming {
+            let timing = text(badTiming.range)
             document.warnings.append(
                 IngestWarning(
-                    kind: .cueSkipped, line: badTimingLine,
+                    kind: .cueSkipped, line: badTiming.line,
                     "cue skipped: \"\(timing)\" is not a valid timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt, WebVTT §6.3)"))
             return .none
         }
@@ -321,20 +399,6 @@ extension ArraySlice where Element == UInt8 {
         guard count >= 3 else { return false }
         for i in startIndex...(endIndex - 3) where self[i] == 0x2D && self[i + 1] == 0x2D && self[i + 2] == 0x3E { return true }
         return false
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// The text of 1-based line `number` (lines separated by LF).
-    func lineText(at number: Int) -> ArraySlice<UInt8> {
-        var current = 1
-        var start = 0
-        for (i, byte) in enumerated() where byte == 0x0A {
-            if current == number { return self[start..<i] }
-            current += 1
-            start = i + 1
-        }
-        return current == number ? self[start...] : []
     }
 }
 

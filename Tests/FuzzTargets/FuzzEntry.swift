@@ -71,10 +71,64 @@ public enum FuzzEntry {
     }
 
     /// WebVTT through ingest: what is written parses back to the same cues.
-    public static func webVTT(_ bytes: [UInt8]) -> [String] { ingest(bytes, .vtt) }
+    public static func webVTT(_ bytes: [UInt8]) -> [String] { ingest(bytes, .vtt) + webVTTPieces(bytes) }
 
-    /// SubRip (with encoding detection) through ingest: what is written parses back.
-    public static func subRip(_ bytes: [UInt8]) -> [String] { ingest(bytes, .srt) }
+    /// The pieces invariant for WebVTT: the document read in pieces (cut after every n-th line
+    /// break) is the one read whole, or both fail alike.
+    static func webVTTPieces(_ bytes: [UInt8]) -> [String] {
+        var text = bytes
+        guard TextDecoder.isUTF8(&text, forced: nil) else { return [] }
+        let options = WebVTTParser.Options(byteOrderMarkRemoved: true)
+        let whole = Result { () throws(WebVTTSignatureError) in try WebVTTParser.parse(utf8: text, options: options) }
+        var reader = WebVTTParser.Reader(options: options)
+        let read = Result { () throws(WebVTTSignatureError) in
+            for (piece, isLast) in pieces(text, step: Int(bytes.first ?? 0) % 5 + 1) {
+                try piece.withUnsafeBufferPointer { buffer throws(WebVTTSignatureError) in try reader.read(buffer, isLast: isLast) }
+            }
+            return reader.finish()
+        }
+        switch (whole, read) {
+        case (.success(let a), .success(let b)) where a == b: return []
+        case (.failure(let a), .failure(let b)) where a == b: return []
+        default: return ["webvtt: read in pieces it gives another document than read whole"]
+        }
+    }
+
+    /// `text` cut after every `step`-th line break (LF, or a CR not before an LF), as
+    /// ``LinePieces`` cuts a file; the last piece is the rest, maybe empty.
+    static func pieces(_ text: [UInt8], step: Int) -> [([UInt8], Bool)] {
+        var result: [([UInt8], Bool)] = []
+        var (start, breaks) = (0, 0)
+        for i in text.indices where text[i] == 0x0A || (text[i] == 0x0D && i + 1 < text.count && text[i + 1] != 0x0A) {
+            breaks += 1
+            guard breaks % step == 0 else { continue }
+            result.append((Array(text[start...i]), false))
+            start = i + 1
+        }
+        result.append((Array(text[start...]), true))
+        return result
+    }
+
+    /// SubRip (with encoding detection) through ingest: what is written parses back; and a file
+    /// read in pieces (as a local file is) gives what it gives read whole, wherever it is cut.
+    public static func subRip(_ bytes: [UInt8]) -> [String] { ingest(bytes, .srt) + subRipPieces(bytes) }
+
+    /// The pieces invariant: UTF-8 `bytes` cut after every n-th line break (n from the first byte).
+    static func subRipPieces(_ bytes: [UInt8]) -> [String] {
+        var text = bytes
+        guard TextDecoder.isUTF8(&text, forced: nil) else { return [] }
+        let whole = SubRipParser.parse(String(decoding: text, as: UTF8.self))
+        let step = Int(bytes.first ?? 0) % 5 + 1
+        var reader = SubRipParser.Reader(expectedCues: 0)
+        for (index, (piece, isLast)) in pieces(text, step: step).enumerated() {
+            reader.read(String(decoding: piece, as: UTF8.self), isFirst: index == 0, isLast: isLast)
+        }
+        let pieces = reader.finish()
+        guard pieces.cues == whole.cues, pieces.warnings == whole.warnings else {
+            return ["subrip: read in pieces (cut after every \(step) line breaks) it gives other cues or warnings than read whole"]
+        }
+        return []
+    }
 
     /// SCC through ingest, and the same bytes as raw 608 pairs into both field decoders.
     public static func scc(_ bytes: [UInt8]) -> [String] {

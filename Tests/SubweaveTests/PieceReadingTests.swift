@@ -52,10 +52,71 @@ import TimedText
             #expect(scan.isUTF8 && scan.size == bytes.count)
             for purpose in [SubtitleIngest.Purpose.packaging, .inspection] {
                 let whole = try SubtitleIngest.read(bytes, format: .srt, encoding: nil, sourceID: "s", location: "l", purpose: purpose)
-                let pieces = try SubtitleIngest.readSubRip(file, scan: scan, sourceID: "s", location: "l", purpose: purpose)
+                let pieces = try SubtitleIngest.readPieces(file, scan: scan, format: .srt, sourceID: "s", location: "l", purpose: purpose)
                 #expect(pieces == whole, "file \(n) read in pieces of \(file.readSize): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
             }
         }
+    }
+
+    /// Lines that make WebVTT files hard: headers with a map, NOTE, STYLE and REGION blocks before
+    /// and after cues, settings good and bad, garbled timings, `-->` inside a block, NUL, markup.
+    static let webVTTLines: [String] = [
+        "X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000", "NOTE a comment", "STYLE", "::cue { color: red }", "REGION",
+        "id:r1 width:40% lines:3", "00:01.000 --> 00:02.000", "00:00:03.000 --> 00:00:04.500 align:start line:0 region:r1",
+        "00:05.000 --> 00:04.000", "00:06.000 --> 00:07.000 position:200% size:x", "00:08 --> 00:09.000", "cue-id", "Hello <b>there</b>",
+        "a --> b", "Grüße 日本語 🎬", "nul\u{0}byte", "&amp; &lt; <c.yellow>x</c>", "\u{FEFF}BOM inside", "   ",
+    ]
+
+    static func randomWebVTT(_ rng: inout some RandomNumberGenerator) -> [UInt8] {
+        let ending = ["\n", "\r\n", "\r"].randomElement(using: &rng)!
+        var text = Int.random(in: 0..<6, using: &rng) == 0 ? "\u{FEFF}" : ""
+        text += ["WEBVTT", "WEBVTT title", "WEBVTT\tx", "WEBVTTX", ""].randomElement(using: &rng)!
+        for _ in 0..<Int.random(in: 0...10, using: &rng) {
+            text += String(repeating: ending, count: Int.random(in: 1...3, using: &rng))
+            text += (0..<Int.random(in: 1...4, using: &rng)).map { _ in webVTTLines.randomElement(using: &rng)! }.joined(separator: ending)
+        }
+        if Bool.random(using: &rng) { text += ending }
+        return Array(text.utf8)
+    }
+
+    /// 1,500 generated WebVTT files, each read whole and in pieces of 1 to 40 bytes, for
+    /// packaging and for inspection: the same document, or the same failure.
+    @Test func webVTTPiecesGiveWhatTheWholeFileGives() throws {
+        var rng = SeededGenerator(seed: 13)
+        let folder = try Scratch.make()
+        for n in 0..<1_500 {
+            let bytes = Self.randomWebVTT(&rng)
+            let path = folder.appendingPathComponent("f\(n).vtt").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let file = LinePieces(path: path, limit: 1 << 20, readSize: Int.random(in: 1...40, using: &rng))
+            let scan = try SubtitleIngest.scan(file)
+            #expect(SubtitleIngest.readsInPieces(.vtt, scan))
+            for purpose in [SubtitleIngest.Purpose.packaging, .inspection] {
+                let whole = Result { () throws(LoadFailure) in
+                    try SubtitleIngest.read(bytes, format: .vtt, encoding: nil, sourceID: "s", location: "l", purpose: purpose)
+                }
+                let pieces = Result { () throws(SubtitleIngest.PieceFailure) in
+                    try SubtitleIngest.readPieces(file, scan: scan, format: .vtt, sourceID: "s", location: "l", purpose: purpose)
+                }
+                let shown = String(decoding: bytes, as: UTF8.self).debugDescription
+                switch (whole, pieces) {
+                case (.success(let a), .success(let b)): #expect(a == b, "file \(n) in pieces of \(file.readSize): \(shown)")
+                case (.failure(let a), .failure(.load(let b))): #expect(a == b, "file \(n): \(shown)")
+                default: Issue.record("file \(n): whole \(whole), pieces \(pieces): \(shown)")
+                }
+            }
+        }
+    }
+
+    /// A WebVTT file with a block longer than the pieces may gather is read whole.
+    @Test func aHugeWebVTTBlockIsReadWhole() throws {
+        let path = try Scratch.make().appendingPathComponent("long.vtt").path
+        let text = "WEBVTT\n\n00:01.000 --> 00:02.000\n" + String(repeating: "word ", count: (SubtitleIngest.longestBlockInPieces / 5) + 10) + "\n\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let scan = try SubtitleIngest.scan(LinePieces(path: path, limit: 64 << 20))
+        #expect(scan.longestBlock > SubtitleIngest.longestBlockInPieces)
+        #expect(!SubtitleIngest.readsInPieces(.vtt, scan))
+        #expect(SubtitleIngest.readsInPieces(.srt, scan))
     }
 
     /// The pieces join to the file, and each but the last ends with a whole line break.

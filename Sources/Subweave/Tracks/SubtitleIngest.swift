@@ -55,51 +55,8 @@ package enum SubtitleIngest {
         WebVTTParser.Options(byteOrderMarkRemoved: true, keepsBackwardCues: purpose == .inspection)
     }
 
-    /// What one read through a local file shows.
-    package struct FileScan: Sendable {
-        /// The file's size in bytes.
-        package var size = 0
-        /// Whether every byte is UTF-8 (a UTF-8 byte order mark included).
-        package var isUTF8 = true
-        /// How many times `-->` occurs (at least the number of SubRip cues).
-        package var arrows = 0
-    }
-
-    /// Reads `file` through once, a piece at a time.
-    package static func scan(_ file: LinePieces) throws(ResourceLoader.Failure) -> FileScan {
-        var scan = FileScan()
-        scan.size = try file.forEach { piece, _ in
-            guard scan.isUTF8 else { return }
-            scan.isUTF8 = UTF8Check.firstInvalidOffset(piece) == nil
-            scan.arrows += SubRipParser.arrowCount(piece)
-        }
-        return scan
-    }
-
-    /// Reads a local SubRip file that `scan` found to be UTF-8, a piece at a time.
-    ///
-    /// The file is never whole in memory, only its cues. The cues and warnings are those
-    /// ``read(_:format:encoding:sourceID:location:purpose:)`` gives for the file's bytes (unless
-    /// the file changes between the scan and this read).
-    package static func readSubRip(
-        _ file: LinePieces, scan: FileScan, sourceID: String, location: String, purpose: Purpose = .packaging
-    ) throws(ResourceLoader.Failure) -> IngestedSubtitles {
-        var reader = SubRipParser.Reader(expectedCues: scan.arrows)
-        var isFirst = true
-        try file.forEach { piece, isLast in
-            var bytes = piece[...]
-            // The UTF-8 byte order mark is the decoder's (as when the file is read whole).
-            if isFirst, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-            reader.read(String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self), isFirst: isFirst, isLast: isLast)
-            isFirst = false
-        }
-        let (cues, warnings) = reader.finish()
-        let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
-        return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
-    }
-
     /// The ingested subtitles from what a parser gave: text repaired for `purpose`.
-    private static func finish(
+    static func finish(
         _ parsed: consuming Parsed, format: SubtitleFormat, encoding: TextEncoding, decodingWarnings: [IngestWarning], purpose: Purpose
     ) -> IngestedSubtitles {
         let repairs = purpose == .inspection ? [] : repair(&parsed.cues, reportMarkup: format == .vtt, numbering: purpose == .packaging)

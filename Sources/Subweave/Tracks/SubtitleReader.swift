@@ -39,7 +39,10 @@ public struct SubtitleReader: Sendable {
         do {
             if let ingested = try await readPieces(input, format: format, encoding: encoding, purpose: purpose) { return ingested }
         } catch {
-            throw .io(path: input.description, reason: error.explanation)
+            switch error {
+            case .unreadable(let failure): throw .io(path: input.description, reason: failure.explanation)
+            case .load(let failure): throw .load(failure)
+            }
         }
         let bytes: [UInt8]
         do {
@@ -69,24 +72,26 @@ public struct SubtitleReader: Sendable {
 }
 
 extension SubtitleReader {
-    /// A local SubRip file in UTF-8, read a piece at a time (never whole in memory); nil for any
-    /// other file, which is read whole.
+    /// A local SubRip or WebVTT file in UTF-8, read a piece at a time (never whole in memory);
+    /// nil for any other file, which is read whole.
     func readPieces(
         _ input: SubtitleInput, format: SubtitleFormat?, encoding: TextEncoding?, purpose: SubtitleIngest.Purpose
-    ) async throws(ResourceLoader.Failure) -> IngestedSubtitles? {
+    ) async throws(SubtitleIngest.PieceFailure) -> IngestedSubtitles? {
         guard case .source(let source) = input, source.url.isFileURL, encoding == nil || encoding == .utf8 else { return nil }
         let file = LinePieces(path: source.url.path, limit: loader.limits.subtitle)
         let extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension)
         let location = input.description
-        return try await onDispatch { () throws(ResourceLoader.Failure) -> IngestedSubtitles? in
-            if format == nil {
-                guard (SubtitleFormat.sniffed(try file.head(), encoding: encoding) ?? extensionFormat) == .srt else { return nil }
-            } else if format != .srt {
-                return nil
+        return try await onDispatch { () throws(SubtitleIngest.PieceFailure) -> IngestedSubtitles? in
+            var chosen = format
+            if chosen == nil {
+                let head: [UInt8]
+                do throws(ResourceLoader.Failure) { head = try file.head() } catch { throw .unreadable(error) }
+                chosen = SubtitleFormat.sniffed(head, encoding: encoding) ?? extensionFormat
             }
-            let scan = try SubtitleIngest.scan(file)
-            guard scan.isUTF8 else { return nil }
-            return try SubtitleIngest.readSubRip(file, scan: scan, sourceID: location, location: location, purpose: purpose)
+            guard let chosen, chosen == .srt || chosen == .vtt else { return nil }
+            let scan = try SubtitleIngest.scanForPieces(file)
+            guard SubtitleIngest.readsInPieces(chosen, scan) else { return nil }
+            return try SubtitleIngest.readPieces(file, scan: scan, format: chosen, sourceID: location, location: location, purpose: purpose)
         }
     }
 }

@@ -59,7 +59,10 @@ struct TrackLoader: Sendable {
         do {
             if let (ingested, size) = try await readPieces(track, loader: loader) { return checked(ingested, track, empty: size == 0) }
         } catch {
-            return unreachable(error)
+            switch error {
+            case .unreadable(let failure): return unreachable(failure)
+            case .load(let failure): return .failure(failure)
+            }
         }
         let bytes: [UInt8]
         do {
@@ -78,16 +81,18 @@ struct TrackLoader: Sendable {
         }
     }
 
-    /// A local SubRip file in UTF-8, read a piece at a time (never whole in memory); nil for any
-    /// other file, which is read whole.
-    static func readPieces(_ track: SubtitleTrack, loader: ResourceLoader) async throws(ResourceLoader.Failure) -> (IngestedSubtitles, size: Int)? {
-        guard track.format == .srt, track.source.url.isFileURL, track.encoding == nil || track.encoding == .utf8 else { return nil }
+    /// A local SubRip or WebVTT file in UTF-8, read a piece at a time (never whole in memory);
+    /// nil for any other file, which is read whole.
+    static func readPieces(_ track: SubtitleTrack, loader: ResourceLoader) async throws(SubtitleIngest.PieceFailure) -> (IngestedSubtitles, size: Int)? {
+        guard track.format == .srt || track.format == .vtt, track.source.url.isFileURL, track.encoding == nil || track.encoding == .utf8 else {
+            return nil
+        }
         let file = LinePieces(path: track.source.url.path, limit: loader.limits.subtitle)
-        let (sourceID, location) = (track.sourceID, track.source.description)
-        return try await onDispatch { () throws(ResourceLoader.Failure) -> (IngestedSubtitles, size: Int)? in
-            let scan = try SubtitleIngest.scan(file)
-            guard scan.isUTF8 else { return nil }
-            return (try SubtitleIngest.readSubRip(file, scan: scan, sourceID: sourceID, location: location), scan.size)
+        let (sourceID, location, format) = (track.sourceID, track.source.description, track.format)
+        return try await onDispatch { () throws(SubtitleIngest.PieceFailure) -> (IngestedSubtitles, size: Int)? in
+            let scan = try SubtitleIngest.scanForPieces(file)
+            guard SubtitleIngest.readsInPieces(format, scan) else { return nil }
+            return (try SubtitleIngest.readPieces(file, scan: scan, format: format, sourceID: sourceID, location: location), scan.size)
         }
     }
 

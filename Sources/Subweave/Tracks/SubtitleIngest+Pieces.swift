@@ -1,0 +1,138 @@
+import Timebase
+import TimedText
+
+/// Reading a local subtitle file a piece at a time, so that a large file is never held whole:
+/// only its cues are.
+///
+/// Used only where the result is the same as reading the file whole: a local file in UTF-8
+/// (detected, or declared `utf-8`), SubRip or WebVTT. A file in another encoding is read whole
+/// (its encoding is guessed from all of it), as is a WebVTT file with a block longer than
+/// ``longestBlockInPieces`` (a block is held whole either way; read whole, it is held once).
+extension SubtitleIngest {
+    /// What one read through a local file shows.
+    package struct FileScan: Sendable {
+        /// The file's size in bytes.
+        package var size = 0
+        /// Whether every byte is UTF-8 (a UTF-8 byte order mark included).
+        package var isUTF8 = true
+        /// How many times `-->` occurs (at least the number of cues).
+        package var arrows = 0
+        /// The most bytes between two blank lines (a WebVTT block and its line breaks).
+        package var longestBlock = 0
+    }
+
+    /// The longest WebVTT block read in pieces.
+    package static let longestBlockInPieces = 16 << 20
+
+    /// Why a file read in pieces gave no subtitles.
+    package enum PieceFailure: Error {
+        /// The file could not be read.
+        case unreadable(ResourceLoader.Failure)
+        /// The file is not of its format.
+        case load(LoadFailure)
+    }
+
+    /// Reads `file` through once, a piece at a time.
+    package static func scan(_ file: LinePieces) throws(ResourceLoader.Failure) -> FileScan {
+        var scan = FileScan()
+        var blocks = BlockMeasure()
+        scan.size = try file.forEach { piece, _ in
+            guard scan.isUTF8 else { return }
+            scan.isUTF8 = UTF8Check.firstInvalidOffset(piece) == nil
+            scan.arrows += SubRipParser.arrowCount(piece)
+            blocks.measure(piece)
+        }
+        scan.longestBlock = blocks.finish()
+        return scan
+    }
+
+    /// ``scan(_:)``, failing as ``readPieces(_:scan:format:sourceID:location:purpose:)`` does.
+    package static func scanForPieces(_ file: LinePieces) throws(PieceFailure) -> FileScan {
+        do throws(ResourceLoader.Failure) { return try scan(file) } catch { throw .unreadable(error) }
+    }
+
+    /// Whether `file` as `scan` found it can be read in pieces as `format`.
+    package static func readsInPieces(_ format: SubtitleFormat, _ scan: FileScan) -> Bool {
+        switch format {
+        case .srt: return scan.isUTF8
+        case .vtt: return scan.isUTF8 && scan.longestBlock <= longestBlockInPieces
+        default: return false
+        }
+    }
+
+    /// Reads a local file that ``readsInPieces(_:_:)`` accepts, a piece at a time.
+    ///
+    /// The cues and warnings are those ``read(_:format:encoding:sourceID:location:purpose:)`` gives
+    /// for the file's bytes (unless the file changes between the scan and this read).
+    package static func readPieces(
+        _ file: LinePieces, scan: FileScan, format: SubtitleFormat, sourceID: String, location: String, purpose: Purpose = .packaging
+    ) throws(PieceFailure) -> IngestedSubtitles {
+        var isFirst = true
+        /// Calls `body` with each piece, the decoder's UTF-8 byte order mark dropped from the first.
+        func eachPiece(_ body: (UnsafeBufferPointer<UInt8>, _ isFirst: Bool, _ isLast: Bool) throws(PieceFailure) -> Void) throws(PieceFailure) {
+            var failure: PieceFailure?
+            do throws(ResourceLoader.Failure) {
+                try file.forEach { piece, isLast in
+                    guard failure == nil else { return }
+                    var bytes = piece[...]
+                    if isFirst, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+                    do throws(PieceFailure) { try body(UnsafeBufferPointer(rebasing: bytes), isFirst, isLast) } catch { failure = error }
+                    isFirst = false
+                }
+            } catch {
+                throw .unreadable(error)
+            }
+            if let failure { throw failure }
+        }
+        switch format {
+        case .vtt:
+            var reader = WebVTTParser.Reader(options: webVTTOptions(purpose), expectedCues: scan.arrows)
+            try eachPiece { piece, _, isLast throws(PieceFailure) in
+                do throws(WebVTTSignatureError) { try reader.read(piece, isLast: isLast) } catch {
+                    throw .load(
+                        LoadFailure(
+                            .notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file"))
+                }
+            }
+            return finish(webVTT(reader.finish()), format: .vtt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+        default:
+            var reader = SubRipParser.Reader(expectedCues: scan.arrows)
+            try eachPiece { piece, isFirst, isLast in
+                reader.read(String(decoding: piece, as: UTF8.self), isFirst: isFirst, isLast: isLast)
+            }
+            let (cues, warnings) = reader.finish()
+            let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
+            return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+        }
+    }
+
+    /// The longest run of bytes between blank lines, measured over pieces that end at whole line
+    /// breaks (LF, CRLF or CR, as WebVTT preprocessing reads them).
+    struct BlockMeasure {
+        private var offset = 0
+        private var lineStart = 0
+        private var blockStart = 0
+        private var longest = 0
+
+        mutating func measure(_ piece: UnsafeBufferPointer<UInt8>) {
+            var i = 0
+            while i < piece.count {
+                let byte = piece[i]
+                guard byte == 0x0A || byte == 0x0D else {
+                    i += 1
+                    continue
+                }
+                let breakStart = offset + i
+                i += byte == 0x0D && i + 1 < piece.count && piece[i + 1] == 0x0A ? 2 : 1
+                if breakStart == lineStart {
+                    longest = max(longest, breakStart - blockStart)
+                    blockStart = offset + i
+                }
+                lineStart = offset + i
+            }
+            offset += piece.count
+        }
+
+        func finish() -> Int { max(longest, offset - blockStart) }
+    }
+}
