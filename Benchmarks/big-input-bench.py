@@ -4,10 +4,12 @@
 Each case runs the release-built `subweave` on a small and a 4x larger input made here, in the
 same run, and prints the time ratio large/small (4.0 is linear) and the peak memory (ru_maxrss)
 per MiB of input. Peers run on the same inputs where there is one: python webvtt-py reading the
-SubRip file (`webvtt.from_srt`, cues dumped as JSON) and python m3u8 loading the master.
+SubRip and WebVTT files (`webvtt.from_srt`, `webvtt.read`, cues dumped as JSON) and python m3u8
+loading the master.
 
   srt       a SubRip file of two-line cues, 50 and 200 MiB: `cues --json`, and `package` into a
             10-hour title (cues past its end are read and left out)
+  vtt       the same cues as WebVTT, 50 and 200 MiB: `cues --json`
   cue-line  one cue whose text is a single line, 25 and 100 MiB: `cues --json`
   variants  a master of 50,000 and 200,000 variants: `validate`, and `package` (every variant
             gets SUBTITLES=)
@@ -18,7 +20,7 @@ Each case also runs once on a minimal input (one cue, one variant, an empty attr
 the constant the memory bound allows, and the memory is printed both as peak / input and as
 (peak - that baseline) / input.
 
-    python3 Benchmarks/big-input-bench.py [--cases srt,cue-line,variants,attribute] [--no-peers]
+    python3 Benchmarks/big-input-bench.py [--cases srt,vtt,cue-line,variants,attribute] [--no-peers]
 
 Needs: swift, ffmpeg (one real segment), pip (webvtt-py 0.6.0 and m3u8 6.0.0 into a venv).
 """
@@ -41,6 +43,22 @@ def srt_file(path, mib):
             t = i * 2000
             text = " ".join(rng.choice(words) for _ in range(7)) + "\n" + " ".join(rng.choice(words) for _ in range(6))
             block = f"{i}\n{ts(t)} --> {ts(t + 1500)}\n{text}\n\n"
+            f.write(block)
+            size += len(block)
+
+
+def vtt_file(path, mib):
+    """The same cues as `srt_file`, as WebVTT (text escaped as WebVTT needs)."""
+    words = "the quick brown fox jumps over a lazy dog while she said <i>hello</i> to them &amp; ran".split()
+    rng = random.Random(1)
+    size, i = 0, 0
+    with open(path, "w") as f:
+        f.write("WEBVTT\n\n")
+        while size < mib * MIB:
+            i += 1
+            t = i * 2000
+            text = " ".join(rng.choice(words) for _ in range(7)) + "\n" + " ".join(rng.choice(words) for _ in range(6))
+            block = f"{ts(t).replace(',', '.')} --> {ts(t + 1500).replace(',', '.')}\n{text}\n\n"
             f.write(block)
             size += len(block)
 
@@ -80,7 +98,7 @@ def make(kind, path, size):
     subprocess.run([sys.executable, os.path.abspath(__file__), "--make", kind, path, str(size)], check=True)
 
 
-MAKERS = {"srt": srt_file, "cue-line": cue_line_file, "attribute": attribute_master, "variants": variants_master}
+MAKERS = {"srt": srt_file, "vtt": vtt_file, "cue-line": cue_line_file, "attribute": attribute_master, "variants": variants_master}
 
 
 def fresh_copy(title, copy):
@@ -111,7 +129,7 @@ def pair(name, small, large, base, size_small, size_large, results):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", default="srt,cue-line,variants,attribute")
+    ap.add_argument("--cases", default="srt,vtt,cue-line,variants,attribute")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--make", nargs=3, metavar=("KIND", "PATH", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -152,6 +170,24 @@ def main():
                 w, m = run([python, peer, files[50], os.path.join(work, "peer.json")])
                 ws, ms = results["srt cues --json"]["small"]["wall_s"], results["srt cues --json"]["small"]["peak_rss_mib"]
                 results["srt peer webvtt-py (50 MiB)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_time_ratio": ws / w, "subweave_memory_ratio": ms / m}
+                print(f"  peer webvtt-py on 50 MiB: {w:.2f} s / {m:.0f} MiB; Subweave/peer time {ws / w:.2f}, memory {ms / m:.2f}", flush=True)
+        if "vtt" in cases:
+            files = {mib: os.path.join(work, f"v{mib}.vtt") for mib in (50, 200)}
+            for mib, path in files.items():
+                make("vtt", path, mib)
+            tiny = os.path.join(work, "tiny.vtt")
+            with open(tiny, "w") as f:
+                f.write("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nword\n")
+            runs = [run([subweave, "cues", path, "--json"]) for path in (files[50], files[200], tiny)]
+            pair("vtt cues --json", *runs, os.path.getsize(files[50]), os.path.getsize(files[200]), results)
+            if python:
+                peer = os.path.join(work, "peer_vtt.py")
+                with open(peer, "w") as f:
+                    f.write("import sys, json, webvtt\ncaps = webvtt.read(sys.argv[1])\n"
+                            "json.dump([{'start': c.start, 'end': c.end, 'text': c.text} for c in caps], open(sys.argv[2], 'w'))\n")
+                w, m = run([python, peer, files[50], os.path.join(work, "peer.json")])
+                ws, ms = results["vtt cues --json"]["small"]["wall_s"], results["vtt cues --json"]["small"]["peak_rss_mib"]
+                results["vtt peer webvtt-py (50 MiB)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_time_ratio": ws / w, "subweave_memory_ratio": ms / m}
                 print(f"  peer webvtt-py on 50 MiB: {w:.2f} s / {m:.0f} MiB; Subweave/peer time {ws / w:.2f}, memory {ms / m:.2f}", flush=True)
         if "cue-line" in cases:
             files = {mib: os.path.join(work, f"line{mib}.vtt") for mib in (25, 100)}

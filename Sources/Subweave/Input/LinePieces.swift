@@ -30,7 +30,8 @@ package struct LinePieces: Sendable {
         var info = stat()
         fstat(fd, &info)
         guard Int(info.st_size) <= limit else { throw ResourceLoader.tooLarge(Int(info.st_size), limit, kind) }
-        var buffer = [UInt8](repeating: 0, count: readSize)
+        // A small file gets a buffer of its size, not a megabyte to clear.
+        var buffer = [UInt8](repeating: 0, count: max(1, min(readSize, Int(info.st_size) + 1)))
         var filled = 0
         var total = 0
         while true {
