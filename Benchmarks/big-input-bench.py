@@ -32,35 +32,35 @@ from benchlib import make_title, release_subweave, run  # noqa: E402
 MIB = 1 << 20
 
 
-def srt_file(path, mib):
-    """Two-line cues, 2 s apart, with markup and references in some."""
-    words = "the quick brown fox jumps over a lazy dog while she said <i>hello</i> to them & ran".split()
+def cue_file(path, mib, webvtt):
+    """Two-line cues, 2 s apart, with markup and references in some: SubRip, or the same cues as
+    WebVTT (no counters, `.` before the milliseconds, `&` escaped)."""
+    amp = "&amp;" if webvtt else "&"
+    words = f"the quick brown fox jumps over a lazy dog while she said <i>hello</i> to them {amp} ran".split()
     rng = random.Random(1)
     size, i = 0, 0
     with open(path, "w") as f:
+        if webvtt:
+            f.write("WEBVTT\n\n")
         while size < mib * MIB:
             i += 1
             t = i * 2000
             text = " ".join(rng.choice(words) for _ in range(7)) + "\n" + " ".join(rng.choice(words) for _ in range(6))
-            block = f"{i}\n{ts(t)} --> {ts(t + 1500)}\n{text}\n\n"
+            start, end = ts(t), ts(t + 1500)
+            if webvtt:
+                block = f"{start.replace(',', '.')} --> {end.replace(',', '.')}\n{text}\n\n"
+            else:
+                block = f"{i}\n{start} --> {end}\n{text}\n\n"
             f.write(block)
             size += len(block)
+
+
+def srt_file(path, mib):
+    cue_file(path, mib, webvtt=False)
 
 
 def vtt_file(path, mib):
-    """The same cues as `srt_file`, as WebVTT (text escaped as WebVTT needs)."""
-    words = "the quick brown fox jumps over a lazy dog while she said <i>hello</i> to them &amp; ran".split()
-    rng = random.Random(1)
-    size, i = 0, 0
-    with open(path, "w") as f:
-        f.write("WEBVTT\n\n")
-        while size < mib * MIB:
-            i += 1
-            t = i * 2000
-            text = " ".join(rng.choice(words) for _ in range(7)) + "\n" + " ".join(rng.choice(words) for _ in range(6))
-            block = f"{ts(t).replace(',', '.')} --> {ts(t + 1500).replace(',', '.')}\n{text}\n\n"
-            f.write(block)
-            size += len(block)
+    cue_file(path, mib, webvtt=True)
 
 
 def ts(ms):
@@ -127,6 +127,40 @@ def pair(name, small, large, base, size_small, size_large, results):
           flush=True)
 
 
+def cues_case(subweave, work, kind, mibs, extension, tiny, name, results):
+    """Makes a small and a large `kind` input of `mibs` MiB, runs `cues --json` on them and on
+    `tiny`, and records the pair; returns the files by size and their sizes in bytes."""
+    files = {mib: os.path.join(work, f"{kind}{mib}.{extension}") for mib in mibs}
+    for mib, path in files.items():
+        make(kind, path, mib)
+    sizes = [os.path.getsize(path) for path in files.values()]
+    runs = [run([subweave, "cues", path, "--json"]) for path in (*files.values(), tiny)]
+    pair(name, *runs, *sizes, results)
+    return files, sizes
+
+
+def tiny_vtt(work):
+    """A one-cue WebVTT file: the minimal input of the WebVTT cases."""
+    path = os.path.join(work, "tiny.vtt")
+    with open(path, "w") as f:
+        f.write("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nword\n")
+    return path
+
+
+def webvtt_py_peer(python, work, reader, path, case, results):
+    """webvtt-py reading `path` with `reader` and dumping the cues as JSON, against Subweave's
+    `cues --json` on the same file (the small run of `case`)."""
+    peer = os.path.join(work, f"peer_{case}.py")
+    with open(peer, "w") as f:
+        f.write(f"import sys, json, webvtt\ncaps = {reader}(sys.argv[1])\n"
+                "json.dump([{'start': c.start, 'end': c.end, 'text': c.text} for c in caps], open(sys.argv[2], 'w'))\n")
+    w, m = run([python, peer, path, os.path.join(work, "peer.json")])
+    ours = results[f"{case} cues --json"]["small"]
+    ws, ms = ours["wall_s"], ours["peak_rss_mib"]
+    results[f"{case} peer webvtt-py (50 MiB)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_time_ratio": ws / w, "subweave_memory_ratio": ms / m}
+    print(f"  peer webvtt-py on 50 MiB: {w:.2f} s / {m:.0f} MiB; Subweave/peer time {ws / w:.2f}, memory {ms / m:.2f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", default="srt,vtt,cue-line,variants,attribute")
@@ -149,55 +183,22 @@ def main():
         python = os.path.join(venv, "bin", "python")
     try:
         if "srt" in cases:
-            files = {mib: os.path.join(work, f"s{mib}.srt") for mib in (50, 200)}
-            for mib, path in files.items():
-                make("srt", path, mib)
-            sizes = [os.path.getsize(files[50]), os.path.getsize(files[200])]
             tiny = os.path.join(work, "tiny.srt")
             with open(tiny, "w") as f:
                 f.write("1\n00:00:01,000 --> 00:00:02,000\nHello\n")
-            runs = [run([subweave, "cues", path, "--json"]) for path in (files[50], files[200], tiny)]
-            pair("srt cues --json", *runs, *sizes, results)
+            files, sizes = cues_case(subweave, work, "srt", (50, 200), "srt", tiny, "srt cues --json", results)
             title, _ = make_title(work, 6000, [], 0, name="title")
             runs = [run([subweave, "package", fresh_copy(title, os.path.join(work, "copy")), "--subtitle", f"url={path},language=en"])
                     for path in (files[50], files[200], tiny)]
             pair("srt package", *runs, *sizes, results)
             if python:
-                peer = os.path.join(work, "peer_srt.py")
-                with open(peer, "w") as f:
-                    f.write("import sys, json, webvtt\ncaps = webvtt.from_srt(sys.argv[1])\n"
-                            "json.dump([{'start': c.start, 'end': c.end, 'text': c.text} for c in caps], open(sys.argv[2], 'w'))\n")
-                w, m = run([python, peer, files[50], os.path.join(work, "peer.json")])
-                ws, ms = results["srt cues --json"]["small"]["wall_s"], results["srt cues --json"]["small"]["peak_rss_mib"]
-                results["srt peer webvtt-py (50 MiB)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_time_ratio": ws / w, "subweave_memory_ratio": ms / m}
-                print(f"  peer webvtt-py on 50 MiB: {w:.2f} s / {m:.0f} MiB; Subweave/peer time {ws / w:.2f}, memory {ms / m:.2f}", flush=True)
+                webvtt_py_peer(python, work, "webvtt.from_srt", files[50], "srt", results)
         if "vtt" in cases:
-            files = {mib: os.path.join(work, f"v{mib}.vtt") for mib in (50, 200)}
-            for mib, path in files.items():
-                make("vtt", path, mib)
-            tiny = os.path.join(work, "tiny.vtt")
-            with open(tiny, "w") as f:
-                f.write("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nword\n")
-            runs = [run([subweave, "cues", path, "--json"]) for path in (files[50], files[200], tiny)]
-            pair("vtt cues --json", *runs, os.path.getsize(files[50]), os.path.getsize(files[200]), results)
+            files, _ = cues_case(subweave, work, "vtt", (50, 200), "vtt", tiny_vtt(work), "vtt cues --json", results)
             if python:
-                peer = os.path.join(work, "peer_vtt.py")
-                with open(peer, "w") as f:
-                    f.write("import sys, json, webvtt\ncaps = webvtt.read(sys.argv[1])\n"
-                            "json.dump([{'start': c.start, 'end': c.end, 'text': c.text} for c in caps], open(sys.argv[2], 'w'))\n")
-                w, m = run([python, peer, files[50], os.path.join(work, "peer.json")])
-                ws, ms = results["vtt cues --json"]["small"]["wall_s"], results["vtt cues --json"]["small"]["peak_rss_mib"]
-                results["vtt peer webvtt-py (50 MiB)"] = {"wall_s": w, "peak_rss_mib": m, "subweave_time_ratio": ws / w, "subweave_memory_ratio": ms / m}
-                print(f"  peer webvtt-py on 50 MiB: {w:.2f} s / {m:.0f} MiB; Subweave/peer time {ws / w:.2f}, memory {ms / m:.2f}", flush=True)
+                webvtt_py_peer(python, work, "webvtt.read", files[50], "vtt", results)
         if "cue-line" in cases:
-            files = {mib: os.path.join(work, f"line{mib}.vtt") for mib in (25, 100)}
-            for mib, path in files.items():
-                make("cue-line", path, mib)
-            tiny = os.path.join(work, "tiny.vtt")
-            with open(tiny, "w") as f:
-                f.write("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nword\n")
-            runs = [run([subweave, "cues", path, "--json"]) for path in (files[25], files[100], tiny)]
-            pair("cue line cues --json", *runs, os.path.getsize(files[25]), os.path.getsize(files[100]), results)
+            cues_case(subweave, work, "cue-line", (25, 100), "vtt", tiny_vtt(work), "cue line cues --json", results)
         if "variants" in cases:
             title, _ = make_title(work, 10, [], 0, name="variants-title")
             srt = os.path.join(work, "one.srt")

@@ -18,7 +18,7 @@ import TimedText
         "a line with trailing spaces   ", "<b>unclosed", "x > y < z", "-->", "99:99:99,999 --> 100:00:00,000",
     ]
 
-    static func randomFile(_ rng: inout some RandomNumberGenerator) -> [UInt8] {
+    static func randomFile(_ rng: inout SeededGenerator) -> [UInt8] {
         let endings = ["\n", "\r\n", "\r"]
         let ending = endings.randomElement(using: &rng)!
         var text = Bool.random(using: &rng) ? "\u{FEFF}" : ""
@@ -38,22 +38,37 @@ import TimedText
         return Array(text.utf8)
     }
 
-    /// 1,500 generated files, each read whole and in pieces of 1 to 40 bytes, for packaging and
-    /// for inspection: the same cues, warnings and encoding.
+    /// 1,500 generated SubRip files, each read whole and in pieces of 1 to 40 bytes, for
+    /// packaging and for inspection: the same cues, warnings and encoding.
     @Test func piecesGiveWhatTheWholeFileGives() throws {
-        var rng = SeededGenerator(seed: 11)
+        try Self.compareWholeAndPieces(.srt, seed: 11, make: Self.randomFile)
+    }
+
+    /// Writes 1,500 files `make` generates and reads each whole and in pieces of 1 to 40 bytes, for
+    /// packaging and for inspection: the same subtitles, or the same failure.
+    static func compareWholeAndPieces(_ format: SubtitleFormat, seed: UInt64, make: (inout SeededGenerator) -> [UInt8]) throws {
+        var rng = SeededGenerator(seed: seed)
         let folder = try Scratch.make()
         for n in 0..<1_500 {
-            let bytes = Self.randomFile(&rng)
-            let path = folder.appendingPathComponent("f\(n).srt").path
+            let bytes = make(&rng)
+            let path = folder.appendingPathComponent("f\(n).\(format.rawValue)").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let file = LinePieces(path: path, limit: 1 << 20, readSize: Int.random(in: 1...40, using: &rng))
             let scan = try SubtitleIngest.scan(file)
-            #expect(scan.isUTF8 && scan.size == bytes.count)
+            #expect(SubtitleIngest.readsInPieces(format, scan) && scan.size == bytes.count)
             for purpose in [SubtitleIngest.Purpose.packaging, .inspection] {
-                let whole = try SubtitleIngest.read(bytes, format: .srt, encoding: nil, sourceID: "s", location: "l", purpose: purpose)
-                let pieces = try SubtitleIngest.readPieces(file, scan: scan, format: .srt, sourceID: "s", location: "l", purpose: purpose)
-                #expect(pieces == whole, "file \(n) read in pieces of \(file.readSize): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                let whole = Result { () throws(LoadFailure) in
+                    try SubtitleIngest.read(bytes, format: format, encoding: nil, sourceID: "s", location: "l", purpose: purpose)
+                }
+                let pieces = Result { () throws(SubtitleIngest.PieceFailure) in
+                    try SubtitleIngest.readPieces(file, scan: scan, format: format, sourceID: "s", location: "l", purpose: purpose)
+                }
+                let shown = String(decoding: bytes, as: UTF8.self).debugDescription
+                switch (whole, pieces) {
+                case (.success(let a), .success(let b)): #expect(a == b, "file \(n) in pieces of \(file.readSize): \(shown)")
+                case (.failure(let a), .failure(.load(let b))): #expect(a == b, "file \(n): \(shown)")
+                default: Issue.record("file \(n): whole \(whole), pieces \(pieces): \(shown)")
+                }
             }
         }
     }
@@ -67,7 +82,7 @@ import TimedText
         "a --> b", "Grüße 日本語 🎬", "nul\u{0}byte", "&amp; &lt; <c.yellow>x</c>", "\u{FEFF}BOM inside", "   ",
     ]
 
-    static func randomWebVTT(_ rng: inout some RandomNumberGenerator) -> [UInt8] {
+    static func randomWebVTT(_ rng: inout SeededGenerator) -> [UInt8] {
         let ending = ["\n", "\r\n", "\r"].randomElement(using: &rng)!
         var text = Int.random(in: 0..<6, using: &rng) == 0 ? "\u{FEFF}" : ""
         text += ["WEBVTT", "WEBVTT title", "WEBVTT\tx", "WEBVTTX", ""].randomElement(using: &rng)!
@@ -82,30 +97,7 @@ import TimedText
     /// 1,500 generated WebVTT files, each read whole and in pieces of 1 to 40 bytes, for
     /// packaging and for inspection: the same document, or the same failure.
     @Test func webVTTPiecesGiveWhatTheWholeFileGives() throws {
-        var rng = SeededGenerator(seed: 13)
-        let folder = try Scratch.make()
-        for n in 0..<1_500 {
-            let bytes = Self.randomWebVTT(&rng)
-            let path = folder.appendingPathComponent("f\(n).vtt").path
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let file = LinePieces(path: path, limit: 1 << 20, readSize: Int.random(in: 1...40, using: &rng))
-            let scan = try SubtitleIngest.scan(file)
-            #expect(SubtitleIngest.readsInPieces(.vtt, scan))
-            for purpose in [SubtitleIngest.Purpose.packaging, .inspection] {
-                let whole = Result { () throws(LoadFailure) in
-                    try SubtitleIngest.read(bytes, format: .vtt, encoding: nil, sourceID: "s", location: "l", purpose: purpose)
-                }
-                let pieces = Result { () throws(SubtitleIngest.PieceFailure) in
-                    try SubtitleIngest.readPieces(file, scan: scan, format: .vtt, sourceID: "s", location: "l", purpose: purpose)
-                }
-                let shown = String(decoding: bytes, as: UTF8.self).debugDescription
-                switch (whole, pieces) {
-                case (.success(let a), .success(let b)): #expect(a == b, "file \(n) in pieces of \(file.readSize): \(shown)")
-                case (.failure(let a), .failure(.load(let b))): #expect(a == b, "file \(n): \(shown)")
-                default: Issue.record("file \(n): whole \(whole), pieces \(pieces): \(shown)")
-                }
-            }
-        }
+        try Self.compareWholeAndPieces(.vtt, seed: 13, make: Self.randomWebVTT)
     }
 
     /// A WebVTT file with a block longer than the pieces may gather is read whole.
