@@ -153,12 +153,25 @@ package enum SubRipParser {
                         "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
                 return
             }
-            for line in tail { append(line) }
-            guard !body.isEmpty else {
-                warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
-                return
+            let text: String
+            var textLines = 0
+            var lastTextLine: Substring?
+            for line in tail where !SubRipParser.isBlank(line) {
+                textLines += 1
+                lastTextLine = line
             }
-            let text = String(decoding: body, as: UTF8.self)
+            if body.isEmpty && textLines == 1, let line = lastTextLine {
+                // One line: its text straight from the line, copied once (a long line is not
+                // gathered first).
+                text = String(line.trimmingTrailingSpaces)
+            } else {
+                for line in tail { append(line) }
+                guard !body.isEmpty else {
+                    warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
+                    return
+                }
+                text = String(decoding: body, as: UTF8.self)
+            }
             let (markup, settings) = SubRipMarkup.convert(text)
             let (repaired, _) = CueText.sanitized(markup)
             if !SubRipParser.hasVisibleText(repaired) {

@@ -100,15 +100,23 @@ import TimedText
         try Self.compareWholeAndPieces(.vtt, seed: 13, make: Self.randomWebVTT)
     }
 
-    /// A WebVTT file with a block longer than the pieces may gather is read whole.
-    @Test func aHugeWebVTTBlockIsReadWhole() throws {
-        let path = try Scratch.make().appendingPathComponent("long.vtt").path
-        let text = "WEBVTT\n\n00:01.000 --> 00:02.000\n" + String(repeating: "word ", count: (SubtitleIngest.longestBlockInPieces / 5) + 10) + "\n\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let scan = try SubtitleIngest.scan(LinePieces(path: path, limit: 64 << 20))
-        #expect(scan.longestBlock > SubtitleIngest.longestBlockInPieces)
-        #expect(!SubtitleIngest.readsInPieces(.vtt, scan))
-        #expect(SubtitleIngest.readsInPieces(.srt, scan))
+    /// A WebVTT block, or a SubRip line, longer than the pieces may gather is read whole; a block
+    /// of many short lines is a SubRip file's usual shape (no blank lines) and read in pieces.
+    @Test func aHugeBlockOrLineIsReadWhole() throws {
+        let folder = try Scratch.make()
+        let limit = SubtitleIngest.longestBlockInPieces
+        let long = folder.appendingPathComponent("long.vtt").path
+        try Data(("WEBVTT\n\n00:01.000 --> 00:02.000\n" + String(repeating: "word ", count: limit / 5 + 10) + "\n\n").utf8)
+            .write(to: URL(fileURLWithPath: long))
+        let scan = try SubtitleIngest.scan(LinePieces(path: long, limit: 64 << 20))
+        #expect(scan.longestBlock > limit && scan.longestLine > limit)
+        #expect(!SubtitleIngest.readsInPieces(.vtt, scan) && !SubtitleIngest.readsInPieces(.srt, scan))
+        let lines = folder.appendingPathComponent("lines.srt").path
+        try Data(String(repeating: "1\n00:00:01,000 --> 00:00:02,000\nword word word\n", count: limit / 40 + 10).utf8)
+            .write(to: URL(fileURLWithPath: lines))
+        let linesScan = try SubtitleIngest.scan(LinePieces(path: lines, limit: 64 << 20))
+        #expect(linesScan.longestBlock > limit && linesScan.longestLine < 40)
+        #expect(SubtitleIngest.readsInPieces(.srt, linesScan) && !SubtitleIngest.readsInPieces(.vtt, linesScan))
     }
 
     /// The pieces join to the file, and each but the last ends with a whole line break.

@@ -6,8 +6,8 @@ import TimedText
 ///
 /// Used only where the result is the same as reading the file whole: a local file in UTF-8
 /// (detected, or declared `utf-8`), SubRip or WebVTT. A file in another encoding is read whole
-/// (its encoding is guessed from all of it), as is a WebVTT file with a block longer than
-/// ``longestBlockInPieces`` (a block is held whole either way; read whole, it is held once).
+/// (its encoding is guessed from all of it), as is a WebVTT file with a block, or a SubRip file
+/// with a line, longer than ``longestBlockInPieces``.
 extension SubtitleIngest {
     /// What one read through a local file shows.
     package struct FileScan: Sendable {
@@ -19,9 +19,12 @@ extension SubtitleIngest {
         package var arrows = 0
         /// The most bytes between two blank lines (a WebVTT block and its line breaks).
         package var longestBlock = 0
+        /// The most bytes in a line.
+        package var longestLine = 0
     }
 
-    /// The longest WebVTT block read in pieces.
+    /// The longest WebVTT block, or SubRip line, read in pieces: a longer one is held whole
+    /// either way, and read whole it is held once, not gathered piece by piece and copied.
     package static let longestBlockInPieces = 16 << 20
 
     /// Why a file read in pieces gave no subtitles.
@@ -42,7 +45,7 @@ extension SubtitleIngest {
             scan.arrows += SubRipParser.arrowCount(piece)
             blocks.measure(piece)
         }
-        scan.longestBlock = blocks.finish()
+        (scan.longestBlock, scan.longestLine) = blocks.finish()
         return scan
     }
 
@@ -54,7 +57,7 @@ extension SubtitleIngest {
     /// Whether `file` as `scan` found it can be read in pieces as `format`.
     package static func readsInPieces(_ format: SubtitleFormat, _ scan: FileScan) -> Bool {
         switch format {
-        case .srt: return scan.isUTF8
+        case .srt: return scan.isUTF8 && scan.longestLine <= longestBlockInPieces
         case .vtt: return scan.isUTF8 && scan.longestBlock <= longestBlockInPieces
         default: return false
         }
@@ -106,13 +109,14 @@ extension SubtitleIngest {
         }
     }
 
-    /// The longest run of bytes between blank lines, measured over pieces that end at whole line
-    /// breaks (LF, CRLF or CR, as WebVTT preprocessing reads them).
+    /// The longest run of bytes between blank lines, and the longest line, measured over pieces
+    /// that end at whole line breaks (LF, CRLF or CR, as WebVTT preprocessing reads them).
     struct BlockMeasure {
         private var offset = 0
         private var lineStart = 0
         private var blockStart = 0
         private var longest = 0
+        private var longestLine = 0
 
         mutating func measure(_ piece: UnsafeBufferPointer<UInt8>) {
             var i = 0
@@ -123,6 +127,7 @@ extension SubtitleIngest {
                     continue
                 }
                 let breakStart = offset + i
+                longestLine = max(longestLine, breakStart - lineStart)
                 i += byte == 0x0D && i + 1 < piece.count && piece[i + 1] == 0x0A ? 2 : 1
                 if breakStart == lineStart {
                     longest = max(longest, breakStart - blockStart)
@@ -133,6 +138,7 @@ extension SubtitleIngest {
             offset += piece.count
         }
 
-        func finish() -> Int { max(longest, offset - blockStart) }
+        /// The longest block and the longest line.
+        func finish() -> (block: Int, line: Int) { (max(longest, offset - blockStart), max(longestLine, offset - lineStart)) }
     }
 }
