@@ -123,6 +123,27 @@ struct LoadReportTests {
         #expect(warnings[0].message.contains("1 cue(s) start after the video ends"))
     }
 
+    /// Every cue gets an identifier, unique in the file: its position, or with a suffix when the
+    /// file's own identifiers already use it (hls.js drops a cue whose identifier it has seen).
+    @Test func givenIdentifiersAreUniqueAndAvoidTheFilesOwn() throws {
+        let vtt = [
+            "WEBVTT", "", "00:01.000 --> 00:02.000", "a", "", "2", "00:02.000 --> 00:03.000", "b", "",
+            "00:03.000 --> 00:04.000", "c", "", "3-2", "00:04.000 --> 00:05.000", "d", "", "3", "00:05.000 --> 00:06.000", "e", "",
+            "00:06.000 --> 00:07.000", "f", "",
+        ].joined(separator: "\n")
+        let ingested = try SubtitleIngest.read(Array(vtt.utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
+        #expect(ingested.cues.map(\.identifier) == ["1", "2", "3-3", "3-2", "3", "6"])
+        // Many cues, some named by the file with the positions others get.
+        var text = "WEBVTT\n\n"
+        for i in 0..<3_000 {
+            if i % 7 == 0 { text += "\(i + 2)\n" } else if i % 11 == 0 { text += "\(i + 1)-2\n" }
+            text += "00:00:\(String(format: "%02d", i / 100 % 60)).\(String(format: "%03d", i % 100 * 10)) --> 00:59:00.000\ncue \(i)\n\n"
+        }
+        let many = try SubtitleIngest.read(Array(text.utf8), format: .vtt, encoding: nil, sourceID: "x", location: "x.vtt")
+        #expect(Set(many.cues.map(\.identifier)).count == many.cues.count)
+        #expect(many.cues.allSatisfy { !$0.identifier.isEmpty })
+    }
+
     @Test func delayShiftsAndClampsAtZero() {
         let cues = [
             Cue(start: MediaTime(milliseconds: 500), end: MediaTime(milliseconds: 1000), text: "a"),
