@@ -119,6 +119,35 @@ import TimedText
         #expect(SubtitleIngest.readsInPieces(.srt, linesScan) && !SubtitleIngest.readsInPieces(.vtt, linesScan))
     }
 
+    /// A file that changes between the scan and the read (another process writing it) gives what
+    /// its new bytes give, or a clear failure: never a crash, never a hang.
+    @Test func aFileChangedAfterItsScanIsStillReadSafely() throws {
+        let folder = try Scratch.make()
+        let srt = folder.appendingPathComponent("changing.srt")
+        try Data("1\n00:00:01,000 --> 00:00:02,000\nCafe\n".utf8).write(to: srt)
+        let srtFile = LinePieces(path: srt.path, limit: 1 << 20, readSize: 7)
+        let srtScan = try SubtitleIngest.scan(srtFile)
+        // Now Latin-1: not UTF-8 any more. Its bytes are read as UTF-8 with replacement characters.
+        try Data(Array("1\n00:00:01,000 --> 00:00:02,000\nCaf".utf8) + [0xE9, 0x0A]).write(to: srt)
+        let read = try SubtitleIngest.readPieces(srtFile, scan: srtScan, format: .srt, sourceID: "s", location: "l")
+        #expect(read.cues.map(\.text) == ["Caf\u{FFFD}"])
+
+        let vtt = folder.appendingPathComponent("changing.vtt")
+        try Data("WEBVTT\n\n00:01.000 --> 00:02.000\nshort\n".utf8).write(to: vtt)
+        let vttFile = LinePieces(path: vtt.path, limit: 64 << 20, readSize: 4096)
+        let vttScan = try SubtitleIngest.scan(vttFile)
+        // Now with a block longer than the scan allowed for pieces: gathered all the same.
+        let grown = Array(("WEBVTT\n\n00:01.000 --> 00:02.000\n" + String(repeating: "long ", count: 400_000) + "\n\n00:03.000 --> 00:04.000\nnext\n").utf8)
+        try Data(grown).write(to: vtt)
+        let pieces = try SubtitleIngest.readPieces(vttFile, scan: vttScan, format: .vtt, sourceID: "s", location: "l")
+        #expect(pieces == (try SubtitleIngest.read(grown, format: .vtt, encoding: nil, sourceID: "s", location: "l")))
+        // Now empty: not WebVTT, said as the whole read says it.
+        try Data().write(to: vtt)
+        #expect(throws: SubtitleIngest.PieceFailure.self) {
+            try SubtitleIngest.readPieces(vttFile, scan: vttScan, format: .vtt, sourceID: "s", location: "l")
+        }
+    }
+
     /// The pieces join to the file, and each but the last ends with a whole line break.
     @Test func piecesEndAtLineBreaks() throws {
         var rng = SeededGenerator(seed: 12)
