@@ -74,9 +74,7 @@ package struct RenditionPlanner {
 
     /// An earlier run's rendition, segmented again from the cues kept beside it.
     mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
-        var cues = kept.cues
-        cues.removeAll { $0.start >= timeline.duration }
-        let writable = SegmentCues.writable(cues)
+        let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: false))
         let record = RenditionRecord(
             identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
             prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
@@ -91,9 +89,7 @@ package struct RenditionPlanner {
         let language = r.language.flatMap(LanguageTag.init(parsing:)) ?? .undetermined
         let sourceID = "retimed-" + RenditionLayout.slug(r.name ?? "track")
         let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
-        var cues = retimed.cues
-        cues.removeAll { $0.start >= timeline.duration }
-        let writable = SegmentCues.writable(cues)
+        let writable = SegmentCues.writable(Self.fitted(retimed.cues, to: timeline.duration, clampingEnds: false))
         let record = RenditionRecord(
             identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
             sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,

@@ -50,6 +50,18 @@ public struct Cue: Sendable, Equatable {
     }
 }
 
+extension Array where Element == Cue {
+    /// Sorts the cues by start time, keeping file order among equal starts.
+    ///
+    /// An ordered list (most files) is only checked, not copied. Returns whether any cue moved.
+    @discardableResult
+    package mutating func sortByStart() -> Bool {
+        guard zip(self, dropFirst()).contains(where: { $0.start > $1.start }) else { return false }
+        self = enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        return true
+    }
+}
+
 /// A cue's settings, shared by copies of the cue (never changed once made).
 private final class SettingsBox: Sendable {
     let value: CueSettings

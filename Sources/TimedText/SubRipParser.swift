@@ -73,14 +73,8 @@ package enum SubRipParser {
             var (cues, warnings): ([Cue], [IngestWarning]) = ([], [])
             swap(&cues, &self.cues.cues)
             swap(&warnings, &self.cues.warnings)
-            var outOfOrder = false
-            for i in cues.indices.dropFirst() where cues[i].start < cues[i - 1].start {
-                outOfOrder = true
-                break
-            }
-            if outOfOrder {
+            if cues.sortByStart() {
                 warnings.append(IngestWarning(kind: .cuesReordered, line: nil, "cues were out of order and have been sorted by start time"))
-                cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
             }
             return (cues, warnings)
         }

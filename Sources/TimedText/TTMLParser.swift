@@ -36,7 +36,8 @@ package enum TTMLParser {
             throw TTMLError(line: parser.lineNumber, "not well-formed XML: \(reason)")
         }
         guard builder.sawRoot else { throw TTMLError(line: 1, "the root element is not <tt> in the TTML namespace (http://www.w3.org/ns/ttml)") }
-        let cues = builder.cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        var cues = builder.cues
+        cues.sortByStart()
         return (cues, builder.warnings, builder.language)
     }
 }

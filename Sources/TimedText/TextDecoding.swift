@@ -54,9 +54,12 @@ package enum TextDecoder {
     package static func isUTF8(_ bytes: inout [UInt8], forced: TextEncoding?) -> Bool {
         // A UTF-16 or UTF-32 byte order mark is never valid UTF-8.
         guard forced == nil || forced == .utf8, UTF8Check.firstInvalidOffset(bytes) == nil else { return false }
-        if byteOrderMark(bytes) == (.utf8, 3) { bytes.removeFirst(3) }
+        if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
         return true
     }
+
+    /// U+FEFF in UTF-8: the mark decoding removes from the start of UTF-8 text.
+    package static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     static func byteOrderMark(_ b: [UInt8]) -> (TextEncoding?, Int) {
         if b.count >= 4, b[0] == 0xFF, b[1] == 0xFE, b[2] == 0, b[3] == 0 { return (.utf32LE, 4) }

@@ -65,18 +65,7 @@ package struct LinePieces: Sendable {
     package func head(_ count: Int = 4096) throws(ResourceLoader.Failure) -> [UInt8] {
         let fd = try ResourceLoader.openRegular(path)
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress.map { $0 + filled }, count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ResourceLoader.errnoFailure("could not be read")
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        return Array(bytes[..<filled])
+        return try ResourceLoader.readAll(fd, upTo: count, kind: kind, exact: true)
     }
 
     /// The index just after the last line break in `range` of `bytes` that is known to be whole

@@ -1,3 +1,4 @@
+import Foundation
 import Timebase
 import TimedText
 
@@ -33,6 +34,31 @@ extension SubtitleIngest {
         case unreadable(ResourceLoader.Failure)
         /// The file is not of its format.
         case load(LoadFailure)
+    }
+
+    /// Reads the local file at `url` in pieces if it can (``readsInPieces(_:_:)``), off the
+    /// cooperative pool; nil when it must be read whole (another format or encoding).
+    ///
+    /// `format` nil: the format the file's start shows, else `fallback`. Gives the subtitles and
+    /// the file's size.
+    package static func readLocalInPieces(
+        _ url: URL, format: SubtitleFormat?, fallback: SubtitleFormat? = nil, encoding: TextEncoding?, limit: Int,
+        sourceID: String, location: String, purpose: Purpose
+    ) async throws(PieceFailure) -> (ingested: IngestedSubtitles, size: Int)? {
+        guard url.isFileURL, encoding == nil || encoding == .utf8 else { return nil }
+        let file = LinePieces(path: url.path, limit: limit)
+        return try await onDispatch { () throws(PieceFailure) -> (ingested: IngestedSubtitles, size: Int)? in
+            var chosen = format
+            if chosen == nil {
+                let head: [UInt8]
+                do throws(ResourceLoader.Failure) { head = try file.head() } catch { throw .unreadable(error) }
+                chosen = SubtitleFormat.sniffed(head, encoding: encoding) ?? fallback
+            }
+            guard let chosen, chosen == .srt || chosen == .vtt else { return nil }
+            let scan = try scanForPieces(file)
+            guard readsInPieces(chosen, scan) else { return nil }
+            return (try readPieces(file, scan: scan, format: chosen, sourceID: sourceID, location: location, purpose: purpose), scan.size)
+        }
     }
 
     /// Reads `file` through once, a piece at a time.
@@ -78,7 +104,7 @@ extension SubtitleIngest {
                 try file.forEach { piece, isLast in
                     guard failure == nil else { return }
                     var bytes = piece[...]
-                    if isFirst, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+                    if isFirst, bytes.starts(with: TextDecoder.utf8ByteOrderMark) { bytes = bytes.dropFirst(TextDecoder.utf8ByteOrderMark.count) }
                     do throws(PieceFailure) { try body(UnsafeBufferPointer(rebasing: bytes), isFirst, isLast) } catch { failure = error }
                     isFirst = false
                 }

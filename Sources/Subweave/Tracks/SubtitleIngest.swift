@@ -145,9 +145,7 @@ package enum SubtitleIngest {
         // carry valid markup.
         var cues: [Cue] = []
         swap(&cues, &document.cues)
-        if zip(cues, cues.dropFirst()).contains(where: { $0.start > $1.start }) {
-            cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
-        }
+        cues.sortByStart()
         return Parsed(
             cues: cues, headerBlocks: WebVTTWriter.headerBlocks(document), regions: document.regions, ingestFormat: "vtt", warnings: warnings)
     }

@@ -37,7 +37,14 @@ public struct SubtitleReader: Sendable {
     ) async throws(SubweaveError) -> IngestedSubtitles {
         let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
         do {
-            if let ingested = try await readPieces(input, format: format, encoding: encoding, purpose: purpose) { return ingested }
+            // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
+            if case .source(let source) = input,
+                let (ingested, _) = try await SubtitleIngest.readLocalInPieces(
+                    source.url, format: format, fallback: SubtitleFormat.inferred(fromPath: source.pathForExtension), encoding: encoding,
+                    limit: loader.limits.subtitle, sourceID: input.description, location: input.description, purpose: purpose)
+            {
+                return ingested
+            }
         } catch {
             switch error {
             case .unreadable(let failure): throw .io(path: input.description, reason: failure.explanation)
@@ -67,31 +74,6 @@ public struct SubtitleReader: Sendable {
                 purpose: purpose)
         } catch {
             throw .load(error)
-        }
-    }
-}
-
-extension SubtitleReader {
-    /// A local SubRip or WebVTT file in UTF-8, read a piece at a time (never whole in memory);
-    /// nil for any other file, which is read whole.
-    func readPieces(
-        _ input: SubtitleInput, format: SubtitleFormat?, encoding: TextEncoding?, purpose: SubtitleIngest.Purpose
-    ) async throws(SubtitleIngest.PieceFailure) -> IngestedSubtitles? {
-        guard case .source(let source) = input, source.url.isFileURL, encoding == nil || encoding == .utf8 else { return nil }
-        let file = LinePieces(path: source.url.path, limit: loader.limits.subtitle)
-        let extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension)
-        let location = input.description
-        return try await onDispatch { () throws(SubtitleIngest.PieceFailure) -> IngestedSubtitles? in
-            var chosen = format
-            if chosen == nil {
-                let head: [UInt8]
-                do throws(ResourceLoader.Failure) { head = try file.head() } catch { throw .unreadable(error) }
-                chosen = SubtitleFormat.sniffed(head, encoding: encoding) ?? extensionFormat
-            }
-            guard let chosen, chosen == .srt || chosen == .vtt else { return nil }
-            let scan = try SubtitleIngest.scanForPieces(file)
-            guard SubtitleIngest.readsInPieces(chosen, scan) else { return nil }
-            return try SubtitleIngest.readPieces(file, scan: scan, format: chosen, sourceID: location, location: location, purpose: purpose)
         }
     }
 }

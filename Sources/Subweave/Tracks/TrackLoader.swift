@@ -57,7 +57,13 @@ struct TrackLoader: Sendable {
             .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
         }
         do {
-            if let (ingested, size) = try await readPieces(track, loader: loader) { return checked(ingested, track, empty: size == 0) }
+            // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
+            if let (ingested, size) = try await SubtitleIngest.readLocalInPieces(
+                track.source.url, format: track.format, encoding: track.encoding, limit: loader.limits.subtitle,
+                sourceID: track.sourceID, location: track.source.description, purpose: .packaging)
+            {
+                return checked(ingested, track, empty: size == 0)
+            }
         } catch {
             switch error {
             case .unreadable(let failure): return unreachable(failure)
@@ -78,21 +84,6 @@ struct TrackLoader: Sendable {
             return checked(ingested, track, empty: empty)
         } catch {
             return .failure(error)
-        }
-    }
-
-    /// A local SubRip or WebVTT file in UTF-8, read a piece at a time (never whole in memory);
-    /// nil for any other file, which is read whole.
-    static func readPieces(_ track: SubtitleTrack, loader: ResourceLoader) async throws(SubtitleIngest.PieceFailure) -> (IngestedSubtitles, size: Int)? {
-        guard track.format == .srt || track.format == .vtt, track.source.url.isFileURL, track.encoding == nil || track.encoding == .utf8 else {
-            return nil
-        }
-        let file = LinePieces(path: track.source.url.path, limit: loader.limits.subtitle)
-        let (sourceID, location, format) = (track.sourceID, track.source.description, track.format)
-        return try await onDispatch { () throws(SubtitleIngest.PieceFailure) -> (IngestedSubtitles, size: Int)? in
-            let scan = try SubtitleIngest.scanForPieces(file)
-            guard SubtitleIngest.readsInPieces(format, scan) else { return nil }
-            return (try SubtitleIngest.readPieces(file, scan: scan, format: format, sourceID: sourceID, location: location), scan.size)
         }
     }
 
