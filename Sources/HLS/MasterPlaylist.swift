@@ -37,20 +37,33 @@ public struct MasterPlaylist: Sendable, Equatable {
     }
 
     /// A variant stream: an `EXT-X-STREAM-INF` line and the URI line after it.
+    ///
+    /// A view holds the lines it was read from, not a parsed copy: its attributes are parsed from
+    /// the line each time they are read (the line was checked when the view was made).
     public struct Variant: Sendable, Equatable {
         /// Index of the tag line in ``Playlist/lines``.
         public let lineIndex: Int
         /// Index of the URI line.
         public let uriLineIndex: Int
-        public let attributes: AttributeList
+        let lines: LineSnapshot
+
+        public var attributes: AttributeList { lines.attributes(of: lineIndex) }
         /// The URI as written (variables not substituted).
-        public let uri: String
+        public var uri: String { lines.uri(of: uriLineIndex) }
+
+        public static func == (a: Variant, b: Variant) -> Bool {
+            a.lineIndex == b.lineIndex && a.uriLineIndex == b.uriLineIndex && a.attributes == b.attributes && a.uri == b.uri
+        }
     }
 
     /// An `EXT-X-MEDIA` line.
     public struct Rendition: Sendable, Equatable {
         public let lineIndex: Int
-        public let attributes: AttributeList
+        let lines: LineSnapshot
+
+        public var attributes: AttributeList { lines.attributes(of: lineIndex) }
+
+        public static func == (a: Rendition, b: Rendition) -> Bool { a.lineIndex == b.lineIndex && a.attributes == b.attributes }
 
         /// TYPE, when it is one of the four types (and unquoted, as §4.4.6.1 requires).
         public var type: MediaType? {
@@ -70,7 +83,11 @@ public struct MasterPlaylist: Sendable, Equatable {
     /// An `EXT-X-I-FRAME-STREAM-INF` line.
     public struct IFrameStream: Sendable, Equatable {
         public let lineIndex: Int
-        public let attributes: AttributeList
+        let lines: LineSnapshot
+
+        public var attributes: AttributeList { lines.attributes(of: lineIndex) }
+
+        public static func == (a: IFrameStream, b: IFrameStream) -> Bool { a.lineIndex == b.lineIndex && a.attributes == b.attributes }
     }
 
     /// One change to the lines.
@@ -102,28 +119,26 @@ public struct MasterPlaylist: Sendable, Equatable {
     ///
     /// Lines not named keep their text; the views are parsed again.
     public mutating func apply(_ edits: [Edit]) throws(HLSError) {
-        var changes: [(line: Int, order: Int, edit: Edit)] = []
-        for (order, edit) in edits.enumerated() {
+        var replacing: [Int: String] = [:]
+        var inserting: [Int: [PlaylistLine]] = [:]
+        var removing: Set<Int> = []
+        let lines = playlist.lines
+        for edit in edits {
             switch edit {
             case .setTag(let line, let name, let attributes):
                 let text = Self.tagText(name, attributes)
-                if playlist.lines[line].content.trimmingTrailingWhitespace != Substring(text) { playlist.lines[line].text = text }
+                replacing[line] = lines[line].content.trimmingTrailingWhitespace == Substring(text) ? nil : text
             case .setURI(let line, let uri):
-                if playlist.lines[line].content.trimmingTrailingWhitespace != Substring(uri) { playlist.lines[line].text = uri }
-            case .insertTags(let before, _): changes.append((before, order, edit))
-            case .remove(let line): changes.append((line, Int.max, edit))
-            }
-        }
-        for change in changes.sorted(by: { ($0.line, $0.order) > ($1.line, $1.order) }) {
-            switch change.edit {
+                replacing[line] = lines[line].content.trimmingTrailingWhitespace == Substring(uri) ? nil : uri
             case .insertTags(let before, let tags):
-                playlist.insert(tags.map { playlist.makeLine(Self.tagText($0.name, $0.attributes)) }, at: before)
+                inserting[before, default: []] += tags.map { playlist.makeLine(Self.tagText($0.name, $0.attributes)) }
             case .remove(let line):
-                playlist.lines.remove(at: line)
-            case .setTag, .setURI:
-                break
+                removing.insert(line)
             }
         }
+        // The views hold the lines as they were: dropped first, the edit does not copy what it shares with them.
+        (variants, renditions, iFrameStreams) = ([], [], [])
+        playlist.edit(replacing: replacing, inserting: inserting, removing: removing)
         try parseViews()
     }
 
@@ -137,24 +152,27 @@ public struct MasterPlaylist: Sendable, Equatable {
         var variants: [Variant] = []
         var renditions: [Rendition] = []
         var iFrames: [IFrameStream] = []
+        let snapshot = LineSnapshot(playlist)
         let lines = playlist.lines
         for index in lines.indices {
             guard case .tag(let name, let value) = lines[index].kind else { continue }
             switch name {
             case TagName.streamInf:
-                let attributes = try parseAttributes(value, at: index)
+                _ = try parseAttributes(value, at: index)
                 var next = index + 1
                 while next < lines.count, lines[next].kind == .blank || lines[next].kind == .comment { next += 1 }
-                guard next < lines.count, case .uri(let uri) = lines[next].kind else {
+                guard next < lines.count, case .uri = lines[next].kind else {
                     throw HLSError(
                         .missingRequired, source: source, line: lines[index].number,
                         "#EXT-X-STREAM-INF must be followed by the URI of its media playlist (RFC 8216bis §4.4.6.2)")
                 }
-                variants.append(Variant(lineIndex: index, uriLineIndex: next, attributes: attributes, uri: String(uri)))
+                variants.append(Variant(lineIndex: index, uriLineIndex: next, lines: snapshot))
             case TagName.media:
-                renditions.append(Rendition(lineIndex: index, attributes: try parseAttributes(value, at: index)))
+                _ = try parseAttributes(value, at: index)
+                renditions.append(Rendition(lineIndex: index, lines: snapshot))
             case TagName.iFrameStreamInf:
-                iFrames.append(IFrameStream(lineIndex: index, attributes: try parseAttributes(value, at: index)))
+                _ = try parseAttributes(value, at: index)
+                iFrames.append(IFrameStream(lineIndex: index, lines: snapshot))
             default:
                 continue
             }
@@ -197,5 +215,24 @@ public struct MasterPlaylist: Sendable, Equatable {
                 "\(line.tagName ?? "tag"): \(error.reason) (at byte \(error.offset + (line.tagName?.utf8.count ?? 0) + 2) of the line); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas"
             )
         }
+    }
+}
+
+/// The lines a view was read from, shared by every view of one parse.
+final class LineSnapshot: Sendable {
+    let playlist: Playlist
+
+    init(_ playlist: Playlist) { self.playlist = playlist }
+
+    /// The attributes of the tag on line `index` (checked when the view was made).
+    func attributes(of index: Int) -> AttributeList {
+        guard case .tag(_, let value?) = playlist.lines[index].kind else { return AttributeList() }
+        return (try? AttributeList(parsing: value)) ?? AttributeList()
+    }
+
+    /// The URI on line `index`.
+    func uri(of index: Int) -> String {
+        guard case .uri(let uri) = playlist.lines[index].kind else { return "" }
+        return String(uri)
     }
 }

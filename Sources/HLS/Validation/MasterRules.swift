@@ -355,7 +355,7 @@ struct MasterContext {
         self.groups = groups
     }
 
-    func line(_ index: Int) -> Int? { master.playlist.lines[index].number }
+    func line(_ index: Int) -> Int? { master.playlist.number(ofLine: index) }
     func name(_ r: MasterPlaylist.Rendition) -> String { LabelText.excerpt(r.name ?? "") }
     func group(_ type: MediaType, _ id: String) -> Group? { groups.first { $0.type == type && $0.id == id } }
 }
