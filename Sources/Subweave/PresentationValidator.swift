@@ -6,18 +6,21 @@ import TimedText
 
 /// The result of `subweave validate`.
 public struct ValidationReport: Sendable, Codable, Equatable {
-    public var findings: [ValidationFinding]
-    public var errors: Int { findings.filter { $0.severity == .error }.count }
-    public var warnings: Int { findings.filter { $0.severity == .warning }.count }
+    public var findings: ValidationFindings
+    public var errors: Int { findings.count(where: { $0.severity == .error }) }
+    public var warnings: Int { findings.count(where: { $0.severity == .warning }) }
 
     enum CodingKeys: String, CodingKey { case findings, errors, warnings }
 
     /// A report of `findings`.
-    public init(findings: [ValidationFinding]) { self.findings = findings }
+    public init(findings: [ValidationFinding]) { self.findings = ValidationFindings(findings) }
+
+    /// A report of `findings`.
+    public init(findings: ValidationFindings) { self.findings = findings }
 
     /// Reads a report as `--json` writes it.
     public init(from decoder: Decoder) throws {
-        findings = try decoder.container(keyedBy: CodingKeys.self).decode([ValidationFinding].self, forKey: .findings)
+        findings = try decoder.container(keyedBy: CodingKeys.self).decode(ValidationFindings.self, forKey: .findings)
     }
 
     /// Writes the findings with their error and warning counts.
@@ -42,7 +45,7 @@ public struct PresentationValidator: Sendable {
     /// Every finding for the master at `master` (a file URL or `http(s)://`); never throws: a file
     /// that cannot be read is a finding too.
     public func validate(master masterURL: URL) async -> ValidationReport {
-        var findings: [ValidationFinding] = []
+        var findings = ValidationFindings()
         let reader = MediaReader(loader: loader)
         let masterName = MediaReader.display(masterURL)
         func add(_ s: ValidationFinding.Severity, _ file: String, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
@@ -92,7 +95,7 @@ public struct PresentationValidator: Sendable {
             guard let url = MediaReader.resolve(substituted, against: masterURL) else { continue }
             findings += await checkRendition(url, reference: reference.playlist, timeline: timeline, reader: reader)
         }
-        findings.sort { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
+        findings.sortByPlace()
         return ValidationReport(findings: findings)
     }
 
@@ -105,8 +108,8 @@ public struct PresentationValidator: Sendable {
 
     /// Checks one subtitle rendition: its playlist against the reference, each segment, and that
     /// every cue is in every segment whose period it is shown in.
-    func checkRendition(_ url: URL, reference: MediaPlaylist, timeline: ProgrammeTimeline?, reader: MediaReader) async -> [ValidationFinding] {
-        var findings: [ValidationFinding] = []
+    func checkRendition(_ url: URL, reference: MediaPlaylist, timeline: ProgrammeTimeline?, reader: MediaReader) async -> ValidationFindings {
+        var findings = ValidationFindings()
         let name = MediaReader.display(url)
         let playlist: MediaPlaylist
         do {
@@ -149,8 +152,8 @@ public struct PresentationValidator: Sendable {
     /// RFC 8216bis §3.1.4: a cue shown during a segment's period is in that segment — checked in
     /// both directions, so a cue missing from the first segment it belongs to is found as well as
     /// one that does not carry forward.
-    static func coverage(_ placed: [[PlacedCue]], playlist: MediaPlaylist, names: [String]) -> [ValidationFinding] {
-        var findings: [ValidationFinding] = []
+    static func coverage(_ placed: [[PlacedCue]], playlist: MediaPlaylist, names: [String]) -> ValidationFindings {
+        var findings = ValidationFindings()
         let tolerance = MediaTime(milliseconds: 1)
         let windows = playlist.segments.map { $0.start..<($0.start + $0.duration) }
         let contents = placed.map {
@@ -201,8 +204,8 @@ struct SegmentCheck {
     let timeline: ProgrammeTimeline?
 
     /// The findings for the segment's bytes, and its cues on the programme timeline.
-    func check(_ bytes: [UInt8]) -> ([ValidationFinding], [PresentationValidator.PlacedCue]) {
-        var findings: [ValidationFinding] = []
+    func check(_ bytes: [UInt8]) -> (ValidationFindings, [PresentationValidator.PlacedCue]) {
+        var findings = ValidationFindings()
         func add(_ s: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
             findings.append(ValidationFinding(s, file: file, line: line, rule: rule, requirement: requirement, message))
         }

@@ -5,7 +5,7 @@ import Timebase
 /// identifier (`media.default-autoselect`, …) that its findings carry.
 package enum MasterRules {
     /// Every finding for `master`, rule by rule in table order.
-    package static func check(_ master: MasterPlaylist) -> [ValidationFinding] {
+    package static func check(_ master: MasterPlaylist) -> ValidationFindings {
         let context = MasterContext(master)
         var sink = FindingSink(file: master.source)
         for rule in rules { rule.check(context, &sink) }
@@ -364,7 +364,7 @@ struct MasterContext {
 struct FindingSink {
     let file: String
     var ruleID = ""
-    var findings: [ValidationFinding] = []
+    var findings = ValidationFindings()
 
     mutating func add(_ severity: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
         findings.append(ValidationFinding(severity, file: file, line: line, rule: rule, requirement: requirement, message, id: ruleID))

@@ -4,7 +4,7 @@ import Timebase
 /// playlist it must mirror: RFC 8216bis §4.4.3, §6.2.4 and Apple's HLS Authoring Spec 5.x, 8.x.
 package enum SubtitlePlaylistRules {
     /// Findings for `playlist` (read from `file`), mirroring `reference`.
-    package static func check(_ playlist: MediaPlaylist, file: String, reference: MediaPlaylist) -> [ValidationFinding] {
+    package static func check(_ playlist: MediaPlaylist, file: String, reference: MediaPlaylist) -> ValidationFindings {
         var sink = FindingSink(file: file)
         sink.ruleID = "subtitle-playlist"
         func add(_ severity: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
