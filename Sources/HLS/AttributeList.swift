@@ -153,6 +153,37 @@ public struct AttributeList: Sendable, Equatable {
     }
 }
 
+extension AttributeList {
+    /// The list with `edits` applied in order.
+    public func applying(_ edits: [AttributeEdit]) -> AttributeList {
+        var list = self
+        for edit in edits {
+            switch edit {
+            case .set(let name, let value, let order): list.set(name, value, order: order)
+            case .setIfAbsent(let name, let value, let order) where list[name] == nil: list.set(name, value, order: order)
+            case .setIfAbsent: break
+            case .remove(let name): list.remove(name)
+            case .removeUnlessQuoted(let name, let kept):
+                if let value = list[name], !(value.isQuoted && kept.contains(value.unquoted)) { list.remove(name) }
+            }
+        }
+        return list
+    }
+}
+
+/// A change to an attribute list that does not depend on which line it is applied to, so that one
+/// edit can stand for the same change on many lines (every variant's `SUBTITLES`).
+public enum AttributeEdit: Sendable, Equatable {
+    /// Sets `name` to the value (see ``AttributeList/set(_:_:order:)``).
+    case set(String, AttributeValue, order: [String])
+    /// Sets `name` to the value when the list has no `name`.
+    case setIfAbsent(String, AttributeValue, order: [String])
+    /// Removes every attribute `name`.
+    case remove(String)
+    /// Removes `name` unless its value is a quoted-string among `kept`.
+    case removeUnlessQuoted(String, kept: Set<String>)
+}
+
 /// One `NAME=VALUE` pair, with the value's raw text.
 public struct Attribute: Sendable, Equatable {
     public let name: String

@@ -100,6 +100,9 @@ public struct MasterPlaylist: Sendable, Equatable {
         case remove(line: Int)
         /// Replace the URI on line `index` (a line that is a URI) with `uri`.
         case setURI(line: Int, uri: String)
+        /// Apply `edits` to the attributes of every line with tag `tag` (every `#EXT-X-STREAM-INF`):
+        /// one edit for the same change on many lines (see ``Playlist/rewriteTags(_:_:)``).
+        case editAttributes(tag: String, [AttributeEdit])
 
         public static func == (a: Edit, b: Edit) -> Bool {
             switch (a, b) {
@@ -108,20 +111,22 @@ public struct MasterPlaylist: Sendable, Equatable {
                 return b1 == b2 && t1.elementsEqual(t2) { $0.name == $1.name && $0.attributes == $1.attributes }
             case let (.remove(l1), .remove(l2)): return l1 == l2
             case let (.setURI(l1, u1), .setURI(l2, u2)): return l1 == l2 && u1 == u2
+            case let (.editAttributes(t1, e1), .editAttributes(t2, e2)): return t1 == t2 && e1 == e2
             default: return false
             }
         }
     }
 
-    /// Applies `edits`, whose line indices all refer to the lines as they are now; replacements
-    /// first, then insertions and removals from the bottom up (a removal before an insertion at the
-    /// same line).
+    /// Applies `edits`, whose line indices all refer to the lines as they are now: attribute edits
+    /// by tag (on the lines there now), replacements, then insertions and removals (a removal before
+    /// an insertion at the same line; a line replaced by `setTag` or `setURI` is taken as given).
     ///
     /// Lines not named keep their text; the views are parsed again.
     public mutating func apply(_ edits: [Edit]) throws(HLSError) {
         var replacing: [Int: String] = [:]
         var inserting: [Int: [PlaylistLine]] = [:]
         var removing: Set<Int> = []
+        var rewrites: [(tag: String, edits: [AttributeEdit])] = []
         let lines = playlist.lines
         for edit in edits {
             switch edit {
@@ -134,10 +139,13 @@ public struct MasterPlaylist: Sendable, Equatable {
                 inserting[before, default: []] += tags.map { playlist.makeLine(Self.tagText($0.name, $0.attributes)) }
             case .remove(let line):
                 removing.insert(line)
+            case .editAttributes(let tag, let attributeEdits):
+                rewrites.append((tag, attributeEdits))
             }
         }
         // The views hold the lines as they were: dropped first, the edit does not copy what it shares with them.
         (variants, renditions, iFrameStreams) = ([], [], [])
+        for rewrite in rewrites { playlist.rewriteTags(rewrite.tag, rewrite.edits) }
         playlist.edit(replacing: replacing, inserting: inserting, removing: removing)
         try parseViews()
     }

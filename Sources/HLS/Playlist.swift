@@ -27,6 +27,8 @@ public struct Playlist: Sendable, Equatable {
     private var spanEnds: [Int]
     /// Lines added or replaced by a caller.
     private var added: [PlaylistLine]
+    /// Changes to the attributes of the file's lines with a tag, made when such a line is read.
+    private var rewrites: [TagRewrite] = []
     /// The line terminator new lines should use: the one the playlist's first line uses.
     public var preferredTerminator: String
 
@@ -139,7 +141,48 @@ public struct Playlist: Sendable, Equatable {
     private func originalLine(_ original: Int) -> PlaylistLine {
         let (content, terminator) = originalRange(original)
         let text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[content]), as: UTF8.self) }
-        return PlaylistLine(text: text, terminator: terminator == 2 ? "\r\n" : terminator == 1 ? "\n" : "", number: original + 1)
+        let line = PlaylistLine(text: text, terminator: terminator == 2 ? "\r\n" : terminator == 1 ? "\n" : "", number: original + 1)
+        return rewrites.isEmpty ? line : Self.rewriting(line, rewrites)
+    }
+
+    /// A change to the attributes of every line with one tag (see ``rewriteTags(_:_:)``).
+    private struct TagRewrite: Sendable, Equatable {
+        let tag: String
+        let edits: [AttributeEdit]
+    }
+
+    /// Applies `edits` to the attribute list of every line whose tag is `tag` (such as
+    /// `#EXT-X-STREAM-INF`), now and whenever the file's own lines are read later; a line whose
+    /// attributes the edits leave as they are keeps its text.
+    ///
+    /// The edit is kept once, not per line: a change to every one of 200,000 variants costs what
+    /// one change costs until the lines are read or written. Lines inserted later are taken as given.
+    public mutating func rewriteTags(_ tag: String, _ edits: [AttributeEdit]) {
+        let rewrite = TagRewrite(tag: tag, edits: edits)
+        rewrites.append(rewrite)
+        for index in added.indices { added[index] = Self.rewriting(added[index], [rewrite]) }
+    }
+
+    /// `line` with `rewrites` for its tag applied in order.
+    private static func rewriting(_ line: PlaylistLine, _ rewrites: [TagRewrite]) -> PlaylistLine {
+        guard case .tag(let name, _) = line.kind else { return line }
+        var line = line
+        for rewrite in rewrites where rewrite.tag == name {
+            guard case .tag(_, let value) = line.kind, let list = try? AttributeList(parsing: value ?? "") else { continue }
+            let edited = list.applying(rewrite.edits)
+            guard edited != list else { continue }
+            let text = "\(name):\(edited.text)"
+            if line.content.trimmingTrailingWhitespace != Substring(text) { line.text = text }
+        }
+        return line
+    }
+
+    /// Whether the file's line `original` may have a tag `rewrites` change: it starts with one of
+    /// their tags (after a byte order mark).
+    private func mayBeRewritten(_ original: Int, _ tags: [[UInt8]]) -> Bool {
+        var start = Int(starts[original])
+        if original == 0, bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB, bytes[start + 2] == 0xBF { start += 3 }
+        return tags.contains { tag in bytes.count - start >= tag.count && bytes[start..<(start + tag.count)].elementsEqual(tag) }
     }
 
     /// The playlist's text, each line followed by its own terminator.
@@ -160,25 +203,36 @@ public struct Playlist: Sendable, Equatable {
             try pending.withUnsafeBufferPointer { (buffer) throws(E) in try sink(buffer) }
             pending.removeAll(keepingCapacity: true)
         }
-        for span in spans {
-            if span.isOriginal {
-                let first = Int(starts[span.start])
-                let last = span.start + span.count
-                let end = last < starts.count ? Int(starts[last]) : bytes.count
-                var from = first
-                while from < end {
-                    let to = min(end, from + (1 << 20))
-                    try flush()
-                    try bytes.withUnsafeBufferPointer { (buffer) throws(E) in try sink(UnsafeBufferPointer(rebasing: buffer[from..<to])) }
-                    from = to
-                }
-            } else {
-                for line in added[span.start..<(span.start + span.count)] {
-                    pending.append(contentsOf: line.text.utf8)
-                    pending.append(contentsOf: line.terminator.utf8)
-                    if pending.count >= 1 << 16 { try flush() }
-                }
+        /// The file's bytes in `range`, in pieces of at most 1 MiB.
+        func raw(_ range: Range<Int>) throws(E) {
+            var from = range.lowerBound
+            while from < range.upperBound {
+                let to = min(range.upperBound, from + (1 << 20))
+                try flush()
+                try bytes.withUnsafeBufferPointer { (buffer) throws(E) in try sink(UnsafeBufferPointer(rebasing: buffer[from..<to])) }
+                from = to
             }
+        }
+        func made(_ line: PlaylistLine) throws(E) {
+            pending.append(contentsOf: line.text.utf8)
+            pending.append(contentsOf: line.terminator.utf8)
+            if pending.count >= 1 << 16 { try flush() }
+        }
+        let tags = Array(Set(rewrites.map { Array($0.tag.utf8) }))
+        for span in spans {
+            guard span.isOriginal else {
+                for line in added[span.start..<(span.start + span.count)] { try made(line) }
+                continue
+            }
+            func start(_ original: Int) -> Int { original < starts.count ? Int(starts[original]) : bytes.count }
+            // Runs of lines no rewrite changes go straight from the bytes.
+            var runStart = span.start
+            for original in span.start..<(span.start + span.count) where !tags.isEmpty && mayBeRewritten(original, tags) {
+                try raw(start(runStart)..<start(original))
+                try made(originalLine(original))
+                runStart = original + 1
+            }
+            try raw(start(runStart)..<start(span.start + span.count))
         }
         try flush()
     }

@@ -88,8 +88,10 @@ public struct PackagePlan: Sendable {
     let masterBytes: [UInt8]
     /// Where the new master goes.
     public let output: URL
-    /// The new master's text.
-    public let masterText: String
+    /// The new master, written in pieces when the plan is applied.
+    let master: Playlist
+    /// The new master's text (made when asked for: the plan keeps the lines, not the text).
+    public var masterText: String { master.text }
     /// The renditions, each with its files (made when written, or already staged).
     package let renditions: [PlannedRendition]
     /// The report of the run.
@@ -162,7 +164,7 @@ extension Presentation {
         if request.strict { try Self.failOnWarnings(report) }
         let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
         return PackagePlan(
-            masterURL: masterURL, masterBytes: masterBytes, output: output, masterText: rewritten.master.playlist.text,
+            masterURL: masterURL, masterBytes: masterBytes, output: output, master: rewritten.master.playlist,
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
             removedFolders: removal.folders.subtracting(named.keys))

@@ -62,13 +62,12 @@ public struct Packager: Sendable {
 
     private func commit(_ plan: PackagePlan, writer: OutputWriter) async throws(SubweaveError) {
         if plan.masterURL.isFileURL {
-            let now = try? ResourceLoader.readFile(plan.masterURL.path, limit: loader.limits.playlist, kind: .playlist)
-            guard now == plan.masterBytes else { throw .masterChanged(path: plan.masterURL.path) }
+            guard FileSystem.contentsEqual(plan.masterURL.path, plan.masterBytes) else { throw .masterChanged(path: plan.masterURL.path) }
         }
         let generations = plan.renditions.map(\.write)
         try await onDispatch { () throws(SubweaveError) in
             try writer.commit(
-                generations: generations, masterText: plan.masterText, managedFolders: plan.managedFolders,
+                generations: generations, master: plan.master, managedFolders: plan.managedFolders,
                 named: plan.named, previous: plan.previous, removedFolders: plan.removedFolders)
         }
     }

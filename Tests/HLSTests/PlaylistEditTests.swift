@@ -4,7 +4,8 @@ import Testing
 
 /// Edits of a playlist, against a model that does not share the playlist's storage: an array of
 /// lines edited one change at a time (replacements, then insertions and removals from the bottom
-/// up), which is how the lines were kept before they became spans over the file's bytes.
+/// up), which is how the lines were kept before they became spans over the file's bytes; an edit
+/// of every line of a tag is made on each line at once, where the playlist makes it when a line is read.
 struct PlaylistEditTests {
     /// The model: the lines as an array, edited change by change.
     struct Model {
@@ -29,13 +30,25 @@ struct PlaylistEditTests {
             }
         }
 
+        /// Rewrites every line of `tag` now, as an edit of each line would.
+        mutating func rewrite(_ tag: String, _ edits: [AttributeEdit]) {
+            for index in lines.indices {
+                guard case .tag(let name, let value) = lines[index].kind, name == tag, let list = try? AttributeList(parsing: value ?? "") else { continue }
+                let edited = list.applying(edits)
+                if edited != list { lines[index].text = "\(name):\(edited.text)" }
+            }
+        }
+
         var bytes: [UInt8] { lines.flatMap { Array(($0.text + $0.terminator).utf8) } }
     }
 
     /// A random playlist: mixed line endings, blank lines, comments, non-ASCII text, with or
     /// without a final newline.
     static func randomText(_ rng: inout SeededGenerator) -> String {
-        let pieces = ["#EXT-X-STREAM-INF:BANDWIDTH=1", "a.m3u8", "", "# comment", "#EXT-X-MEDIA:TYPE=SUBTITLES,NAME=\"Français\"", "  ", "b.m3u8"]
+        let pieces = [
+            "#EXT-X-STREAM-INF:BANDWIDTH=1", "#EXT-X-STREAM-INF:BANDWIDTH=2,SUBTITLES=\"s\"", "#EXT-X-STREAM-INF", "a.m3u8", "", "# comment",
+            "#EXT-X-MEDIA:TYPE=SUBTITLES,NAME=\"Français\"", "  ", "b.m3u8",
+        ]
         var text = "#EXTM3U" + (Bool.random(using: &rng) ? "\r\n" : "\n")
         for _ in 0..<Int.random(in: 0...12, using: &rng) {
             text += pieces.randomElement(using: &rng) ?? ""
@@ -66,6 +79,16 @@ struct PlaylistEditTests {
                         let at = Int.random(in: 0...count, using: &rng)
                         inserting[at, default: []] += (0..<Int.random(in: 0...2, using: &rng)).map { playlist.makeLine("#EXT-NEW:\($0)") }
                     }
+                }
+                if Bool.random(using: &rng) {
+                    let choices: [AttributeEdit] = [
+                        .set("SUBTITLES", .quoted("subs"), order: AttributeOrder.streamInf),
+                        .setIfAbsent("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf),
+                        .remove("BANDWIDTH"), .removeUnlessQuoted("SUBTITLES", kept: ["s"]),
+                    ]
+                    let edits = (0..<Int.random(in: 1...3, using: &rng)).compactMap { _ in choices.randomElement(using: &rng) }
+                    playlist.rewriteTags(TagName.streamInf, edits)
+                    model.rewrite(TagName.streamInf, edits)
                 }
                 playlist.edit(replacing: replacing, inserting: inserting, removing: removing)
                 model.apply(replacing: replacing, inserting: inserting, removing: removing)

@@ -131,7 +131,7 @@ extension LiveSession {
         writer.lockTimeout = 600
         let lock = try await writer.acquireLock()
         defer { lock.release() }
-        try writer.commit(generations: [], masterText: rewritten.master.playlist.text, managedFolders: [], named: [:], previous: [:])
+        try writer.commit(generations: [], master: rewritten.master.playlist, managedFolders: [], named: [:], previous: [:])
         state.masterWritten = true
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 /// The file-system primitives the output writer builds on, on POSIX calls so that every step is
 /// explicit: no symbolic link is followed where Subweave writes or deletes, new files are created
@@ -115,12 +116,32 @@ enum FileSystem {
     ///
     /// The file keeps its permission bits.
     static func replaceFile(at path: String, with text: String, temporaryName: String) throws(SubweaveError) {
+        try replaceFile(at: path, temporaryName: temporaryName) { fd in writeAll(fd, text) }
+    }
+
+    /// Replaces `path` with the bytes of `playlist`, written in pieces (the text is never made
+    /// whole), as ``replaceFile(at:with:temporaryName:)`` does.
+    static func replaceFile(at path: String, with playlist: Playlist, temporaryName: String) throws(SubweaveError) {
+        try replaceFile(at: path, temporaryName: temporaryName) { fd in
+            struct Failed: Error {}
+            do throws(Failed) {
+                try playlist.write { (piece) throws(Failed) in if !writeAll(fd, piece) { throw Failed() } }
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
+    /// Replaces `path` with what `write` writes to a temporary sibling (false: it failed, with
+    /// errno set), made durable and renamed into place.
+    private static func replaceFile(at path: String, temporaryName: String, _ write: (Int32) -> Bool) throws(SubweaveError) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + temporaryName
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(temporary, "cannot create a temporary file beside \(path)") }
-        var ok = writeAll(fd, text)
+        var ok = write(fd)
         if ok && fsync(fd) != 0 { ok = false }
         let code = errno
         var info = stat()
@@ -182,19 +203,41 @@ enum FileSystem {
 
     static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var utf8 = text
-        return utf8.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, base + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
+        return utf8.withUTF8 { writeAll(fd, $0) }
+    }
+
+    /// Whether the regular file at `path` holds exactly `bytes`, read in pieces of 1 MiB (no copy
+    /// of the file is made); false when it cannot be read.
+    static func contentsEqual(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == bytes.count else { return false }
+        var piece = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = 0
+        while true {
+            let n = piece.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return n == 0 && offset == bytes.count }
+            guard offset + n <= bytes.count, bytes[offset..<(offset + n)].elementsEqual(piece[0..<n]) else { return false }
+            offset += n
         }
+    }
+
+    /// Writes all of `buffer` to `fd`; false on an error (errno says which).
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Foundation.write(fd, base + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
     }
 
     static func failure(_ path: String, _ what: String) -> SubweaveError {

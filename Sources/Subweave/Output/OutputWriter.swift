@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Synchronization
 
 /// One rendition generation to put on disk.
@@ -78,13 +79,13 @@ package struct OutputWriter: Sendable {
         return try await onDispatch { () throws(SubweaveError) in try FolderLock(folder: folder, timeout: timeout, onWait: onWait) }
     }
 
-    /// Writes `generations`, then `masterText` as the master, then removes the generations of
+    /// Writes `generations`, then `master` as the master (in pieces), then removes the generations of
     /// `managedFolders` the new master does not name (`named`: folder → generation it names;
     /// `previous`: folder → generation the old master named).
     ///
     /// Call holding ``acquireLock()``.
     package func commit(
-        generations: [GenerationWrite], masterText: String, managedFolders: Set<String>,
+        generations: [GenerationWrite], master: Playlist, managedFolders: Set<String>,
         named: [String: String], previous: [String: String], removedFolders: Set<String> = []
     ) throws(SubweaveError) {
         var created = CreatedEntries()
@@ -95,7 +96,7 @@ package struct OutputWriter: Sendable {
             for write in generations { try prepareFolder(write.folder, created: &created) }
             try writeGenerations(generations, created: &created)
             try FileSystem.syncFileSystem(of: folder)
-            try FileSystem.replaceFile(at: masterPath, with: masterText, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp")
+            try FileSystem.replaceFile(at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp")
         } catch {
             created.undo()
             throw error

@@ -40,21 +40,16 @@ package struct MasterRewriter: Sendable {
         // Renditions to remove in groups no variant uses are not in any group's edit.
         let edited = Set(master.renditions.filter { $0.type == .subtitles && groups.contains($0.groupID ?? "") }.map(\.lineIndex))
         edits += removing.subtracting(edited).sorted().map { .remove(line: $0) }
-        var variants: [Int: AttributeList] = Dictionary(uniqueKeysWithValues: master.variants.map { ($0.lineIndex, $0.attributes) })
-        for (line, attributes) in variants {
-            var changed = attributes
-            if remaining == 0 {
-                changed.remove("SUBTITLES")  // the group is gone: a variant may not name it (§4.4.6.2)
-            } else if changed["SUBTITLES"] == nil {
-                changed.set("SUBTITLES", .quoted(groups[0]), order: AttributeOrder.streamInf)
-            }
-            variants[line] = changed
-        }
-        let captions = ClosedCaptionsEdit(master: master, policy: closedCaptions).apply(to: &variants)
+        // One change for every variant, kept as an edit of the tag rather than 200,000 edited lines.
+        var variantEdits: [AttributeEdit] = [
+            remaining == 0
+                ? .remove("SUBTITLES")  // the group is gone: a variant may not name it (§4.4.6.2)
+                : .setIfAbsent("SUBTITLES", .quoted(groups[0]), order: AttributeOrder.streamInf)
+        ]
+        let captions = ClosedCaptionsEdit(master: master, policy: closedCaptions).edits()
+        variantEdits += captions.variantEdits
         edits += captions.edits
-        for variant in master.variants where variants[variant.lineIndex] != variant.attributes {
-            edits.append(.setTag(line: variant.lineIndex, name: TagName.streamInf, attributes: variants[variant.lineIndex] ?? variant.attributes))
-        }
+        edits.append(.editAttributes(tag: TagName.streamInf, variantEdits))
         do { try master.apply(edits) } catch { throw .playlist(error) }
         return Result(master: master, groups: remaining == 0 ? [] : groups, warnings: captions.warnings)
     }
@@ -100,50 +95,51 @@ struct ClosedCaptionsEdit {
     let master: MasterPlaylist
     let policy: ClosedCaptionsPolicy
 
-    /// Changes `variants` (line → attributes) and returns the rendition edits and warnings.
-    func apply(to variants: inout [Int: AttributeList]) -> (edits: [MasterPlaylist.Edit], warnings: [PackageWarning]) {
+    /// The edits of every variant's attributes, of the renditions, and the warnings.
+    func edits() -> (variantEdits: [AttributeEdit], edits: [MasterPlaylist.Edit], warnings: [PackageWarning]) {
         let captionRenditions = master.renditions.filter { $0.type == .closedCaptions }
         let captionGroups = Set(captionRenditions.compactMap(\.groupID))
-        let used = master.variants.compactMap { v -> String? in
+        let used = master.variants.lazy.compactMap { v -> String? in
             guard let a = v.attributes["CLOSED-CAPTIONS"], a.isQuoted, captionGroups.contains(a.unquoted) else { return nil }
             return a.unquoted
-        }
+        }.first
         switch policy {
-        case .automatic where !used.isEmpty:
-            return ([], keepDeclared(used[0], captionGroups, &variants))
+        case .automatic where used != nil:
+            return ([.removeUnlessQuoted("CLOSED-CAPTIONS", kept: captionGroups)], [], keepDeclared(used ?? "", captionGroups))
         case .automatic, .none, .declare([]):
             var warnings: [PackageWarning] = []
             if case .declare = policy, !captionGroups.isEmpty {
                 warnings.append(
                     PackageWarning(.captionGroupsRemoved, "no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed"))
             }
-            for line in variants.keys { variants[line]?.set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf) }
-            return (captionRenditions.map { .remove(line: $0.lineIndex) }, warnings)
+            let none: AttributeEdit = .set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf)
+            return ([none], captionRenditions.map { .remove(line: $0.lineIndex) }, warnings)
         case .declare(let services):
             let group = freeGroupID()
-            for line in variants.keys { variants[line]?.set("CLOSED-CAPTIONS", .quoted(group), order: AttributeOrder.streamInf) }
             let anchor = master.renditions.filter { $0.type != .closedCaptions }.last.map { $0.lineIndex + 1 } ?? MasterRewriter.firstStreamLine(master)
             let inserted: MasterPlaylist.Edit = .insertTags(before: anchor, services.map { (TagName.media, $0.attributes(group: group)) })
-            return (captionRenditions.map { .remove(line: $0.lineIndex) } + [inserted], [])
+            return (
+                [.set("CLOSED-CAPTIONS", .quoted(group), order: AttributeOrder.streamInf)], captionRenditions.map { .remove(line: $0.lineIndex) } + [inserted],
+                []
+            )
         }
     }
 
     /// The master declares caption groups its variants use: kept, and NONE (which cannot stand
-    /// beside a group, RFC 8216bis §4.4.6.2) removed from the other variants.
-    private func keepDeclared(_ group: String, _ captionGroups: Set<String>, _ variants: inout [Int: AttributeList]) -> [PackageWarning] {
+    /// beside a group, RFC 8216bis §4.4.6.2) removed from the other variants (the warnings say where).
+    private func keepDeclared(_ group: String, _ captionGroups: Set<String>) -> [PackageWarning] {
         var warnings = [
             PackageWarning(
                 .captionGroupsKept,
                 "the master declares in-band closed captions (group \"\(group)\"); kept. Pass --closed-captions none to remove them, or --closed-captions in-band to declare what the video carries"
             )
         ]
-        for line in variants.keys.sorted() {
-            guard let value = variants[line]?["CLOSED-CAPTIONS"], !(value.isQuoted && captionGroups.contains(value.unquoted)) else { continue }
-            variants[line]?.remove("CLOSED-CAPTIONS")
+        for variant in master.variants {
+            guard let value = variant.attributes["CLOSED-CAPTIONS"], !(value.isQuoted && captionGroups.contains(value.unquoted)) else { continue }
             warnings.append(
                 PackageWarning(
                     .closedCaptionsNoneRemoved,
-                    "line \(master.playlist.lines[line].number ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group"
+                    "line \(master.playlist.number(ofLine: variant.lineIndex) ?? 0): CLOSED-CAPTIONS=\(value.rawValue) removed; it cannot be NONE while other variants name a caption group"
                 ))
         }
         return warnings
