@@ -131,8 +131,9 @@ public struct AttributeList: Sendable, Equatable {
             attributes.append(new)
             return
         }
-        let before = Set(order[..<rank])
-        let after = Set(order[(rank + 1)...])
+        // The order is short: a search beats hashing it into sets on every call.
+        let before = order[..<rank]
+        let after = order[(rank + 1)...]
         if let last = attributes.lastIndex(where: { before.contains($0.name) }) {
             attributes.insert(new, at: last + 1)
         } else if let first = attributes.firstIndex(where: { after.contains($0.name) }) {

@@ -42,10 +42,18 @@ public struct MasterPlaylist: Sendable, Equatable {
     /// the line each time they are read (the line was checked when the view was made).
     public struct Variant: Sendable, Equatable {
         /// Index of the tag line in ``Playlist/lines``.
-        public let lineIndex: Int
+        public var lineIndex: Int { Int(tagLine) }
         /// Index of the URI line.
-        public let uriLineIndex: Int
+        public var uriLineIndex: Int { Int(uriLine) }
+        // 16 bytes a variant: a playlist has fewer than 2^32 lines (it is smaller than 4 GiB).
+        private let tagLine: UInt32
+        private let uriLine: UInt32
         let lines: LineSnapshot
+
+        init(lineIndex: Int, uriLineIndex: Int, lines: LineSnapshot) {
+            (tagLine, uriLine) = (UInt32(lineIndex), UInt32(uriLineIndex))
+            self.lines = lines
+        }
 
         public var attributes: AttributeList { lines.attributes(of: lineIndex) }
         /// The URI as written (variables not substituted).
@@ -162,6 +170,8 @@ public struct MasterPlaylist: Sendable, Equatable {
         var iFrames: [IFrameStream] = []
         let snapshot = LineSnapshot(playlist)
         let lines = playlist.lines
+        // Sized once: a list grown by doubling holds twice its size while it moves.
+        variants.reserveCapacity(lines.reduce(0) { $0 + ($1.tagName == TagName.streamInf ? 1 : 0) })
         for index in lines.indices {
             guard case .tag(let name, let value) = lines[index].kind else { continue }
             switch name {

@@ -354,6 +354,7 @@ public struct PlaylistLine: Sendable, Equatable {
 
     /// What the line is, by RFC 8216bis §4.1: blank, comment, tag or URI.
     public var kind: Kind {
+        if let kind = asciiKind { return kind }
         let trimmed = content.trimmingTrailingWhitespace
         if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) { return .blank }
         if trimmed.hasPrefix("#EXT") {
@@ -364,6 +365,33 @@ public struct PlaylistLine: Sendable, Equatable {
         }
         if trimmed.hasPrefix("#") { return .comment }
         return .uri(trimmed.trimmingLeadingWhitespace)
+    }
+
+    /// ``kind`` of a line that is all ASCII, found on its bytes (the same answer: for ASCII text
+    /// each character is one byte); nil for other lines.
+    private var asciiKind: Kind? {
+        let utf8 = text.utf8
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> (end: Int, colon: Int?, tag: Bool, blank: Bool)? in
+            var end = bytes.count
+            for byte in bytes where byte >= 0x80 { return nil }
+            while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
+            let content = UnsafeBufferPointer(rebasing: bytes[..<end])
+            if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return (end, nil, false, true) }
+            let tag = content.starts(with: "#EXT".utf8)
+            return (end, tag ? content.firstIndex(of: UInt8(ascii: ":")) : nil, tag, false)
+        }
+        guard let found, let found else { return nil }
+        if found.blank { return .blank }
+        let end = utf8.index(utf8.startIndex, offsetBy: found.end)
+        if found.tag {
+            guard let colon = found.colon else { return .tag(name: String(text[..<end]), value: nil) }
+            let at = utf8.index(utf8.startIndex, offsetBy: colon)
+            return .tag(name: String(text[..<at]), value: text[text.index(after: at)..<end])
+        }
+        if text.utf8.first == UInt8(ascii: "#") { return .comment }
+        var start = utf8.startIndex
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
+        return .uri(text[start..<end])
     }
 
     /// The tag name if the line is a tag.

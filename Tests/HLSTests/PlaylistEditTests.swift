@@ -115,4 +115,29 @@ struct PlaylistEditTests {
             #expect(Array(playlist.lines).map { $0.text + $0.terminator }.joined() == text)
         }
     }
+
+    /// What a line is, by characters (RFC 8216bis §4.1), as the line's kind was found before it
+    /// was found on bytes for ASCII lines.
+    static func modelKind(_ text: String) -> PlaylistLine.Kind {
+        var content = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
+        while let last = content.last, last == " " || last == "\t" || last == "\r" { content = content.dropLast() }
+        if content.allSatisfy({ $0 == " " || $0 == "\t" }) { return .blank }
+        if content.hasPrefix("#EXT") {
+            guard let colon = content.firstIndex(of: ":") else { return .tag(name: String(content), value: nil) }
+            return .tag(name: String(content[..<colon]), value: content[content.index(after: colon)...])
+        }
+        if content.hasPrefix("#") { return .comment }
+        while let first = content.first, first == " " || first == "\t" { content = content.dropFirst() }
+        return .uri(content)
+    }
+
+    @Test func kindMatchesTheCharacterModel() {
+        var rng = SeededGenerator(seed: 41)
+        let alphabet: [String] = [" ", "\t", "\r", "#", "#EXT", "E", "X", "T", ":", "=", "a", "é", "\u{FEFF}", "\u{301}"]
+        for _ in 0..<20000 {
+            let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? "" }.joined()
+            let line = PlaylistLine(text: text, terminator: "\n", number: 1)
+            #expect(line.kind == Self.modelKind(text), "\(Array(text.unicodeScalars))")
+        }
+    }
 }
