@@ -158,6 +158,14 @@ public struct MasterPlaylist: Sendable, Equatable {
         try parseViews()
     }
 
+    /// Rewrites the URI lines (the variants' media playlists) with `rewriter` (see
+    /// ``Playlist/rewriteURIs(_:)``); the views are parsed again.
+    public mutating func rewriteURIs(_ rewriter: some URIRewriting) throws(HLSError) {
+        (variants, renditions, iFrameStreams) = ([], [], [])
+        playlist.rewriteURIs(rewriter)
+        try parseViews()
+    }
+
     /// The text of a tag line: `#EXT-X-MEDIA:` and the attribute list.
     public static func tagText(_ name: String, _ attributes: AttributeList) -> String {
         "\(name):\(attributes.text)"
@@ -169,7 +177,9 @@ public struct MasterPlaylist: Sendable, Equatable {
         var renditions: [Rendition] = []
         var iFrames: [IFrameStream] = []
         let snapshot = LineSnapshot(playlist)
-        let lines = playlist.lines
+        // The lines before pending rewrites: of the same kinds, and their attributes were checked
+        // when they were read or added (a rewrite writes lists that parse).
+        let lines = LinesBeforeRewrites(playlist: playlist)
         // Sized once: a list grown by doubling holds twice its size while it moves.
         variants.reserveCapacity(lines.reduce(0) { $0 + ($1.tagName == TagName.streamInf ? 1 : 0) })
         for index in lines.indices {
@@ -253,4 +263,12 @@ final class LineSnapshot: Sendable {
         guard case .uri(let uri) = playlist.lines[index].kind else { return "" }
         return String(uri)
     }
+}
+
+/// The lines of a playlist before its pending rewrites (see ``Playlist/lineBeforeRewrites(_:)``).
+private struct LinesBeforeRewrites: RandomAccessCollection {
+    let playlist: Playlist
+    var startIndex: Int { 0 }
+    var endIndex: Int { playlist.count }
+    subscript(index: Int) -> PlaylistLine { playlist.lineBeforeRewrites(index) }
 }

@@ -29,6 +29,8 @@ public struct Playlist: Sendable, Equatable {
     private var added: [PlaylistLine]
     /// Changes to the attributes of the file's lines with a tag, made when such a line is read.
     private var rewrites: [TagRewrite] = []
+    /// Rewriters of the file's URI lines, applied in order when such a line is read.
+    private var uriRewrites: [any URIRewriting] = []
     /// The line terminator new lines should use: the one the playlist's first line uses.
     public var preferredTerminator: String
 
@@ -123,6 +125,13 @@ public struct Playlist: Sendable, Equatable {
         return span.isOriginal ? originalLine(span.start + offset) : added[span.start + offset]
     }
 
+    /// Line `index` as read or added, before the pending tag and URI rewrites: of the same kind
+    /// (a rewrite keeps a tag's name and a URI line a URI), and cheaper to make.
+    package func lineBeforeRewrites(_ index: Int) -> PlaylistLine {
+        let (span, offset) = locate(index)
+        return span.isOriginal ? originalLine(span.start + offset, rewritten: false) : added[span.start + offset]
+    }
+
     /// The 1-based number in the input of line `index`, or nil for a line added since.
     public func number(ofLine index: Int) -> Int? {
         let (span, offset) = locate(index)
@@ -138,11 +147,12 @@ public struct Playlist: Sendable, Equatable {
         return (start..<(end - 1), 1)
     }
 
-    private func originalLine(_ original: Int) -> PlaylistLine {
+    private func originalLine(_ original: Int, rewritten: Bool = true) -> PlaylistLine {
         let (content, terminator) = originalRange(original)
         let text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[content]), as: UTF8.self) }
         let line = PlaylistLine(text: text, terminator: terminator == 2 ? "\r\n" : terminator == 1 ? "\n" : "", number: original + 1)
-        return rewrites.isEmpty ? line : Self.rewriting(line, rewrites)
+        guard rewritten, !rewrites.isEmpty || !uriRewrites.isEmpty else { return line }
+        return Self.rewriting(Self.rewriting(line, rewrites), uriRewrites)
     }
 
     /// A change to the attributes of every line with one tag (see ``rewriteTags(_:_:)``).
@@ -177,11 +187,32 @@ public struct Playlist: Sendable, Equatable {
         return line
     }
 
-    /// Whether the file's line `original` may have a tag `rewrites` change: it starts with one of
-    /// their tags (after a byte order mark).
-    private func mayBeRewritten(_ original: Int, _ tags: [[UInt8]]) -> Bool {
+    /// Rewrites the URI of every URI line (a variant's media playlist) with `rewriter`.
+    ///
+    /// The rewrite holds now and whenever the file's own lines are read later: a line `rewriter`
+    /// gives a new URI for becomes that URI. The rewriter is kept once, not a new line per URI;
+    /// lines inserted later are taken as given.
+    public mutating func rewriteURIs(_ rewriter: some URIRewriting) {
+        uriRewrites.append(rewriter)
+        for index in added.indices { added[index] = Self.rewriting(added[index], [rewriter]) }
+    }
+
+    /// `line` with `rewriters` applied in order, if it is a URI line.
+    private static func rewriting(_ line: PlaylistLine, _ rewriters: [any URIRewriting]) -> PlaylistLine {
+        var line = line
+        for rewriter in rewriters {
+            guard case .uri(let uri) = line.kind, let new = rewriter.rewrittenURI(String(uri)), !new.isEmpty else { continue }
+            if line.content.trimmingTrailingWhitespace != Substring(new) { line.text = new }
+        }
+        return line
+    }
+
+    /// Whether the file's line `original` may be changed by a rewrite: it starts with one of
+    /// `tags` or (when `uris`) is not a tag or comment (after a byte order mark).
+    private func mayBeRewritten(_ original: Int, _ tags: [[UInt8]], uris: Bool) -> Bool {
         var start = Int(starts[original])
         if original == 0, bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB, bytes[start + 2] == 0xBF { start += 3 }
+        if uris && (start == bytes.count || bytes[start] != UInt8(ascii: "#")) { return true }
         return tags.contains { tag in bytes.count - start >= tag.count && bytes[start..<(start + tag.count)].elementsEqual(tag) }
     }
 
@@ -227,7 +258,8 @@ public struct Playlist: Sendable, Equatable {
             func start(_ original: Int) -> Int { original < starts.count ? Int(starts[original]) : bytes.count }
             // Runs of lines no rewrite changes go straight from the bytes.
             var runStart = span.start
-            for original in span.start..<(span.start + span.count) where !tags.isEmpty && mayBeRewritten(original, tags) {
+            let uris = !uriRewrites.isEmpty
+            for original in span.start..<(span.start + span.count) where (uris || !tags.isEmpty) && mayBeRewritten(original, tags, uris: uris) {
                 try raw(start(runStart)..<start(original))
                 try made(originalLine(original))
                 runStart = original + 1
@@ -329,6 +361,13 @@ public struct Playlist: Sendable, Equatable {
     public static func == (a: Playlist, b: Playlist) -> Bool {
         a.preferredTerminator == b.preferredTerminator && a.lines.elementsEqual(b.lines)
     }
+}
+
+/// Gives the new URI for a URI line of a playlist (see ``Playlist/rewriteURIs(_:)``).
+public protocol URIRewriting: Sendable {
+    /// The URI `uri` (as written, without surrounding whitespace) becomes, or nil to keep it (an
+    /// empty URI keeps it too: a URI line stays a URI line).
+    func rewrittenURI(_ uri: String) -> String?
 }
 
 /// One line of a playlist: its text without the terminator, the terminator, and where it came from.

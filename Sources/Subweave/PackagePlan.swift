@@ -271,11 +271,11 @@ extension Presentation {
         let rebase = URIRebase(source: masterURL, output: output, baseURL: baseURL, written: written)
         guard rebase.isNeeded else { return rewritten }
         var master = rewritten.master
-        let (edits, kept) = rebase.edits(master)
-        do { try master.apply(edits) } catch { throw .playlist(error) }
-        if !edits.isEmpty {
+        let (count, kept): (Int, [String])
+        do { (count, kept) = try rebase.apply(to: &master) } catch { throw .playlist(error) }
+        if count > 0 {
             let base = baseURL.map { "against \($0.absoluteString)" } ?? "to resolve from \(output.deletingLastPathComponent().path)"
-            warnings.append(PackageWarning(.outputElsewhere, "the new master is written elsewhere: \(edits.count) relative URI(s) rewritten \(base)"))
+            warnings.append(PackageWarning(.outputElsewhere, "the new master is written elsewhere: \(count) relative URI(s) rewritten \(base)"))
         }
         for uri in kept {
             warnings.append(

@@ -39,7 +39,21 @@ struct PlaylistEditTests {
             }
         }
 
+        /// Rewrites every URI line now, as an edit of each line would.
+        mutating func rewriteURIs(_ rewriter: Prefixing) {
+            for index in lines.indices {
+                guard case .uri(let uri) = lines[index].kind, let new = rewriter.rewrittenURI(String(uri)) else { continue }
+                lines[index].text = new
+            }
+        }
+
         var bytes: [UInt8] { lines.flatMap { Array(($0.text + $0.terminator).utf8) } }
+    }
+
+    /// Puts a prefix before URIs that do not start with `b`.
+    struct Prefixing: URIRewriting {
+        let prefix: String
+        func rewrittenURI(_ uri: String) -> String? { uri.hasPrefix("b") ? nil : prefix + uri }
     }
 
     /// A random playlist: mixed line endings, blank lines, comments, non-ASCII text, with or
@@ -89,6 +103,11 @@ struct PlaylistEditTests {
                     let edits = (0..<Int.random(in: 1...3, using: &rng)).compactMap { _ in choices.randomElement(using: &rng) }
                     playlist.rewriteTags(TagName.streamInf, edits)
                     model.rewrite(TagName.streamInf, edits)
+                }
+                if Int.random(in: 0..<3, using: &rng) == 0 {
+                    let rewriter = Prefixing(prefix: ["../", "https://cdn.example/"].randomElement(using: &rng) ?? "")
+                    playlist.rewriteURIs(rewriter)
+                    model.rewriteURIs(rewriter)
                 }
                 playlist.edit(replacing: replacing, inserting: inserting, removing: removing)
                 model.apply(replacing: replacing, inserting: inserting, removing: removing)

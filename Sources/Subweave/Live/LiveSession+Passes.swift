@@ -125,7 +125,7 @@ extension LiveSession {
             .rewrite(presentation.master, renditions: declarations)
         let rebase = URIRebase(source: presentation.masterURL, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)))
         var master = rewritten.master
-        do { try master.apply(rebase.edits(master).edits) } catch { throw .playlist(error) }
+        do { _ = try rebase.apply(to: &master) } catch { throw .playlist(error) }
         rewritten = MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
         var writer = OutputWriter(masterPath: output.path)
         writer.lockTimeout = 600

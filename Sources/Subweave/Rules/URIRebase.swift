@@ -11,7 +11,7 @@ import HLS
 /// master read over HTTP gets absolute URLs. Absolute URIs, absolute paths and URIs with
 /// variable references (`{$name}`, resolved only by the player) are kept as they are; the last are
 /// reported.
-struct URIRebase {
+struct URIRebase: URIRewriting {
     /// Where the master was read from.
     let source: URL
     /// Where the new master goes.
@@ -20,47 +20,71 @@ struct URIRebase {
     let baseURL: URL?
     /// URIs (as written in the new master) of the renditions written beside it.
     let written: Set<String>
-
+    /// The folders of the source and of the output, as decoded path segments (found once, not per URI).
+    private let sourceFolder: [String]
+    private let outputFolder: [String]
     /// True when the new master is not in the folder the old one was read from (or a base is given).
-    var isNeeded: Bool {
-        baseURL != nil || !source.isFileURL
-            || source.deletingLastPathComponent().standardizedFileURL.path != output.deletingLastPathComponent().standardizedFileURL.path
+    let isNeeded: Bool
+
+    init(source: URL, output: URL, baseURL: URL?, written: Set<String>) {
+        (self.source, self.output, self.baseURL, self.written) = (source, output, baseURL, written)
+        let (from, to) = (source.deletingLastPathComponent().standardizedFileURL.path, output.deletingLastPathComponent().standardizedFileURL.path)
+        (sourceFolder, outputFolder) = (Self.components(from), Self.components(to))
+        isNeeded = baseURL != nil || !source.isFileURL || from != to
     }
 
-    /// The edits for `master`, and the URIs left as they were for a reason worth a warning.
-    func edits(_ master: MasterPlaylist) -> (edits: [MasterPlaylist.Edit], kept: [String]) {
-        guard isNeeded else { return ([], []) }
+    /// Rewrites the URIs of `master`; returns how many were rewritten and the URIs kept for a
+    /// reason worth a warning.
+    ///
+    /// Its URI lines go through ``Playlist/rewriteURIs(_:)`` (one rewriter for every line, however
+    /// many variants), the `URI` attributes of its tags as edits.
+    func apply(to master: inout MasterPlaylist) throws(HLSError) -> (rewritten: Int, kept: [String]) {
+        guard isNeeded else { return (0, []) }
         var edits: [MasterPlaylist.Edit] = []
         var kept: [String] = []
+        var rewritten = 0
         for (index, line) in master.playlist.lines.enumerated() {
             switch line.kind {
             case .uri(let uri):
                 switch rebase(String(uri)) {
-                case .changed(let new): edits.append(.setURI(line: index, uri: new))
+                case .changed: rewritten += 1
                 case .keptWithVariable: kept.append(String(uri))
                 case .kept: break
                 }
             case .tag(let name, let value?):
-                guard var list = try? AttributeList(parsing: value) else { continue }
-                var changed = false
-                for key in ["URI", "SERVER-URI"] {
-                    guard let attribute = list[key], attribute.isQuoted else { continue }
-                    let uri = attribute.unquoted
-                    if written.contains(uri) { continue }
-                    switch rebase(uri) {
-                    case .changed(let new):
-                        list.set(key, .quoted(new), order: [])
-                        changed = true
-                    case .keptWithVariable: kept.append(uri)
-                    case .kept: break
-                    }
-                }
-                if changed { edits.append(.setTag(line: index, name: name, attributes: list)) }
+                guard let edit = tagEdit(index, name, value, &kept) else { continue }
+                edits.append(edit)
             default:
                 continue
             }
         }
-        return (edits, kept)
+        try master.apply(edits)
+        if rewritten > 0 { try master.rewriteURIs(self) }
+        return (rewritten + edits.count, kept)
+    }
+
+    /// The edit of the tag on line `index` whose `URI` or `SERVER-URI` is rebased, if any.
+    private func tagEdit(_ index: Int, _ name: String, _ value: Substring, _ kept: inout [String]) -> MasterPlaylist.Edit? {
+        guard var list = try? AttributeList(parsing: value) else { return nil }
+        var changed = false
+        for key in ["URI", "SERVER-URI"] {
+            guard let attribute = list[key], attribute.isQuoted else { continue }
+            let uri = attribute.unquoted
+            if written.contains(uri) { continue }
+            switch rebase(uri) {
+            case .changed(let new):
+                list.set(key, .quoted(new), order: [])
+                changed = true
+            case .keptWithVariable: kept.append(uri)
+            case .kept: break
+            }
+        }
+        return changed ? .setTag(line: index, name: name, attributes: list) : nil
+    }
+
+    func rewrittenURI(_ uri: String) -> String? {
+        guard case .changed(let new) = rebase(uri) else { return nil }
+        return new
     }
 
     enum Outcome: Equatable {
@@ -81,9 +105,7 @@ struct URIRebase {
             guard let url = MediaReader.resolve(uri, against: source) else { return .kept }
             return .changed(url.absoluteString)
         }
-        return .changed(
-            Self.relative(
-                uri, from: source.deletingLastPathComponent().standardizedFileURL.path, to: output.deletingLastPathComponent().standardizedFileURL.path))
+        return .changed(Self.relative(uri, from: sourceFolder, to: outputFolder))
     }
 
     /// A URI scheme (`https:`, `data:`, `skd:`): letters, digits, `+ - .`, then a colon, before any slash.
@@ -94,23 +116,26 @@ struct URIRebase {
         return scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
     }
 
-    /// `uri`, relative to the folder `sourceFolder`, as a URI relative to the folder `outputFolder`.
+    /// A folder's path as decoded segments.
+    static func components(_ path: String) -> [String] { path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) } }
+
+    /// `uri`, relative to the folder `sourceFolder` (decoded segments), as a URI relative to the
+    /// folder `outputFolder`.
     ///
     /// The URI's own path segments stay as written (percent-encoded); segments taken from the
     /// folders are percent-encoded.
-    static func relative(_ uri: String, from sourceFolder: String, to outputFolder: String) -> String {
+    static func relative(_ uri: String, from sourceFolder: [String], to outputFolder: [String]) -> String {
         var pathPart = Substring(uri)
         var suffix = Substring("")
         if let cut = uri.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             pathPart = uri[..<cut]
             suffix = uri[cut...]
         }
-        func components(_ path: String) -> [String] { path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) } }
         func encode(_ segment: String) -> String {
             segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))) ?? segment
         }
         // The target as folder segments (decoded) plus the URI's segments (as written).
-        var target: [(decoded: String, written: String)] = components(sourceFolder).map { ($0, encode($0)) }
+        var target: [(decoded: String, written: String?)] = sourceFolder.map { ($0, nil) }
         for segment in pathPart.split(separator: "/", omittingEmptySubsequences: false) {
             switch segment {
             case ".", "": continue
@@ -118,10 +143,9 @@ struct URIRebase {
             default: target.append((String(segment).removingPercentEncoding ?? String(segment), String(segment)))
             }
         }
-        let base = components(outputFolder)
         var common = 0
-        while common < base.count, common < target.count - 1, base[common] == target[common].decoded { common += 1 }
-        let ups = Array(repeating: "..", count: base.count - common)
-        return (ups + target[common...].map(\.written)).joined(separator: "/") + suffix
+        while common < outputFolder.count, common < target.count - 1, outputFolder[common] == target[common].decoded { common += 1 }
+        let ups = Array(repeating: "..", count: outputFolder.count - common)
+        return (ups + target[common...].map { $0.written ?? encode($0.decoded) }).joined(separator: "/") + suffix
     }
 }
