@@ -118,6 +118,11 @@ enum Output {
     ///
     /// With `pretty` false, one line (JSON Lines: a stream of results).
     static func json<T: Encodable>(_ value: T, schema: String, pretty: Bool = true) throws {
+        out(String(decoding: try jsonData(value, schema: schema, pretty: pretty), as: UTF8.self))
+    }
+
+    /// What ``json(_:schema:pretty:)`` writes, without the final line break.
+    static func jsonData<T: Encodable>(_ value: T, schema: String, pretty: Bool = true) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
@@ -128,6 +133,6 @@ enum Output {
             let head = pretty ? "{\n  \"schema\" : \"\(schema)\"" : "{\"schema\":\"\(schema)\""
             data = Data((head + (isEmpty ? "" : ",")).utf8) + rest
         }
-        out(String(decoding: data, as: UTF8.self))
+        return data
     }
 }

@@ -6,7 +6,7 @@ enum ValidateCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let report = await PresentationValidator(loader: Commands.loader(context)).validate(master: Commands.url(context.arguments.positionals[0]))
         if context.json {
-            try Output.json(report, schema: "subweave.validate/1")
+            Output.raw(ValidationJSON.document(report, flushing: Output.raw))
         } else {
             for finding in report.findings { Output.out(finding.description) }
             context.note("\(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")")
