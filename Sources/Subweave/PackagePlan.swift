@@ -92,6 +92,10 @@ public struct PackagePlan: Sendable {
     let master: Playlist
     /// The new master's text (made when asked for: the plan keeps the lines, not the text).
     public var masterText: String { master.text }
+
+    /// Hands the new master's bytes to `sink` in pieces of at most about 1 MiB, without making
+    /// its text whole.
+    public func writeMasterText(_ sink: (UnsafeBufferPointer<UInt8>) -> Void) { master.write(sink) }
     /// The renditions, each with its files (made when written, or already staged).
     package let renditions: [PlannedRendition]
     /// The report of the run.

@@ -78,6 +78,24 @@ struct PackageCommandTests {
         #expect(before.differences(to: try FolderSnapshot(dir)) == [])
     }
 
+    /// The JSON of a dry run carries the master as `master_text` (streamed into the document):
+    /// a JSON parser reads back exactly what the plain dry run prints, escapes and all.
+    @Test func dryRunJSONCarriesTheMasterText() throws {
+        let dir = try example()
+        let path = dir + "/master.m3u8"
+        let master = try String(contentsOfFile: path, encoding: .utf8)
+        try master.replacingOccurrences(of: "#EXTM3U\n", with: "#EXTM3U\n# \"quoted\" \\ back/slash\ttab é 日本 \u{2028} \u{1}\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let arguments = ["package", path, "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--dry-run"]
+        let plain = try BuiltTool.run(arguments)
+        let json = try BuiltTool.run(arguments + ["--json"])
+        #expect(plain.status == 0 && json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["schema"] as? String == "subweave.package/1")
+        #expect(object["master_text"] as? String == plain.stdout)
+        #expect(plain.stdout.contains("\u{1}") && plain.stdout.contains("TYPE=SUBTITLES"))
+    }
+
     @Test func outputWritesElsewhereAndLeavesTheMaster() throws {
         let dir = try example()
         let original = try Data(contentsOf: URL(fileURLWithPath: dir + "/master.m3u8"))

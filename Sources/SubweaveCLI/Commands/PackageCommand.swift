@@ -140,14 +140,33 @@ enum PackageCommand {
             for index in report.tracks.indices { report.tracks[index].filesWritten = [] }
         }
         if context.json {
-            try? Output.json(JSONReport(report: report, masterText: dryRun ? plan.masterText : nil), schema: "subweave.package/1")
+            try? streamJSON(report, plan: dryRun ? plan : nil)
         } else if dryRun {
-            Output.raw(plan.masterText)
+            plan.writeMasterText { Output.raw(Array($0)) }
         }
         if !context.json && !context.quiet {
             let summary = context.verbose ? report.summary + "\nreference: \(report.referencePlaylist) (\(report.referenceReason))" : report.summary
             if !summary.isEmpty { Output.error(summary) }
         }
+    }
+
+    /// The report as JSON with, on a dry run (`plan` given), the master that would have been
+    /// written as `master_text`: the report is encoded with a marker in its place, and the master
+    /// streamed into it, escaped as `JSONEncoder` escapes strings, so that it is never made whole.
+    static func streamJSON(_ report: PackageReport, plan: PackagePlan?) throws {
+        let marker = "\u{1}subweave-master-text\u{1}"
+        let data = Array(try Output.jsonData(JSONReport(report: report, masterText: plan.map { _ in marker }), schema: "subweave.package/1"))
+        let escaped = Array("\"\\u0001subweave-master-text\\u0001\"".utf8)
+        guard let plan, let at = data.firstRange(of: escaped) else {
+            Output.raw(data + [0x0A])
+            return
+        }
+        Output.raw(Array(data[..<at.lowerBound]))
+        var out = PrettyJSON(flushing: Output.raw)
+        out.openString()
+        plan.writeMasterText { out.stringContent($0) }
+        out.closeString()
+        Output.raw(out.bytes + data[at.upperBound...] + [0x0A])
     }
 
     /// The report with, on a dry run, the master that would have been written.

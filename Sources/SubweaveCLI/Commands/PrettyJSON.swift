@@ -46,8 +46,22 @@ struct PrettyJSON {
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00xx`;
     /// everything else as it is.
     mutating func string(_ value: String) {
-        bytes.append(0x22)
-        for byte in value.utf8 {
+        openString()
+        var value = value
+        value.withUTF8 { stringContent($0) }
+        closeString()
+    }
+
+    /// The opening `"` of a string written in pieces.
+    mutating func openString() { bytes.append(0x22) }
+
+    /// The closing `"` of a string written in pieces.
+    mutating func closeString() { bytes.append(0x22) }
+
+    /// UTF-8 `utf8` inside a string (whole characters: a piece may end anywhere between them),
+    /// escaped as ``string(_:)`` escapes it.
+    mutating func stringContent(_ utf8: UnsafeBufferPointer<UInt8>) {
+        for byte in utf8 {
             switch byte {
             case 0x22: raw("\\\"")
             case 0x5C: raw("\\\\")
@@ -62,7 +76,6 @@ struct PrettyJSON {
             }
             if bytes.count >= Self.flushSize { flushIfFull() }
         }
-        bytes.append(0x22)
     }
 
     /// A finite number as Swift describes it, without a trailing `.0`.
