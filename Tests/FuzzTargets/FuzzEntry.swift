@@ -49,8 +49,18 @@ public enum FuzzEntry {
                 let rewriter = MasterRewriter(preferredLanguage: LanguageTag(parsing: "en"), closedCaptions: policy)
                 guard let result = try? rewriter.rewrite(master, renditions: [rendition]) else { continue }
                 let written = Array(result.master.playlist.text.utf8)
-                if (try? MasterPlaylist(parsing: written, source: "rewritten")) == nil {
+                guard let back = try? MasterPlaylist(parsing: written, source: "rewritten") else {
                     violations.append("the rewritten master does not parse")
+                    continue
+                }
+                // The views of the edited master (its edits made when a line is read) are what
+                // its written text parses to.
+                if back.variants.map(\.attributes) != result.master.variants.map(\.attributes)
+                    || back.variants.map(\.uri) != result.master.variants.map(\.uri)
+                    || back.renditions.map(\.attributes) != result.master.renditions.map(\.attributes)
+                    || back.playlist.lines.map(\.text) != result.master.playlist.lines.map(\.text)
+                {
+                    violations.append("the edited master's lines or views differ from its written text's")
                 }
             }
         }
