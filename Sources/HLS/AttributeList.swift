@@ -30,12 +30,18 @@ public struct AttributeList: Sendable, Equatable {
     public init(parsing text: Substring) throws(AttributeListError) {
         // On the text's own bytes (a Substring of a native string is contiguous): no copy of a
         // line that may be megabytes long.
-        let parse = { (bytes: UnsafeBufferPointer<UInt8>) in Result { () throws(AttributeListError) in try Self.attributes(bytes) } }
+        let parse = { (bytes: UnsafeBufferPointer<UInt8>) in Result { () throws(AttributeListError) in try Self.attributes(bytes, values: true) } }
         let parsed = text.utf8.withContiguousStorageIfAvailable(parse) ?? Array(text.utf8).withUnsafeBufferPointer(parse)
         attributes = try parsed.get()
     }
 
-    private static func attributes(_ bytes: UnsafeBufferPointer<UInt8>) throws(AttributeListError) -> [Attribute] {
+    /// Parses the UTF-8 `bytes` of a list as ``init(parsing:)`` does; with `values` false every
+    /// value is left empty (for the names alone: a value may be megabytes long).
+    package init(parsing bytes: UnsafeBufferPointer<UInt8>, values: Bool) throws(AttributeListError) {
+        attributes = try Self.attributes(bytes, values: values)
+    }
+
+    private static func attributes(_ bytes: UnsafeBufferPointer<UInt8>, values: Bool) throws(AttributeListError) -> [Attribute] {
         var attributes: [Attribute] = []
         let count = bytes.count
         var i = 0
@@ -68,7 +74,7 @@ public struct AttributeList: Sendable, Equatable {
                 guard i == count || bytes[i] == UInt8(ascii: ",") else {
                     throw AttributeListError(offset: afterQuote, reason: "unexpected text after the closing quote of \(Self.excerpt(name))")
                 }
-                attributes.append(Attribute(name: name, rawValue: string(valueStart..<afterQuote)))
+                attributes.append(Attribute(name: name, rawValue: values ? string(valueStart..<afterQuote) : ""))
             } else {
                 while i < count, bytes[i] != UInt8(ascii: ",") {
                     guard bytes[i] != UInt8(ascii: "\"") else {
@@ -78,7 +84,7 @@ public struct AttributeList: Sendable, Equatable {
                 }
                 var valueEnd = i
                 while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
-                attributes.append(Attribute(name: name, rawValue: string(valueStart..<valueEnd)))
+                attributes.append(Attribute(name: name, rawValue: values ? string(valueStart..<valueEnd) : ""))
             }
             if i < count { i += 1 }  // the comma
         }

@@ -20,11 +20,11 @@ public struct MasterPlaylist: Sendable, Equatable {
     public init(parsing bytes: consuming [UInt8], source: String) throws(HLSError) {
         playlist = try Playlist(parsing: consume bytes, source: source)
         self.source = source
-        for line in playlist.lines {
-            guard let name = line.tagName else { continue }
+        for index in 0..<playlist.count {
+            guard case .tag(let name) = playlist.lineClass(index) else { continue }
             if name == TagName.inf || name == TagName.targetDuration {
                 throw HLSError(
-                    .wrongPlaylistKind, source: source, line: line.number,
+                    .wrongPlaylistKind, source: source, line: playlist.number(ofLine: index),
                     "\(name) makes this a media playlist; a master playlist (with #EXT-X-STREAM-INF) was expected")
             }
         }
@@ -177,29 +177,31 @@ public struct MasterPlaylist: Sendable, Equatable {
         var renditions: [Rendition] = []
         var iFrames: [IFrameStream] = []
         let snapshot = LineSnapshot(playlist)
-        // The lines before pending rewrites: of the same kinds, and their attributes were checked
-        // when they were read or added (a rewrite writes lists that parse).
-        let lines = LinesBeforeRewrites(playlist: playlist)
+        // Lines as classes, found on the bytes (no text made); their attributes are checked as they
+        // are before pending rewrites (a rewrite writes lists that parse).
+        let playlist = self.playlist
+        let count = playlist.count
+        let classes = (0..<count).lazy.map { playlist.lineClass($0) }
         // Sized once: a list grown by doubling holds twice its size while it moves.
-        variants.reserveCapacity(lines.reduce(0) { $0 + ($1.tagName == TagName.streamInf ? 1 : 0) })
-        for index in lines.indices {
-            guard case .tag(let name, let value) = lines[index].kind else { continue }
+        variants.reserveCapacity(classes.reduce(0) { $0 + ($1 == .tag(TagName.streamInf) ? 1 : 0) })
+        for index in 0..<count {
+            guard case .tag(let name) = playlist.lineClass(index) else { continue }
             switch name {
             case TagName.streamInf:
-                _ = try parseAttributes(value, at: index)
+                try checkAttributes(at: index, name)
                 var next = index + 1
-                while next < lines.count, lines[next].kind == .blank || lines[next].kind == .comment { next += 1 }
-                guard next < lines.count, case .uri = lines[next].kind else {
+                while next < count, [.blank, .comment].contains(playlist.lineClass(next)) { next += 1 }
+                guard next < count, playlist.lineClass(next) == .uri else {
                     throw HLSError(
-                        .missingRequired, source: source, line: lines[index].number,
+                        .missingRequired, source: source, line: playlist.number(ofLine: index),
                         "#EXT-X-STREAM-INF must be followed by the URI of its media playlist (RFC 8216bis §4.4.6.2)")
                 }
                 variants.append(Variant(lineIndex: index, uriLineIndex: next, lines: snapshot))
             case TagName.media:
-                _ = try parseAttributes(value, at: index)
+                try checkAttributes(at: index, name)
                 renditions.append(Rendition(lineIndex: index, lines: snapshot))
             case TagName.iFrameStreamInf:
-                _ = try parseAttributes(value, at: index)
+                try checkAttributes(at: index, name)
                 iFrames.append(IFrameStream(lineIndex: index, lines: snapshot))
             default:
                 continue
@@ -214,8 +216,8 @@ public struct MasterPlaylist: Sendable, Equatable {
     /// client supplies (QUERYPARAM) are not known here.
     public var definitions: [String: String] {
         var result: [String: String] = [:]
-        for line in playlist.lines {
-            guard case .tag(TagName.define, let value?) = line.kind, let list = try? AttributeList(parsing: value),
+        for index in 0..<playlist.count where playlist.lineClass(index) == .tag(TagName.define) {
+            guard case .tag(_, _?) = playlist.lines[index].kind, let list = try? playlist.attributes(ofLine: index),
                 let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted
             else { continue }
             result[name] = defined
@@ -233,14 +235,14 @@ public struct MasterPlaylist: Sendable, Equatable {
         }
     }
 
-    private func parseAttributes(_ value: Substring?, at index: Int) throws(HLSError) -> AttributeList {
-        let line = playlist.lines[index]
+    /// Checks the attribute list of the tag `name` on line `index` (before pending rewrites).
+    private func checkAttributes(at index: Int, _ name: String) throws(HLSError) {
         do {
-            return try AttributeList(parsing: value ?? "")
+            _ = try playlist.attributes(ofLine: index, values: false, rewritten: false)
         } catch {
             throw HLSError(
-                .malformedAttributeList, source: source, line: line.number,
-                "\(line.tagName ?? "tag"): \(error.reason) (at byte \(error.offset + (line.tagName?.utf8.count ?? 0) + 2) of the line); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas"
+                .malformedAttributeList, source: source, line: playlist.number(ofLine: index),
+                "\(name): \(error.reason) (at byte \(error.offset + name.utf8.count + 2) of the line); RFC 8216bis §4.2 requires NAME=VALUE pairs separated by commas"
             )
         }
     }
@@ -254,8 +256,7 @@ final class LineSnapshot: Sendable {
 
     /// The attributes of the tag on line `index` (checked when the view was made).
     func attributes(of index: Int) -> AttributeList {
-        guard case .tag(_, let value?) = playlist.lines[index].kind else { return AttributeList() }
-        return (try? AttributeList(parsing: value)) ?? AttributeList()
+        ((try? playlist.attributes(ofLine: index)) ?? nil) ?? AttributeList()
     }
 
     /// The URI on line `index`.

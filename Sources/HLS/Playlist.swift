@@ -132,6 +132,72 @@ public struct Playlist: Sendable, Equatable {
         return span.isOriginal ? originalLine(span.start + offset, rewritten: false) : added[span.start + offset]
     }
 
+    /// What a line is, without its text: blank, comment, a tag (with its name) or a URI.
+    package enum LineClass: Equatable {
+        case blank
+        case comment
+        case tag(String)
+        case uri
+    }
+
+    /// What line `index` is, found on the file's bytes where it can be (its text is not made); a
+    /// pending rewrite keeps a line's class.
+    package func lineClass(_ index: Int) -> LineClass {
+        let (span, offset) = locate(index)
+        if span.isOriginal, let (kind, base) = bytesKind(span.start + offset) {
+            switch kind {
+            case .blank: return .blank
+            case .comment: return .comment
+            case .uri: return .uri
+            case .tag(let name, _):
+                return .tag(
+                    bytes.withUnsafeBufferPointer {
+                        String(decoding: UnsafeBufferPointer(rebasing: $0[(name.lowerBound + base)..<(name.upperBound + base)]), as: UTF8.self)
+                    })
+            }
+        }
+        switch lineBeforeRewrites(index).kind {
+        case .blank: return .blank
+        case .comment: return .comment
+        case .uri: return .uri
+        case .tag(let name, _): return .tag(name)
+        }
+    }
+
+    /// The attribute list of the tag on line `index` as it reads now, or nil if it is no tag.
+    ///
+    /// Pending rewrites are made; the list is parsed on the file's bytes when the line is the
+    /// file's own and no rewrite changes it. With `values` false the values are left empty (for
+    /// the names alone); with `rewritten` false the list is the one before pending rewrites.
+    package func attributes(ofLine index: Int, values: Bool = true, rewritten: Bool = true) throws(AttributeListError) -> AttributeList? {
+        let (span, offset) = locate(index)
+        if span.isOriginal, let (kind, base) = bytesKind(span.start + offset), case .tag(let name, let value) = kind {
+            let range = value.map { ($0.lowerBound + base)..<($0.upperBound + base) } ?? 0..<0
+            let tag =
+                !rewritten || rewrites.isEmpty
+                ? ""
+                : bytes.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[(name.lowerBound + base)..<(name.upperBound + base)]), as: UTF8.self)
+                }
+            if !rewritten || !rewrites.contains(where: { $0.tag == tag }) {
+                let parsed = bytes.withUnsafeBufferPointer { buffer in
+                    Result { () throws(AttributeListError) in try AttributeList(parsing: UnsafeBufferPointer(rebasing: buffer[range]), values: values) }
+                }
+                return try parsed.get()
+            }
+        }
+        guard case .tag(_, let value) = (rewritten ? line(at: index) : lineBeforeRewrites(index)).kind else { return nil }
+        return try AttributeList(parsing: value ?? "")
+    }
+
+    /// The kind of the file's line `original` found on its bytes, with the offset its ranges
+    /// start from; nil when the characters must decide.
+    private func bytesKind(_ original: Int) -> (LineBytes.Kind, Int)? {
+        let content = originalRange(original).content
+        guard let kind = bytes.withUnsafeBufferPointer({ LineBytes.classify(UnsafeBufferPointer(rebasing: $0[content])) }) else { return nil }
+        return (kind, content.lowerBound)
+    }
+
     /// The 1-based number in the input of line `index`, or nil for a line added since.
     public func number(ofLine index: Int) -> Int? {
         let (span, offset) = locate(index)
@@ -406,31 +472,18 @@ public struct PlaylistLine: Sendable, Equatable {
         return .uri(trimmed.trimmingLeadingWhitespace)
     }
 
-    /// ``kind`` of a line that is all ASCII, found on its bytes (the same answer: for ASCII text
-    /// each character is one byte); nil for other lines.
+    /// ``kind`` found on the line's bytes (``LineBytes``), nil when the characters must decide.
     private var asciiKind: Kind? {
         let utf8 = text.utf8
-        let found = utf8.withContiguousStorageIfAvailable { bytes -> (end: Int, colon: Int?, tag: Bool, blank: Bool)? in
-            var end = bytes.count
-            for byte in bytes where byte >= 0x80 { return nil }
-            while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D { end -= 1 }
-            let content = UnsafeBufferPointer(rebasing: bytes[..<end])
-            if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return (end, nil, false, true) }
-            let tag = content.starts(with: "#EXT".utf8)
-            return (end, tag ? content.firstIndex(of: UInt8(ascii: ":")) : nil, tag, false)
+        guard let found = utf8.withContiguousStorageIfAvailable({ LineBytes.classify($0) }), let found else { return nil }
+        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        switch found {
+        case .blank: return .blank
+        case .comment: return .comment
+        case .tag(let name, let value):
+            return .tag(name: String(text[at(name.lowerBound)..<at(name.upperBound)]), value: value.map { text[at($0.lowerBound)..<at($0.upperBound)] })
+        case .uri(let range): return .uri(text[at(range.lowerBound)..<at(range.upperBound)])
         }
-        guard let found, let found else { return nil }
-        if found.blank { return .blank }
-        let end = utf8.index(utf8.startIndex, offsetBy: found.end)
-        if found.tag {
-            guard let colon = found.colon else { return .tag(name: String(text[..<end]), value: nil) }
-            let at = utf8.index(utf8.startIndex, offsetBy: colon)
-            return .tag(name: String(text[..<at]), value: text[text.index(after: at)..<end])
-        }
-        if text.utf8.first == UInt8(ascii: "#") { return .comment }
-        var start = utf8.startIndex
-        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
-        return .uri(text[start..<end])
     }
 
     /// The tag name if the line is a tag.

@@ -152,8 +152,12 @@ struct PlaylistEditTests {
 
     @Test func kindMatchesTheCharacterModel() {
         var rng = SeededGenerator(seed: 41)
-        let alphabet: [String] = [" ", "\t", "\r", "#", "#EXT", "E", "X", "T", ":", "=", "a", "é", "\u{FEFF}", "\u{301}"]
-        for _ in 0..<20000 {
+        // Combining marks (U+0301), a prepended mark (U+0600), a joiner, a singleton canonical
+        // equivalent of an ASCII letter (U+212A KELVIN SIGN is K), a byte order mark.
+        let alphabet: [String] = [
+            " ", "\t", "\r", "#", "#EXT", "E", "X", "T", ":", "=", "a", "é", "\u{FEFF}", "\u{301}", "\u{600}", "\u{200D}", "\u{212A}", "日",
+        ]
+        for _ in 0..<60000 {
             let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? "" }.joined()
             let line = PlaylistLine(text: text, terminator: "\n", number: 1)
             #expect(line.kind == Self.modelKind(text), "\(Array(text.unicodeScalars))")

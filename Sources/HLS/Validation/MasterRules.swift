@@ -19,8 +19,11 @@ package enum MasterRules {
 
     static let playlistRules: [MasterRule] = [
         MasterRule("master.attribute-once") { c, sink in
-            for (index, line) in c.master.playlist.lines.enumerated() {
-                guard case .tag(let name, let value?) = line.kind, let list = try? AttributeList(parsing: value) else { continue }
+            let playlist = c.master.playlist
+            for index in 0..<playlist.count {
+                // Names alone, on the line's bytes: a value may be megabytes long.
+                guard case .tag(let name) = playlist.lineClass(index), let list = (try? playlist.attributes(ofLine: index, values: false)) ?? nil
+                else { continue }
                 for duplicate in list.duplicateNames {
                     sink.add(
                         .error, c.line(index), "RFC 8216bis §4.2", "an attribute name appears at most once in an attribute list",
@@ -29,7 +32,7 @@ package enum MasterRules {
             }
         },
         MasterRule("master.version-once") { c, sink in
-            let versions = c.master.playlist.lines.indices.filter { c.master.playlist.lines[$0].tagName == TagName.version }
+            let versions = (0..<c.master.playlist.count).filter { c.master.playlist.lineClass($0) == .tag(TagName.version) }
             if versions.count > 1 {
                 sink.add(
                     .error, c.line(versions[1]), "RFC 8216bis §4.4.1.2", "a playlist has at most one EXT-X-VERSION tag",

@@ -86,7 +86,8 @@ package struct MasterRewriter: Sendable {
 
     /// The line of the first `EXT-X-STREAM-INF` or `EXT-X-I-FRAME-STREAM-INF` (or the end).
     static func firstStreamLine(_ master: MasterPlaylist) -> Int {
-        master.playlist.lines.firstIndex { $0.tagName == TagName.streamInf || $0.tagName == TagName.iFrameStreamInf } ?? master.playlist.lines.count
+        let playlist = master.playlist
+        return (0..<playlist.count).first { [.tag(TagName.streamInf), .tag(TagName.iFrameStreamInf)].contains(playlist.lineClass($0)) } ?? playlist.count
     }
 }
 

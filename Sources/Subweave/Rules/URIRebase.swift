@@ -43,16 +43,18 @@ struct URIRebase: URIRewriting {
         var edits: [MasterPlaylist.Edit] = []
         var kept: [String] = []
         var rewritten = 0
-        for (index, line) in master.playlist.lines.enumerated() {
-            switch line.kind {
-            case .uri(let uri):
+        let playlist = master.playlist
+        for index in 0..<playlist.count {
+            switch playlist.lineClass(index) {
+            case .uri:
+                guard case .uri(let uri) = playlist.lines[index].kind else { continue }
                 switch rebase(String(uri)) {
                 case .changed: rewritten += 1
                 case .keptWithVariable: kept.append(String(uri))
                 case .kept: break
                 }
-            case .tag(let name, let value?):
-                guard let edit = tagEdit(index, name, value, &kept) else { continue }
+            case .tag(let name):
+                guard let list = (try? playlist.attributes(ofLine: index)) ?? nil, let edit = tagEdit(index, name, list, &kept) else { continue }
                 edits.append(edit)
             default:
                 continue
@@ -64,8 +66,8 @@ struct URIRebase: URIRewriting {
     }
 
     /// The edit of the tag on line `index` whose `URI` or `SERVER-URI` is rebased, if any.
-    private func tagEdit(_ index: Int, _ name: String, _ value: Substring, _ kept: inout [String]) -> MasterPlaylist.Edit? {
-        guard var list = try? AttributeList(parsing: value) else { return nil }
+    private func tagEdit(_ index: Int, _ name: String, _ attributes: AttributeList, _ kept: inout [String]) -> MasterPlaylist.Edit? {
+        var list = attributes
         var changed = false
         for key in ["URI", "SERVER-URI"] {
             guard let attribute = list[key], attribute.isQuoted else { continue }
