@@ -26,11 +26,11 @@ public struct Playlist: Sendable, Equatable {
     /// The number of lines before the end of each span.
     private var spanEnds: [Int]
     /// Lines added or replaced by a caller.
-    private var added: [PlaylistLine]
+    var added: [PlaylistLine]
     /// Changes to the attributes of the file's lines with a tag, made when such a line is read.
-    private var rewrites: [TagRewrite] = []
+    var rewrites: [TagRewrite] = []
     /// Rewriters of the file's URI lines, applied in order when such a line is read.
-    private var uriRewrites: [any URIRewriting] = []
+    var uriRewrites: [any URIRewriting] = []
     /// The line terminator new lines should use: the one the playlist's first line uses.
     public var preferredTerminator: String
 
@@ -205,7 +205,7 @@ public struct Playlist: Sendable, Equatable {
     }
 
     /// The byte range of the file's line `original`: its content and its terminator's length.
-    private func originalRange(_ original: Int) -> (content: Range<Int>, terminator: Int) {
+    func originalRange(_ original: Int) -> (content: Range<Int>, terminator: Int) {
         let start = Int(starts[original])
         let end = original + 1 < starts.count ? Int(starts[original + 1]) : bytes.count
         guard end > start, bytes[end - 1] == 0x0A else { return (start..<end, 0) }
@@ -219,67 +219,6 @@ public struct Playlist: Sendable, Equatable {
         let line = PlaylistLine(text: text, terminator: terminator == 2 ? "\r\n" : terminator == 1 ? "\n" : "", number: original + 1)
         guard rewritten, !rewrites.isEmpty || !uriRewrites.isEmpty else { return line }
         return Self.rewriting(Self.rewriting(line, rewrites), uriRewrites)
-    }
-
-    /// A change to the attributes of every line with one tag (see ``rewriteTags(_:_:)``).
-    private struct TagRewrite: Sendable, Equatable {
-        let tag: String
-        let edits: [AttributeEdit]
-    }
-
-    /// Applies `edits` to the attribute list of every line whose tag is `tag` (such as
-    /// `#EXT-X-STREAM-INF`), now and whenever the file's own lines are read later; a line whose
-    /// attributes the edits leave as they are keeps its text.
-    ///
-    /// The edit is kept once, not per line: a change to every one of 200,000 variants costs what
-    /// one change costs until the lines are read or written. Lines inserted later are taken as given.
-    public mutating func rewriteTags(_ tag: String, _ edits: [AttributeEdit]) {
-        let rewrite = TagRewrite(tag: tag, edits: edits)
-        rewrites.append(rewrite)
-        for index in added.indices { added[index] = Self.rewriting(added[index], [rewrite]) }
-    }
-
-    /// `line` with `rewrites` for its tag applied in order.
-    private static func rewriting(_ line: PlaylistLine, _ rewrites: [TagRewrite]) -> PlaylistLine {
-        guard case .tag(let name, _) = line.kind else { return line }
-        var line = line
-        for rewrite in rewrites where rewrite.tag == name {
-            guard case .tag(_, let value) = line.kind, let list = try? AttributeList(parsing: value ?? "") else { continue }
-            let edited = list.applying(rewrite.edits)
-            guard edited != list else { continue }
-            let text = "\(name):\(edited.text)"
-            if line.content.trimmingTrailingWhitespace != Substring(text) { line.text = text }
-        }
-        return line
-    }
-
-    /// Rewrites the URI of every URI line (a variant's media playlist) with `rewriter`.
-    ///
-    /// The rewrite holds now and whenever the file's own lines are read later: a line `rewriter`
-    /// gives a new URI for becomes that URI. The rewriter is kept once, not a new line per URI;
-    /// lines inserted later are taken as given.
-    public mutating func rewriteURIs(_ rewriter: some URIRewriting) {
-        uriRewrites.append(rewriter)
-        for index in added.indices { added[index] = Self.rewriting(added[index], [rewriter]) }
-    }
-
-    /// `line` with `rewriters` applied in order, if it is a URI line.
-    private static func rewriting(_ line: PlaylistLine, _ rewriters: [any URIRewriting]) -> PlaylistLine {
-        var line = line
-        for rewriter in rewriters {
-            guard case .uri(let uri) = line.kind, let new = rewriter.rewrittenURI(String(uri)), !new.isEmpty else { continue }
-            if line.content.trimmingTrailingWhitespace != Substring(new) { line.text = new }
-        }
-        return line
-    }
-
-    /// Whether the file's line `original` may be changed by a rewrite: it starts with one of
-    /// `tags` or (when `uris`) is not a tag or comment (after a byte order mark).
-    private func mayBeRewritten(_ original: Int, _ tags: [[UInt8]], uris: Bool) -> Bool {
-        var start = Int(starts[original])
-        if original == 0, bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB, bytes[start + 2] == 0xBF { start += 3 }
-        if uris && (start == bytes.count || bytes[start] != UInt8(ascii: "#")) { return true }
-        return tags.contains { tag in bytes.count - start >= tag.count && bytes[start..<(start + tag.count)].elementsEqual(tag) }
     }
 
     /// The playlist's text, each line followed by its own terminator.
@@ -426,77 +365,5 @@ public struct Playlist: Sendable, Equatable {
 
     public static func == (a: Playlist, b: Playlist) -> Bool {
         a.preferredTerminator == b.preferredTerminator && a.lines.elementsEqual(b.lines)
-    }
-}
-
-/// Gives the new URI for a URI line of a playlist (see ``Playlist/rewriteURIs(_:)``).
-public protocol URIRewriting: Sendable {
-    /// The URI `uri` (as written, without surrounding whitespace) becomes, or nil to keep it (an
-    /// empty URI keeps it too: a URI line stays a URI line).
-    func rewrittenURI(_ uri: String) -> String?
-}
-
-/// One line of a playlist: its text without the terminator, the terminator, and where it came from.
-public struct PlaylistLine: Sendable, Equatable {
-    /// The line's text exactly as read (or as written by the caller), without its terminator.
-    public var text: String
-    /// `"\n"`, `"\r\n"`, or empty for a last line without a newline.
-    public var terminator: String
-    /// The 1-based line number in the input, or nil for a line Subweave added.
-    public let number: Int?
-
-    /// A line with `text`, its `terminator`, and its 1-based `number` in the input (nil for a new line).
-    public init(text: String, terminator: String, number: Int?) {
-        self.text = text
-        self.terminator = terminator
-        self.number = number
-    }
-
-    /// The text without a leading byte order mark.
-    public var content: Substring {
-        text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
-    }
-
-    /// What the line is, by RFC 8216bis §4.1: blank, comment, tag or URI.
-    public var kind: Kind {
-        if let kind = asciiKind { return kind }
-        let trimmed = content.trimmingTrailingWhitespace
-        if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) { return .blank }
-        if trimmed.hasPrefix("#EXT") {
-            if let colon = trimmed.firstIndex(of: ":") {
-                return .tag(name: String(trimmed[..<colon]), value: trimmed[trimmed.index(after: colon)...])
-            }
-            return .tag(name: String(trimmed), value: nil)
-        }
-        if trimmed.hasPrefix("#") { return .comment }
-        return .uri(trimmed.trimmingLeadingWhitespace)
-    }
-
-    /// ``kind`` found on the line's bytes (``LineBytes``), nil when the characters must decide.
-    private var asciiKind: Kind? {
-        let utf8 = text.utf8
-        guard let found = utf8.withContiguousStorageIfAvailable({ LineBytes.classify($0) }), let found else { return nil }
-        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        switch found {
-        case .blank: return .blank
-        case .comment: return .comment
-        case .tag(let name, let value):
-            return .tag(name: String(text[at(name.lowerBound)..<at(name.upperBound)]), value: value.map { text[at($0.lowerBound)..<at($0.upperBound)] })
-        case .uri(let range): return .uri(text[at(range.lowerBound)..<at(range.upperBound)])
-        }
-    }
-
-    /// The tag name if the line is a tag.
-    public var tagName: String? {
-        if case .tag(let name, _) = kind { return name }
-        return nil
-    }
-
-    /// The kinds of playlist line.
-    public enum Kind: Sendable, Equatable {
-        case blank
-        case comment
-        case tag(name: String, value: Substring?)
-        case uri(Substring)
     }
 }
