@@ -4,7 +4,7 @@ import HLS
 /// The file-system primitives the output writer builds on, on POSIX calls so that every step is
 /// explicit: no symbolic link is followed where Subweave writes or deletes, new files are created
 /// exclusively, and every failure names the path and the errno.
-enum FileSystem {
+package enum FileSystem {
     /// `path` exists and is a folder, not a symbolic link to one.
     static func isRealFolder(_ path: String) -> Bool {
         var info = stat()
@@ -208,8 +208,9 @@ enum FileSystem {
 
     /// Whether the regular file at `path` holds exactly `bytes`, read in pieces of 1 MiB (no copy
     /// of the file is made); false when it cannot be read.
-    static func contentsEqual(_ path: String, _ bytes: [UInt8]) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    package static func contentsEqual(_ path: String, _ bytes: [UInt8]) -> Bool {
+        // Non-blocking: opening a FIFO put in the master's place must not wait for a writer.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()
