@@ -13,6 +13,8 @@ loading the master.
   cue-line  one cue whose text is a single line, 25 and 100 MiB: `cues --json`
   variants  a master of 50,000 and 200,000 variants: `validate`, and `package` (every variant
             gets SUBTITLES=)
+  groups    a master of 5,000 and 20,000 variants, each with its own SUBTITLES group of one
+            rendition: `validate`, and `package --dry-run` (a new rendition in every group)
   attribute a master whose one attribute value is 16 and 64 MiB: `validate` (with the playlist
             read limit raised to 128 MiB)
 
@@ -20,7 +22,7 @@ Each case also runs once on a minimal input (one cue, one variant, an empty attr
 the constant the memory bound allows, and the memory is printed both as peak / input and as
 (peak - that baseline) / input.
 
-    python3 Benchmarks/big-input-bench.py [--cases srt,vtt,cue-line,variants,attribute] [--no-peers]
+    python3 Benchmarks/big-input-bench.py [--cases srt,vtt,cue-line,variants,groups,attribute] [--no-peers]
 
 Needs: swift, ffmpeg (one real segment), pip (webvtt-py 0.6.0 and m3u8 6.0.0 into a venv).
 """
@@ -85,6 +87,18 @@ def variants_master(folder, count):
         f.write("\n".join(lines) + "\n")
 
 
+def groups_master(folder, count):
+    """`count` variants, each naming its own SUBTITLES group of one rendition (the same media
+    playlist): lookups per group or per variant that scan the others make this quadratic."""
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3"]
+    for i in range(count):
+        lines.append(f'#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s{i}",NAME="French",LANGUAGE="fr",URI="s{i}.m3u8"')
+    for i in range(count):
+        lines += [f'#EXT-X-STREAM-INF:BANDWIDTH={100000 + i},SUBTITLES="s{i}",CODECS="avc1.42c00c",RESOLUTION=160x90', "prog.m3u8"]
+    with open(os.path.join(folder, "master.m3u8"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def attribute_master(path, mib):
     value = "x" * (mib * MIB)
     with open(path, "w") as f:
@@ -98,7 +112,8 @@ def make(kind, path, size):
     subprocess.run([sys.executable, os.path.abspath(__file__), "--make", kind, path, str(size)], check=True)
 
 
-MAKERS = {"srt": srt_file, "vtt": vtt_file, "cue-line": cue_line_file, "attribute": attribute_master, "variants": variants_master}
+MAKERS = {"srt": srt_file, "vtt": vtt_file, "cue-line": cue_line_file, "attribute": attribute_master, "variants": variants_master,
+          "groups": groups_master}
 
 
 def fresh_copy(title, copy):
@@ -163,7 +178,7 @@ def webvtt_py_peer(python, work, reader, path, case, results):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", default="srt,vtt,cue-line,variants,attribute")
+    ap.add_argument("--cases", default="srt,vtt,cue-line,variants,groups,attribute")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--make", nargs=3, metavar=("KIND", "PATH", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -228,6 +243,24 @@ def main():
                                                                  "subweave_package_memory_ratio": ml / m}
                 print(f"  peer m3u8 load+dump of 200k variants: {w:.2f} s / {m:.0f} MiB; Subweave package/peer time {wl / w:.2f}, memory {ml / m:.2f}",
                       flush=True)
+        if "groups" in cases:
+            title, _ = make_title(work, 10, [], 0, name="groups-title")
+            srt = os.path.join(work, "one.srt")
+            with open(srt, "w") as f:
+                f.write("1\n00:00:01,000 --> 00:00:02,000\nHello\n")
+            masters, sizes = {}, []
+            for count in (5000, 20000, 1):
+                folder = os.path.join(work, f"g{count}")
+                shutil.copytree(title, folder, copy_function=os.link)
+                os.unlink(os.path.join(folder, "master.m3u8"))
+                make("groups", folder, count)
+                masters[count] = os.path.join(folder, "master.m3u8")
+                sizes.append(os.path.getsize(masters[count]))
+            counts = (5000, 20000, 1)
+            runs = [run([subweave, "validate", masters[c]], ok_codes=(0, 1)) for c in counts]
+            pair("groups validate", *runs, *sizes[:2], results)
+            runs = [run([subweave, "package", masters[c], "--subtitle", f"url={srt},language=en", "--dry-run"]) for c in counts]
+            pair("groups package --dry-run", *runs, *sizes[:2], results)
         if "attribute" in cases:
             files = {mib: os.path.join(work, f"attr{mib}.m3u8") for mib in (16, 64, 0)}
             for mib, path in files.items():

@@ -210,11 +210,17 @@ public struct MasterPlaylist: Sendable, Equatable {
         self.variants = variants
         self.renditions = renditions
         self.iFrameStreams = iFrames
+        self.definitions = findDefinitions()
     }
 
-    /// The variables `EXT-X-DEFINE:NAME=…,VALUE=…` defines (RFC 8216bis §4.4.2.3); variables a
-    /// client supplies (QUERYPARAM) are not known here.
-    public var definitions: [String: String] {
+    /// The variables `EXT-X-DEFINE:NAME=…,VALUE=…` defines (RFC 8216bis §4.4.2.3).
+    ///
+    /// Variables a client supplies (QUERYPARAM) are not known here. Found with the views (a
+    /// lookup per URI must not scan the playlist).
+    public private(set) var definitions: [String: String] = [:]
+
+    /// The definitions of the lines as they are now.
+    private func findDefinitions() -> [String: String] {
         var result: [String: String] = [:]
         for index in 0..<playlist.count where playlist.lineClass(index) == .tag(TagName.define) {
             guard case .tag(_, _?) = playlist.lines[index].kind, let list = try? playlist.attributes(ofLine: index),

@@ -338,6 +338,9 @@ struct MasterContext {
     let renditions: [MasterPlaylist.Rendition]
     let variants: [MasterPlaylist.Variant]
     let groups: [Group]
+    /// Where each group is in `groups`, by type and GROUP-ID: a lookup per variant must not scan
+    /// the groups (a hostile master may have as many groups as variants).
+    private let groupIndex: [String: Int]
 
     init(_ master: MasterPlaylist) {
         self.master = master
@@ -347,7 +350,7 @@ struct MasterContext {
         var index: [String: Int] = [:]
         for r in renditions {
             guard let type = r.type, let id = r.groupID else { continue }
-            let key = "\(type.rawValue)\u{0}\(id)"
+            let key = Self.key(type, id)
             if let at = index[key] {
                 groups[at].members.append(r)
             } else {
@@ -356,11 +359,14 @@ struct MasterContext {
             }
         }
         self.groups = groups
+        self.groupIndex = index
     }
+
+    private static func key(_ type: MediaType, _ id: String) -> String { "\(type.rawValue)\u{0}\(id)" }
 
     func line(_ index: Int) -> Int? { master.playlist.number(ofLine: index) }
     func name(_ r: MasterPlaylist.Rendition) -> String { LabelText.excerpt(r.name ?? "") }
-    func group(_ type: MediaType, _ id: String) -> Group? { groups.first { $0.type == type && $0.id == id } }
+    func group(_ type: MediaType, _ id: String) -> Group? { groupIndex[Self.key(type, id)].map { groups[$0] } }
 }
 
 /// Collects findings for one file, tagged with the rule being checked.

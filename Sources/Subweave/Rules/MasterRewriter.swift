@@ -31,14 +31,21 @@ package struct MasterRewriter: Sendable {
         let ordered = Self.placementOrder(renditions)
         var edits: [MasterPlaylist.Edit] = []
         var remaining = 0
+        // Each group's members found once (a master may have as many groups as variants).
+        var members: [String: [MasterPlaylist.Rendition]] = [:]
+        for rendition in master.renditions where rendition.type == .subtitles {
+            if let id = rendition.groupID { members[id, default: []].append(rendition) }
+        }
         for group in groups {
-            let edit = SubtitleGroupEdit(master: master, group: group, renditions: ordered, removing: removing, preferredLanguage: preferredLanguage)
+            let edit = SubtitleGroupEdit(
+                master: master, group: group, members: members[group] ?? [], renditions: ordered, removing: removing,
+                preferredLanguage: preferredLanguage)
             let (groupEdits, kept) = try edit.edits()
             edits += groupEdits
             remaining += kept
         }
         // Renditions to remove in groups no variant uses are not in any group's edit.
-        let edited = Set(master.renditions.filter { $0.type == .subtitles && groups.contains($0.groupID ?? "") }.map(\.lineIndex))
+        let edited = Set(groups.flatMap { members[$0] ?? [] }.map(\.lineIndex))
         edits += removing.subtracting(edited).sorted().map { .remove(line: $0) }
         // One change for every variant, kept as an edit of the tag rather than 200,000 edited lines.
         var variantEdits: [AttributeEdit] = [
@@ -57,8 +64,9 @@ package struct MasterRewriter: Sendable {
     /// The SUBTITLES groups the variants name, in order; else a new group `subs` (`subs-2` … if taken).
     static func subtitleGroups(_ master: MasterPlaylist) -> [String] {
         var groups: [String] = []
+        var seen: Set<String> = []
         for variant in master.variants {
-            if let group = variant.attributes["SUBTITLES"]?.unquoted, !groups.contains(group) { groups.append(group) }
+            if let group = variant.attributes["SUBTITLES"]?.unquoted, seen.insert(group).inserted { groups.append(group) }
         }
         guard groups.isEmpty else { return groups }
         let taken = Set(master.renditions.compactMap(\.groupID))

@@ -7,6 +7,8 @@ import Timebase
 struct SubtitleGroupEdit {
     let master: MasterPlaylist
     let group: String
+    /// The group's SUBTITLES renditions in the master, in order.
+    let members: [MasterPlaylist.Rendition]
     /// New renditions in placement order.
     let renditions: [NewSubtitleRendition]
     /// Lines (indices) of renditions to take out of the master.
@@ -25,10 +27,6 @@ struct SubtitleGroupEdit {
             case .replacing(_, let n), .adding(let n): return n.name
             }
         }
-    }
-
-    var members: [MasterPlaylist.Rendition] {
-        master.renditions.filter { $0.type == .subtitles && $0.groupID == group }
     }
 
     static func folder(of rendition: MasterPlaylist.Rendition) -> String? {
