@@ -3,7 +3,8 @@ import Timebase
 /// A playlist as a list of lines that remember their exact text, so that writing it back
 /// reproduces the input byte for byte.
 ///
-/// A line is re-serialised only when a caller replaces its text. Unknown tags, comments, blank
+/// A line is re-serialised only when a caller replaces it or an edit (``rewriteTags(_:_:)``,
+/// ``rewriteURIs(_:)``) changes what it says. Unknown tags, comments, blank
 /// lines, attribute order, quoting, a byte order mark, CRLF or LF endings and a missing final
 /// newline all survive a round trip.
 ///
