@@ -223,8 +223,7 @@ public struct MasterPlaylist: Sendable, Equatable {
     private func findDefinitions() -> [String: String] {
         var result: [String: String] = [:]
         for index in 0..<playlist.count where playlist.lineClass(index) == .tag(TagName.define) {
-            guard case .tag(_, _?) = playlist.lines[index].kind, let list = try? playlist.attributes(ofLine: index),
-                let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted
+            guard let list = (try? playlist.attributes(ofLine: index)) ?? nil, let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted
             else { continue }
             result[name] = defined
         }
@@ -270,12 +269,4 @@ final class LineSnapshot: Sendable {
         guard case .uri(let uri) = playlist.lines[index].kind else { return "" }
         return String(uri)
     }
-}
-
-/// The lines of a playlist before its pending rewrites (see ``Playlist/lineBeforeRewrites(_:)``).
-private struct LinesBeforeRewrites: RandomAccessCollection {
-    let playlist: Playlist
-    var startIndex: Int { 0 }
-    var endIndex: Int { playlist.count }
-    subscript(index: Int) -> PlaylistLine { playlist.lineBeforeRewrites(index) }
 }

@@ -53,12 +53,14 @@ extension Playlist {
         return line
     }
 
-    /// Whether the file's line `original` may be changed by a rewrite: it starts with one of
-    /// `tags` or (when `uris`) is not a tag or comment (after a byte order mark).
-    func mayBeRewritten(_ original: Int, _ tags: [[UInt8]], uris: Bool) -> Bool {
-        var start = Int(starts[original])
-        if original == 0, bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB, bytes[start + 2] == 0xBF { start += 3 }
-        if uris && (start == bytes.count || bytes[start] != UInt8(ascii: "#")) { return true }
-        return tags.contains { tag in bytes.count - start >= tag.count && bytes[start..<(start + tag.count)].elementsEqual(tag) }
+    /// Whether the file's line `original` may be changed by a rewrite: a URI line when URIs are
+    /// rewritten, a line of a tag that is, or a line only its characters can classify.
+    func mayBeRewritten(_ original: Int) -> Bool {
+        guard let (kind, base) = bytesKind(original) else { return true }
+        switch kind {
+        case .uri: return !uriRewrites.isEmpty
+        case .tag(let name, _): return rewrites.contains { hasText(name, from: base, $0.tag) }
+        case .blank, .comment: return false
+        }
     }
 }

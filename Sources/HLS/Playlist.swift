@@ -150,11 +150,7 @@ public struct Playlist: Sendable, Equatable {
             case .blank: return .blank
             case .comment: return .comment
             case .uri: return .uri
-            case .tag(let name, _):
-                return .tag(
-                    bytes.withUnsafeBufferPointer {
-                        String(decoding: UnsafeBufferPointer(rebasing: $0[(name.lowerBound + base)..<(name.upperBound + base)]), as: UTF8.self)
-                    })
+            case .tag(let name, _): return .tag(string(name, from: base))
             }
         }
         switch lineBeforeRewrites(index).kind {
@@ -172,20 +168,14 @@ public struct Playlist: Sendable, Equatable {
     /// the names alone); with `rewritten` false the list is the one before pending rewrites.
     package func attributes(ofLine index: Int, values: Bool = true, rewritten: Bool = true) throws(AttributeListError) -> AttributeList? {
         let (span, offset) = locate(index)
-        if span.isOriginal, let (kind, base) = bytesKind(span.start + offset), case .tag(let name, let value) = kind {
+        if span.isOriginal, let (kind, base) = bytesKind(span.start + offset), case .tag(let name, let value) = kind,
+            !rewritten || !rewrites.contains(where: { hasText(name, from: base, $0.tag) })
+        {
             let range = value.map { ($0.lowerBound + base)..<($0.upperBound + base) } ?? 0..<0
-            let tag =
-                !rewritten || rewrites.isEmpty
-                ? ""
-                : bytes.withUnsafeBufferPointer {
-                    String(decoding: UnsafeBufferPointer(rebasing: $0[(name.lowerBound + base)..<(name.upperBound + base)]), as: UTF8.self)
-                }
-            if !rewritten || !rewrites.contains(where: { $0.tag == tag }) {
-                let parsed = bytes.withUnsafeBufferPointer { buffer in
-                    Result { () throws(AttributeListError) in try AttributeList(parsing: UnsafeBufferPointer(rebasing: buffer[range]), values: values) }
-                }
-                return try parsed.get()
+            let parsed = bytes.withUnsafeBufferPointer { buffer in
+                Result { () throws(AttributeListError) in try AttributeList(parsing: UnsafeBufferPointer(rebasing: buffer[range]), values: values) }
             }
+            return try parsed.get()
         }
         guard case .tag(_, let value) = (rewritten ? line(at: index) : lineBeforeRewrites(index)).kind else { return nil }
         return try AttributeList(parsing: value ?? "")
@@ -193,10 +183,22 @@ public struct Playlist: Sendable, Equatable {
 
     /// The kind of the file's line `original` found on its bytes, with the offset its ranges
     /// start from; nil when the characters must decide.
-    private func bytesKind(_ original: Int) -> (LineBytes.Kind, Int)? {
+    func bytesKind(_ original: Int) -> (LineBytes.Kind, Int)? {
         let content = originalRange(original).content
         guard let kind = bytes.withUnsafeBufferPointer({ LineBytes.classify(UnsafeBufferPointer(rebasing: $0[content])) }) else { return nil }
         return (kind, content.lowerBound)
+    }
+
+    /// The text of the file's bytes in `range` (relative to `base`).
+    private func string(_ range: Range<Int>, from base: Int) -> String {
+        bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[(range.lowerBound + base)..<(range.upperBound + base)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether the file's bytes in `range` (relative to `base`) are `text`'s UTF-8.
+    func hasText(_ range: Range<Int>, from base: Int, _ text: String) -> Bool {
+        bytes[(range.lowerBound + base)..<(range.upperBound + base)].elementsEqual(text.utf8)
     }
 
     /// The 1-based number in the input of line `index`, or nil for a line added since.
@@ -255,7 +257,6 @@ public struct Playlist: Sendable, Equatable {
             pending.append(contentsOf: line.terminator.utf8)
             if pending.count >= 1 << 16 { try flush() }
         }
-        let tags = Array(Set(rewrites.map { Array($0.tag.utf8) }))
         for span in spans {
             guard span.isOriginal else {
                 for line in added[span.start..<(span.start + span.count)] { try made(line) }
@@ -264,8 +265,8 @@ public struct Playlist: Sendable, Equatable {
             func start(_ original: Int) -> Int { original < starts.count ? Int(starts[original]) : bytes.count }
             // Runs of lines no rewrite changes go straight from the bytes.
             var runStart = span.start
-            let uris = !uriRewrites.isEmpty
-            for original in span.start..<(span.start + span.count) where (uris || !tags.isEmpty) && mayBeRewritten(original, tags, uris: uris) {
+            let rewriting = !rewrites.isEmpty || !uriRewrites.isEmpty
+            for original in span.start..<(span.start + span.count) where rewriting && mayBeRewritten(original) {
                 try raw(start(runStart)..<start(original))
                 try made(originalLine(original))
                 runStart = original + 1
