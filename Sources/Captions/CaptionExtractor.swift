@@ -63,8 +63,14 @@ package struct CaptionDecoder {
     private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
     package var collector = CaptionCollector()
     private var lastTime: MediaTime?
+    /// The shortest step seen between the presentation times of successive access units: one
+    /// frame, by which the last frame is shown past its own time.
+    private var frameStep: MediaTime?
     /// Access units seen so far.
     package private(set) var accessUnits = 0
+    /// Access units that carried line-21 caption data (valid cc_data of field 1 or 2, padding
+    /// included): captions may be present even when no character is ever decoded.
+    package private(set) var captionDataUnits = 0
     /// When the first printable character was decoded, and in which service.
     package private(set) var firstText: (service: CaptionService, time: MediaTime)?
 
@@ -113,7 +119,9 @@ package struct CaptionDecoder {
     }
 
     private mutating func decode(_ data: [CCData], at time: MediaTime) {
+        if let last = lastTime, time > last { frameStep = min(frameStep ?? (time - last), time - last) }
         lastTime = max(lastTime ?? time, time)
+        if data.contains(where: { $0.valid && $0.type < 2 }) { captionDataUnits += 1 }
         for item in data where item.valid && item.type < 2 {
             let index = Int(item.type)
             fields[index].decode(item.byte1, item.byte2, at: time, into: &collector)
@@ -126,10 +134,12 @@ package struct CaptionDecoder {
         for (t, items) in reorder.drain() { decode(items, at: t) }
     }
 
-    /// Flushes the reorder buffer and ends open captions at `end` (or the last frame seen).
+    /// Flushes the reorder buffer and ends open captions at `end`, or else when the last frame
+    /// seen stops being shown (one frame after its time: what its caption data set is shown for
+    /// that frame too).
     package mutating func finish(at end: MediaTime? = nil) {
         drainReorderBuffer()
-        let time = end ?? lastTime ?? .zero
+        let time = end ?? lastFrameEnd ?? .zero
         for i in fields.indices { fields[i].finish(at: time, into: &collector) }
     }
 
@@ -160,6 +170,12 @@ package struct CaptionDecoder {
         guard accessUnits >= limit else { return false }
         drainReorderBuffer()
         return true
+    }
+
+    /// When the last frame seen stops being shown: its time plus one frame (the shortest step
+    /// between frames, else 1001/30000 s); nil before any frame.
+    package var lastFrameEnd: MediaTime? {
+        lastTime.map { $0 + (frameStep ?? MediaTime(ticks: 3003)) }
     }
 
     /// The services in which text was decoded.
@@ -267,6 +283,9 @@ package struct TransportStreamCaptions: Sendable {
     package let origin: Int64?
     /// The caption services the PMT's caption_service_descriptor announces.
     package let announced: [TransportStream.CaptionServiceEntry]
+    /// Video access units read, and those that carried line-21 caption data.
+    package let accessUnits: Int
+    package let captionDataUnits: Int
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
@@ -291,6 +310,6 @@ package struct TransportStreamCaptions: Sendable {
         }
         return TransportStreamCaptions(
             services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
-            announced: reader.announcedServices)
+            announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0)
     }
 }

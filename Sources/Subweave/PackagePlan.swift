@@ -16,18 +16,45 @@ public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
 }
 
 extension ClosedCaptionsRequest {
-    /// The rewriter's policy, given what the caption scan found.
-    func policy(_ captions: ProgrammeCaptions) -> ClosedCaptionsPolicy {
+    /// The rewriter's policy, given what the caption scan found and whether its services become
+    /// subtitle renditions (`captions`).
+    ///
+    /// `automatic` never hides captions: `NONE` when no service carries text or every one is
+    /// published as a subtitle rendition, else the services are declared in-band.
+    func policy(_ captions: ProgrammeCaptions, mode: CaptionMode) -> ClosedCaptionsPolicy {
         switch self {
-        case .automatic: return .automatic
+        case .automatic:
+            return captions.published.isEmpty || mode == .auto ? .automatic : Self.inBand.policy(captions, mode: mode)
         case .none: return .none
         case .inBand:
             return .declare(
-                captions.services.map {
+                captions.published.map {
                     CaptionServiceDeclaration(
                         instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language(for: $0.service))
                 })
         }
+    }
+
+    /// Warnings about what the declaration does to the captions the video carries.
+    func warnings(_ captions: ProgrammeCaptions, mode: CaptionMode) -> [PackageWarning] {
+        var warnings: [PackageWarning] = []
+        let coverage = captions.coverage
+        if captions.services.isEmpty && coverage.carriesCaptionData {
+            warnings.append(
+                PackageWarning(
+                    .captionDataWithoutText,
+                    "the video carries line-21 caption data (in \(coverage.captionDataUnits) of its \(coverage.accessUnits) frames) but no caption character was decoded from it; no caption rendition was made"
+                ))
+        }
+        if self == .none && mode == .off, !captions.services.isEmpty {
+            let names = captions.services.map(\.service.rawValue).joined(separator: ", ")
+            warnings.append(
+                PackageWarning(
+                    .captionsHidden,
+                    "CLOSED-CAPTIONS=NONE hides the captions the video carries (\(names)) and no subtitle rendition carries them; publish them as renditions or declare them in-band"
+                ))
+        }
+        return warnings
     }
 }
 
@@ -45,6 +72,8 @@ public struct PackageRequest: Sendable {
     public var closedCaptions: ClosedCaptionsRequest
     /// Whether in-band CEA-608 captions become subtitle renditions.
     public var captions: CaptionMode
+    /// What the operator says of each caption service (language, name, whether to publish).
+    public var captionServices = CaptionServiceSettings()
     /// The request is the whole set of side-loaded tracks: every rendition an earlier run
     /// created that this run does not write again is removed (`--replace`).
     public var replace = false
@@ -99,7 +128,7 @@ public struct PackagePlan: Sendable {
     /// The renditions, each with its files (made when written, or already staged).
     package let renditions: [PlannedRendition]
     /// The report of the run.
-    public let report: PackageReport
+    public internal(set) var report: PackageReport
     /// Folders of renditions Subweave manages in this presentation (old and new), relative to the
     /// output folder.
     let managedFolders: Set<String>
@@ -133,11 +162,9 @@ extension Presentation {
             throw .io(
                 path: MediaReader.display(output), reason: "the master is not a local file; give an output path (--output FILE) to write the new master to")
         }
-        // In-band captions: a bounded scan, and a full decode only when it finds text.
-        var captions = ProgrammeCaptions.none
-        if request.captions == .auto || request.closedCaptions == .inBand {
-            captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url)
-        }
+        // In-band captions: the whole programme is read, since a service may begin anywhere, and
+        // what is declared must never hide captions the video carries.
+        let captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url).with(request.captionServices)
         let made = try await makeTrackRenditions(request.tracks, stager: stager)
         var request = request
         request.tracks = made.map(\.track)
@@ -155,8 +182,11 @@ extension Presentation {
                 "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(MediaReader.display(reference.url)), and no earlier rendition was to be refreshed or removed"
             )
         }
-        var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions))
-            .rewrite(master, renditions: planner.declarations, removing: removal.lines)
+        var rewritten = try MasterRewriter(
+            preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions, mode: request.captions)
+        )
+        .rewrite(master, renditions: planner.declarations, removing: removal.lines)
+        warnings += request.closedCaptions.warnings(captions, mode: request.captions)
         warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, made.map(\.coverageCues))
         if let preferred = request.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
@@ -302,8 +332,8 @@ extension Presentation {
             captions: captions.services.map {
                 PackageReport.CaptionService(
                     service: $0.service.rawValue, language: captions.language(for: $0.service)?.description,
-                    languageSource: captions.languages.language(for: $0.service)?.source.rawValue,
-                    firstSeen: $0.firstSeen?.seconds, segment: $0.segment)
+                    languageSource: captions.languageAndSource(for: $0.service)?.source.rawValue,
+                    firstSeen: $0.firstSeen?.seconds, segment: $0.segment, published: captions.settings[$0.service.rawValue]?.publish ?? true)
             }, warnings: warnings)
     }
 

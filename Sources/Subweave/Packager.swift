@@ -38,8 +38,8 @@ public struct Packager: Sendable {
         // cues at a time however many tracks there are.
         let stager = try await onDispatch { () throws(SubweaveError) in try RenditionStager.open(in: writer.folder) }
         defer { stager?.remove() }
-        let plan = try await presentation.plan(request, stager: stager)
-        try await commit(plan, writer: writer)
+        var plan = try await presentation.plan(request, stager: stager)
+        if try await !commit(plan, writer: writer) { plan.report.unchanged = true }
         return plan
     }
 
@@ -49,7 +49,7 @@ public struct Packager: Sendable {
         let writer = makeWriter(for: plan.output)
         let lock = try await writer.acquireLock()
         defer { lock.release() }
-        try await commit(plan, writer: writer)
+        _ = try await commit(plan, writer: writer)
     }
 
     private func makeWriter(for output: URL) -> OutputWriter {
@@ -60,12 +60,13 @@ public struct Packager: Sendable {
         return writer
     }
 
-    private func commit(_ plan: PackagePlan, writer: OutputWriter) async throws(SubweaveError) {
+    /// Writes `plan`; false when nothing needed writing (the master was left alone).
+    private func commit(_ plan: PackagePlan, writer: OutputWriter) async throws(SubweaveError) -> Bool {
         if plan.masterURL.isFileURL {
             guard FileSystem.contentsEqual(plan.masterURL.path, plan.masterBytes) else { throw .masterChanged(path: plan.masterURL.path) }
         }
         let generations = plan.renditions.map(\.write)
-        try await onDispatch { () throws(SubweaveError) in
+        return try await onDispatch { () throws(SubweaveError) in
             try writer.commit(
                 generations: generations, master: plan.master, managedFolders: plan.managedFolders,
                 named: plan.named, previous: plan.previous, removedFolders: plan.removedFolders)

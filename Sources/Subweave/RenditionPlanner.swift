@@ -27,8 +27,11 @@ package struct RenditionPlanner {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         // Nothing shows after the programme: a cue running past its end (an SCC caption never
-        // erased, say) ends with it, once the video playlist has ended.
-        cues = Self.fitted(cues, to: timeline.duration, clampingEnds: timeline.playlist.hasEndList)
+        // erased, say) ends with it, once the video playlist has ended. The source's cues are
+        // kept whole beside the rendition when that leaves some out.
+        let clamp = timeline.playlist.hasEndList
+        let kept = Self.needsFitting(cues, to: timeline.duration, clampingEnds: clamp) ? SegmentCues.writable(cues) : nil
+        cues = Self.fitted(cues, to: timeline.duration, clampingEnds: clamp)
         let writable = SegmentCues.writable(cues)
         let record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
@@ -36,7 +39,7 @@ package struct RenditionPlanner {
             ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: writable.count)
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
-            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true)
+            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept)
         let declaration = NewSubtitleRendition(
             identity: track.identity.description, name: track.label, language: track.language,
             forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
@@ -54,7 +57,7 @@ package struct RenditionPlanner {
     /// `duration`: the same array when nothing changes (the common case, and no copy of the cues
     /// the track's ingest still holds), else one new array made in one pass.
     package static func fitted(_ cues: [Cue], to duration: MediaTime, clampingEnds: Bool) -> [Cue] {
-        guard cues.contains(where: { $0.start >= duration || (clampingEnds && $0.end > duration) }) else { return cues }
+        guard needsFitting(cues, to: duration, clampingEnds: clampingEnds) else { return cues }
         var result: [Cue] = []
         // Sized for the cues kept: a file may be mostly past the end.
         result.reserveCapacity(cues.reduce(0) { $0 + ($1.start < duration ? 1 : 0) })
@@ -65,6 +68,11 @@ package struct RenditionPlanner {
         return result
     }
 
+    /// Whether ``fitted(_:to:clampingEnds:)`` changes `cues`.
+    static func needsFitting(_ cues: [Cue], to duration: MediaTime, clampingEnds: Bool) -> Bool {
+        cues.contains { $0.start >= duration || (clampingEnds && $0.end > duration) }
+    }
+
     /// Adds a track's rendition (made by ``rendition(for:_:timeline:)``), as the plan keeps it.
     mutating func add(_ rendition: PlannedRendition, _ declaration: NewSubtitleRendition, _ report: PackageReport.Track) {
         renditions.append(rendition)
@@ -73,14 +81,29 @@ package struct RenditionPlanner {
     }
 
     /// An earlier run's rendition, segmented again from the cues kept beside it.
+    ///
+    /// Every kept cue stays kept; those that start after the programme's end are not shown (and
+    /// the report says so), so a later refresh on a longer programme brings them back.
     mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
-        let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: false))
+        let clamp = timeline.playlist.hasEndList
+        let outside = Self.needsFitting(kept.cues, to: timeline.duration, clampingEnds: clamp)
+        let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: clamp))
         let record = RenditionRecord(
             identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
             prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
         let rendition = SubtitleRendition(
-            folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true)
-        append(rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: [])
+            folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true,
+            keptCues: outside ? kept.cues : nil)
+        var warnings: [String] = []
+        if let first = kept.cues.first(where: { $0.start >= timeline.duration }) {
+            let count = kept.cues.count - writable.count
+            warnings.append(
+                "\(count) of its \(kept.cues.count) cues start after the programme's end (\(timeline.duration.decimalSeconds) s), the first at \(first.start.decimalSeconds) s: they are not shown now; they are kept beside the rendition and come back when a refresh finds a longer programme"
+            )
+        }
+        append(
+            rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil,
+            warnings: warnings)
     }
 
     /// Another tool's rendition without a map, written again in Subweave's layout in its place.
@@ -130,8 +153,15 @@ package struct RenditionPlanner {
         return tracks
     }
 
+    /// What a caption rendition without a language says (Apple's HLS Authoring Specification
+    /// wants a real LANGUAGE on every rendition; its validator makes it a must-fix).
+    static func unknownCaptionLanguage(_ service: CaptionService) -> String {
+        "neither the stream nor the operator names the language of \(service.rawValue): it is declared LANGUAGE=\"und\", which Apple's validator refuses; name it with caption service setting \(service.rawValue):language=TAG or a default caption language"
+    }
+
+    /// Adds a subtitle rendition for each published caption service.
     mutating func add(_ captions: ProgrammeCaptions) {
-        for service in captions.services {
+        for service in captions.published {
             let language = captions.language(for: service.service) ?? .undetermined
             let identity = RenditionIdentity.cea608(service.service)
             var cues = service.cues
@@ -155,7 +185,7 @@ package struct RenditionPlanner {
                     sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
                     ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
                     playlist: rendition.playlistPath,
-                    written: rendition.written, warnings: []))
+                    written: rendition.written, warnings: language.isUndetermined ? [Self.unknownCaptionLanguage(service.service)] : []))
         }
     }
 }

@@ -23,12 +23,20 @@ package struct SubtitleRendition: Sendable {
     package let generation: String
     /// What is recorded beside the rendition (nil: no record, for tests of the segments alone).
     package let record: RenditionRecord?
+    /// Every cue of the source, when some are not shown on this programme (past its end).
+    ///
+    /// Kept beside the rendition: what fits the programme is a view, the source is the record, so a
+    /// later refresh on a longer programme brings them back. Nil when every cue is shown.
+    package let keptCues: [Cue]?
 
     /// A rendition of `cues` along `timeline`, with `record` written beside it; `writable`: the
     /// cues are already ``SegmentCues/writable(_:)`` (made so once by the caller).
     package init(
-        folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil, writable alreadyWritable: Bool = false
+        folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil,
+        writable alreadyWritable: Bool = false,
+        keptCues: [Cue]? = nil
     ) {
+        self.keptCues = keptCues
         self.folder = folder
         let writable = alreadyWritable ? cues : SegmentCues.writable(cues)
         self.cues = writable
@@ -47,6 +55,10 @@ package struct SubtitleRendition: Sendable {
         self.mappings = mappings
         self.record = record
         var hash = Self.hash(cues: writable, headerBlocks: headerBlocks, timeline: timeline, assignment: assignment, mappings: mappings)
+        if let keptCues {
+            hash.add("kept")
+            for cue in keptCues { hash.add(WebVTTWriter.block(cue)) }
+        }
         if let record { hash.add(record.json) }
         self.generation = hash.hex(12)
     }
@@ -106,7 +118,8 @@ package struct SubtitleRendition: Sendable {
         }
         try body(RenditionLayout.playlistName, SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names))
         if let record {
-            try body(RenditionRecord.cuesFileName, WebVTTWriter.file(map: nil, headerBlocks: headerBlocks, cueBlocks: cues.map(WebVTTWriter.block)))
+            try body(
+                RenditionRecord.cuesFileName, WebVTTWriter.file(map: nil, headerBlocks: headerBlocks, cueBlocks: (keptCues ?? cues).map(WebVTTWriter.block)))
             try body(RenditionRecord.fileName, record.json)
         }
     }

@@ -66,6 +66,14 @@ enum CommandTable {
         OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long to wait for another run on the same folder (default 600)"),
     ]
 
+    /// What the operator says of the caption services (`package`, `refresh`).
+    static let captionServiceOptions: [OptionSpec] = [
+        OptionSpec(
+            name: "--caption-service", value: "SERVICE:KEYS", repeatable: true,
+            help: "say what a caption service is: CC1:language=en,name=English CC (keys language, name, publish=yes|no)"),
+        OptionSpec(name: "--caption-language", value: "TAG", help: "the language of caption services neither the stream nor --caption-service names"),
+    ]
+
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
     static let package = CommandSpec(
@@ -82,7 +90,10 @@ enum CommandTable {
                 help: "auto (default): CEA-608 services found in the video become WebVTT renditions; off"),
             OptionSpec(
                 name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
-                help: "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups; none; in-band: declare the services the video carries"),
+                help:
+                    "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups or captions would be hidden; none; in-band: declare the services the video carries"
+            ),
+        ] + captionServiceOptions + [
             OptionSpec(name: "--replace", help: "the tracks given are the whole set: remove every other rendition Subweave created"),
             OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
             OptionSpec(name: "--retime-existing", help: "write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
@@ -125,7 +136,7 @@ enum CommandTable {
             OptionSpec(
                 name: "--captions", value: "MODE", allowed: ["auto", "off"],
                 help: "auto (default): decode the video's CEA-608 captions again; off: keep the decoded cues"),
-        ] + writing + [limit, json, quiet, verbose],
+        ] + captionServiceOptions + writing + [limit, json, quiet, verbose],
         discussion: """
             After the video is re-encoded (longer, shorter, segmented anew, with new discontinuities), writes
             every rendition Subweave manages again from the cues kept beside it, aligned to the new segments and

@@ -216,10 +216,64 @@ struct LifecycleCommandTests {
             let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
             for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues { placed[cue.text] = cue.start }
         }
-        // Nine is past the new 8 s end and is left out; the others land where they belong.
+        // Nine is past the new 8 s end and is not shown; the others land where they belong.
         #expect(placed.keys.sorted() == ["Across four", "One"])
         #expect(abs((placed["One"] ?? -1) - 1) < 0.0011)
         #expect(abs((placed["Across four"] ?? -1) - 3.5) < 0.0011)
+    }
+
+    /// A re-encode that shortens the programme hides the cues past its end, with a warning, and
+    /// keeps them: the next re-encode back to the full length shows every cue again.
+    @Test(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+    func cuesComeBackWhenTheProgrammeGrowsAgain() throws {
+        let dir = try Scratch.make().path
+        try GeneratedMedia.tsVideo(folder: dir, seconds: 60, segment: 6)
+        try SubtitleText.srt([(1, 2, "One"), (20, 21, "Twenty"), (40, 41, "Forty"), (55, 56, "Fifty-five")])
+            .write(toFile: dir + "/en.srt", atomically: true, encoding: .utf8)
+        #expect(try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/en.srt,language=en"]).status == 0)
+        func shown() throws -> [String] {
+            let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
+            let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
+            var texts: Set<String> = []
+            for segment in subtitles.segments {
+                for cue in PlayerClock.place(
+                    segment: try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8), firstPTS: 0, sequenceStart: 0
+                ).cues {
+                    texts.insert(cue.text)
+                }
+            }
+            return texts.sorted()
+        }
+        #expect(try shown() == ["Fifty-five", "Forty", "One", "Twenty"])
+        try GeneratedMedia.tsVideo(folder: dir, seconds: 50, segment: 6, master: false)
+        let shorter = try BuiltTool.run(["refresh", dir + "/master.m3u8"])
+        #expect(shorter.status == 0, "\(shorter.stderr)")
+        #expect(shorter.stderr.contains("1 of its 4 cues start after the programme's end"), "\(shorter.stderr)")
+        #expect(try shown() == ["Forty", "One", "Twenty"])
+        try GeneratedMedia.tsVideo(folder: dir, seconds: 60, segment: 6, master: false)
+        let longer = try BuiltTool.run(["refresh", dir + "/master.m3u8"])
+        #expect(longer.status == 0, "\(longer.stderr)")
+        #expect(!longer.stderr.contains("warning"), "\(longer.stderr)")
+        #expect(try shown() == ["Fifty-five", "Forty", "One", "Twenty"], "every cue of the source is back")
+    }
+
+    /// A refresh that changes nothing writes nothing: the master keeps its inode and its
+    /// modification time.
+    @Test func aNoOpRefreshLeavesTheMasterAlone() throws {
+        let dir = try example()
+        #expect(try package(dir).status == 0)
+        var before = stat()
+        #expect(stat(dir + "/master.m3u8", &before) == 0)
+        usleep(20_000)
+        let refresh = try BuiltTool.run(["refresh", dir + "/master.m3u8"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        #expect(refresh.stderr.contains("nothing was written") && !refresh.stderr.contains("wrote"), "\(refresh.stderr)")
+        let again = try package(dir)
+        #expect(again.status == 0 && again.stderr.contains("nothing was written"), "\(again.stderr)")
+        var after = stat()
+        #expect(stat(dir + "/master.m3u8", &after) == 0)
+        #expect(after.st_ino == before.st_ino)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
     }
 
     /// ffmpeg's own HLS WebVTT rendition has no X-TIMESTAMP-MAP; `refresh --retime-existing`

@@ -26,7 +26,7 @@ struct CaptionPackagingTests {
         let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
         #expect(
             master.contains(
-                #"NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#
+                #"NAME="CC1",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#
             ))
         #expect(master.contains("CLOSED-CAPTIONS=NONE"))
         // Cue times on the programme timeline (0 = the first video frame): the EOC frames.
@@ -75,7 +75,7 @@ struct CaptionPackagingTests {
         )
         _ = try await Packager().run(master: URL(fileURLWithPath: hls + "/master.m3u8"), PackageRequest(tracks: track, closedCaptions: .inBand, captions: .off))
         let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
-        #expect(master.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
+        #expect(master.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",LANGUAGE="und",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
         #expect(master.contains(#"INSTREAM-ID="CC3""#))
         #expect(master.contains(#"CLOSED-CAPTIONS="cc""#))
         #expect(!master.contains("cea608") && !master.contains("captions/cc"), "captions off: no caption renditions")
@@ -99,7 +99,7 @@ struct CaptionPackagingTests {
     }
 
     @Test func namesFollowTheVideoLanguage() {
-        let known = ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: [], video: "eng"), detected: true)
+        let known = ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: [], video: "eng"))
         #expect(known.name(for: .cc1) == "English (CC1)")
         #expect(known.languages.language(for: .cc1)?.source == .videoStream)
         #expect(ProgrammeCaptions.none.name(for: .cc3) == "CC3")
@@ -113,10 +113,10 @@ struct CaptionPackagingTests {
             TransportStream.CaptionServiceEntry(language: "spa", digital: false, number: 2),
             TransportStream.CaptionServiceEntry(language: "fra", digital: true, number: 1),  // 708: not a 608 field
         ]
-        let captions = ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: announced, video: "deu"), detected: true)
+        let captions = ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: announced, video: "deu"))
         #expect(captions.name(for: .cc1) == "English (CC1)")
         #expect(captions.name(for: .cc3) == "Spanish (CC3)")
         #expect(captions.languages.language(for: .cc4)?.source == .captionServiceDescriptor)
-        #expect(ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: [], video: "deu"), detected: true).name(for: .cc3) == "German (CC3)")
+        #expect(ProgrammeCaptions(services: [], languages: CaptionLanguages(announced: [], video: "deu")).name(for: .cc3) == "German (CC3)")
     }
 }

@@ -168,7 +168,7 @@ struct ClosedCaptionsPolicyTests {
             ]))
         #expect(
             text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English (CC1)",LANGUAGE="en",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC1""#))
-        #expect(text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC3",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC3""#))
+        #expect(text.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC3",LANGUAGE="und",DEFAULT=NO,AUTOSELECT=NO,INSTREAM-ID="CC3""#))
         #expect(text.components(separatedBy: "CLOSED-CAPTIONS=\"cc\"\n").count == 3)
         #expect(text.components(separatedBy: "TYPE=CLOSED-CAPTIONS").count == 3, "the old declaration is replaced")
     }

@@ -136,8 +136,6 @@ public enum CaptionedStream {
     /// An HLS folder (2 s segments) whose video carries CC1 pop-on captions and a CC3 caption;
     /// with `fmp4`, CMAF segments (`-hls_segment_type fmp4`) instead of MPEG-TS.
     public static func hls(fmp4: Bool = false) throws -> String {
-        guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
-        let dir = try Scratch.make().path
         var script = CaptionScript()
         script.popOn(["First caption"], at: 10)  // RCL 10, ENM 12, PAC 14, text 16-22, EOC 23
         script.send([CC608.command(0x2C)], at: 50)  // EDM 50
@@ -145,13 +143,21 @@ public enum CaptionedStream {
         script.send([CC608.command(0x2C)], at: 100)  // EDM 100 (3.337 s, past the 2.002 s boundary)
         script.popOn(["Third"], at: 80, field: 2)  // CC3: RCL 80, ENM 82, PAC 84, 3 pairs, EOC 89
         script.send([CC608.command(0x2C, field: 2)], at: 150, field: 2)
-        let ts = try CaptionedStream.make(script: script, frames: 180, folder: dir)
+        return try hls(script: script, frames: 180, fmp4: fmp4)
+    }
+
+    /// An HLS folder of `frames` frames (30000/1001 fps, a keyframe a second) in segments of
+    /// `segmentSeconds`, whose video carries `script`; its master is `master.m3u8`.
+    public static func hls(script: CaptionScript?, frames: Int, segmentSeconds: Int = 2, fmp4: Bool = false, language: String? = "eng") throws -> String {
+        guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
+        let dir = try Scratch.make().path
+        let ts = try CaptionedStream.make(script: script, frames: frames, folder: dir, language: language)
         let hls = dir + "/hls"
         try FileManager.default.createDirectory(atPath: hls, withIntermediateDirectories: true)
         let outcome = try Tools.run(
             ffmpeg,
             [
-                "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-map", "0:v", "-c", "copy", "-f", "hls", "-hls_time", "2",
+                "-hide_banner", "-loglevel", "error", "-y", "-i", ts, "-map", "0:v", "-c", "copy", "-f", "hls", "-hls_time", String(segmentSeconds),
                 "-hls_playlist_type", "vod",
             ]
                 + (fmp4

@@ -46,8 +46,9 @@ public final class LiveSimulator: Sendable {
     let segments: [(name: String, duration: String)]
     let published = Mutex(0)
 
-    /// Writes `folder/master.m3u8` and a `prog.m3u8` with the first segment.
-    public init(folder: String, seconds: Int) throws {
+    /// Writes `folder/master.m3u8` and a `prog.m3u8` with the first segment; the video is a test
+    /// pattern of `seconds`, or `input` (a TS file, its video copied) cut into 2 s segments.
+    public init(folder: String, seconds: Int, input: String? = nil) throws {
         guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
         self.folder = folder
         let staging = folder + "/staging"
@@ -55,10 +56,11 @@ public final class LiveSimulator: Sendable {
         let made = try Tools.run(
             ffmpeg,
             [
-                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-t", String(seconds), "-c:v", "libx264",
-                "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename",
-                staging + "/v%03d.ts", staging + "/prog.m3u8",
-            ])
+                "-nostdin", "-loglevel", "error",
+            ]
+                + (input.map { ["-i", $0, "-map", "0:v", "-c", "copy"] }
+                    ?? ["-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-g", "25"])
+                + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename", staging + "/v%03d.ts", staging + "/prog.m3u8"])
         guard made.status == 0 else { throw MissingTool(name: "ffmpeg output (\(made.stderr))") }
         let lines = try String(contentsOfFile: staging + "/prog.m3u8", encoding: .utf8).components(separatedBy: "\n")
         var segments: [(String, String)] = []

@@ -112,6 +112,16 @@ package enum MasterRules {
                     "forced rendition \"\(c.name(r))\" is not AUTOSELECT=YES, so it may never show")
             }
         },
+        // AAS 4.6: a subtitle or caption rendition that transcribes spoken dialog (SDH) is
+        // AUTOSELECT=YES, so a player whose viewer asked for accessible media can choose it.
+        MasterRule("media.sdh-autoselect") { c, sink in
+            for r in c.renditions where r.type == .subtitles || r.type == .closedCaptions {
+                guard let value = r.characteristics, value.contains("public.accessibility.transcribes-spoken-dialog"), !r.isAutoselect else { continue }
+                sink.add(
+                    .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 4.6", "SDH subtitle and caption renditions are AUTOSELECT=YES",
+                    "\"\(c.name(r))\" transcribes spoken dialog but is not AUTOSELECT=YES, so players that look for accessible media skip it")
+            }
+        },
         MasterRule("subtitles.sdh-characteristics") { c, sink in
             for r in c.renditions where r.type == .subtitles {
                 guard let value = r.characteristics, value.contains("public.accessibility.transcribes-spoken-dialog"),

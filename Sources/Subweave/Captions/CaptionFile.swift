@@ -4,7 +4,7 @@ import Foundation
 import Timebase
 import TimedText
 
-/// What the bounded scan found in a media file.
+/// What a bounded look found in a media file or a master's video.
 public struct CaptionDetection: Sendable, Equatable, Codable {
     /// Whether caption text was found.
     public let captions: Bool
@@ -16,35 +16,54 @@ public struct CaptionDetection: Sendable, Equatable, Codable {
     public let accessUnits: Int
     /// The language the stream declares (BCP 47), if any.
     public let language: String?
+    /// Seconds of video read, from its first frame: finding nothing says nothing of what comes after.
+    public let secondsRead: Double?
+    /// Whether the whole input was read (it ended before the bound).
+    public let wholeInput: Bool
 
-    enum CodingKeys: String, CodingKey { case captions, service, time, accessUnits = "access_units", language }
+    enum CodingKeys: String, CodingKey {
+        case captions, service, time, accessUnits = "access_units", language, secondsRead = "seconds_read", wholeInput = "whole_input"
+    }
 }
 
-/// CEA-608 captions in one MPEG-TS file (what `subweave captions FILE` reads), read in chunks on
-/// a Dispatch thread so memory stays flat and the cooperative pool is never blocked.
+/// CEA-608 captions in one MPEG-TS or fragmented MP4 file (what `subweave captions FILE` reads),
+/// read in chunks on a Dispatch thread so memory stays flat and the cooperative pool is never blocked.
 public enum CaptionFile {
-    /// The scan the packager runs first: at most ``CaptionScanner/detectionAccessUnits`` video
-    /// access units, stopping at the first printable character.
+    /// A bounded look: at most ``CaptionScanner/detectionAccessUnits`` video access units,
+    /// stopping at the first printable character; it says how far it read.
     public static func detect(_ path: String) async throws(SubweaveError) -> CaptionDetection {
         try await onDispatch { () throws(SubweaveError) in
+            let limit = CaptionScanner.detectionAccessUnits
             if try isFragmentedMP4(path) {
-                let reader = try decodeFragmented(path, accessUnitLimit: CaptionScanner.detectionAccessUnits)
-                let first = reader.decoder.firstText
-                return CaptionDetection(
-                    captions: first != nil, service: first?.service.rawValue,
-                    time: first.map { ($0.time - MediaTime(ticks: reader.origin ?? 0)).seconds }, accessUnits: reader.decoder.accessUnits, language: nil)
+                let reader = try decodeFragmented(path, accessUnitLimit: limit)
+                let origin = MediaTime(ticks: reader.origin ?? 0)
+                return detection(reader.decoder, origin: origin, limit: limit, language: nil)
             }
             let chunks = try open(path, chunk: 188 * 348)
-            var reader = TransportStreamCaptionReader(accessUnitLimit: CaptionScanner.detectionAccessUnits, timeOf: { MediaTime(ticks: $0) })
+            var reader = TransportStreamCaptionReader(accessUnitLimit: limit, timeOf: { MediaTime(ticks: $0) })
             while let chunk = chunks.next(), reader.feed(chunk) {}
             guard reader.videoStreamType != nil else { throw notTransportStream(path) }
-            let first = reader.decoder?.firstText
-            let origin = MediaTime(ticks: reader.origin ?? 0)
-            return CaptionDetection(
-                captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - origin).seconds },
-                accessUnits: reader.decoder?.accessUnits ?? 0,
+            return detection(
+                reader.decoder, origin: MediaTime(ticks: reader.origin ?? 0), limit: limit,
                 language: reader.videoLanguage.flatMap(LanguageTag.init(parsing:))?.description)
         }
+    }
+
+    static func detection(_ decoder: CaptionDecoder?, origin: MediaTime, limit: Int, language: String?) -> CaptionDetection {
+        let first = decoder?.firstText
+        let units = decoder?.accessUnits ?? 0
+        return CaptionDetection(
+            captions: first != nil, service: first?.service.rawValue, time: first.map { ($0.time - origin).seconds }, accessUnits: units,
+            language: language, secondsRead: decoder?.lastFrameEnd.map { ($0 - origin).seconds }, wholeInput: first == nil && units < limit)
+    }
+
+    /// A bounded look at a master's video (``Presentation/detectCaptions()``), in the same form.
+    public static func detection(_ captions: ProgrammeCaptions) -> CaptionDetection {
+        let first = captions.services.compactMap { s in s.firstSeen.map { (s.service, $0) } }.min { $0.1 < $1.1 }
+        return CaptionDetection(
+            captions: first != nil, service: first?.0.rawValue, time: first?.1.seconds, accessUnits: captions.coverage.accessUnits,
+            language: first.flatMap { captions.language(for: $0.0)?.description }, secondsRead: captions.coverage.through?.seconds,
+            wholeInput: captions.coverage.complete)
     }
 
     /// Every caption of the file, per service, timed from its first video frame: an MPEG-TS
@@ -56,7 +75,8 @@ public enum CaptionFile {
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             return ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
-                languages: CaptionLanguages(announced: result.announced, video: result.language), detected: !result.services.isEmpty)
+                languages: CaptionLanguages(announced: result.announced, video: result.language),
+                coverage: ProgrammeCaptions.Coverage(accessUnits: result.accessUnits, captionDataUnits: result.captionDataUnits))
         }
     }
 
@@ -72,6 +92,7 @@ public enum CaptionFile {
         let file: TopLevelBoxes
         do { file = try TopLevelBoxes(path: path, limit: ReadLimits().segment) } catch { throw .io(path: path, reason: error.explanation) }
         var reader: FragmentedCaptionReader?
+        var fragmentWithoutInit: Int?
         do throws(ContainerError) {
             var pendingFragment: (offset: Int, end: Int)?
             func flush() throws(ContainerError) -> Bool {
@@ -89,6 +110,7 @@ public enum CaptionFile {
                         throw ContainerError(.missing, offset: box.range.lowerBound, "no H.264 or HEVC video track in the 'moov'")
                     }
                 case "moof":
+                    if reader == nil, fragmentWithoutInit == nil { fragmentWithoutInit = box.range.lowerBound }
                     guard try flush() else { break }
                     pendingFragment = (box.range.lowerBound, box.range.upperBound)
                 case "mdat" where pendingFragment != nil:
@@ -103,6 +125,14 @@ public enum CaptionFile {
             throw .media(file: LabelText.excerpt(path), error)
         }
         guard var reader else {
+            if let offset = fragmentWithoutInit {
+                throw .media(
+                    file: LabelText.excerpt(path),
+                    ContainerError(
+                        .missing, offset: offset,
+                        "a media fragment ('moof') without its initialisation segment ('moov'): the init segment is needed to read its samples; give it first (cat init.mp4 segment.m4s > whole.mp4) or give the master playlist, which names it (EXT-X-MAP)"
+                    ))
+            }
             throw .media(file: LabelText.excerpt(path), ContainerError(.missing, offset: 0, "no 'moov' box before the fragments: not a fragmented MP4 file"))
         }
         if accessUnitLimit == nil { reader.finish() }
@@ -122,7 +152,9 @@ public enum CaptionFile {
             }
             return ProgrammeCaptions.Service(service: service, cues: shifted, firstSeen: shifted.first?.start, segment: path)
         }
-        return ProgrammeCaptions(services: services, detected: !services.isEmpty)
+        return ProgrammeCaptions(
+            services: services,
+            coverage: ProgrammeCaptions.Coverage(accessUnits: reader.decoder.accessUnits, captionDataUnits: reader.decoder.captionDataUnits))
     }
 
     /// Chunks of a whole number of 188-byte transport packets (about 1 MiB), so that the

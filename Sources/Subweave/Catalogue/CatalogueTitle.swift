@@ -62,7 +62,8 @@ public enum Catalogue {
             throw fail("not a JSON object (one title per line, such as {\"master\": \"t1/master.m3u8\", \"tracks\": [...]})")
         }
         let known: Set<String> = [
-            "id", "master", "tracks", "preferred_language", "captions", "closed_captions", "replace", "allow_empty", "strict", "output",
+            "id", "master", "tracks", "preferred_language", "captions", "closed_captions", "caption_services", "caption_language", "replace",
+            "allow_empty", "strict", "output",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail("unknown key \"\(LabelText.excerpt(unknown))\"; the keys are \(known.sorted().joined(separator: ", "))")
@@ -101,6 +102,7 @@ public enum Catalogue {
             guard let mode = ClosedCaptionsRequest(rawValue: text) else { throw fail("closed_captions must be auto, none or in-band") }
             request.closedCaptions = mode
         }
+        request.captionServices = try captionServices(object, fail: fail)
         request.replace = object["replace"] as? Bool ?? false
         request.allowEmpty = object["allow_empty"] as? Bool ?? false
         request.strict = object["strict"] as? Bool ?? false
@@ -108,6 +110,36 @@ public enum Catalogue {
         let canonical = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? text
         return CatalogueTitle(
             index: index, line: line, id: (object["id"] as? String) ?? masterPath, master: master, request: request, canonical: canonical)
+    }
+
+    /// `caption_services` (`{"CC1": {"language": "en", "name": "English CC", "publish": true}}`)
+    /// and `caption_language`, as `--caption-service` and `--caption-language`.
+    static func captionServices(_ object: [String: Any], fail: (String) -> CatalogueLineError) throws(CatalogueLineError) -> CaptionServiceSettings {
+        var settings = CaptionServiceSettings()
+        if let value = object["caption_services"] {
+            guard let services = value as? [String: Any] else { throw fail("caption_services must be an object such as {\"CC1\": {\"language\": \"en\"}}") }
+            for name in services.keys.sorted() {
+                guard CaptionServiceSettings.serviceNames.contains(name), let keys = services[name] as? [String: Any] else {
+                    throw fail("caption_services.\(LabelText.excerpt(name)) must name a service (CC1…CC4, SERVICE1…SERVICE63) and hold an object")
+                }
+                var pairs: [(key: String, value: String)] = []
+                for key in keys.keys.sorted() {
+                    switch keys[key] {
+                    case let s as String: pairs.append((key, s))
+                    case let b as Bool: pairs.append((key, b ? "yes" : "no"))
+                    default: throw fail("caption_services.\(name).\(LabelText.excerpt(key)) must be a string or a boolean")
+                    }
+                }
+                do { try settings.set(name, pairs: pairs, origin: "caption_services.\(name)") } catch { throw fail(error.description) }
+            }
+        }
+        if let value = object["caption_language"] {
+            guard let text = value as? String, let tag = LanguageTag(parsing: text), tag.isKnownLanguage else {
+                throw fail("caption_language must be a known BCP 47 language such as en (or und)")
+            }
+            settings.defaultLanguage = tag
+        }
+        return settings
     }
 
     /// A path or URL of the catalogue, relative paths taken from the catalogue's folder.

@@ -32,26 +32,46 @@ extension LiveSession {
             decodedEnd = MediaTime(ticks: entry.start + entry.duration)
         }
         captions = source
+        captionLanguages = source.languages
         var cues = source.cues
         if let decodedEnd {
             for (service, cue) in source.openCues(at: decodedEnd) { cues[service, default: []].append(cue) }
         }
-        if !state.masterWritten {
-            for service in CaptionService.allCases where cues[service]?.isEmpty == false && state.captionRenditions[service.rawValue] == nil {
-                addCaptionRendition(service)
-            }
+        // A service that appears mid-event gets its rendition (every segment of the window) and
+        // its declaration: the master is written again after this pass's playlists.
+        let found = foundCaptions(cues)
+        for service in found.published.map(\.service) where request.captions == .auto && state.captionRenditions[service.rawValue] == nil {
+            addCaptionRendition(service, captions: found)
         }
+        let names = found.services.map(\.service.rawValue)
+        if state.masterWritten && names != (state.captionServices ?? []) { captionServicesChanged = true }
+        state.captionServices = names
         return cues
     }
 
-    mutating func addCaptionRendition(_ service: CaptionService) {
+    /// The services with text so far, in the stream's languages and with the operator's settings.
+    func foundCaptions(_ cues: [CaptionService: [Cue]]) -> ProgrammeCaptions {
+        foundCaptions(named: CaptionService.allCases.filter { cues[$0]?.isEmpty == false }.map(\.rawValue))
+    }
+
+    /// The services `names`, in the stream's languages and with the operator's settings.
+    func foundCaptions(named names: [String]) -> ProgrammeCaptions {
+        let services = names.compactMap(CaptionService.init(rawValue:)).map {
+            ProgrammeCaptions.Service(service: $0, cues: [], firstSeen: nil, segment: nil)
+        }
+        return ProgrammeCaptions(services: services, languages: captionLanguages).with(request.captionServices)
+    }
+
+    mutating func addCaptionRendition(_ service: CaptionService, captions: ProgrammeCaptions) {
         let identity = RenditionIdentity.cea608(service)
         var hash = ContentHash()
         hash.add("live")
         hash.add(identity.description)
         hash.add("\(Date().timeIntervalSince1970) \(getpid())")
+        let language = captions.language(for: service) ?? .undetermined
+        if language.isUndetermined { note(RenditionPlanner.unknownCaptionLanguage(service)) }
         let record = RenditionRecord(
-            identity: identity.description, sourceID: service.rawValue, language: LanguageTag.undetermined.description, name: service.rawValue,
+            identity: identity.description, sourceID: service.rawValue, language: language.description, name: captions.name(for: service),
             forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608", source: "the video's \(service.rawValue)", cueCount: 0)
         state.captionRenditions[service.rawValue] = state.renditions.count
         state.renditions.append(LiveRendition(folder: RenditionLayout.folder(for: identity), generation: hash.hex(12), record: record, headerBlocks: []))
@@ -114,18 +134,22 @@ extension LiveSession {
         return path
     }
 
-    /// Declares the renditions in the master, once, after their first playlists are on disk.
+    /// Declares the renditions in the master after their first playlists are on disk: once, and
+    /// again when a caption service appears.
     mutating func writeMaster() async throws(SubweaveError) {
         let declarations = state.renditions.map { r in
             NewSubtitleRendition(
                 identity: r.record.identity, name: r.record.name, language: LanguageTag(parsing: r.record.language) ?? .undetermined,
                 forced: r.record.forced, sdh: r.record.sdh, prefersDefault: r.record.prefersDefault, uri: r.playlistPath, origin: r.record.identity)
         }
-        var rewritten = try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(.none))
-            .rewrite(presentation.master, renditions: declarations)
+        var rewritten = try MasterRewriter(
+            preferredLanguage: request.preferredLanguage,
+            closedCaptions: request.closedCaptions.policy(foundCaptions(named: state.captionServices ?? []), mode: request.captions)
+        )
+        .rewrite(presentation.master, renditions: declarations)
         let rebase = URIRebase(source: presentation.masterURL, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)))
         var master = rewritten.master
-        do { _ = try rebase.apply(to: &master) } catch { throw .playlist(error) }
+        do throws(HLSError) { _ = try rebase.apply(to: &master) } catch { throw .playlist(error) }
         rewritten = MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
         var writer = OutputWriter(masterPath: output.path)
         writer.lockTimeout = 600
@@ -133,6 +157,7 @@ extension LiveSession {
         defer { lock.release() }
         try writer.commit(generations: [], master: rewritten.master.playlist, managedFolders: [], named: [:], previous: [:])
         state.masterWritten = true
+        captionServicesChanged = false
     }
 
     /// Removes segment files a window behind the video's (players that loaded the previous

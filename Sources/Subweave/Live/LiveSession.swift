@@ -14,6 +14,9 @@ struct LiveState: Codable {
     var trackRenditions: [String: Int] = [:]
     var captionRenditions: [String: Int] = [:]
     var masterWritten = false
+    /// The caption services found so far (text decoded), as the master declares them; nil in a
+    /// state written before services were kept.
+    var captionServices: [String]?
 }
 
 /// One live follow: the presentation, what has been written, and the caption decoder carried
@@ -30,6 +33,10 @@ struct LiveSession {
     var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
     /// Each track's source bytes (hashed) at the last pass, to tell a file still being written.
     var sourceHashes: [String: String] = [:]
+    /// The languages the stream declares for its caption services.
+    var captionLanguages = CaptionLanguages()
+    /// A caption service appeared since the master was written: it is written again.
+    var captionServicesChanged = false
 
     var targetDuration: Int { presentation.reference.playlist.targetDuration }
     var folder: String { output.deletingLastPathComponent().path }
@@ -49,9 +56,9 @@ struct LiveSession {
         } else {
             try await session.planRenditions()
         }
-        if request.captions == .auto && !session.state.captionRenditions.isEmpty || (request.captions == .auto && !session.state.masterWritten) {
-            session.captions = try await session.captionSource()
-        }
+        // Captions are decoded whatever the request: a service may appear at any point of the
+        // event, and what the master declares must never hide it.
+        session.captions = try await session.captionSource()
         return session
     }
 
@@ -117,7 +124,7 @@ struct LiveSession {
             written += try writeSegments(index, playlist: playlist, cues: cues)
             try writePlaylist(index, playlist: playlist)
         }
-        if !state.masterWritten { try await writeMaster() }
+        if !state.masterWritten || captionServicesChanged { try await writeMaster() }
         prune(playlist)
         try saveState()
         return LiveUpdate(

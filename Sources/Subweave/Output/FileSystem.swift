@@ -226,6 +226,37 @@ package enum FileSystem {
         }
     }
 
+    /// Whether the regular file at `path` holds exactly the bytes `write` hands its sink, in
+    /// pieces (the file is read a piece at a time beside them; nothing is made whole).
+    package static func contentsEqual(_ path: String, written write: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        var equal = true
+        var offset = 0
+        var piece: [UInt8] = []
+        write { buffer in
+            guard equal, let source = buffer.baseAddress, buffer.count > 0 else { return }
+            if piece.count < buffer.count { piece = [UInt8](repeating: 0, count: buffer.count) }
+            let same = piece.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) -> Bool in
+                guard let base = target.baseAddress else { return false }
+                var filled = 0
+                while filled < buffer.count {
+                    let n = pread(fd, base + filled, buffer.count - filled, off_t(offset + filled))
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { return false }
+                    filled += n
+                }
+                return memcmp(base, source, buffer.count) == 0
+            }
+            if !same { equal = false }
+            offset += buffer.count
+        }
+        return equal && Int(info.st_size) == offset
+    }
+
     /// Writes all of `buffer` to `fd`; false on an error (errno says which).
     static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return true }

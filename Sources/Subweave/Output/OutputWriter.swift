@@ -84,19 +84,30 @@ package struct OutputWriter: Sendable {
     /// `previous`: folder → generation the old master named).
     ///
     /// Call holding ``acquireLock()``.
+    ///
+    /// Returns whether anything was written: a run whose generations all exist already, that
+    /// removes nothing and whose master is byte for byte the one on disk leaves the master alone
+    /// (its inode and modification time), so that watchers and CDN purges hooked to it stay quiet.
+    @discardableResult
     package func commit(
         generations: [GenerationWrite], master: Playlist, managedFolders: Set<String>,
         named: [String: String], previous: [String: String], removedFolders: Set<String> = []
-    ) throws(SubweaveError) {
+    ) throws(SubweaveError) -> Bool {
         var created = CreatedEntries()
+        var wrote = true
         do {
             try makeOutputFolder(created: &created)
             try checkMasterTarget()
             try removeLeftovers(in: managedFolders.union(removedFolders))
-            for write in generations { try prepareFolder(write.folder, created: &created) }
-            try writeGenerations(generations, created: &created)
-            try FileSystem.syncFileSystem(of: folder)
-            try FileSystem.replaceFile(at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp")
+            let existing = generations.allSatisfy { FileSystem.isRealFolder(folder + "/" + $0.folder + "/" + $0.generation) }
+            if existing && removedFolders.isEmpty && FileSystem.contentsEqual(masterPath, written: master.write) {
+                wrote = false
+            } else {
+                for write in generations { try prepareFolder(write.folder, created: &created) }
+                try writeGenerations(generations, created: &created)
+                try FileSystem.syncFileSystem(of: folder)
+                try FileSystem.replaceFile(at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp")
+            }
         } catch {
             created.undo()
             throw error
@@ -112,6 +123,7 @@ package struct OutputWriter: Sendable {
             removeGenerations(in: folder, keeping: [], keepLegacy: false)
             _ = rmdir(self.folder + "/" + folder)
         }
+        return wrote
     }
 
     /// Creates the output folder (and its parents) when `--output` names a new one.

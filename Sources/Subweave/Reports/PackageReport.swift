@@ -153,14 +153,19 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public struct CaptionService: Sendable, Codable, Equatable {
         public var service: String
         public var language: String?
-        /// Where the language was read: `caption_service_descriptor` (the PMT's, per line-21
-        /// field) or `video_iso_639` (the video stream's); nil when none is declared.
+        /// Where the language was read: `operator` (a setting for the service),
+        /// `caption_service_descriptor` (the PMT's, per line-21 field), `video_iso_639` (the video
+        /// stream's) or `operator_default`; nil when none is known.
         public var languageSource: String?
         /// Seconds from the programme start of the first caption character found.
         public var firstSeen: Double?
         public var segment: String?
+        /// Whether it is published (the operator may turn a service off).
+        public var published: Bool = true
 
-        enum CodingKeys: String, CodingKey { case service, language, languageSource = "language_source", firstSeen = "first_seen", segment }
+        enum CodingKeys: String, CodingKey {
+            case service, language, languageSource = "language_source", firstSeen = "first_seen", segment, published
+        }
     }
 
     public var master: String
@@ -178,13 +183,15 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var tracks: [Track]
     public var captions: [CaptionService]
     public var warnings: [PackageWarning]
+    /// Nothing was written: the folder already held this result (the master was left alone).
+    public var unchanged = false
     /// Renditions taken out of the master.
     public var removed: [Removed] = []
 
     enum CodingKeys: String, CodingKey {
         case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", referenceReason = "reference_reason"
         case segmentCount = "segment_count"
-        case duration, timeline, groups, tracks, captions, warnings, removed
+        case duration, timeline, groups, tracks, captions, warnings, unchanged, removed
     }
 
     /// A few lines for a person.
@@ -199,7 +206,11 @@ public struct PackageReport: Sendable, Codable, Equatable {
         }
         for gone in removed { lines.append("\(gone.reason): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
         for warning in warnings { lines.append("warning: \(warning.message)") }
-        if let output { lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)") }
+        if let output, unchanged {
+            lines.append("unchanged: \(output) already holds this result; nothing was written")
+        } else if let output {
+            lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)")
+        }
         return lines.joined(separator: "\n")
     }
 }

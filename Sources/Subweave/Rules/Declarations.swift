@@ -70,7 +70,8 @@ package struct CaptionServiceDeclaration: Sendable, Equatable {
         list.set("TYPE", .enumerated(MediaType.closedCaptions.rawValue), order: [])
         list.set("GROUP-ID", .quoted(group), order: [])
         list.set("NAME", .quoted(name), order: [])
-        if let language, !language.isUndetermined { list.set("LANGUAGE", .quoted(language.description), order: []) }
+        // Apple HLS Authoring Spec 4.4: every rendition has a LANGUAGE ("und" when nobody says).
+        list.set("LANGUAGE", .quoted((language ?? .undetermined).description), order: [])
         list.set("DEFAULT", YesNo.no.value, order: [])
         list.set("AUTOSELECT", YesNo.no.value, order: [])
         list.set("INSTREAM-ID", .quoted(instreamID), order: [])

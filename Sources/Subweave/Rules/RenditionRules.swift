@@ -8,6 +8,12 @@ package enum RenditionRules {
     /// `CHARACTERISTICS` of an SDH rendition (Apple HLS Authoring Spec 4.5).
     package static let sdhCharacteristics = "public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
 
+    /// Whether `characteristics` mark a rendition as SDH (it transcribes spoken dialog).
+    package static func isSDH(_ characteristics: String?) -> Bool {
+        characteristics?.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "public.accessibility.transcribes-spoken-dialog" }
+            ?? false
+    }
+
     /// What the rules need to know of one member of a group.
     package struct Member: Sendable, Equatable {
         /// The LANGUAGE, parsed; nil when absent or not a BCP 47 tag.
@@ -47,13 +53,16 @@ package enum RenditionRules {
 
     /// Whether a new member at `index` is AUTOSELECT=YES.
     ///
-    /// YES when it is the DEFAULT; never for `und` (or no language) otherwise; YES for forced and
-    /// SDH renditions (Apple HLS Authoring Spec 4.6, 5.11); otherwise YES only for the first member
-    /// of the group with its LANGUAGE/FORCED/CHARACTERISTICS combination, so AUTOSELECT members
-    /// differ as RFC 8216bis §4.4.6.1.1 asks.
+    /// YES when it is the DEFAULT, and for SDH renditions whatever their language (Apple HLS
+    /// Authoring Spec 4.6: a rendition marked as transcribing spoken dialog must be
+    /// AUTOSELECT=YES); never for `und` (or no language) otherwise; YES for forced renditions
+    /// (5.11); otherwise YES only for the first member of the group with its
+    /// LANGUAGE/FORCED/CHARACTERISTICS combination, so AUTOSELECT members differ as RFC 8216bis
+    /// §4.4.6.1.1 asks.
     package static func autoselect(at index: Int, in members: [Member], isDefault: Bool) -> Bool {
         if isDefault { return true }
         let member = members[index]
+        if isSDH(member.characteristics) { return true }
         guard let language = member.language, !language.isUndetermined else { return false }
         if member.forced || member.characteristics != nil { return true }
         return !members[..<index].contains { other in

@@ -267,7 +267,7 @@ package enum SubtitleIngest {
             warnings.append(
                 IngestWarning(
                     kind: .cuesAfterEnd, line: firstLate.sourceLine,
-                    "\(lateCount) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(firstLate.start.decimalSeconds) s; they are left out. Is this the subtitle file of this asset?"
+                    "\(lateCount) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(firstLate.start.decimalSeconds) s; they are not shown (they are kept beside the rendition, for a refresh on a longer programme). Is this the subtitle file of this asset?"
                 ))
         } else if let firstLate {
             warnings.append(

@@ -23,15 +23,15 @@ enum CaptionsCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let input = context.arguments.positionals[0]
         let isPlaylist = try isPlaylist(input)
-        if context.arguments.flag("--detect") && !isPlaylist {
-            let result = try await CaptionFile.detect(input)
+        if context.arguments.flag("--detect") {
+            let result =
+                isPlaylist
+                ? CaptionFile.detection(try await Presentation(master: Commands.url(input), loader: Commands.loader(context)).detectCaptions())
+                : try await CaptionFile.detect(input)
             if context.json {
                 try Output.json(result, schema: "subweave.captions-detect/1")
             } else {
-                Output.out(
-                    result.captions
-                        ? "captions: \(result.service ?? "") text at \((result.time ?? 0).decimalSeconds) s (\(result.accessUnits) access units scanned)"
-                        : "no captions in the first \(result.accessUnits) access units")
+                Output.out(detectionLine(result))
             }
             return 0
         }
@@ -57,6 +57,17 @@ enum CaptionsCommand {
             }
         }
         return 0
+    }
+
+    /// What a bounded look found, and how far it read.
+    static func detectionLine(_ result: CaptionDetection) -> String {
+        let read = result.secondsRead.map { "\($0.decimalSeconds) s of video, " } ?? ""
+        let stretch = "\(read)\(result.accessUnits) access unit\(result.accessUnits == 1 ? "" : "s")"
+        if result.captions {
+            return "captions: \(result.service ?? "") text at \((result.time ?? 0).decimalSeconds) s (read \(stretch))"
+        }
+        if result.wholeInput { return "no captions: the whole input was read (\(stretch))" }
+        return "no captions in the first \(stretch); this says nothing of what comes later: run without --detect to decode the whole input"
     }
 
     static func isPlaylist(_ path: String) throws -> Bool {

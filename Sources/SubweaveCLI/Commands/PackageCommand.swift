@@ -9,6 +9,7 @@ enum PackageCommand {
             tracks: try registerTracks(arguments), preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
             closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
             captions: arguments.value("--captions") == "off" ? .off : .auto)
+        request.captionServices = try captionServices(arguments)
         request.replace = arguments.flag("--replace")
         request.refreshExisting = !arguments.flag("--no-refresh")
         request.retimeExisting = arguments.flag("--retime-existing")
@@ -72,7 +73,23 @@ enum PackageCommand {
         let arguments = context.arguments
         var request = PackageRequest(tracks: [], captions: arguments.value("--captions") == "off" ? .off : .auto)
         request.retimeExisting = arguments.flag("--retime-existing")
+        request.captionServices = try captionServices(arguments)
         return try await write(request, context)
+    }
+
+    /// `--caption-service SERVICE:KEYS …` and `--caption-language TAG`.
+    static func captionServices(_ arguments: ParsedArguments) throws -> CaptionServiceSettings {
+        var settings = CaptionServiceSettings()
+        for text in arguments.all("--caption-service") {
+            do { try settings.add(parsing: text) } catch { throw CommandError(message: "--caption-service: \(error.description)") }
+        }
+        if let text = arguments.value("--caption-language") {
+            guard let tag = LanguageTag(parsing: text), tag.isKnownLanguage else {
+                throw CommandError(message: "--caption-language \(text) is not a known BCP 47 language; write a code such as en, or und for unknown")
+            }
+            settings.defaultLanguage = tag
+        }
+        return settings
     }
 
     /// Plans `request` with the options every writing command shares, writes it (unless

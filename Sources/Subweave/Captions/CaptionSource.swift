@@ -1,0 +1,126 @@
+import Captions
+import Containers
+import Foundation
+import Timebase
+import TimedText
+
+/// The caption reader of one container, behind one interface.
+enum CaptionSource {
+    case transportStream(TransportStreamCaptionReader)
+    case fragmented(FragmentedCaptionReader)
+    /// Only while a reader is taken out to be changed (so its storage is not copied).
+    case empty
+
+    var timeOf: (Int64) -> MediaTime {
+        get {
+            switch self {
+            case .transportStream(let r): return r.timeOf
+            case .fragmented(let r): return r.timeOf
+            case .empty: return { _ in .zero }
+            }
+        }
+        set {
+            switch self {
+            case .transportStream(var r): self = .empty; r.timeOf = newValue; self = .transportStream(r)
+            case .fragmented(var r): self = .empty; r.timeOf = newValue; self = .fragmented(r)
+            case .empty: break
+            }
+        }
+    }
+
+    /// Reads one segment's bytes.
+    mutating func feed(_ bytes: [UInt8], file: URL) throws(SubweaveError) {
+        switch self {
+        case .transportStream(var r):
+            self = .empty
+            _ = r.feed(bytes[...])
+            self = .transportStream(r)
+        case .fragmented(var r):
+            self = .empty
+            defer { self = .fragmented(r) }
+            do { _ = try r.feed(segment: bytes) } catch { throw .media(file: MediaReader.display(file), error) }
+        case .empty: break
+        }
+    }
+
+    /// A new initialisation section (fMP4, at a discontinuity); the decoded cues are kept.
+    mutating func use(_ initialization: [UInt8]?, file: URL) throws(SubweaveError) {
+        guard case .fragmented(var r) = self, let initialization else { return }
+        self = .empty
+        defer { self = .fragmented(r) }
+        do { try r.use(initialization: initialization) } catch { throw .media(file: "\(MediaReader.display(file)) (its initialisation section)", error) }
+    }
+
+    mutating func discontinuity(at time: MediaTime) {
+        switch self {
+        case .transportStream(var r): self = .empty; r.discontinuity(at: time); self = .transportStream(r)
+        case .fragmented(var r): self = .empty; r.discontinuity(at: time); self = .fragmented(r)
+        case .empty: break
+        }
+    }
+
+    mutating func finish(at time: MediaTime) {
+        switch self {
+        case .transportStream(var r): self = .empty; r.finish(at: time); self = .transportStream(r)
+        case .fragmented(var r): self = .empty; r.finish(at: time); self = .fragmented(r)
+        case .empty: break
+        }
+    }
+
+    /// The decoder behind the reader (nil before an MPEG-TS reader knows its video, or for video
+    /// that cannot carry SEI captions).
+    private var decoder: CaptionDecoder? {
+        switch self {
+        case .transportStream(let r): return r.decoder
+        case .fragmented(let r): return r.decoder
+        case .empty: return nil
+        }
+    }
+
+    /// Whether the reader wants nothing more: a bounded look is over, or the video cannot carry captions.
+    var finished: Bool {
+        switch self {
+        case .transportStream(let r): return r.finished
+        case .fragmented(let r): return r.finished
+        case .empty: return true
+        }
+    }
+
+    /// Whether the reader stopped because the video cannot carry SEI captions (so reading on would find nothing).
+    var cannotCarryCaptions: Bool {
+        guard case .transportStream(let r) = self else { return false }
+        return r.finished && r.decoder == nil
+    }
+
+    /// Video access units read.
+    var accessUnits: Int { decoder?.accessUnits ?? 0 }
+    /// Access units that carried line-21 caption data.
+    var captionDataUnits: Int { decoder?.captionDataUnits ?? 0 }
+    /// When the last frame read stops being shown.
+    var lastFrameEnd: MediaTime? { decoder?.lastFrameEnd }
+
+    /// The captions on screen now, as cues ending at `time` (not final).
+    func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
+        switch self {
+        case .transportStream(let r): return r.decoder?.openCues(at: time) ?? []
+        case .fragmented(let r): return r.decoder.openCues(at: time)
+        case .empty: return []
+        }
+    }
+
+    /// The cues decoded, per service.
+    var cues: [CaptionService: [Cue]] {
+        switch self {
+        case .transportStream(let r): return r.decoder?.collector.cues ?? [:]
+        case .fragmented(let r): return r.decoder.collector.cues
+        case .empty: return [:]
+        }
+    }
+
+    /// The languages the stream declares for its services: the PMT's caption_service_descriptor
+    /// (ATSC A/65) per line-21 field, else the video stream's ISO 639 language (MPEG-TS only).
+    var languages: CaptionLanguages {
+        guard case .transportStream(let r) = self else { return CaptionLanguages() }
+        return CaptionLanguages(announced: r.announcedServices, video: r.videoLanguage)
+    }
+}
