@@ -209,13 +209,23 @@ package struct TransportStreamCaptionReader {
         self.timeOf = timeOf
     }
 
-    /// Feeds bytes; returns false once nothing more is wanted (no SEI codec, or the limit reached).
-    package mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// What was read although malformed or skipped, each naming its file and byte offset.
+    package private(set) var notes: [String] = []
+
+    /// Feeds bytes (of the file `label`, when they are a file of their own); returns false once
+    /// nothing more is wanted (no SEI codec, or the limit reached).
+    package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) -> Bool {
         guard !finished else { return false }
         var units: [(Int64, [UInt8])] = []
+        let base = label == nil ? 0 : demuxer.position
+        var withoutPTS = 0
         demuxer.feed(bytes) { packet in
-            if let pts = packet.pts { units.append((pts, packet.payload)) }
+            if let pts = packet.pts { units.append((pts, packet.payload)) } else { withoutPTS += 1 }
         }
+        var fresh = demuxer.takeNotes(since: base)
+        if withoutPTS > 0 { fresh.append("\(withoutPTS) video PES packet(s) carry no PTS; their caption data was skipped") }
+        let prefix = label.map { "\($0): " } ?? ""
+        if notes.count < Self.noteLimit { notes += fresh.map { prefix + $0 } }
         if decoder == nil, let video = demuxer.video {
             videoStreamType = video.streamType
             videoLanguage = video.language
@@ -241,12 +251,17 @@ package struct TransportStreamCaptionReader {
         decoder?.collector.take() ?? []
     }
 
+    /// At most this many notes are kept (the first ones).
+    static let noteLimit = 20
+
     /// Ends the input.
     package mutating func finish(at end: MediaTime? = nil) {
         var last: [(Int64, [UInt8])] = []
+        let base = demuxer.position
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
+        if notes.count < Self.noteLimit { notes += demuxer.takeNotes(since: base) }
         if var decoder {
             self.decoder = nil
             for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }

@@ -21,6 +21,8 @@ package struct FragmentedCaptionReader {
     package private(set) var finished = false
     /// The earliest presentation time (90 kHz) among the first fragment's samples.
     package private(set) var origin: Int64?
+    /// What was assumed about the media (a fragment without `tfdt`, an edit list ignored).
+    package private(set) var notes: [String] = []
 
     /// A reader for the first H.264 or HEVC video track of `initialization` (its `moov`); nil
     /// when there is none (no captions are possible).
@@ -31,6 +33,7 @@ package struct FragmentedCaptionReader {
             let codec = Self.codec(of: track.sampleEntry)
         else { return nil }
         self.track = track
+        if let ignored = track.ignoredEdits { notes.append(ignored) }
         self.decoder = CaptionDecoder(codec: codec)
         self.accessUnitLimit = accessUnitLimit
         self.timeOf = timeOf
@@ -61,10 +64,16 @@ package struct FragmentedCaptionReader {
     /// wanted (the access-unit limit reached, or text found while detecting).
     ///
     /// `fileOffset` is the file offset of `data` when it is one fragment of a longer file.
-    package mutating func feed(segment data: [UInt8], origin fileOffset: Int = 0) throws(ContainerError) -> Bool {
+    package mutating func feed(segment data: [UInt8], origin fileOffset: Int = 0, label: String? = nil) throws(ContainerError) -> Bool {
         guard !finished else { return false }
         let samples = try ISOBMFF.fragmentSamples(data, tracks: [track], origin: fileOffset)
         guard let lengthSize = track.nalLengthSize else { return false }
+        if let assumed = samples.first(where: \.decodeTimeAssumed), notes.count < 20 {
+            notes.append(
+                (label.map { "\($0): " } ?? "")
+                    + "a movie fragment of sample data at byte \(assumed.offset) has no 'tfdt' (base media decode time): its samples were timed from where the previous fragment ended (\(assumed.decodeTime) on the track's timescale)"
+            )
+        }
         for sample in samples {
             guard let time = MediaTime(exactly: sample.presentationTime, timescale: Int64(track.timescale)) else {
                 throw ContainerError(

@@ -1,3 +1,5 @@
+import Timebase
+
 /// ISO base media file format (ISO/IEC 14496-12) boxes, read as far as the timeline and the
 /// caption reader need: the tracks of `moov` (track ID, timescale, handler, codec, NAL length
 /// size, `trex` defaults) and the samples of each `moof` (decode time, composition offset, size,
@@ -11,6 +13,8 @@ package enum ISOBMFF {
         package let type: String
         package let range: Range<Int>
         package let body: Range<Int>
+        /// The size the box declares when it runs past the data it is in (it was cut at the end).
+        package var declaredSize: UInt64? = nil
     }
 
     /// The boxes directly inside `range`.
@@ -28,7 +32,11 @@ package enum ISOBMFF {
                     throw ContainerError(.malformed, offset: offset, "box '\(type)' has a 64-bit size that is cut short")
                 }
                 let large = readUInt64(data, offset + 8)
-                guard large <= UInt64(Int.max) else { throw ContainerError(.malformed, offset: offset, "box '\(type)' is impossibly large") }
+                guard large <= UInt64(range.upperBound - offset) else {
+                    // Cut at the end of the data, as a box that runs past it.
+                    result.append(Box(type: type, range: offset..<range.upperBound, body: (offset + 16)..<range.upperBound, declaredSize: large))
+                    break
+                }
                 size = Int(large)
                 header = 16
             } else if size == 0 {
@@ -39,7 +47,8 @@ package enum ISOBMFF {
             }
             guard size <= range.upperBound - offset else {
                 // A truncated last box: keep what is there (a byte-range read may cut an mdat).
-                result.append(Box(type: type, range: offset..<range.upperBound, body: (offset + header)..<range.upperBound))
+                result.append(
+                    Box(type: type, range: offset..<range.upperBound, body: (offset + header)..<range.upperBound, declaredSize: UInt64(size)))
                 break
             }
             result.append(Box(type: type, range: offset..<(offset + size), body: (offset + header)..<(offset + size)))
@@ -72,6 +81,43 @@ package enum ISOBMFF {
         package let nalLengthSize: Int?
         /// `trex` defaults for samples whose `tfhd`/`trun` do not say.
         package let defaults: SampleDefaults
+        /// The `edts/elst` entries: (segment duration on the movie timescale, media time on the
+        /// track's; -1 for an empty edit).
+        package var edits: [(duration: UInt64, mediaTime: Int64)] = []
+        /// The movie (`mvhd`) timescale that edit durations count in.
+        package var movieTimescale: UInt32 = 0
+
+        package static func == (a: Track, b: Track) -> Bool {
+            a.trackID == b.trackID && a.timescale == b.timescale && a.handler == b.handler && a.sampleEntry == b.sampleEntry
+                && a.nalLengthSize == b.nalLengthSize && a.defaults == b.defaults && a.movieTimescale == b.movieTimescale
+                && a.edits.elementsEqual(b.edits) { $0.duration == $1.duration && $0.mediaTime == $1.mediaTime }
+        }
+
+        /// What the edit list moves presentation by, on the track's timescale, as the players
+        /// measured apply it: Chromium's MSE (and so hls.js) applies an edit list of exactly one
+        /// entry that is not empty, by starting presentation at its media time (ffmpeg's mp4
+        /// muxer writes one of two frames with B-frames); it ignores longer lists, such as the
+        /// hls muxer's empty edit plus media time (which cancel out) or a 10 s empty edit.
+        package var presentationShift: Int64 {
+            guard edits.count == 1, let only = edits.first, only.mediaTime >= 0 else { return 0 }
+            return only.mediaTime
+        }
+
+        /// What an edit list the players measured ignore would change, for a warning: nil when
+        /// there is none, it is applied, or it changes nothing.
+        package var ignoredEdits: String? {
+            guard edits.count > 1, movieTimescale > 0, timescale > 0 else { return nil }
+            var empty: UInt64 = 0
+            var media: Int64?
+            for edit in edits {
+                if edit.mediaTime < 0 { empty = empty &+ edit.duration } else if media == nil { media = edit.mediaTime }
+            }
+            let emptySeconds = Double(empty) / Double(movieTimescale), mediaSeconds = Double(media ?? 0) / Double(timescale)
+            let net = emptySeconds - mediaSeconds
+            guard abs(net) >= 0.001 else { return nil }
+            return
+                "track \(trackID)'s edit list (\(edits.count) entries: \(emptySeconds.decimalSeconds) s empty, media from \(mediaSeconds.decimalSeconds) s) is ignored, as Chromium and hls.js ignore an edit list of more than one entry; ffmpeg and players that apply it show this video \(net.decimalSeconds) s later than the cues assume"
+        }
     }
 
     /// Sample defaults (`trex`, overridden by `tfhd`).
@@ -128,12 +174,58 @@ package enum ISOBMFF {
                 handler = String(decoding: data[(hdlr.body.lowerBound + 8)..<(hdlr.body.lowerBound + 12)], as: UTF8.self)
             }
             let (entry, lengthSize) = try sampleEntry(data, mdia: mdiaChildren)
-            tracks.append(
-                Track(
-                    trackID: trackID, timescale: timescale, handler: handler, sampleEntry: entry,
-                    nalLengthSize: lengthSize, defaults: extends[trackID] ?? SampleDefaults()))
+            var track = Track(
+                trackID: trackID, timescale: timescale, handler: handler, sampleEntry: entry,
+                nalLengthSize: lengthSize, defaults: extends[trackID] ?? SampleDefaults())
+            if let edts = children.first(where: { $0.type == "edts" }), let elst = try child("elst", data, in: edts.body) {
+                track.edits = try editList(data, elst)
+                track.movieTimescale = try movieTimescale(data, moov: moov)
+            }
+            tracks.append(track)
         }
         return tracks
+    }
+
+    /// The entries of an `elst` (§8.6.6): version 0 with 32-bit fields, 1 with 64-bit.
+    static func editList(_ data: [UInt8], _ elst: Box) throws(ContainerError) -> [(duration: UInt64, mediaTime: Int64)] {
+        guard let version = byte(data, elst.body, 0), let count = uint32(data, elst.body, 4) else {
+            throw ContainerError(.malformed, offset: elst.range.lowerBound, "'elst' is too short")
+        }
+        let entrySize = version == 1 ? 20 : 12
+        guard Int(count) <= (elst.body.count - 8) / entrySize else {
+            throw ContainerError(.malformed, offset: elst.range.lowerBound, "'elst' announces \(count) entries but holds \((elst.body.count - 8) / entrySize)")
+        }
+        var result: [(UInt64, Int64)] = []
+        for index in 0..<Int(count) {
+            let at = 8 + index * entrySize
+            if version == 1 {
+                guard let d = uint64(data, elst.body, at), let m = uint64(data, elst.body, at + 8) else { break }
+                result.append((d, Int64(bitPattern: m)))
+            } else {
+                guard let d = uint32(data, elst.body, at), let m = uint32(data, elst.body, at + 4) else { break }
+                result.append((UInt64(d), Int64(Int32(bitPattern: m))))
+            }
+        }
+        return result
+    }
+
+    /// The `mvhd` timescale (§8.2.2).
+    static func movieTimescale(_ data: [UInt8], moov: Box) throws(ContainerError) -> UInt32 {
+        guard let mvhd = try child("mvhd", data, in: moov.body), let version = byte(data, mvhd.body, 0),
+            let timescale = uint32(data, mvhd.body, version == 1 ? 4 + 16 : 4 + 8)
+        else { return 0 }
+        return timescale
+    }
+
+    /// What is wrong but read anyway in an initialisation segment: a top-level box that claims
+    /// to run past the end of the file (it is cut there).
+    package static func initializationNotes(_ data: [UInt8]) -> [String] {
+        guard let top = try? boxes(data, in: 0..<data.count) else { return [] }
+        return top.compactMap { box in
+            box.declaredSize.map {
+                "box '\(LabelText.excerpt(box.type))' at byte \(box.range.lowerBound) declares \($0) bytes but the file ends \(box.range.count) bytes after its start; it was read as cut there"
+            }
+        }
     }
 
     /// The first sample entry of `minf/stbl/stsd`, and the NAL length size its `avcC`/`hvcC` gives.
@@ -169,9 +261,14 @@ package enum ISOBMFF {
         /// Where the sample's bytes are in the data; check against the data before reading.
         package let offset: Int
         package let size: Int
+        /// The track's edit-list shift (``Track/presentationShift``).
+        package var editShift: Int64 = 0
+        /// The fragment had no `tfdt`: the decode time is where the previous fragment ended, or 0.
+        package var decodeTimeAssumed = false
 
-        /// When the sample is shown: decode time plus composition offset.
-        package var presentationTime: Int64 { decodeTime + compositionOffset }
+        /// When the sample is shown: decode time plus composition offset, less the edit list's
+        /// media time where the players measured apply it.
+        package var presentationTime: Int64 { decodeTime + compositionOffset - editShift }
     }
 
     /// The largest sample count accepted from one `trun` whose samples take no bytes in it.
@@ -226,7 +323,9 @@ package enum ISOBMFF {
                 if flags & 0x20 != 0 { _ = try next32() }
 
                 var decodeTime = nextDecodeTime[trackID] ?? 0
-                if let tfdt = children.first(where: { $0.type == "tfdt" }) {
+                let tfdtBox = children.first(where: { $0.type == "tfdt" })
+                let first = samples.count
+                if let tfdt = tfdtBox {
                     guard let version = byte(data, tfdt.body, 0) else {
                         throw ContainerError(.malformed, offset: tfdt.range.lowerBound, "'tfdt' is empty")
                     }
@@ -245,6 +344,10 @@ package enum ISOBMFF {
                         position: &position, decodeTime: &decodeTime, into: &samples)
                 }
                 nextDecodeTime[trackID] = decodeTime
+                for index in first..<samples.count {
+                    samples[index].editShift = track.presentationShift
+                    samples[index].decodeTimeAssumed = tfdtBox == nil
+                }
             }
             fragment += 1
             if firstOnly { break }

@@ -13,13 +13,17 @@ public struct SegmentTimeline: Sendable, Equatable {
     /// When the first access unit of the stream that gave ``start`` is decoded (the first DTS, or
     /// `tfdt`), wrapped; with B-frames it is before ``start``.
     public let decodeStart: Int64?
+    /// What the probe read although malformed, or assumed (an edit list ignored, a fragment
+    /// without `tfdt`), for a warning.
+    public var notes: [String] = []
 
     /// A segment whose presentation starts at `start` (90 kHz, wrapped), read from `source`.
-    public init(container: Container, start: Int64, source: Source, videoLanguage: String?, decodeStart: Int64? = nil) {
+    public init(container: Container, start: Int64, source: Source, videoLanguage: String?, decodeStart: Int64? = nil, notes: [String] = []) {
         self.container = container
         self.start = start
         self.source = source
         self.videoLanguage = videoLanguage
         self.decodeStart = decodeStart
+        self.notes = notes
     }
 }

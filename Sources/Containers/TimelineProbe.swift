@@ -32,15 +32,22 @@ package enum TimelineProbe {
         var firstDTS: [UInt16: Int64] = [:]
         var lowestPTS: [UInt16: Int64] = [:]  // unwrapped against the stream's first PTS
         var offset = first
+        var shortHeaders: [String] = []
         while offset + TransportStream.packetSize <= data.count {
             guard let packet = TransportStream.Packet(data, at: offset) else {
                 throw ContainerError(.malformed, offset: offset, "lost MPEG-TS sync: expected 0x47, found 0x\(String(data[offset], radix: 16))")
             }
             offset += TransportStream.packetSize
             if tables.consume(packet, in: data) { continue }
-            guard packet.payloadUnitStart, !packet.payload.isEmpty,
-                let header = TransportStream.PESHeader(data[packet.payload]), let pts = header.pts
-            else { continue }
+            guard packet.payloadUnitStart, !packet.payload.isEmpty, let header = TransportStream.PESHeader(data[packet.payload]) else { continue }
+            guard let pts = header.pts else {
+                if header.headerLength > packet.payload.count && firstPTS[packet.pid] == nil {
+                    shortHeaders.append(
+                        "the first PES packet of PID \(packet.pid) at byte \(offset - TransportStream.packetSize) has a header of \(header.headerLength) bytes, longer than its TS packet's \(packet.payload.count) bytes of payload: its timestamps were not read, and the stream's start was taken from a later packet"
+                    )
+                }
+                continue
+            }
             if let reference = firstPTS[packet.pid] {
                 let unwrapped = PresentationTimestamp.unwrapped(pts, near: reference)
                 lowestPTS[packet.pid] = min(lowestPTS[packet.pid] ?? unwrapped, unwrapped)
@@ -70,12 +77,12 @@ package enum TimelineProbe {
         if let video = lowest(.video) {
             return SegmentTimeline(
                 container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage,
-                decodeStart: decodeStart(.video))
+                decodeStart: decodeStart(.video), notes: shortHeaders)
         }
         if let audio = lowest(.audio) {
             return SegmentTimeline(
                 container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil,
-                decodeStart: decodeStart(.audio))
+                decodeStart: decodeStart(.audio), notes: shortHeaders)
         }
         throw ContainerError(.missing, offset: first, "no PES packet with a PTS for any video or audio stream the PMT lists")
     }
@@ -96,9 +103,14 @@ package enum TimelineProbe {
                     )
                 }
                 let decode = MediaTime(exactly: firstDecode, timescale: Int64(track.timescale)).map { PresentationTimestamp.wrapped($0.ticks) }
+                var notes: [String] = []
+                if let ignored = track.ignoredEdits { notes.append(ignored) }
+                if own.contains(where: \.decodeTimeAssumed) {
+                    notes.append("its first movie fragment has no 'tfdt' (base media decode time): its decode time was taken as 0")
+                }
                 return SegmentTimeline(
                     container: .fragmentedMP4, start: PresentationTimestamp.wrapped(time.ticks),
-                    source: handler == "vide" ? .video : .audio, videoLanguage: nil, decodeStart: decode)
+                    source: handler == "vide" ? .video : .audio, videoLanguage: nil, decodeStart: decode, notes: notes)
             }
         }
         throw ContainerError(

@@ -199,15 +199,28 @@ package enum TransportStream {
         /// Bytes from the start of the PES packet to its payload.
         package let headerLength: Int
 
+        /// Stream IDs without the optional PES header: program stream map, padding, private 2,
+        /// ECM, EMM, directory, DSMCC, H.222.1 E.
+        package static let withoutOptionalHeader: Set<UInt8> = [0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xFF, 0xF2, 0xF8]
+
+        /// The same header with PES_packet_length 0 (unbounded).
+        package var unbounded: PESHeader { PESHeader(streamID: streamID, packetLength: 0, pts: pts, dts: dts, headerLength: headerLength) }
+
+        private init(streamID: UInt8, packetLength: Int, pts: Int64?, dts: Int64?, headerLength: Int) {
+            self.streamID = streamID
+            self.packetLength = packetLength
+            self.pts = pts
+            self.dts = dts
+            self.headerLength = headerLength
+        }
+
         /// Parses the header at the start of `bytes`; nil if there is no start code prefix.
         package init?(_ bytes: ArraySlice<UInt8>) {
             let b = bytes.startIndex
             guard bytes.count >= 6, bytes[b] == 0, bytes[b + 1] == 0, bytes[b + 2] == 1 else { return nil }
             streamID = bytes[b + 3]
             packetLength = Int(bytes[b + 4]) << 8 | Int(bytes[b + 5])
-            // Streams without the optional header: program stream map, padding, private 2, ECM, EMM, directory, DSMCC, H.222.1 E.
-            let plain: Set<UInt8> = [0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xFF, 0xF2, 0xF8]
-            guard !plain.contains(streamID), bytes.count >= 9, bytes[b + 6] & 0xC0 == 0x80 else {
+            guard !Self.withoutOptionalHeader.contains(streamID), bytes.count >= 9, bytes[b + 6] & 0xC0 == 0x80 else {
                 pts = nil
                 dts = nil
                 headerLength = 6

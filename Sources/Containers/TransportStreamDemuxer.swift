@@ -34,6 +34,10 @@ package struct TransportStreamDemuxer {
     private var tables = ProgramTables()
     private var current: [UInt8] = []
     private var currentHeader: TransportStream.PESHeader?
+    /// A PES packet has started and its header is not complete yet (it may span TS packets).
+    private var headerPending = false
+    /// What was read although malformed, by kind: how often, and the first byte offset.
+    private var anomalies: [String: (count: Int, first: Int)] = [:]
     private var currentOffset = 0
     private var lastCounter: UInt8?
     private var synced = false
@@ -146,24 +150,69 @@ package struct TransportStreamDemuxer {
         if !packet.payload.isEmpty {
             if let last = lastCounter, packet.continuityCounter != (last &+ 1) & 0x0F, packet.continuityCounter != last, !packet.discontinuity {
                 continuityErrors += 1
-                if !packet.payloadUnitStart { current = []; currentHeader = nil }
+                if !packet.payloadUnitStart { current = []; currentHeader = nil; headerPending = false }
             }
             lastCounter = packet.continuityCounter
         }
         if packet.payloadUnitStart {
             flushCurrent(emit)
-            currentHeader = TransportStream.PESHeader(data[packet.payload])
             currentOffset = absolute
             collecting = true
-            if let header = currentHeader {
-                let start = packet.payload.lowerBound + min(header.headerLength, packet.payload.count)
-                current = Array(data[start..<packet.payload.upperBound])
-                truncateAtPictureData(from: 0)
-            }
+            current = Array(data[packet.payload])
+            headerPending = true
+            parseHeader()
+        } else if headerPending {
+            current.append(contentsOf: data[packet.payload])
+            parseHeader()
         } else if currentHeader != nil && collecting {
             let before = current.count
             current.append(contentsOf: data[packet.payload])
             truncateAtPictureData(from: max(0, before - 3))
+        }
+    }
+
+    /// Reads the PES header once its bytes are in (a header may span TS packets), then keeps
+    /// only the payload after it.
+    private mutating func parseHeader() {
+        guard current.count >= 6 else { return }
+        guard current[0] == 0, current[1] == 0, current[2] == 1 else {
+            // Not a PES packet start: nothing of it is read.
+            headerPending = false
+            current = []
+            note("a payload unit that does not start with a PES start code (00 00 01) was skipped", at: currentOffset)
+            return
+        }
+        // Streams with the optional header need its first 9 bytes to know its length.
+        if !TransportStream.PESHeader.withoutOptionalHeader.contains(current[3]) && current.count < 9 { return }
+        guard let header = TransportStream.PESHeader(current[...]) else { return }
+        guard current.count >= header.headerLength else { return }
+        headerPending = false
+        var parsed = header
+        if header.packetLength > 0 && header.packetLength + 6 < header.headerLength {
+            // Impossible: read as unbounded (as for video), so its payload is not lost.
+            note("a PES packet declares a PES_packet_length shorter than its own header; it was read as unbounded (0)", at: currentOffset)
+            parsed = header.unbounded
+        }
+        currentHeader = parsed
+        current.removeFirst(header.headerLength)
+        truncateAtPictureData(from: 0)
+    }
+
+    /// Records something read although malformed.
+    private mutating func note(_ kind: String, at offset: Int) {
+        if let seen = anomalies[kind] { anomalies[kind] = (seen.count + 1, seen.first) } else { anomalies[kind] = (1, offset) }
+    }
+
+    /// Where the next byte fed will be in the stream (what was fed so far).
+    package var position: Int { bytesRead + pending.count }
+
+    /// What was read although malformed (or skipped) since the last call, each with how often
+    /// and where first (its offset less `base`, the stream position where its file began).
+    package mutating func takeNotes(since base: Int) -> [String] {
+        defer { anomalies = [:] }
+        return anomalies.keys.sorted().map { kind in
+            let (count, first) = anomalies[kind] ?? (0, 0)
+            return "\(kind) (\(count == 1 ? "once" : "\(count) times"), first at byte \(max(0, first - base)))"
         }
     }
 
@@ -186,6 +235,12 @@ package struct TransportStreamDemuxer {
     }
 
     private mutating func flushCurrent(_ emit: (PESPacket) -> Void) {
+        if headerPending {
+            headerPending = false
+            current = []
+            note("a PES packet ended before its own header was complete; it was dropped", at: currentOffset)
+            return
+        }
         guard let header = currentHeader else { return }
         var payload = current
         if header.packetLength > 0 && collecting {

@@ -165,10 +165,12 @@ extension Presentation {
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries.
         let captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url).with(request.captionServices)
-        let made = try await makeTrackRenditions(request.tracks, stager: stager)
+        // An open programme's renditions are appended to, under the URIs players already follow.
+        let published = output == masterURL ? publishedRenditions() : [:]
+        let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published)
         var request = request
         request.tracks = made.map(\.track)
-        var planner = RenditionPlanner(timeline: timeline)
+        var planner = RenditionPlanner(timeline: timeline, published: published)
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         if request.captions == .auto { planner.add(captions) }
         var warnings = self.warnings
@@ -187,6 +189,7 @@ extension Presentation {
         )
         .rewrite(master, renditions: planner.declarations, removing: removal.lines)
         warnings += request.closedCaptions.warnings(captions, mode: request.captions)
+        warnings += captions.notes.map { PackageWarning(.media, "while reading captions: \($0)") }
         warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, made.map(\.coverageCues))
         if let preferred = request.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
@@ -231,12 +234,14 @@ extension Presentation {
 
     /// Loads, ingests and segments each track, a few at a time; with a `stager`, each rendition
     /// is written to staging at once and its cues are let go.
-    private func makeTrackRenditions(_ tracks: [SubtitleTrack], stager: RenditionStager?) async throws(SubweaveError) -> [MadeTrack] {
+    private func makeTrackRenditions(
+        _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition]
+    ) async throws(SubweaveError) -> [MadeTrack] {
         let timeline = self.timeline
         let compared = RenditionRules.forcedCoverageTracks(tracks)
         return try await TrackLoader(loader: loader).load(tracks) { index, track, ingested throws(SubweaveError) in
             let track = try Self.languageFromFile(track, ingested)
-            let made = RenditionPlanner.rendition(for: track, ingested, timeline: timeline)
+            let made = RenditionPlanner.rendition(for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)])
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
                 files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }
@@ -335,6 +340,20 @@ extension Presentation {
                     languageSource: captions.languageAndSource(for: $0.service)?.source.rawValue,
                     firstSeen: $0.firstSeen?.seconds, segment: $0.segment, published: captions.settings[$0.service.rawValue]?.publish ?? true)
             }, warnings: warnings)
+    }
+
+    /// The renditions of an open programme an earlier run published that a run appends to (their
+    /// playlists have no `EXT-X-ENDLIST`), by folder.
+    func publishedRenditions() -> [String: PublishedRendition] {
+        guard masterURL.isFileURL else { return [:] }
+        let root = masterURL.deletingLastPathComponent().path
+        var result: [String: PublishedRendition] = [:]
+        for (folder, generation) in Self.managedGenerations(master, includingLegacy: false) {
+            if let published = PublishedRendition.read(folder: folder, generation: generation, root: root, reference: timeline.playlist) {
+                result[folder] = published
+            }
+        }
+        return result
     }
 
     /// The renditions Subweave manages in `master`: folder → the generation it names ("" for the

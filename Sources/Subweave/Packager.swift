@@ -9,9 +9,13 @@ import Foundation
 public struct Packager: Sendable {
     public var loader: ResourceLoader
     /// How long a run waits for another run on the same folder, in seconds.
-    public var lockTimeout: TimeInterval = 600
+    public var lockTimeout: TimeInterval = OutputWriter.defaultLockTimeout
     /// Keep the generation each rendition's previous master named (for players mid-playback).
     public var keepPrevious = false
+    /// How long a generation the master no longer names stays for players that loaded an
+    /// earlier master, in seconds (default a day; 0 removes it at once): the first run that
+    /// finds it unnamed marks it retired, the first run this long after removes it.
+    public var retireAfter: TimeInterval = RenditionLayout.defaultRetireAfter
     /// Told when the run has to wait for another run's lock.
     public var onWait: @Sendable (String) -> Void = { _ in }
 
@@ -56,6 +60,7 @@ public struct Packager: Sendable {
         var writer = OutputWriter(masterPath: output.path)
         writer.lockTimeout = lockTimeout
         writer.keepPrevious = keepPrevious
+        writer.retireAfter = retireAfter
         writer.onWait = onWait
         return writer
     }

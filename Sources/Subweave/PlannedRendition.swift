@@ -15,6 +15,8 @@ package struct PlannedRendition: Sendable {
         case staged(path: String)
         /// The generation is already in place: its name is the hash of its bytes.
         case inPlace
+        /// New files of a published generation of an open programme (``PublishedRendition``).
+        case appending(SubtitleRendition)
     }
 
     /// The rendition's folder, relative to the master (``RenditionLayout/folder(for:)``).
@@ -43,8 +45,15 @@ package struct PlannedRendition: Sendable {
         self.files = files
     }
 
-    /// `rendition`, its files to be made when written.
-    package init(_ rendition: SubtitleRendition) { self.init(rendition, files: .pending(rendition)) }
+    /// `rendition`, its files to be made when written (appended to its published generation,
+    /// when it has one).
+    package init(_ rendition: SubtitleRendition) { self.init(rendition, files: Self.files(of: rendition)) }
+
+    /// Where the files of a rendition not staged come from.
+    static func files(of rendition: SubtitleRendition) -> Files {
+        guard rendition.appending != nil else { return .pending(rendition) }
+        return rendition.appendsNothing ? .inPlace : .appending(rendition)
+    }
 
     /// Every file the generation holds, relative to the master.
     package var paths: [String] { RenditionLayout.paths(folder: folder, generation: generation, segments: segmentCount, record: hasRecord) }
@@ -55,6 +64,8 @@ package struct PlannedRendition: Sendable {
         case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition)
         case .staged(let path): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path))
         case .inPlace: return GenerationWrite(folder: folder, generation: generation, source: .inPlace)
+        case .appending(let rendition):
+            return GenerationWrite(folder: folder, generation: generation, source: .append({ emit throws(SubweaveError) in try rendition.eachFile(emit) }))
         }
     }
 }

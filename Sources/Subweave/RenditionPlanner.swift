@@ -12,7 +12,13 @@ package struct RenditionPlanner {
     var declarations: [NewSubtitleRendition] = []
     var reports: [PackageReport.Track] = []
 
-    init(timeline: ProgrammeTimeline) { self.timeline = timeline }
+    /// Renditions of an open programme an earlier run published, by folder: appended to.
+    let published: [String: PublishedRendition]
+
+    init(timeline: ProgrammeTimeline, published: [String: PublishedRendition] = [:]) {
+        self.timeline = timeline
+        self.published = published
+    }
 
     /// A side-loaded track's rendition, its declaration and its report, made from its cues.
     struct TrackRendition: Sendable {
@@ -23,7 +29,9 @@ package struct RenditionPlanner {
 
     /// Segments `track`'s cues along `timeline` (a function of its arguments alone, so tracks
     /// are made in parallel).
-    static func rendition(for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline) -> TrackRendition {
+    static func rendition(for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil)
+        -> TrackRendition
+    {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         // Nothing shows after the programme: a cue running past its end (an SCC caption never
@@ -39,18 +47,27 @@ package struct RenditionPlanner {
             ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: writable.count)
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
-            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept)
+            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending)
         let declaration = NewSubtitleRendition(
             identity: track.identity.description, name: track.label, language: track.language,
             forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
             uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\"")
-        let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description)
-        let report = PackageReport.Track(
+        let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description) + Self.appendNotes(rendition)
+        var report = PackageReport.Track(
             sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
             ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
             firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
             written: rendition.written, warnings: warnings)
+        if appending != nil && !rendition.appendsNothing { report.action = "appended" }
         return TrackRendition(rendition: rendition, declaration: declaration, report: report)
+    }
+
+    /// What appending to a published rendition says: the cues that came too late for their segment.
+    static func appendNotes(_ rendition: SubtitleRendition) -> [String] {
+        guard rendition.lateCues > 0 else { return [] }
+        return [
+            "\(rendition.lateCues) cue(s) start in segments already published (never written again); they went into the first new segment, with their own times"
+        ]
     }
 
     /// `cues` without those that start at or after `duration`, and with `clampingEnds`, ending by
@@ -93,8 +110,8 @@ package struct RenditionPlanner {
             prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
         let rendition = SubtitleRendition(
             folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true,
-            keptCues: outside ? kept.cues : nil)
-        var warnings: [String] = []
+            keptCues: outside ? kept.cues : nil, appending: published[folder])
+        var warnings: [String] = Self.appendNotes(rendition)
         if let first = kept.cues.first(where: { $0.start >= timeline.duration }) {
             let count = kept.cues.count - writable.count
             warnings.append(
@@ -102,8 +119,8 @@ package struct RenditionPlanner {
             )
         }
         append(
-            rendition, record: record, encoding: nil, action: "refreshed", origin: "the earlier rendition \(old.identity)", replacesLine: nil,
-            warnings: warnings)
+            rendition, record: record, encoding: nil, action: rendition.appending != nil && !rendition.appendsNothing ? "appended" : "refreshed",
+            origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: warnings)
     }
 
     /// Another tool's rendition without a map, written again in Subweave's layout in its place.
@@ -172,8 +189,9 @@ package struct RenditionPlanner {
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
                 name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
                 source: "the video's \(service.service.rawValue)", cueCount: writable.count)
+            let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(
-                folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true)
+                folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder])
             renditions.append(PlannedRendition(rendition))
             declarations.append(
                 NewSubtitleRendition(

@@ -28,21 +28,30 @@ package struct SubtitleRendition: Sendable {
     /// Kept beside the rendition: what fits the programme is a view, the source is the record, so a
     /// later refresh on a longer programme brings them back. Nil when every cue is shown.
     package let keptCues: [Cue]?
+    /// The earlier run's published rendition this one appends to (an open programme), if any.
+    package let appending: PublishedRendition?
+    /// Cues that start in segments already published and are not in them: they go into the
+    /// first new segment.
+    package private(set) var lateCues = 0
 
     /// A rendition of `cues` along `timeline`, with `record` written beside it; `writable`: the
     /// cues are already ``SegmentCues/writable(_:)`` (made so once by the caller).
     package init(
         folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil,
         writable alreadyWritable: Bool = false,
-        keptCues: [Cue]? = nil
+        keptCues: [Cue]? = nil, appending: PublishedRendition? = nil
     ) {
         self.keptCues = keptCues
+        self.appending = appending
         self.folder = folder
         let writable = alreadyWritable ? cues : SegmentCues.writable(cues)
         self.cues = writable
         self.headerBlocks = headerBlocks
         self.timeline = timeline
-        let assignment = Segmenter.assign(writable, to: timeline.windows)
+        var assignment = Segmenter.assign(writable, to: timeline.windows)
+        if let appending, appending.segments < assignment.count {
+            lateCues = Self.addLateCues(writable, published: appending, to: &assignment)
+        }
         self.assignment = assignment
         // The earliest cue each sequence carries decides whether its times must move later.
         var earliest: [MediaTime?] = Array(repeating: nil, count: timeline.sequences.count)
@@ -60,7 +69,30 @@ package struct SubtitleRendition: Sendable {
             for cue in keptCues { hash.add(WebVTTWriter.block(cue)) }
         }
         if let record { hash.add(record.json) }
-        self.generation = hash.hex(12)
+        self.generation = appending?.generation ?? hash.hex(12)
+    }
+
+    /// Puts the cues that start in published segments but are not in them into the first new
+    /// segment; returns how many.
+    static func addLateCues(_ cues: [Cue], published: PublishedRendition, to assignment: inout [[Int]]) -> Int {
+        let known = Set(published.cues.map(PublishedRendition.key))
+        let first = published.segments
+        var late: [Int] = []
+        for (index, cue) in cues.enumerated() where !known.contains(PublishedRendition.key(cue)) {
+            // Carried by a new segment already (it overlaps one), or by none at all.
+            let carried = assignment.indices.contains { $0 >= first && assignment[$0].contains(index) }
+            let inPublished = assignment[..<first].contains { $0.contains(index) }
+            if inPublished && !carried { late.append(index) }
+        }
+        if !late.isEmpty { assignment[first] = (assignment[first] + late).sorted() }
+        return late.count
+    }
+
+    /// Whether appending writes nothing new: no new segment, and the same cues.
+    package var appendsNothing: Bool {
+        guard let appending else { return false }
+        return appending.segments == timeline.playlist.segments.count
+            && (keptCues ?? cues).map(PublishedRendition.key) == appending.cues.map(PublishedRendition.key)
     }
 
     /// The playlist's path relative to the master (also its `URI`).
@@ -92,6 +124,8 @@ package struct SubtitleRendition: Sendable {
         var previous: [Int: String] = [:]
         var blockSequence = -1
         for (index, cueIndices) in assignment.enumerated() {
+            // Published segments are never written again.
+            if let appending, index < appending.segments { continue }
             let sequence = timeline.sequences.isEmpty ? -1 : timeline.sequenceIndex(forSegment: index)
             if sequence != blockSequence { previous = [:]; blockSequence = sequence }
             let mapping = sequence >= 0 ? mappings[sequence] : nil

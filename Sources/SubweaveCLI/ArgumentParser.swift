@@ -135,8 +135,14 @@ enum CommandRules {
         if let label = parsed.value("--encoding"), TextEncoding(label: label) == nil {
             throw fail("unknown encoding \"\(LabelText.excerpt(label))\"; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let text = parsed.value("--lock-timeout"), Double(text).map({ $0 >= 0 }) != true {
-            throw fail("--lock-timeout \(LabelText.excerpt(text)) is not a number of seconds")
+        // Seconds are finite and sane: `inf` or 1e300 would overflow the timers built from them.
+        for (option, maximum, what) in [
+            ("--lock-timeout", 86_400.0, "a day"), ("--retire-after", 10 * 365 * 86_400.0, "ten years"), ("--poll", 3_600.0, "an hour"),
+            ("--idle-timeout", 7 * 86_400.0, "a week"),
+        ] {
+            if let text = parsed.value(option), Double(text).map({ $0.isFinite && $0 >= 0 && $0 <= maximum }) != true {
+                throw fail("\(option) \(LabelText.excerpt(text)) is not a number of seconds from 0 to \(Int(maximum)) (\(what))")
+            }
         }
         if command == "package", parsed.all("--subtitle").isEmpty, parsed.value("--tracks") == nil, parsed.value("--captions") == "off" {
             throw fail("nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)")

@@ -63,6 +63,9 @@ enum CommandTable {
         OptionSpec(name: "--dry-run", help: "print the new master; write nothing"),
         OptionSpec(name: "--strict", help: "fail (exit 1, nothing written) on any warning"),
         OptionSpec(name: "--keep-previous", help: "keep each rendition's previous generation for players that read the old master"),
+        OptionSpec(
+            name: "--retire-after", value: "SECONDS",
+            help: "how long a generation the master no longer names stays for players mid-playback (default 86400, a day; 0: remove at once)"),
         OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long to wait for another run on the same folder (default 600)"),
     ]
 

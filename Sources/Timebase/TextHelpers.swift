@@ -74,7 +74,10 @@ extension Substring {
 extension Double {
     /// Seconds written with three decimals (`12.345`), as ``MediaTime/decimalSeconds`` writes them.
     package var decimalSeconds: String {
-        MediaTime(ticks: Int64((self * Double(MediaTime.ticksPerSecond)).rounded())).decimalSeconds
+        // Beyond what a media time holds (or not a number), the plain form: never a trap.
+        let ticks = (self * Double(MediaTime.ticksPerSecond)).rounded()
+        guard ticks.isFinite, abs(ticks) < Double(MediaTime.limit) else { return "\(self)" }
+        return MediaTime(ticks: Int64(ticks)).decimalSeconds
     }
 }
 

@@ -293,11 +293,22 @@ final class TTMLBuilder: NSObject, XMLParserDelegate {
             let ownBegin = try time("begin")
             let ownEnd = try time("end")
             let dur = try time("dur")
-            begin = parent.begin + (ownBegin ?? .zero)
+            // Times add up along the nesting: every sum stays within the bound of every timestamp
+            // (a file can nest thousands of elements that each begin far in).
+            func sum(_ a: MediaTime, _ b: MediaTime) throws(TTMLError) -> MediaTime {
+                guard let total = MediaTime.checkedSum(a, b) else {
+                    throw TTMLError(
+                        line: parser.lineNumber,
+                        "<\(LabelText.excerpt(name))> begins or ends \((a.seconds + b.seconds).decimalSeconds) s in, adding up its ancestors' times: beyond the \(MediaTime.limit / 90_000) s any timestamp may reach"
+                    )
+                }
+                return total
+            }
+            begin = try sum(parent.begin, ownBegin ?? .zero)
             if let ownEnd {
-                end = parent.begin + ownEnd
+                end = try sum(parent.begin, ownEnd)
             } else if let dur {
-                end = begin + dur
+                end = try sum(begin, dur)
             }
             if let parentEnd = parent.end { end = min(end ?? parentEnd, parentEnd) }
         } catch {

@@ -115,6 +115,58 @@ struct HostileInputTests {
         #expect(outsideBefore.differences(to: try FolderSnapshot(outside)) == [])
     }
 
+    /// A packaged rendition moved elsewhere and reached through a link (the `subtitles` folder,
+    /// or one generation): every command that would read, write or delete there refuses, naming
+    /// the link, and neither folder changes (a file Subweave never wrote among them).
+    @Test(arguments: ["subtitles", "generation"])
+    func nothingIsDeletedThroughALink(_ which: String) throws {
+        let dir = try Fixtures.copyExample()
+        #expect(try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en"]).status == 0)
+        let outside = try Scratch.make().path
+        let moved: String
+        if which == "subtitles" {
+            moved = dir + "/subtitles"
+        } else {
+            let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
+            moved = generation
+        }
+        try FileManager.default.moveItem(atPath: moved, toPath: outside + "/moved")
+        try "not Subweave's".write(toFile: outside + "/moved/notes.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: moved, withDestinationPath: outside + "/moved")
+        let before = try FolderSnapshot(dir), outsideBefore = try FolderSnapshot(outside)
+        for arguments in [
+            ["remove", dir + "/master.m3u8", "--id", "en"], ["refresh", dir + "/master.m3u8"],
+            ["package", dir + "/master.m3u8", "--replace", "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr"],
+        ] {
+            let outcome = try BuiltTool.run(arguments)
+            #expect(outcome.status == 1, "\(arguments[0]): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(moved) && outcome.stderr.contains("is a symbolic link"), "\(arguments[0]): \(outcome.stderr)")
+            #expect(!outcome.stderr.contains("errno"), "\(outcome.stderr)")
+        }
+        #expect(before.differences(to: try FolderSnapshot(dir)) == [])
+        #expect(outsideBefore.differences(to: try FolderSnapshot(outside)) == [])
+    }
+
+    /// An output folder that is itself a link (`current` → a release folder) is resolved once:
+    /// package, list, refresh and remove work through it, and write into the release folder.
+    @Test func anOutputFolderThatIsALinkWorks() throws {
+        let release = try Fixtures.copyExample()
+        let links = try Scratch.make().path
+        let current = links + "/current"
+        try FileManager.default.createSymbolicLink(atPath: current, withDestinationPath: release)
+        let package = try BuiltTool.run(["package", current + "/master.m3u8", "--subtitle", "url=\(release)/subs/en.srt,language=en"])
+        #expect(package.status == 0, "\(package.stderr)")
+        #expect(FileManager.default.fileExists(atPath: release + "/subtitles/en-en"))
+        let list = try BuiltTool.run(["list", current + "/master.m3u8"])
+        #expect(list.status == 0 && list.stdout.contains("external:en:en"), "\(list.stdout) \(list.stderr)")
+        #expect(try BuiltTool.run(["refresh", current + "/master.m3u8"]).status == 0)
+        let remove = try BuiltTool.run(["remove", current + "/master.m3u8", "--id", "en"])
+        #expect(remove.status == 0, "\(remove.stderr)")
+        #expect(!(try String(contentsOfFile: release + "/master.m3u8", encoding: .utf8)).contains("subtitles/en-en"))
+        var info = stat()
+        #expect(lstat(current, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link itself is left alone")
+    }
+
     @Test func refusedRunsWriteNothing() throws {
         let dir = try Fixtures.copyExample()
         let before = try FolderSnapshot(dir)

@@ -50,7 +50,8 @@ struct LifecycleCommandTests {
     @Test func removeTakesOutTheLineAndTheFolderAndEmptiesTheGroupLast() throws {
         let dir = try example()
         #expect(try package(dir, ["--preferred-language", "fr"]).status == 0)
-        let removed = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "fr", "--json"])
+        // No grace period: the removed rendition's folder goes at once.
+        let removed = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "fr", "--json", "--retire-after", "0"])
         #expect(removed.status == 0, "\(removed.stderr)")
         let report = try json(removed)
         let gone = try #require(report["removed"] as? [[String: Any]])
@@ -60,7 +61,7 @@ struct LifecycleCommandTests {
         #expect(parsed.renditions.map(\.language) == ["en"])
         #expect(parsed.variants.allSatisfy { $0.attributes["SUBTITLES"]?.unquoted == "subs" })
         // The only one left: removing it drops SUBTITLES from every variant (RFC 8216bis §4.4.6.2).
-        #expect(try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "en", "--language", "en"]).status == 0)
+        #expect(try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "en", "--language", "en", "--retire-after", "0"]).status == 0)
         parsed = try master(dir)
         #expect(parsed.renditions.filter { $0.type == .subtitles }.isEmpty)
         #expect(parsed.variants.allSatisfy { $0.attributes["SUBTITLES"] == nil })
@@ -111,7 +112,9 @@ struct LifecycleCommandTests {
         #expect(relabelled.status == 0)
         #expect(relabelled.stderr.contains("was packaged before in fr"), "\(relabelled.stderr)")
         #expect(try master(dir).renditions.compactMap(\.language).sorted() == ["de", "en", "fr"])
-        let replaced = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/fr.vtt,language=de,id=fr", "--replace"])
+        let replaced = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/fr.vtt,language=de,id=fr", "--replace", "--retire-after", "0",
+        ])
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(try master(dir).renditions.compactMap(\.language) == ["de"])
         let left = try FileManager.default.contentsOfDirectory(atPath: dir + "/subtitles").sorted()
@@ -200,7 +203,7 @@ struct LifecycleCommandTests {
         #expect((try json(unchanged)["tracks"] as? [[String: Any]])?.first?["action"] as? String == "unchanged")
 
         try GeneratedMedia.tsVideo(folder: dir, seconds: 8, segment: 3, offset: 20, master: false)
-        let refreshed = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--json"])
+        let refreshed = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--json", "--retire-after", "0"])
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
         #expect((try json(refreshed)["tracks"] as? [[String: Any]])?.first?["action"] as? String == "refreshed")
         let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
@@ -255,6 +258,39 @@ struct LifecycleCommandTests {
         #expect(longer.status == 0, "\(longer.stderr)")
         #expect(!longer.stderr.contains("warning"), "\(longer.stderr)")
         #expect(try shown() == ["Fifty-five", "Forty", "One", "Twenty"], "every cue of the source is back")
+    }
+
+    /// A generation the master no longer names stays for players that loaded the earlier master:
+    /// marked retired by the run that replaces it, removed by the first run the grace period later.
+    @Test func aReplacedGenerationRetiresBeforeItGoes() throws {
+        let dir = try example()
+        #expect(try package(dir).status == 0)
+        let first = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
+        // Another delay: a new generation; the first is retired, not removed.
+        let delayed = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en,delay=0.5", "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr",
+            "--retire-after", "2",
+        ])
+        #expect(delayed.status == 0, "\(delayed.stderr)")
+        let second = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/en-en")
+        #expect(second != first)
+        #expect(FileManager.default.fileExists(atPath: first + "/index.m3u8"), "players that loaded the old master still find it")
+        #expect(FileManager.default.fileExists(atPath: first + "/retired"))
+        #expect(!FileManager.default.fileExists(atPath: second + "/retired"))
+        // Within the grace period a later run keeps it; after it, the run removes it.
+        let again = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--retire-after", "2"])
+        #expect(again.status == 0 && FileManager.default.fileExists(atPath: first + "/index.m3u8"))
+        sleep(3)
+        let later = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--retire-after", "2"])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: first), "retired for longer than the grace period")
+        #expect(FileManager.default.fileExists(atPath: second + "/index.m3u8"))
+        // A removed rendition retires too, and its folder goes with its last generation.
+        #expect(try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "fr", "--retire-after", "2"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/subtitles/fr-fr"))
+        sleep(3)
+        #expect(try BuiltTool.run(["refresh", dir + "/master.m3u8", "--retire-after", "2"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/subtitles/fr-fr"))
     }
 
     /// A refresh that changes nothing writes nothing: the master keeps its inode and its

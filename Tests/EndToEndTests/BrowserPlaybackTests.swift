@@ -199,6 +199,139 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// An EVENT title re-packaged every second while hls.js plays it (what pipelines do with a
+    /// growing event): each run appends under the URIs the player follows, so every cue of each
+    /// language is shown and the player never gets a 404.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"), arguments: ["en", "fr"])
+    func anEventTitleRepackagedWhilePlayingLosesNothing(_ language: String) throws {
+        let site = try Scratch.make().path
+        let live = try LiveSimulator(folder: site, seconds: 12)
+        let english: [(Double, Double, String)] = [(0.5, 1.5, "One"), (3.9, 4.3, "Across four"), (7, 8, "Seven"), (10.5, 11.5, "Ten and a half")]
+        let french: [(Double, Double, String)] = [(1, 2, "Un"), (5, 6, "Cinq"), (9, 10, "Neuf")]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        try SubtitleText.srt(french).write(toFile: site + "/fr.srt", atomically: true, encoding: .utf8)
+        let binary = try #require(BuiltTool.subweave)
+        let package = [
+            "package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--subtitle", "url=\(site)/fr.srt,language=fr",
+            "--captions", "off",
+        ]
+        #expect(try Tools.run(binary, package).status == 0)
+        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
+        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        var runs: [Int32] = []
+        let (result, requests) = try Self.play(site: site, query: "lang=\(language)") { _ in
+            while !live.finished {
+                Thread.sleep(forTimeInterval: 1)
+                live.publishNext()
+                runs.append(try Tools.run(binary, package).status)
+            }
+        }
+        #expect(runs.allSatisfy { $0 == 0 }, "\(runs)")
+        #expect(result.errors.isEmpty, "hls.js errors: \(result.errors)")
+        let missing = requests.filter { $0.status == 404 }.map(\.path)
+        #expect(missing.isEmpty, "the player got 404 for \(missing)")
+        let track = try #require(result.tracks.first { $0.language == language }, "no \(language) track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == (language == "en" ? english : french).map(\.2), "\(result)")
+    }
+
+    /// A VOD title re-packaged (new cue times: a new generation) while hls.js plays it with a
+    /// short buffer: the player goes on fetching the generation its master named, which is
+    /// retired, not deleted, so it gets no 404 and shows every cue it was playing.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func aVODTitleRepackagedMidPlaybackLosesNothing() throws {
+        let site = try Scratch.make().path
+        try GeneratedMedia.tsVideo(folder: site, seconds: 12, segment: 2)
+        let english: [(Double, Double, String)] = [(0.5, 1.5, "One"), (5, 6, "Five"), (10.5, 11.5, "Ten and a half")]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let binary = try #require(BuiltTool.subweave)
+        func package(_ delay: String) throws -> Int32 {
+            try Tools.run(binary, ["package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en,delay=\(delay)", "--captions", "off"]).status
+        }
+        #expect(try package("0") == 0)
+        let first = try String(contentsOfFile: site + "/master.m3u8", encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
+        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        var repackaged = false
+        var before = 0
+        let (result, requests) = try Self.play(site: site, query: "buffer=2&play=1") { server in
+            // Once the player has fetched its first subtitle segment, the title is packaged again.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, !(try server.requests()).contains(where: { $0.path.hasSuffix("00000.vtt") }) { usleep(20_000) }
+            repackaged = try package("0.1") == 0
+            before = try server.requests().count
+        }
+        #expect(repackaged)
+        let oldGeneration = try #require(first.range(of: "subtitles/en-en/").map { String(first[$0.lowerBound...].prefix(29)) })
+        let afterwards = requests.dropFirst(before).filter { $0.path.hasPrefix(oldGeneration) && $0.path.hasSuffix(".vtt") }
+        #expect(!afterwards.isEmpty, "the player fetched segments of the old generation after the re-package: \(requests)")
+        #expect(try String(contentsOfFile: site + "/master.m3u8", encoding: .utf8) != first, "a new generation was named")
+        let subtitles = requests.filter { $0.path.hasSuffix(".vtt") }
+        #expect(subtitles.count >= 5, "the player fetched subtitle segments mid-playback: \(subtitles)")
+        let missing = requests.filter { $0.status == 404 }.map(\.path)
+        #expect(missing.isEmpty, "the player got 404 for \(missing)")
+        #expect(result.errors.isEmpty, "hls.js errors: \(result.errors)")
+        let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
+        #expect(track.cues?.map(\.text) == english.map(\.2), "\(result)")
+    }
+
+    /// The three shapes of edit list fMP4 comes with, played by hls.js.
+    ///
+    /// The hls muxer's (an
+    /// empty edit and a media time that cancel out), the mp4 muxer's with B-frames (a media time
+    /// of two frames) and the same after a 10 s `-itsoffset` (an empty edit of 10 s before it).
+    /// Each cue must start within a frame of its intended frame on the player's own clock: the
+    /// first frame's time is where the video's buffered range starts.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"), arguments: ["hls-muxer", "mp4-muxer", "mp4-muxer-offset"])
+    func editListsPlayInSync(_ shape: String) throws {
+        let ffmpeg = try #require(Tools.ffmpeg)
+        let site = try Scratch.make().path
+        let source = site + "/source.ts"
+        var made = try Tools.run(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001", "-frames:v", "180",
+                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "30", "-x264-params", "b-adapt=0", source,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        switch shape {
+        case "hls-muxer":
+            made = try Tools.run(
+                ffmpeg,
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-i", source, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_segment_type", "fmp4",
+                    "-hls_fmp4_init_filename", "init.mp4", "-hls_playlist_type", "vod", "-hls_segment_filename", site + "/seg_%03d.m4s", site + "/prog.m3u8",
+                ])
+            try "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.640014\",RESOLUTION=160x90\nprog.m3u8\n"
+                .write(toFile: site + "/master.m3u8", atomically: true, encoding: .utf8)
+        default:
+            let offset = shape == "mp4-muxer-offset" ? ["-itsoffset", "10"] : []
+            made = try Tools.run(
+                ffmpeg,
+                ["-hide_banner", "-loglevel", "error", "-y"] + offset + [
+                    "-i", source, "-c", "copy", "-movflags", "+frag_keyframe+delay_moov+default_base_moof", site + "/video.mp4",
+                ])
+            try FragmentedMP4HLS.write(file: site + "/video.mp4", frames: 180)
+        }
+        #expect(made.status == 0, "\(made.stderr)")
+        let frame = 1001.0 / 30000
+        let intended: [(Double, Double, String)] = [(10 * frame, 40 * frame, "Frame ten"), (95 * frame, 120 * frame, "Frame ninety-five")]
+        try SubtitleText.srt(intended).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let run = try BuiltTool.run(["package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en"])
+        #expect(run.status == 0, "\(run.stderr)")
+        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
+        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        let result = try Self.play(site: site)
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        let firstFrame = try #require(result.bufferedStart, "no buffered range: \(result)")
+        let cues = try #require(result.tracks.first { $0.language == "en" }?.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == intended.map(\.2))
+        for (cue, want) in zip(cues, intended) {
+            let at = firstFrame + want.0
+            #expect(abs(cue.start - at) <= frame / 2 + 0.001, "\(shape): \"\(cue.text)\" at \(cue.start) s, its frame at \(at) s (first frame \(firstFrame) s)")
+        }
+    }
+
     struct PlayerResult: Decodable, CustomStringConvertible {
         struct Track: Decodable { let label: String; let language: String; let mode: String; let cues: [Cue]? }
         struct Cue: Decodable { let start: Double; let end: Double; let text: String }
@@ -208,6 +341,8 @@ struct BrowserPlaybackTests {
         /// hls.js's initPTS per discontinuity (cc), in 90 kHz ticks.
         let initPTS: [String: Double]
         let version: String?
+        /// Where the video's buffered range starts: the first frame on the player's clock.
+        let bufferedStart: Double?
         let processed: Int?
         let expected: Int?
         var description: String { "hls.js \(version ?? "?"): \(tracks.count) tracks, errors \(errors), events \(log ?? [])" }
@@ -215,7 +350,14 @@ struct BrowserPlaybackTests {
 
     /// Serves `site` and runs the page in headless Chromium, in real time; returns what the page
     /// posted back once hls.js had parsed every subtitle segment.
-    static func play(site: String) throws -> PlayerResult {
+    static func play(site: String) throws -> PlayerResult { try play(site: site, query: "").result }
+
+    /// As ``play(site:)``, with the page's `query` (`lang=fr`, `buffer=4`, `play=1`), running
+    /// `meanwhile` (given the server) once the browser has started; returns what the page posted
+    /// and every request the player made.
+    static func play(site: String, query: String, meanwhile: ((TestHTTPServer) throws -> Void)? = nil) throws -> (
+        result: PlayerResult, requests: [(path: String, status: Int)]
+    ) {
         let server = try #require(try TestHTTPServer(root: site))
         let profile = try Scratch.make().path
         // Foundation starts the child as the leader of its own process group, which Chromium's
@@ -224,7 +366,7 @@ struct BrowserPlaybackTests {
         chrome.executableURL = URL(fileURLWithPath: chromium!)
         chrome.arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
-            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/page.html"),
+            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/page.html" + (query.isEmpty ? "" : "?" + query)),
         ]
         chrome.standardOutput = FileHandle.nullDevice
         chrome.standardError = FileHandle.nullDevice
@@ -234,13 +376,14 @@ struct BrowserPlaybackTests {
             kill(chrome.processIdentifier, SIGKILL)
             chrome.waitUntilExit()
         }
+        try meanwhile?(server)
         let resultPath = site + "/result.json"
         let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: resultPath) && Date() < deadline { usleep(100_000) }
         guard let data = FileManager.default.contents(atPath: resultPath) else {
             throw MissingTool(name: "the page's report within 120 s (is chromium able to run headless here?)")
         }
-        return try JSONDecoder().decode(PlayerResult.self, from: data)
+        return (try JSONDecoder().decode(PlayerResult.self, from: data), try server.requests())
     }
 
     /// The page: hls.js with a long forward buffer so every subtitle segment loads at position 0;
@@ -266,6 +409,7 @@ struct BrowserPlaybackTests {
             return { label: t.label, language: t.language, mode: mode,
                      cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null };
           });
+          if (video.buffered.length > 0) state.bufferedStart = video.buffered.start(0);
           out.textContent = JSON.stringify(state);
           fetch('/result', { method: 'POST', body: out.textContent });
         }
@@ -275,7 +419,12 @@ struct BrowserPlaybackTests {
           const Hls = scratch.constructor; scratch.destroy();
           state.version = Hls.version;
           const video = document.getElementById('v');
-          const hls = new Hls({ maxBufferLength: 60, maxMaxBufferLength: 60, enableWorker: false, startPosition: 0 });
+          // ?lang=fr selects another track; ?buffer=4&play=1 plays in real time with a short
+          // buffer, so that fragments are fetched as playback reaches them (mid-playback).
+          const query = new URLSearchParams(location.search);
+          const wanted = query.get('lang') || 'en';
+          const buffer = Number(query.get('buffer') || 60);
+          const hls = new Hls({ maxBufferLength: buffer, maxMaxBufferLength: buffer, enableWorker: false, startPosition: 0 });
           hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
           hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
           // Driven by events, not by the clock: the English track is selected as soon as hls.js has
@@ -285,7 +434,7 @@ struct BrowserPlaybackTests {
           const select = () => {
             if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
             // The English track, else (captions of a stream that declares no language) the first.
-            let index = hls.subtitleTracks.findIndex(t => t.lang === 'en');
+            let index = hls.subtitleTracks.findIndex(t => t.lang === wanted);
             if (index < 0) index = 0;
             if (hls.subtitleTrack !== index) hls.subtitleTrack = index;
             hls.subtitleDisplay = true;
@@ -307,6 +456,7 @@ struct BrowserPlaybackTests {
           }, 100);
           hls.attachMedia(video);
           hls.loadSource('master.m3u8');
+          if (query.get('play') === '1') hls.on(Hls.Events.MANIFEST_PARSED, () => { video.play().catch(err => state.errors.push('play: ' + err)); });
           setTimeout(finish, 90000);
         } catch (err) { state.errors.push(String(err) + ' (fatal)'); finish(); }
         </script>

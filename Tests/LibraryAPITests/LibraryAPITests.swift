@@ -58,7 +58,9 @@ struct LibraryAPITests {
         let plan = try await Presentation(master: master).plan(request)
         #expect(plan.report.removed.map(\.identity) == ["external:de:de"])
         #expect(plan.report.tracks.map(\.action) == ["unchanged"])
-        try await Packager().apply(plan)
+        var packager = Packager()
+        packager.retireAfter = 0  // no grace period for players of the old master: its folder goes now
+        try await packager.apply(plan)
         #expect(try await RenditionList.read(master: master).compactMap(\.identity) == ["external:en:en"])
         #expect(!FileManager.default.fileExists(atPath: folder + "/subtitles/de-de"))
 

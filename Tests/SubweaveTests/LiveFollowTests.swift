@@ -272,9 +272,13 @@ struct LiveFollowTests {
         let listed = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
         for segment in listed.segments { before[segment.uri] = try Data(contentsOf: URL(fileURLWithPath: generation + "/" + segment.uri)) }
         #expect(!before.isEmpty)
+        // What a killed run leaves half-written is removed by the restarted follow.
+        let leftover = generation + "/.subweave-live-99999.vtt"
+        try "half".write(toFile: leftover, atomically: false, encoding: .utf8)
         let second = try Tools.run(binary, arguments + ["--idle-timeout", "20"], timeout: 60)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("resumed"), "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: leftover), "the killed run's leftover is gone")
         let final = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
         let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "v")
         #expect(final.segments.map(\.uri) == video.segments.indices.map { String(format: "%05d.vtt", $0) })
@@ -417,5 +421,39 @@ struct LiveFollowTests {
         #expect(abs((pieces.first?.0 ?? -1) - Double(eoc) * frame) <= frame, "\(pieces)")
         #expect(abs((pieces.last?.1 ?? -1) - 300 * frame) <= frame, "\(pieces)")
         for (a, b) in zip(pieces, pieces.dropFirst()) { #expect(abs(b.0 - a.1) <= 0.0011, "a gap or an overlap between \(a) and \(b)") }
+    }
+
+    /// A reload that fails (the publisher caught writing the playlist) is tried again with a
+    /// growing wait, and said, instead of ending the follow.
+    @Test func aFailedReloadIsRetried() async throws {
+        let folder = try Scratch.make().path
+        try SubtitleText.srt([(0.5, 1.5, "One"), (5, 6, "Five")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try LiveSimulator(folder: folder, seconds: 8)
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var follower = LiveFollower()
+        follower.pollInterval = 0.05
+        follower.idleTimeout = 30
+        follower.readRetries = 0
+        let retries = Mutex<[String]>([])
+        let broken = Mutex(false)
+        follower.onUpdate = { update in
+            if update.newSegments.contains(1), !broken.withLock({ $0 }) {
+                broken.withLock { $0 = true }
+                // Half-written: the next reload cannot parse it.
+                try? "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:two,\n".write(toFile: folder + "/prog.m3u8", atomically: false, encoding: .utf8)
+            } else {
+                encoder.publishNext()
+            }
+        }
+        follower.onRetry = { message in
+            retries.withLock { $0.append(message) }
+            encoder.publishNext()  // the publisher finishes its write
+        }
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: [track], captions: .off))
+        #expect(report.reason == "ended")
+        let said = retries.withLock { $0 }
+        #expect(said.count >= 1 && said[0].contains("retrying in"), "\(said)")
+        let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
+        #expect(placed.keys.sorted() == ["Five", "One"])
     }
 }

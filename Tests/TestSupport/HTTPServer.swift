@@ -40,6 +40,16 @@ public final class TestHTTPServer: @unchecked Sendable {
         return (object["max_in_flight"] ?? -1, object["requests"] ?? -1)
     }
 
+    /// Every `/files/` request so far, with the status it got, in order.
+    public func requests() throws -> [(path: String, status: Int)] {
+        let data = try Data(contentsOf: URL(string: url("requests"))!)
+        let rows = try JSONSerialization.jsonObject(with: data) as? [[Any]] ?? []
+        return rows.compactMap { row in
+            guard row.count == 2, let path = row[0] as? String, let status = row[1] as? Int else { return nil }
+            return (path, status)
+        }
+    }
+
     deinit {
         // SIGKILL: a child of a test process may inherit a mask that blocks SIGTERM.
         kill(process.processIdentifier, SIGKILL)

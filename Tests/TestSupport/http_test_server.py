@@ -11,12 +11,14 @@ Serves ROOT on 127.0.0.1 at an ephemeral port, written to PORTFILE once listenin
   /flaky/K/P          503 the first time key K is asked for, then /files/P
   /track/P            /files/P after 0.3 s, counting requests in flight
   /stats              {"max_in_flight": n, "requests": n}
+  /requests           [[path, status], ...]: every /files/ request so far (what a player fetched)
   /endless            200 with no Content-Length, then bytes without end
+  /gzipbomb/MIB       200, Content-Encoding: gzip, no Content-Length: MIB MiB of zeros compressed (~1000:1)
   /announce/N         200 announcing Content-Length N (sends only a little)
   /trickle/P          /files/P one byte every 0.2 s (never idle, never done in time)
   POST /result        writes the request body to ROOT/result.json (the browser page's report)
 """
-import json, mimetypes, os, sys, threading, time
+import json, mimetypes, os, sys, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT, PORTFILE = sys.argv[1], sys.argv[2]
@@ -26,7 +28,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".mjs": "text/javascript", ".js": 
          ".m3u8": "application/vnd.apple.mpegurl", ".vtt": "text/vtt; charset=utf-8", ".ts": "video/mp2t",
          ".m4s": "video/iso.segment", ".mp4": "video/mp4", ".srt": "text/plain; charset=utf-8", ".json": "application/json"}
 lock = threading.Lock()
-state = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "flaky": set()}
+state = {"in_flight": 0, "max_in_flight": 0, "requests": 0, "flaky": set(), "log": []}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -35,6 +37,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def send_file(self, path):
         full = os.path.join(ROOT, path)
+        with lock:
+            state["log"].append([path, 200 if os.path.isfile(full) else 404])
         if not os.path.isfile(full):
             return self.send_error(404)
         with open(full, "rb") as f:
@@ -96,6 +100,20 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"x" * 65536)
             except (BrokenPipeError, ConnectionResetError):
                 return
+        if route == "gzipbomb":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Encoding", "gzip")
+            self.end_headers()
+            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+            zeros = b"0" * (1 << 20)
+            try:
+                for _ in range(int(rest[0])):
+                    self.wfile.write(compressor.compress(zeros))
+                self.wfile.write(compressor.flush())
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if route == "announce":
             self.send_response(200)
             self.send_header("Content-Length", rest[0])
@@ -118,6 +136,14 @@ class Handler(BaseHTTPRequestHandler):
                     time.sleep(0.2)
             except (BrokenPipeError, ConnectionResetError):
                 pass
+            return
+        if route == "requests":
+            with lock:
+                body = json.dumps(state["log"]).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
             return
         if route == "stats":
             body = json.dumps({k: state[k] for k in ("max_in_flight", "requests")}).encode()

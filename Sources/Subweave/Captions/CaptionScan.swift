@@ -52,10 +52,13 @@ package struct CaptionScanner {
             let base = sequence.media.start, start = sequence.playlistStart
             decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
             let bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
-            try decoding.feed(bytes, file: url)
+            try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
         }
         let through = decoding.lastFrameEnd
-        if complete { decoding.finish(at: timeline.duration) }
+        // A caption still on screen at the end of an open programme (no EXT-X-ENDLIST) is not a
+        // cue yet: its end comes with later segments, and a run that appends to the published
+        // renditions adds it then.
+        if complete && playlist.hasEndList { decoding.finish(at: timeline.duration) }
         let cues = decoding.cues
         let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
             guard let list = cues[service], let first = list.first else { return nil }
@@ -67,7 +70,9 @@ package struct CaptionScanner {
         let coverage = ProgrammeCaptions.Coverage(
             accessUnits: decoding.accessUnits, captionDataUnits: decoding.captionDataUnits, through: complete ? timeline.duration : through,
             complete: complete)
-        return ProgrammeCaptions(services: services, languages: decoding.languages, coverage: coverage)
+        var captions = ProgrammeCaptions(services: services, languages: decoding.languages, coverage: coverage)
+        captions.notes = decoding.notes
+        return captions
     }
 
     /// The caption reader for segments with this initialisation section (fMP4) or none (MPEG-TS);

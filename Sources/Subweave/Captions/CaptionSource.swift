@@ -28,17 +28,20 @@ enum CaptionSource {
         }
     }
 
-    /// Reads one segment's bytes.
-    mutating func feed(_ bytes: [UInt8], file: URL) throws(SubweaveError) {
+    /// Reads one segment's bytes; `origin` is where they start in their file (a byte range: fMP4
+    /// base data offsets may count from the file's start).
+    mutating func feed(_ bytes: [UInt8], file: URL, origin: Int = 0) throws(SubweaveError) {
         switch self {
         case .transportStream(var r):
             self = .empty
-            _ = r.feed(bytes[...])
+            _ = r.feed(bytes[...], label: MediaReader.display(file))
             self = .transportStream(r)
         case .fragmented(var r):
             self = .empty
             defer { self = .fragmented(r) }
-            do { _ = try r.feed(segment: bytes) } catch { throw .media(file: MediaReader.display(file), error) }
+            do { _ = try r.feed(segment: bytes, origin: origin, label: MediaReader.display(file)) } catch {
+                throw .media(file: MediaReader.display(file), error)
+            }
         case .empty: break
         }
     }
@@ -94,6 +97,14 @@ enum CaptionSource {
 
     /// Video access units read.
     var accessUnits: Int { decoder?.accessUnits ?? 0 }
+    /// What was read although malformed, or assumed, about the media (each naming its file).
+    var notes: [String] {
+        switch self {
+        case .transportStream(let r): return r.notes
+        case .fragmented(let r): return r.notes
+        case .empty: return []
+        }
+    }
     /// Access units that carried line-21 caption data.
     var captionDataUnits: Int { decoder?.captionDataUnits ?? 0 }
     /// When the last frame read stops being shown.

@@ -44,6 +44,9 @@ public struct ProgrammeCaptions: Sendable {
     public let coverage: Coverage
     /// What the operator said of each service.
     public private(set) var settings = CaptionServiceSettings()
+    /// What was read although malformed, or assumed, about the video while decoding (each naming
+    /// its file and byte offset).
+    public var notes: [String] = []
 
     /// Captions of `services`, in `languages`, from reading `coverage` of the video.
     public init(services: [Service], languages: CaptionLanguages = CaptionLanguages(), coverage: Coverage = Coverage()) {

@@ -46,7 +46,7 @@ public struct BatchRunner: Sendable {
     public var shard: Shard
     public var loader: ResourceLoader
     /// How long a title waits for another run on its folder.
-    public var lockTimeout: TimeInterval = 600
+    public var lockTimeout: TimeInterval = OutputWriter.defaultLockTimeout
 
     /// A runner of `jobs` titles at a time, for `shard` of the catalogue.
     public init(jobs: Int = 1, shard: Shard = .all, loader: ResourceLoader = ResourceLoader()) {

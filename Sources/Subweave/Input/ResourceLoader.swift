@@ -280,6 +280,9 @@ private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecke
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url)
         request.timeoutInterval = idleTimeout
+        // The body is counted as it arrives; a compressed body would be inflated before it is
+        // counted (a few megabytes of gzip can inflate to gigabytes), so none is asked for.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let task = session.dataTask(with: request)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             lock.withLock { self.continuation = continuation }
@@ -314,6 +317,15 @@ private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecke
     ) {
         let http = response as? HTTPURLResponse
         lock.withLock { status = http?.statusCode ?? 0 }
+        if let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces), !encoding.isEmpty,
+            encoding.lowercased() != "identity"
+        {
+            stop(
+                "was sent with Content-Encoding \"\(LabelText.excerpt(encoding))\" though none was asked for (Accept-Encoding: identity); Subweave reads only uncompressed bodies, whose size it can bound as they arrive",
+                task: dataTask)
+            completionHandler(.cancel)
+            return
+        }
         if response.expectedContentLength > Int64(limit) {
             stop(
                 "announces \(response.expectedContentLength) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right",
@@ -325,9 +337,17 @@ private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        // Counted as delivered, after any Content-Encoding is decoded (a small gzip body can
+        // inflate to gigabytes), and nothing is kept once the limit is passed: the transfer may
+        // go on delivering for a while after it is cancelled.
         let over = lock.withLock { () -> Bool in
+            guard stopReason == nil else { return false }
+            guard data.count <= limit - body.count else {
+                body = []
+                return true
+            }
             body.append(contentsOf: data)
-            return body.count > limit
+            return false
         }
         if over {
             stop(

@@ -9,6 +9,10 @@ extension Presentation {
     func planEarlierRuns(
         _ request: PackageRequest, existing: [ExistingRendition], output: URL, planner: inout RenditionPlanner, warnings: inout [PackageWarning]
     ) async throws(SubweaveError) -> RemovalDecision {
+        // A managed rendition reached through a link is neither read, refreshed nor removed.
+        if let linked = existing.first(where: { $0.link != nil }), let link = linked.link {
+            throw FileSystem.linkRefused(link, root: masterURL.deletingLastPathComponent().path)
+        }
         let writing = Set(planner.renditions.map(\.folder))
         var removal = try RemovalDecision.resolve(request.removals, force: request.forceRemoval, existing: existing, master: master, writing: writing)
         for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {

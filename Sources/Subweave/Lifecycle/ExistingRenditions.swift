@@ -13,6 +13,8 @@ struct ExistingRendition: Sendable {
     let place: (folder: String, generation: String?)?
     /// The record kept beside a managed rendition (nil: legacy layout, or unreadable).
     let record: RenditionRecord?
+    /// A symbolic link on the way to a managed rendition's files (never followed).
+    var link: String?
 
     var isManaged: Bool { place != nil }
 
@@ -41,13 +43,18 @@ struct ExistingRendition: Sendable {
         for rendition in presentation.master.renditions where rendition.type == .subtitles {
             let place = rendition.uri.flatMap(RenditionLayout.recognise)
             var record: RenditionRecord?
-            if let place, let generation = place.generation,
+            let link = place.flatMap { place -> String? in
+                guard presentation.masterURL.isFileURL else { return nil }
+                let root = presentation.masterURL.deletingLastPathComponent().path
+                return FileSystem.firstLink(place.folder + "/" + (place.generation ?? ""), below: root)
+            }
+            if link == nil, let place, let generation = place.generation,
                 let url = MediaReader.resolve("\(place.folder)/\(generation)/\(RenditionRecord.fileName)", against: presentation.masterURL),
                 let data = try? await presentation.loader.read(url, kind: .playlist)
             {
                 record = try? JSONDecoder().decode(RenditionRecord.self, from: Data(data))
             }
-            result.append(ExistingRendition(rendition: rendition, place: place, record: record))
+            result.append(ExistingRendition(rendition: rendition, place: place, record: record, link: link))
         }
         return result
     }

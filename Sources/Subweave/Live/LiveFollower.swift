@@ -53,6 +53,10 @@ public struct LiveFollower: Sendable {
     public var readRetries = 3
     /// Told after every pass that wrote something.
     public var onUpdate: @Sendable (LiveUpdate) -> Void = { _ in }
+    /// Told when a pass failed and will be tried again (what failed, and when it is retried).
+    public var onRetry: @Sendable (String) -> Void = { _ in }
+    /// The longest wait between retries of a failed pass, in seconds.
+    public var longestRetryWait: TimeInterval = 10
 
     /// A follower reading through `loader`.
     public init(loader: ResourceLoader = ResourceLoader()) { self.loader = loader }
@@ -84,10 +88,17 @@ public struct LiveFollower: Sendable {
                 update = try await session.pass()
                 failures = 0
             } catch {
+                // A reload that fails (the server or the publisher between two writes) is tried
+                // again with a growing wait, as players do, for as long as the idle timeout allows.
                 failures += 1
-                guard case .io = error, failures <= readRetries else { throw error }
+                let wait = min(interval * Double(1 << min(failures - 1, 16)), max(interval, longestRetryWait))
+                guard Self.mayRetry(error), failures <= readRetries || Date().addingTimeInterval(wait).timeIntervalSince(lastChange) <= idle else {
+                    throw error
+                }
+                let message = "a pass failed (\(error.description)); retrying in \(wait.decimalSeconds) s (attempt \(failures + 1))"
                 session.note("a pass was retried after: \(error.description)")
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                onRetry(message)
+                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
                 continue
             }
             total += update.segmentsWritten
@@ -98,6 +109,15 @@ public struct LiveFollower: Sendable {
             if update.ended { return session.report(reason: "ended", written: total) }
             if Date().timeIntervalSince(lastChange) > idle { return session.report(reason: "idle", written: total) }
             try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+        }
+    }
+
+    /// Whether a failed pass may succeed later: reading (a file or server that is not there
+    /// yet), a playlist or segment caught half-written.
+    static func mayRetry(_ error: SubweaveError) -> Bool {
+        switch error {
+        case .io, .playlist, .media: return true
+        default: return false
         }
     }
 }

@@ -27,7 +27,7 @@ extension LiveSession {
             let start = MediaTime(ticks: sequence.start), base = sequence.media
             source.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
             let bytes = try await reader.read(url, kind: .segment, range: segment.byteRange, what: "a video segment's captions")
-            try source.feed(bytes, file: url)
+            try source.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
             captionsThrough = (number, entry.discontinuitySequence)
             decodedEnd = MediaTime(ticks: entry.start + entry.duration)
         }
@@ -151,8 +151,7 @@ extension LiveSession {
         var master = rewritten.master
         do throws(HLSError) { _ = try rebase.apply(to: &master) } catch { throw .playlist(error) }
         rewritten = MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
-        var writer = OutputWriter(masterPath: output.path)
-        writer.lockTimeout = 600
+        let writer = OutputWriter(masterPath: output.path)
         let lock = try await writer.acquireLock()
         defer { lock.release() }
         try writer.commit(generations: [], master: rewritten.master.playlist, managedFolders: [], named: [:], previous: [:])

@@ -53,6 +53,9 @@ struct LiveSession {
         if let kept = session.readState(), kept.renditions.allSatisfy({ presentation.master.playlist.text.contains($0.playlistPath) }), kept.masterWritten {
             session.state = kept
             session.state.timeline.notes.append("resumed from \(session.statePath)")
+            // What the killed run left half-written goes first, as a later package run would remove it.
+            let folders = Set(kept.renditions.flatMap { [$0.folder, $0.generationFolder] })
+            try await OutputWriter(masterPath: output.path).cleanLeftovers(in: folders)
         } else {
             try await session.planRenditions()
         }

@@ -11,6 +11,40 @@ package enum FileSystem {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// The first entry of `relative`'s path below `root` that is a symbolic link, if any (the
+    /// walk stops at the first component that does not exist); `root` itself may be a link.
+    static func firstLink(_ relative: String, below root: String) -> String? {
+        var path = root
+        for component in relative.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return nil }
+            if info.st_mode & S_IFMT == S_IFLNK { return path }
+        }
+        return nil
+    }
+
+    /// Fails, naming the link, when `relative`'s path below `root` goes through a symbolic link.
+    static func refuseLinks(_ relative: String, below root: String) throws(SubweaveError) {
+        if let link = firstLink(relative, below: root) { throw linkRefused(link, root: root) }
+    }
+
+    /// The error for a symbolic link below the output folder.
+    static func linkRefused(_ link: String, root: String) -> SubweaveError {
+        .io(
+            path: link,
+            reason:
+                "is a symbolic link; Subweave never reads, writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)"
+        )
+    }
+
+    /// The real path of an existing folder (every link in it resolved), else `path` as given.
+    static func resolvedFolder(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Makes `path` a real folder if it is not one yet; true when this call created it.
     ///
     /// A
@@ -21,11 +55,7 @@ package enum FileSystem {
             switch info.st_mode & S_IFMT {
             case S_IFDIR: return false
             case S_IFLNK:
-                throw .io(
-                    path: path,
-                    reason:
-                        "is a symbolic link; Subweave never writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)"
-                )
+                throw linkRefused(path, root: root)
             default:
                 throw .io(path: path, reason: "exists and is not a folder; Subweave needs a folder here")
             }
@@ -157,6 +187,15 @@ package enum FileSystem {
             throw error
         }
         syncFolder(folder.isEmpty ? "." : folder)
+    }
+
+    /// Writes a small file in place (created or truncated, never through a link); a write cut
+    /// short leaves a shorter file, so it is for markers whose reader tolerates that.
+    static func overwriteSmallFile(_ path: String, _ text: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        _ = writeAll(fd, text)
+        close(fd)
     }
 
     /// Writes a whole file through a temporary sibling (for files outside the managed layout,

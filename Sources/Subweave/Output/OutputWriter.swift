@@ -12,6 +12,9 @@ package struct GenerationWrite: Sendable {
         case staged(path: String)
         /// Already in place when the run planned it (its name is the hash of its bytes).
         case inPlace
+        /// New files of a published generation (an open programme), each written into it in
+        /// place: its new segments first, then its playlist.
+        case append(@Sendable (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void)
     }
 
     /// The rendition's folder, relative to the output folder (`subtitles/en-en`).
@@ -54,16 +57,28 @@ package struct OutputWriter: Sendable {
     package let folder: String
     /// The master's file name in `folder`.
     package let masterName: String
+    /// How long a run waits for another run's lock by default, in seconds.
+    package static let defaultLockTimeout: TimeInterval = 600
     /// How long to wait for another run's lock before giving up, in seconds.
-    package var lockTimeout: TimeInterval = 600
+    package var lockTimeout: TimeInterval = OutputWriter.defaultLockTimeout
     /// Keep, in each rendition folder, the generation the old master named.
     package var keepPrevious = false
+    /// How long a generation the master no longer names stays on disk, in seconds.
+    ///
+    /// For players that loaded an earlier master (they never reload it): the first run that finds it
+    /// unnamed marks it retired (``RenditionLayout/retiredMarkerName``), a run at least this long
+    /// after removes it. 0 removes it at once.
+    package var retireAfter: TimeInterval = RenditionLayout.defaultRetireAfter
+    /// The time now, for retirements (a test sets it).
+    package var now: @Sendable () -> Date = { Date() }
     /// Told once when the lock is held by another run (the CLI prints it).
     package var onWait: @Sendable (String) -> Void = { _ in }
 
+    /// A writer for the master at `masterPath`: its folder is resolved once (a `current` link to
+    /// a release folder is followed here), and no link below it is ever followed.
     package init(masterPath: String) {
         let url = URL(fileURLWithPath: masterPath)
-        folder = url.deletingLastPathComponent().path
+        folder = FileSystem.resolvedFolder(url.deletingLastPathComponent().path)
         masterName = url.lastPathComponent
     }
 
@@ -98,8 +113,15 @@ package struct OutputWriter: Sendable {
         do {
             try makeOutputFolder(created: &created)
             try checkMasterTarget()
+            for relative in managedFolders.union(removedFolders).union(generations.map(\.folder)).sorted() {
+                try FileSystem.refuseLinks(relative, below: folder)
+            }
+            for write in generations { try FileSystem.refuseLinks(write.folder + "/" + write.generation, below: folder) }
             try removeLeftovers(in: managedFolders.union(removedFolders))
-            let existing = generations.allSatisfy { FileSystem.isRealFolder(folder + "/" + $0.folder + "/" + $0.generation) }
+            let existing = generations.allSatisfy {
+                if case .append = $0.source { return false }
+                return FileSystem.isRealFolder(folder + "/" + $0.folder + "/" + $0.generation)
+            }
             if existing && removedFolders.isEmpty && FileSystem.contentsEqual(masterPath, written: master.write) {
                 wrote = false
             } else {
@@ -112,7 +134,9 @@ package struct OutputWriter: Sendable {
             created.undo()
             throw error
         }
-        // The master names the new generations now: what it no longer names can go.
+        // The master names the new generations now: what it no longer names is retired, and
+        // goes once it has been retired for the grace period.
+        for (folder, generation) in named { _ = FileSystem.removeFile(self.folder + "/" + folder + "/" + generation + "/" + RenditionLayout.retiredMarkerName) }
         for folder in managedFolders.sorted() {
             var keep: Set<String> = []
             if let current = named[folder] { keep.insert(current) }
@@ -121,6 +145,11 @@ package struct OutputWriter: Sendable {
         }
         for folder in removedFolders.sorted() where named[folder] == nil {
             removeGenerations(in: folder, keeping: [], keepLegacy: false)
+            _ = rmdir(self.folder + "/" + folder)
+        }
+        // Folders of renditions removed by earlier runs, whose generations are still retiring.
+        for folder in retiringFolders(besides: managedFolders.union(removedFolders)) {
+            removeGenerations(in: folder, keeping: [], keepLegacy: true)
             _ = rmdir(self.folder + "/" + folder)
         }
         return wrote
@@ -161,6 +190,15 @@ package struct OutputWriter: Sendable {
         var toWrite: [(folder: String, target: String, make: FileSystem.FileMaker)] = []
         for write in generations {
             let target = folder + "/" + write.folder + "/" + write.generation
+            if case .append(let make) = write.source {
+                guard FileSystem.isRealFolder(target) else {
+                    throw .io(path: target, reason: "the published rendition to append to is gone; nothing was changed")
+                }
+                try make { name, text throws(SubweaveError) in
+                    try FileSystem.replaceFile(at: target + "/" + name, with: text, temporaryName: RenditionLayout.temporaryPrefix + "append-" + name)
+                }
+                continue
+            }
             // A generation that exists holds the same bytes (its name is their hash).
             if FileSystem.isRealFolder(target) { continue }
             switch write.source {
@@ -173,6 +211,7 @@ package struct OutputWriter: Sendable {
                 created.generations.append(target)
             case .inPlace:
                 throw .io(path: target, reason: "the rendition was in place when the run planned it and is gone; nothing was changed")
+            case .append: continue
             }
         }
         let pending = toWrite
@@ -205,6 +244,14 @@ package struct OutputWriter: Sendable {
     /// generations are renamed out of it.
     ///
     /// Holding the lock, no live run owns any.
+    /// Removes what killed runs left (entries named `.subweave-*`) in the output folder and in
+    /// `folders`, holding the folder's lock (a live follow that restarts does this first).
+    package func cleanLeftovers(in folders: Set<String>) async throws(SubweaveError) {
+        let lock = try await acquireLock()
+        defer { lock.release() }
+        try removeLeftovers(in: folders)
+    }
+
     private func removeLeftovers(in folders: Set<String>) throws(SubweaveError) {
         var places = [folder]
         for relative in folders {
@@ -212,7 +259,7 @@ package struct OutputWriter: Sendable {
             if let root = parts.first { places.append(folder + "/" + root) }
             places.append(folder + "/" + relative)
         }
-        for place in Set(places) where FileSystem.isRealFolder(place) {
+        for place in Set(places) where FileSystem.isRealFolder(place) && FileSystem.firstLink(String(place.dropFirst(folder.count)), below: folder) == nil {
             for name in FileSystem.entries(of: place) where name.hasPrefix(RenditionLayout.temporaryPrefix) && name != RenditionStager.name {
                 FileSystem.removeTree(place + "/" + name)
             }
@@ -225,9 +272,10 @@ package struct OutputWriter: Sendable {
     /// Only real folders with generation names and Subweave's file names go.
     private func removeGenerations(in relative: String, keeping keep: Set<String>, keepLegacy: Bool) {
         let path = folder + "/" + relative
-        guard FileSystem.isRealFolder(path) else { return }
+        guard FileSystem.isRealFolder(path), FileSystem.firstLink(relative, below: folder) == nil else { return }
         for name in FileSystem.entries(of: path) {
             if RenditionLayout.isGeneration(Substring(name)) && !keep.contains(name) {
+                guard retired(path + "/" + name) else { continue }
                 // Renamed out of the way first: a run killed while deleting must not leave a
                 // half-emptied folder under a generation name that a later run would reuse.
                 let trash = path + "/" + RenditionLayout.temporaryPrefix + "removing-\(name)"
@@ -236,6 +284,40 @@ package struct OutputWriter: Sendable {
                 _ = FileSystem.removeFile(path + "/" + name)
             }
         }
+    }
+
+    /// Rendition folders outside `known` (renditions an earlier run removed) that still hold a
+    /// retired generation.
+    private func retiringFolders(besides known: Set<String>) -> [String] {
+        var result: [String] = []
+        for root in [RenditionLayout.subtitlesRoot, RenditionLayout.captionsRoot] where FileSystem.firstLink(root, below: folder) == nil {
+            for name in FileSystem.entries(of: folder + "/" + root) where !name.hasPrefix(".") && !known.contains(root + "/" + name) {
+                let relative = root + "/" + name
+                let path = folder + "/" + relative
+                let retiring = FileSystem.entries(of: path).contains {
+                    RenditionLayout.isGeneration(Substring($0))
+                        && FileManager.default.fileExists(atPath: path + "/" + $0 + "/" + RenditionLayout.retiredMarkerName)
+                }
+                if retiring { result.append(relative) }
+            }
+        }
+        return result
+    }
+
+    /// Whether the unnamed generation at `path` has been retired for ``retireAfter`` (it is
+    /// marked retired now when it was not yet).
+    private func retired(_ path: String) -> Bool {
+        guard retireAfter > 0 else { return true }
+        let marker = path + "/" + RenditionLayout.retiredMarkerName
+        let now = self.now()
+        if let bytes = try? ResourceLoader.readFile(marker, limit: 4096, kind: .playlist),
+            let since = Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            return now.timeIntervalSince1970 - since >= retireAfter
+        }
+        // Written in place: a run killed here leaves a marker that does not parse, written again next time.
+        FileSystem.overwriteSmallFile(marker, String(format: "%.3f\n", now.timeIntervalSince1970))
+        return false
     }
 
     /// What a failed run created, to remove.
@@ -257,7 +339,9 @@ struct FolderLock: Sendable {
 
     /// Locks `folder`, or, when it does not exist yet (a new `--output` folder), its nearest
     /// existing ancestor.
-    init(folder requested: String, timeout: TimeInterval, onWait: @Sendable (String) -> Void) throws(SubweaveError) {
+    init(folder requested: String, timeout requestedTimeout: TimeInterval, onWait: @Sendable (String) -> Void) throws(SubweaveError) {
+        // A timeout that is not a finite number of seconds (NaN, infinity) waits a year at most.
+        let timeout = requestedTimeout.isFinite ? min(max(0, requestedTimeout), Self.longestWait) : Self.longestWait
         var folder = requested
         while !FileSystem.isRealFolder(folder), folder != "/", !folder.isEmpty {
             folder = (folder as NSString).deletingLastPathComponent
@@ -284,6 +368,9 @@ struct FolderLock: Sendable {
         }
         self.fd = fd
     }
+
+    /// The longest wait for a lock, in seconds (a year).
+    static let longestWait: TimeInterval = 365 * 86_400
 
     func release() {
         flock(fd, LOCK_UN)

@@ -20,6 +20,11 @@ package enum RenditionLayout {
     package static let captionsRoot = "captions"
     /// A rendition's media playlist, inside its generation.
     package static let playlistName = "index.m3u8"
+    /// In a generation the master no longer names: when it was retired (seconds since 1970).
+    package static let retiredMarkerName = "retired"
+    /// How long a retired generation stays for players that loaded an earlier master: a day,
+    /// longer than a viewing session (players never reload the master).
+    package static let defaultRetireAfter: Double = 86_400
 
     /// The folder of a rendition, relative to the master: `subtitles/<slug>-<language>` (every
     /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), or `captions/cc1`.

@@ -30,6 +30,8 @@ package struct RenditionStager: Sendable {
     /// Writes `rendition`'s files into the staging folder, unless its generation is already in
     /// place (the same bytes: its name is their hash).
     func stage(_ rendition: SubtitleRendition) throws(SubweaveError) -> PlannedRendition.Files {
+        // Appended to in place, at commit (its published segments are never written again).
+        if rendition.appending != nil { return PlannedRendition.files(of: rendition) }
         if FileSystem.isRealFolder(folder + "/" + rendition.folder + "/" + rendition.generation) { return .inPlace }
         // Named by a hash of the folder, not the folder itself: a rendition folder may already be
         // as long as a file name can be.

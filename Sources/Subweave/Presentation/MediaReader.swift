@@ -22,6 +22,7 @@ struct MediaReader: Sendable {
     /// where its presentation starts.
     func timeline(of playlist: MediaPlaylist, at url: URL) async throws(SubweaveError) -> ProgrammeTimeline {
         var probes: [Int: SegmentTimeline] = [:]
+        var notes: [String] = []
         var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
         for index in ProgrammeTimeline.segmentsToProbe(playlist) {
             let segment = playlist.segments[index]
@@ -35,9 +36,16 @@ struct MediaReader: Sendable {
             let bytes = try await read(
                 segmentURL, kind: .segment, range: segment.byteRange,
                 what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
+            let known = segment.map.map { initializations[$0] != nil } ?? true
             let initialization = try await initializationSection(segment, of: url, cache: &initializations)
+            if !known, let initialization, let map = segment.map {
+                let where_ = "\(Self.display(Self.resolve(map.uri, against: url) ?? url)) (the EXT-X-MAP of \(place))"
+                notes += ISOBMFF.initializationNotes(initialization).map { "\(where_): \($0)" }
+            }
             do {
-                probes[index] = try TimelineProbe.probe(segment: bytes, initialization: initialization)
+                let probe = try TimelineProbe.probe(segment: bytes, initialization: initialization)
+                probes[index] = probe
+                notes += probe.notes.map { "\(Self.display(segmentURL)) (\(place)): \($0)" }
             } catch {
                 // A fault in the initialisation section is reported against it, not the segment.
                 if let map = segment.map, initialization != nil, (try? ISOBMFF.tracks(initialization ?? [])) == nil {
@@ -46,7 +54,9 @@ struct MediaReader: Sendable {
                 throw .media(file: "\(Self.display(segmentURL)) (\(place))", error)
             }
         }
-        return ProgrammeTimeline(playlist: playlist, probes: probes)
+        var timeline = ProgrammeTimeline(playlist: playlist, probes: probes)
+        timeline.notes = notes
+        return timeline
     }
 
     /// The `EXT-X-MAP` data of `segment`, read once per map.

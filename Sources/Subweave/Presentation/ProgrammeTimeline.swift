@@ -45,6 +45,8 @@ public struct ProgrammeTimeline: Sendable, Equatable {
 
     public let playlist: MediaPlaylist
     public let sequences: [SequenceStart]
+    /// What reading the media assumed or skipped, each naming its file (for warnings).
+    public var notes: [String] = []
 
     /// Combines the playlist with one probe per discontinuity sequence, in order.
     public init(playlist: MediaPlaylist, probes: [Int: SegmentTimeline]) {

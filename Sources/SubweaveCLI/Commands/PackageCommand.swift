@@ -27,6 +27,7 @@ enum PackageCommand {
         var follower = LiveFollower(loader: Commands.loader(context))
         follower.pollInterval = arguments.value("--poll").flatMap(Double.init)
         follower.idleTimeout = arguments.value("--idle-timeout").flatMap(Double.init)
+        follower.onRetry = { message in context.note("warning: \(message)") }
         follower.onUpdate = { update in
             if context.verbose {
                 context.note("segments \(update.newSegments.map(String.init).joined(separator: ", ")): \(update.segmentsWritten) subtitle segments written")
@@ -110,6 +111,7 @@ enum PackageCommand {
         } else {
             var packager = Packager(loader: loader)
             packager.keepPrevious = arguments.flag("--keep-previous")
+            if let seconds = arguments.value("--retire-after").flatMap(Double.init) { packager.retireAfter = seconds }
             if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { packager.lockTimeout = timeout }
             packager.onWait = { message in context.note(message) }
             plan = try await packager.run(master: master, request)
