@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [libFuzzer options...]     e.g. Scripts/fuzz.sh webvtt -runs=10000000
 #   Scripts/fuzz.sh list
 #
-# Targets: m3u8 webvtt subrip scc mpegts isobmff. The corpus lives in .build/fuzz/corpus/TARGET,
+# Targets: m3u8 webvtt subrip scc ass ttml mpegts isobmff. The corpus lives in .build/fuzz/corpus/TARGET,
 # seeded from Fixtures (and Fixtures/fuzz/TARGET, the committed regression inputs); crash, timeout
 # and OOM inputs land in .build/fuzz/artifacts/TARGET/. Copy a crash input to Fixtures/fuzz/TARGET/
 # under a name that says what it broke: `swift test` replays it from then on.

@@ -46,14 +46,6 @@ extension ClosedCaptionsRequest {
                     "the video carries line-21 caption data (in \(coverage.captionDataUnits) of its \(coverage.accessUnits) frames) but no caption character was decoded from it; no caption rendition was made"
                 ))
         }
-        if self == .none && mode == .off, !captions.services.isEmpty {
-            let names = captions.services.map(\.service.rawValue).joined(separator: ", ")
-            warnings.append(
-                PackageWarning(
-                    .captionsHidden,
-                    "CLOSED-CAPTIONS=NONE hides the captions the video carries (\(names)) and no subtitle rendition carries them; publish them as renditions or declare them in-band"
-                ))
-        }
         return warnings
     }
 }
@@ -163,8 +155,12 @@ extension Presentation {
                 path: MediaReader.display(output), reason: "the master is not a local file; give an output path (--output FILE) to write the new master to")
         }
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
-        // what is declared must never hide captions the video carries.
-        let captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url).with(request.captionServices)
+        // what is declared must never hide captions the video carries; only a request that wants
+        // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
+        var captions = ProgrammeCaptions.none
+        if request.captions == .auto || request.closedCaptions != .none {
+            captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url).with(request.captionServices)
+        }
         // An open programme's renditions are appended to, under the URIs players already follow.
         let published = output == masterURL ? publishedRenditions() : [:]
         let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published)

@@ -141,13 +141,18 @@ struct BrowserPlaybackTests {
     @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
     func fragmentedMP4CaptionsPlayInSync() throws {
         let site = try CaptionedStream.hls(fmp4: true)
-        let packaged = try BuiltTool.run(["package", site + "/master.m3u8", "--captions", "auto"])
+        // The operator names the services: hls.js offers them by that name and language.
+        let packaged = try BuiltTool.run([
+            "package", site + "/master.m3u8", "--captions", "auto", "--caption-service", "CC1:language=en,name=English CC",
+            "--caption-service", "CC3:language=es",
+        ])
         #expect(packaged.status == 0, "\(packaged.stderr)")
         try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
         try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
         let result = try Self.play(site: site)
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
-        let track = try #require(result.tracks.first { $0.label == "CC1" }, "no CC1 track: \(result)")
+        #expect(result.tracks.map(\.label).sorted() == ["English CC", "Spanish (CC3)"], "\(result)")
+        let track = try #require(result.tracks.first { $0.label == "English CC" && $0.language == "en" }, "no English CC track: \(result)")
         let cues = try #require(track.cues, "no cues: \(result)")
         #expect(cues.map(\.text) == ["First caption", "Across\na boundary"])
         let frame = 1001.0 / 30000

@@ -31,8 +31,6 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case uriNotRebased = "uri_not_rebased"
         /// The video carries line-21 caption data but no character was decoded from it.
         case captionDataWithoutText = "caption_data_without_text"
-        /// `CLOSED-CAPTIONS=NONE` was asked for over video whose captions no rendition carries.
-        case captionsHidden = "captions_hidden"
         /// A caption rendition has no language (Apple's validator requires one).
         case captionLanguageUnknown = "caption_language_unknown"
         /// Cues of a track's source fall outside the programme and are not shown (kept for a later refresh).
