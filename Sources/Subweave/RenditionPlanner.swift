@@ -59,6 +59,7 @@ package struct RenditionPlanner {
             firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
             written: rendition.written, warnings: warnings)
         if appending != nil && !rendition.appendsNothing { report.action = "appended" }
+        report.encodingConfidence = ingested.encodingConfidence
         return TrackRendition(rendition: rendition, declaration: declaration, report: report)
     }
 

@@ -201,6 +201,8 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case wordSkipped = "word_skipped"
         case backwardCue = "backward_cue"
         case captionNotErased = "caption_not_erased"
+        /// Text was there but no cue came of it (the wrong format or encoding, most likely).
+        case noCueFound = "no_cue_found"
     }
 
     public let kind: Kind

@@ -4,19 +4,27 @@
     import Darwin
 #endif
 
-/// The CJK legacy encodings (GB18030, Big5, Shift_JIS, EUC-KR), decoded by the C library's
-/// `iconv` (glibc ships the converters with every system).
+/// The CJK legacy encodings (GB18030, Big5, Shift_JIS as CP932, EUC-JP, ISO-2022-JP, EUC-KR as
+/// CP949, ISO-2022-KR), decoded by the C library's `iconv` (glibc ships the converters with every
+/// system).
 enum MultiByteDecoder {
-    /// iconv's name for an encoding.
+    /// iconv's name for an encoding: Shift_JIS and EUC-KR are read as the Windows supersets that
+    /// Japanese and Korean subtitles made on Windows are written in.
     static func name(_ encoding: TextEncoding) -> String? {
         switch encoding {
         case .gb18030: return "GB18030"
         case .big5: return "BIG5"
-        case .shiftJIS: return "SHIFT_JIS"
-        case .eucKR: return "EUC-KR"
+        case .shiftJIS: return "CP932"
+        case .eucJP: return "EUC-JP"
+        case .iso2022JP: return "ISO-2022-JP"
+        case .eucKR: return "CP949"
+        case .iso2022KR: return "ISO-2022-KR"
         default: return nil
         }
     }
+
+    /// Whether iconv decodes `encoding`.
+    static func handles(_ encoding: TextEncoding) -> Bool { name(encoding) != nil }
 
     /// The text of `bytes`, or nil at the first sequence that is not valid in `encoding` (or
     /// when the converter is missing): for the detector.

@@ -10,18 +10,22 @@ package struct DecodedText: Sendable, Equatable {
     package let usedFallback: Bool
     /// The offset of the first byte that was not valid in the encoding used (and became U+FFFD), if any.
     package let firstInvalidOffset: Int?
-    /// How sure the guess is (0.5 to 1), when the encoding was guessed.
+    /// The measured chance the guess is right (0 to 1), when the encoding was guessed.
     package var confidence: Double? = nil
+    /// How the encoding was found without a byte order mark (UTF-16/32 by their NUL bytes,
+    /// ISO-2022 by its escapes), for the report.
+    package var sniffed: String? = nil
 }
 
 /// Decodes subtitle bytes: byte order marks first, then UTF-8, then windows-1252.
 package enum TextDecoder {
     /// Decodes `bytes`.
     ///
-    /// With `forced`, that encoding is used (a matching BOM is skipped); otherwise
-    /// a UTF-8, UTF-16 or UTF-32 BOM decides, else UTF-8 if the bytes are valid UTF-8, else
-    /// UTF-16 if the bytes look like BOM-less UTF-16 text, else the encoding ``EncodingDetector``
-    /// guesses (`usedFallback`, with its confidence).
+    /// With `forced`, that encoding is used (a matching BOM is skipped); otherwise a UTF-8,
+    /// UTF-16 or UTF-32 BOM decides; else UTF-16 or UTF-32 when NUL bytes say so (looked at
+    /// before UTF-8: ASCII text in UTF-16 is valid UTF-8, NULs and all); else ISO-2022-JP/KR when
+    /// 7-bit bytes hold their escapes; else UTF-8 if the bytes are valid UTF-8; else the encoding
+    /// ``EncodingDetector`` guesses (`usedFallback`, with its calibrated confidence).
     package static func decode(_ bytes: [UInt8], forced: TextEncoding? = nil) -> DecodedText {
         let (bomEncoding, bomLength) = byteOrderMark(bytes)
         if let forced {
@@ -34,11 +38,14 @@ package enum TextDecoder {
             return DecodedText(
                 text: text, encoding: bomEncoding, hadByteOrderMark: true, usedFallback: false, firstInvalidOffset: invalid.map { $0 + bomLength })
         }
+        for (sniff, how) in [(TextSniffing.bomlessUnicode, "its NUL bytes"), (TextSniffing.iso2022, "its escape sequences")] {
+            guard let encoding = sniff(bytes) else { continue }
+            let (text, bad) = decode(bytes[...], as: encoding)
+            var decoded = DecodedText(text: text, encoding: encoding, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: bad)
+            decoded.sniffed = how
+            return decoded
+        }
         if let invalid = UTF8Check.firstInvalidOffset(bytes) {
-            if let utf16 = bomlessUTF16(bytes) {
-                let (text, bad) = decode(bytes[...], as: utf16)
-                return DecodedText(text: text, encoding: utf16, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: bad)
-            }
             let guess = EncodingDetector.detect(bytes)
             let (text, _) = decode(bytes[...], as: guess.encoding)
             return DecodedText(
@@ -54,8 +61,16 @@ package enum TextDecoder {
     package static func isUTF8(_ bytes: inout [UInt8], forced: TextEncoding?) -> Bool {
         // A UTF-16 or UTF-32 byte order mark is never valid UTF-8.
         guard forced == nil || forced == .utf8, UTF8Check.firstInvalidOffset(bytes) == nil else { return false }
+        // BOM-less UTF-16/32 of ASCII text, and ISO-2022, are valid UTF-8 too.
+        if forced == nil, TextSniffing.bomlessUnicode(bytes) != nil || TextSniffing.iso2022(bytes) != nil { return false }
         if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
         return true
+    }
+
+    /// Whether the start of a file shows an encoding that passes for UTF-8 (UTF-16/32 without a
+    /// byte order mark, by its NUL bytes; ISO-2022, by its escapes).
+    package static func sniffsAnotherEncoding(_ head: [UInt8]) -> Bool {
+        TextSniffing.bomlessUnicode(head) != nil || TextSniffing.iso2022(head) != nil
     }
 
     /// U+FEFF in UTF-8: the mark decoding removes from the start of UTF-8 text.
@@ -68,21 +83,6 @@ package enum TextDecoder {
         if b.count >= 2, b[0] == 0xFF, b[1] == 0xFE { return (.utf16LE, 2) }
         if b.count >= 2, b[0] == 0xFE, b[1] == 0xFF { return (.utf16BE, 2) }
         return (nil, 0)
-    }
-
-    /// UTF-16 without a BOM shows as a zero byte in every other position for Latin text.
-    private static func bomlessUTF16(_ b: [UInt8]) -> TextEncoding? {
-        guard b.count >= 8, b.count % 2 == 0 else { return nil }
-        let sample = b.prefix(4096)
-        var evenZeros = 0
-        var oddZeros = 0
-        for (i, byte) in sample.enumerated() where byte == 0 {
-            if i % 2 == 0 { evenZeros += 1 } else { oddZeros += 1 }
-        }
-        let pairs = sample.count / 2
-        if oddZeros * 10 >= pairs * 4 && evenZeros * 20 < pairs { return .utf16LE }
-        if evenZeros * 10 >= pairs * 4 && oddZeros * 20 < pairs { return .utf16BE }
-        return nil
     }
 
     /// Decodes with invalid sequences replaced by U+FFFD; returns the offset of the first one.
@@ -121,7 +121,7 @@ package enum TextDecoder {
             }
             if i < bytes.endIndex, invalid == nil { invalid = i - bytes.startIndex }
             return (String(scalars), invalid)
-        case .gb18030, .big5, .shiftJIS, .eucKR:
+        case .gb18030, .big5, .shiftJIS, .eucJP, .iso2022JP, .eucKR, .iso2022KR:
             return MultiByteDecoder.decode(bytes, encoding)
         case .iso88591:
             var scalars = String.UnicodeScalarView()
@@ -172,6 +172,10 @@ enum CodePage {
         case .iso88592: return iso8859_2
         case .iso885915: return iso8859_15
         case .koi8R: return koi8r
+        case .iso88595: return iso8859_5
+        case .ibm866: return ibm866
+        case .macCyrillic: return macCyrillic
+        case .tis620: return windows874
         default: return windows1252
         }
     }

@@ -13,6 +13,8 @@ public struct PackageReport: Sendable, Codable, Equatable {
         /// How the cues were read: `vtt`, `srt_converted`, `cea608`, and so on.
         public var ingestFormat: String
         public var encoding: String?
+        /// When the encoding was guessed: the measured chance the guess is right (0 to 1).
+        public var encodingConfidence: Double?
         public var cueCount: Int
         /// Seconds, on the programme timeline (after any delay).
         public var firstCueStart: Double?
@@ -35,6 +37,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case sourceID = "source_id", identity, language, name, ingestFormat = "ingest_format", encoding
+            case encodingConfidence = "encoding_confidence"
             case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings, action
         }
 

@@ -12,6 +12,8 @@ public struct IngestedSubtitles: Sendable, Equatable {
     public let regions: [CueRegion]
     /// The encoding the bytes were read in.
     public let encoding: TextEncoding
+    /// When the encoding was guessed: the measured chance the guess is right (0 to 1).
+    public var encodingConfidence: Double? = nil
     public let warnings: [IngestWarning]
     /// The language the file declares (a TTML document's `xml:lang`), if any.
     public var declaredLanguage: String? = nil

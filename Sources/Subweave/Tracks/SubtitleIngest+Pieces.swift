@@ -48,12 +48,12 @@ extension SubtitleIngest {
         guard url.isFileURL, encoding == nil || encoding == .utf8 else { return nil }
         let file = LinePieces(path: url.path, limit: limit)
         return try await onDispatch { () throws(PieceFailure) -> (ingested: IngestedSubtitles, size: Int)? in
+            let head: [UInt8]
+            do throws(ResourceLoader.Failure) { head = try file.head() } catch { throw .unreadable(error) }
+            // UTF-16/32 of ASCII text and ISO-2022 pass for UTF-8: read whole, where they are sniffed.
+            if encoding == nil && TextDecoder.sniffsAnotherEncoding(head) { return nil }
             var chosen = format
-            if chosen == nil {
-                let head: [UInt8]
-                do throws(ResourceLoader.Failure) { head = try file.head() } catch { throw .unreadable(error) }
-                chosen = SubtitleFormat.sniffed(head, encoding: encoding) ?? fallback
-            }
+            if chosen == nil { chosen = SubtitleFormat.sniffed(head, encoding: encoding) ?? fallback }
             guard let chosen, chosen == .srt || chosen == .vtt else { return nil }
             let scan = try scanForPieces(file)
             guard readsInPieces(chosen, scan) else { return nil }
@@ -126,12 +126,15 @@ extension SubtitleIngest {
             return finish(webVTT(reader.finish()), format: .vtt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
         default:
             var reader = SubRipParser.Reader(expectedCues: scan.arrows)
+            var sawText = false
             try eachPiece { piece, isFirst, isLast in
-                reader.read(String(decoding: piece, as: UTF8.self), isFirst: isFirst, isLast: isLast)
+                let text = String(decoding: piece, as: UTF8.self)
+                if !sawText { sawText = text.contains { !$0.isWhitespace } }
+                reader.read(text, isFirst: isFirst, isLast: isLast)
             }
             let (cues, warnings) = reader.finish()
             let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
-            return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+            return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: cues.isEmpty && sawText ? [noCueFound(.utf8, .srt)] : [], purpose: purpose)
         }
     }
 

@@ -46,7 +46,13 @@ package enum SubtitleIngest {
         } catch {
             throw wrongFormat(error.description)
         }
-        return finish(parsed, format: format, encoding: decoded.encoding, decodingWarnings: decodingWarnings(decoded), purpose: purpose)
+        var warnings = decodingWarnings(decoded)
+        if parsed.cues.isEmpty, format != .vtt, decoded.text.contains(where: { !$0.isWhitespace }) {
+            warnings.append(noCueFound(decoded.encoding, format))
+        }
+        var ingested = finish(parsed, format: format, encoding: decoded.encoding, decodingWarnings: warnings, purpose: purpose)
+        ingested.encodingConfidence = decoded.confidence
+        return ingested
     }
 
     /// How the WebVTT parser reads for `purpose`: after the decoder (which removes a first byte
@@ -80,13 +86,26 @@ package enum SubtitleIngest {
         let description: String
     }
 
+    /// Text that gave no cue: never taken for an empty track in silence.
+    static func noCueFound(_ encoding: TextEncoding, _ format: SubtitleFormat) -> IngestWarning {
+        IngestWarning(
+            kind: .noCueFound, line: nil,
+            "the text, read as \(encoding.rawValue) \(format.rawValue), gave no cue; if the file has cues, declare its format= or encoding=")
+    }
+
     /// The bytes were not all valid in the encoding they were read in.
+    ///
+    /// A guessed encoding is a warning only when the guess is unsure: its calibrated confidence
+    /// (the measured share of such guesses that are right) below
+    /// ``EncodingCalibration/warningThreshold``.
     static func decodingWarnings(_ decoded: DecodedText) -> [IngestWarning] {
         if decoded.usedFallback {
+            let confidence = decoded.confidence ?? 0
+            guard confidence < EncodingCalibration.warningThreshold else { return [] }
             return [
                 IngestWarning(
                     kind: .encodingFallback, line: nil,
-                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as \(decoded.encoding.rawValue), the encoding its text fits best (confidence \(decoded.confidence.map { String(format: "%.2f", $0) } ?? "-")). Declare encoding=… if that is wrong"
+                    "the file is not valid UTF-8 (first bad byte at offset \(decoded.firstInvalidOffset ?? 0)); read as \(decoded.encoding.rawValue), the encoding its text fits best, but unsure: such guesses are right \(Int((confidence * 100).rounded())) times in 100. Declare encoding=… if that is wrong"
                 )
             ]
         } else if let bad = decoded.firstInvalidOffset {

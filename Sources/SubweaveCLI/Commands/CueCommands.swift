@@ -19,6 +19,11 @@ enum SubtitleArguments {
         let ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
             input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding, asWritten: asWritten)
         for warning in ingested.warnings { context.note("warning: \(input): \(warning)") }
+        if let confidence = ingested.encodingConfidence {
+            context.note(
+                "note: \(input): not UTF-8; read as \(ingested.encoding.rawValue) (guessed; such guesses are right \(Int((confidence * 100).rounded())) times in 100)"
+            )
+        }
         return ingested
     }
 }
