@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport", "Captions", "Containers"]),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
-        .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "TestSupport"]),
+        .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "Timebase", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TestSupport"]),
         .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "TestSupport"]),

@@ -74,12 +74,17 @@ def main():
     results = collections.defaultdict(lambda: collections.Counter())
     tools = {"subweave": None, **peers()}
     for n, (name, codec, text) in enumerate(cases):
-        data = text.encode(PYTHON_NAMES.get(codec, codec))
+        python = PYTHON_NAMES.get(codec, codec)
         want = text
-        if args.cut and len(data) > args.cut:
-            cut = data.rfind(b"\n", 0, args.cut)
-            data = data[: cut + 1]
-            want = data.decode(PYTHON_NAMES.get(codec, codec))
+        if args.cut and len(text.encode(python)) > args.cut:
+            # Whole lines while the encoded text fits the cut.
+            kept = []
+            for line in text.splitlines(keepends=True):
+                if len("".join(kept + [line]).encode(python)) > args.cut:
+                    break
+                kept.append(line)
+            want = "".join(kept)
+        data = want.encode(python)
         path = os.path.join(work, f"case{n}.srt")
         with open(path, "wb") as f:
             f.write(data)

@@ -80,15 +80,18 @@ package struct RenditionPlanner {
         // Sized for the cues kept: a file may be mostly past the end.
         result.reserveCapacity(cues.reduce(0) { $0 + ($1.start < duration ? 1 : 0) })
         for var cue in cues where cue.start < duration {
-            if clampingEnds && cue.end > duration { cue.end = duration }
+            if (clampingEnds || cue.end == .indefinite) && cue.end > duration { cue.end = duration }
             result.append(cue)
         }
         return result
     }
 
     /// Whether ``fitted(_:to:clampingEnds:)`` changes `cues`.
+    ///
+    /// A cue with no resolvable end (``MediaTime/indefinite``) ends with the programme whether or
+    /// not the playlist has ended.
     static func needsFitting(_ cues: [Cue], to duration: MediaTime, clampingEnds: Bool) -> Bool {
-        cues.contains { $0.start >= duration || (clampingEnds && $0.end > duration) }
+        cues.contains { $0.start >= duration || ((clampingEnds || $0.end == .indefinite) && $0.end > duration) }
     }
 
     /// Adds a track's rendition (made by ``rendition(for:_:timeline:)``), as the plan keeps it.

@@ -75,7 +75,54 @@ struct TTMLTiming {
 
 /// A paragraph's visible text as WebVTT cue text.
 enum TTMLText {
-    static func compose(_ fragments: [TTMLBuilder.Fragment]) -> String {
+    /// The cue text of `fragments` (those shown at one instant, in document order).
+    static func compose(_ fragments: [TTMLPresenter.Fragment]) -> String {
+        compose(pieces: withRuby(fragments))
+    }
+
+    /// A piece of cue text: a fragment, or markup made already (a ruby annotation).
+    enum Piece {
+        case fragment(TTMLPresenter.Fragment)
+        case markup(String)
+    }
+
+    /// The fragments with each ruby annotation made into `<ruby>base<rt>text</rt></ruby>` (its
+    /// first annotation text; whitespace between its parts is layout, not text).
+    static func withRuby(_ fragments: [TTMLPresenter.Fragment]) -> [Piece] {
+        var pieces: [Piece] = []
+        var i = 0
+        while i < fragments.count {
+            guard let ruby = fragments[i].ruby else {
+                pieces.append(.fragment(fragments[i]))
+                i += 1
+                continue
+            }
+            let container: Int
+            switch ruby {
+            case .base(let c), .text(let c, _): container = c
+            }
+            var base: [TTMLPresenter.Fragment] = []
+            var text: [TTMLPresenter.Fragment] = []
+            while i < fragments.count, let r = fragments[i].ruby {
+                switch r {
+                case .base(let c) where c == container: base.append(fragments[i])
+                case .text(let c, 0) where c == container: text.append(fragments[i])
+                case .text(let c, _) where c == container: break
+                default: break
+                }
+                if case .base(let c) = r, c != container { break }
+                if case .text(let c, _) = r, c != container { break }
+                i += 1
+            }
+            let baseText = compose(pieces: base.map(Piece.fragment)).replacingOccurrences(of: "\n", with: " ")
+            let annotation = compose(pieces: text.map(Piece.fragment)).replacingOccurrences(of: "\n", with: " ")
+            if baseText.isEmpty { continue }
+            pieces.append(.markup(annotation.isEmpty ? baseText : "<ruby>\(baseText)<rt>\(annotation)</rt></ruby>"))
+        }
+        return pieces
+    }
+
+    static func compose(pieces: [Piece]) -> String {
         var lines: [String] = []
         var current = ""
         var pendingSpace = false
@@ -86,7 +133,16 @@ enum TTMLText {
             pendingSpace = false
             lineHasText = false
         }
-        for fragment in fragments {
+        for item in pieces {
+            let fragment: TTMLPresenter.Fragment
+            switch item {
+            case .markup(let markup):
+                if pendingSpace { current += " "; pendingSpace = false }
+                current += markup
+                lineHasText = true
+                continue
+            case .fragment(let f): fragment = f
+            }
             if fragment.lineBreak {
                 endLine()
                 continue

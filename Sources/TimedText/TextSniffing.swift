@@ -3,14 +3,17 @@
 /// for valid UTF-8), and the 7-bit ISO-2022 encodings (their escape sequences would pass for
 /// ASCII).
 enum TextSniffing {
-    /// UTF-32 or UTF-16, little- or big-endian, when NUL bytes make a fifth or more of the
-    /// sample and the reading they point to is text: every unit a scalar, and no control
-    /// character but tab, line feed and carriage return.
+    /// UTF-32 or UTF-16, little- or big-endian, when NUL bytes make a tenth or more of the
+    /// sample, nearly all on one side of each pair (the high bytes of ASCII characters: a
+    /// subtitle file's numbers, times and spaces), and the reading they point to is text: every
+    /// unit a scalar, and no control character but tab, line feed and carriage return.
     static func bomlessUnicode(_ bytes: [UInt8]) -> TextEncoding? {
         let sample = Array(bytes.prefix(16_384))
         guard sample.count >= 8 else { return nil }
-        let zeros = sample.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
-        guard zeros * 5 >= sample.count else { return nil }
+        var zeros = [0, 0]
+        for (i, byte) in sample.enumerated() where byte == 0 { zeros[i & 1] += 1 }
+        let total = zeros[0] + zeros[1]
+        guard total * 10 >= sample.count, max(zeros[0], zeros[1]) * 10 >= total * 9 || total * 2 >= sample.count else { return nil }
         var candidates: [TextEncoding] = []
         if bytes.count % 4 == 0 { candidates += [.utf32LE, .utf32BE] }
         if bytes.count % 2 == 0 { candidates += [.utf16LE, .utf16BE] }

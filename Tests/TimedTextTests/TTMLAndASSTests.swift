@@ -144,14 +144,16 @@ struct TTMLAndASSTests {
                 Expected(
                     start: 10000, end: 12500, text: "<c.white>EBU line one</c>\n<c.white>line two</c>", settings: "line:90%,end position:50%,center size:80%")
             ]),
-        // DFXP (TTML1, the old namespace prefix is the same URI) with a p that has no end: skipped.
+        // DFXP (TTML1, the old namespace prefix is the same URI) with a p that has no end: TTML2
+        // §12.4, an anonymous span in a parallel container is active indefinitely, until the
+        // document ends.
         Case(
             name: "DFXP and an endless paragraph",
             document: tt(
                 body: """
                     <div><p begin="1s" end="2s">ok</p><p begin="3s">no end</p></div>
                     """),
-            cues: [Expected(start: 1000, end: 2000, text: "ok")]),
+            cues: [Expected(start: 1000, end: 2000, text: "ok"), Expected(start: 3000, end: -1, text: "no end")]),
     ]
 
     @Test(arguments: ttml)
@@ -159,7 +161,8 @@ struct TTMLAndASSTests {
         let (cues, _, language) = try TTMLParser.parse(c.document)
         #expect(language == "en")
         #expect(cues.map(\.start) == c.cues.map { MediaTime(milliseconds: $0.start) }, "starts")
-        #expect(cues.map(\.end) == c.cues.map { MediaTime(milliseconds: $0.end) }, "ends")
+        // An end of -1: indefinite (no resolvable end).
+        #expect(cues.map { $0.end == .indefinite ? -1 : $0.end.milliseconds } == c.cues.map(\.end), "ends")
         #expect(cues.map(\.text) == c.cues.map(\.text))
         #expect(cues.map(\.settings.text) == c.cues.map(\.settings))
     }
@@ -248,7 +251,8 @@ struct TTMLAndASSTests {
     func readsASS(_ c: Case) throws {
         let (cues, _) = try ASSParser.parse(c.document)
         #expect(cues.map(\.start) == c.cues.map { MediaTime(milliseconds: $0.start) }, "starts")
-        #expect(cues.map(\.end) == c.cues.map { MediaTime(milliseconds: $0.end) }, "ends")
+        // An end of -1: indefinite (no resolvable end).
+        #expect(cues.map { $0.end == .indefinite ? -1 : $0.end.milliseconds } == c.cues.map(\.end), "ends")
         #expect(cues.map(\.text) == c.cues.map(\.text))
         #expect(cues.map(\.settings.text) == c.cues.map(\.settings))
     }

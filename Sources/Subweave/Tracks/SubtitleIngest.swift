@@ -86,6 +86,21 @@ package enum SubtitleIngest {
         let description: String
     }
 
+    /// For a file written out (`convert`, `cues`): cues with no resolvable end are ended.
+    ///
+    /// Each ends where the document does, the latest time it names, or 10 s after its start when nothing comes later
+    /// (as a last caption never erased). The packager ends it with the programme instead.
+    static func endingIndefiniteCues(_ cues: [Cue]) -> [Cue] {
+        guard cues.contains(where: { $0.end == .indefinite }) else { return cues }
+        let documentEnd = cues.reduce(MediaTime.zero) { max($0, $1.end == .indefinite ? $1.start : $1.end) }
+        return cues.map { cue in
+            guard cue.end == .indefinite else { return cue }
+            var ended = cue
+            ended.end = documentEnd > cue.start ? documentEnd : cue.start + MediaTime(seconds: 10)
+            return ended
+        }
+    }
+
     /// Text that gave no cue: never taken for an empty track in silence.
     static func noCueFound(_ encoding: TextEncoding, _ format: SubtitleFormat) -> IngestWarning {
         IngestWarning(
@@ -144,7 +159,8 @@ package enum SubtitleIngest {
         case .ttml:
             do {
                 let read = try TTMLParser.parse(text)
-                return Parsed(cues: read.cues, ingestFormat: "ttml_converted", warnings: read.warnings, language: read.language)
+                let cues = purpose == .packaging ? read.cues : endingIndefiniteCues(read.cues)
+                return Parsed(cues: cues, ingestFormat: "ttml_converted", warnings: read.warnings, language: read.language)
             } catch {
                 throw WrongFormat(description: error.description)
             }
