@@ -91,18 +91,8 @@ public struct AttributeList: Sendable, Equatable {
         return attributes
     }
 
-    /// At most 40 characters of `text`, control characters shown as `\u{…}`, for messages.
-    static func excerpt(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars.prefix(40) {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return text.unicodeScalars.count > 40 ? out + "…" : out
-    }
+    /// At most 40 characters of `text` for messages (``LabelText/excerpt(_:limit:lineBreaks:)``).
+    static func excerpt(_ text: String) -> String { LabelText.excerpt(text, limit: 40) }
 
     /// The first attribute named `name`.
     public subscript(name: String) -> Attribute? {

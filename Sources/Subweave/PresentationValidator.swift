@@ -190,10 +190,7 @@ public struct PresentationValidator: Sendable {
     }
 
     /// At most 40 characters of a cue's text for a message, on one line.
-    static func excerpt(_ text: String) -> String {
-        let line = text.replacingOccurrences(of: "\n", with: " / ")
-        return line.count > 40 ? String(line.prefix(40)) + "…" : line
-    }
+    static func excerpt(_ text: String) -> String { LabelText.excerpt(text, limit: 40, lineBreaks: " / ") }
 }
 
 /// The checks of one WebVTT segment, on its own and against the media timeline.

@@ -84,8 +84,10 @@ struct Context {
 
 /// stdout and stderr, with terminal escapes in diagnostics made harmless.
 enum Output {
+    /// A human-readable line on stdout (a finding, a listing), made harmless to a terminal.
     static func out(_ text: String) {
-        raw(text.hasSuffix("\n") ? text : text + "\n")
+        let safe = LabelText.visible(text)
+        raw(safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 
     static func raw(_ text: String) {
@@ -97,20 +99,9 @@ enum Output {
         FileHandle.standardOutput.write(Data(bytes))
     }
 
-    /// A line on stderr.
-    ///
-    /// Control characters other than line feeds and tabs (ESC among them) are
-    /// written as `\u{…}`: a message may quote a file name or a value from a hostile file.
+    /// A line on stderr, made harmless to a terminal (``LabelText/visible(_:)``).
     static func error(_ text: String) {
-        var safe = ""
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if (v < 0x20 && v != 0x0A && v != 0x09) || (0x7F...0x9F).contains(v) {
-                safe += "\\u{\(String(v, radix: 16))}"
-            } else {
-                safe.unicodeScalars.append(scalar)
-            }
-        }
+        let safe = LabelText.visible(text)
         FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
     }
 

@@ -43,15 +43,39 @@ package enum LabelText {
     }
 
     /// At most `limit` characters of `text` for a message, with control, separator, bidirectional
-    /// and invisible characters (a terminal escape sequence among them) written as `\u{…}`.
-    package static func excerpt(_ text: some StringProtocol, limit: Int = 80) -> String {
+    /// and invisible characters (a terminal escape sequence among them) written as `\u{…}`; with
+    /// `lineBreaks`, each line break written so (such as `" / "`, for cue text on one line).
+    package static func excerpt(_ text: some StringProtocol, limit: Int = 80, lineBreaks: String? = nil) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
             if count == limit { return out + "…" }
-            if isRefused(scalar) { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+            if let lineBreaks, scalar == "\n" {
+                out += lineBreaks
+            } else {
+                append(scalar, to: &out, keepingLineBreaks: false)
+            }
             count += 1
         }
         return out
+    }
+
+    /// `text` as it may be shown on a terminal.
+    ///
+    /// The characters ``isRefused(_:)`` names (ESC among them) are written as `\u{1B}`, line feeds
+    /// and tabs kept. Every human-readable line Subweave prints goes through it: a message may
+    /// quote a file name or a hostile file's text.
+    package static func visible(_ text: some StringProtocol) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars { append(scalar, to: &out, keepingLineBreaks: true) }
+        return out
+    }
+
+    private static func append(_ scalar: Unicode.Scalar, to out: inout String, keepingLineBreaks: Bool) {
+        if isRefused(scalar) && !(keepingLineBreaks && (scalar == "\n" || scalar == "\t")) {
+            out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
     }
 }

@@ -59,6 +59,8 @@ struct ASSReader {
     var styles: [String: Style] = [:]
     var playResX: Double?
     var playResY: Double?
+    /// `WrapStyle` (ASS specs: 2 makes `\n` a hard line break; otherwise it is a soft one).
+    var wrapStyle = 0
     var events: [(cue: Cue, layer: Int)] = []
     var warnings: [IngestWarning] = []
     var sawEvents = false
@@ -78,6 +80,7 @@ struct ASSReader {
         switch (section, key) {
         case ("[script info]", "playresx"): playResX = Double(value).flatMap { $0 > 0 ? $0 : nil }
         case ("[script info]", "playresy"): playResY = Double(value).flatMap { $0 > 0 ? $0 : nil }
+        case ("[script info]", "wrapstyle"): wrapStyle = Int(value) ?? 0
         case ("[v4+ styles]", "format"), ("[v4 styles]", "format"): styleFormat = Self.fields(value)
         case ("[v4+ styles]", "style"), ("[v4 styles]", "style"): readStyle(value)
         case ("[events]", "format"): eventFormat = Self.fields(value)
@@ -139,7 +142,7 @@ struct ASSReader {
         }
         let styleName = format.firstIndex(of: "style").map { String(parts[$0].trimming([" ", "\t", "*"])) } ?? "Default"
         let style = styles[styleName] ?? styles["Default"] ?? Style()
-        var text = ASSText(style: style, playRes: (playResX, playResY))
+        var text = ASSText(style: style, playRes: (playResX, playResY), softBreaksAreHard: wrapStyle == 2)
         text.convert(parts[textIndex])
         if text.droppedDrawing {
             warnings.append(IngestWarning(kind: .markupRepaired, line: number, "a drawing ({\\p…}) was dropped: WebVTT cannot show vector drawings"))
@@ -180,9 +183,14 @@ struct ASSText {
     private var open: [String] = []
     private var drawing = false
 
-    init(style: ASSReader.Style, playRes: (x: Double?, y: Double?)) {
+    /// `\n` breaks the line (WrapStyle 2) or is a space where the renderer may wrap (libass:
+    /// "There should be no linebreak here"); `\N` always breaks.
+    let softBreaksAreHard: Bool
+
+    init(style: ASSReader.Style, playRes: (x: Double?, y: Double?), softBreaksAreHard: Bool = false) {
         self.style = style
         self.playRes = playRes
+        self.softBreaksAreHard = softBreaksAreHard
     }
 
     mutating func convert(_ text: String) {
@@ -201,6 +209,11 @@ struct ASSText {
                 let block = String(String.UnicodeScalarView(s[(i + 1)..<close]))
                 apply(block, alignment: &alignment, position: &position)
                 i = close + 1
+                continue
+            }
+            if c == "\\", i + 1 < s.count, s[i + 1] == "n", !softBreaksAreHard {
+                if !drawing { output += " " }
+                i += 2
                 continue
             }
             if c == "\\", i + 1 < s.count, s[i + 1].isASCII, let replacement = SubRipMarkup.escapes[UInt8(s[i + 1].value)] {

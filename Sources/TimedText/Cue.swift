@@ -203,6 +203,8 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case captionNotErased = "caption_not_erased"
         /// Text was there but no cue came of it (the wrong format or encoding, most likely).
         case noCueFound = "no_cue_found"
+        /// The content shows another format than the file's extension names; read by its content.
+        case formatFromContent = "format_from_content"
     }
 
     public let kind: Kind

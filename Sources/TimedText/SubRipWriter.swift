@@ -3,6 +3,11 @@ import Timebase
 /// Writes cues as SubRip (`subweave convert --to srt`): numbered blocks, `hh:mm:ss,mmm` times,
 /// the text players of SubRip understand: `<i>`, `<b>`, `<u>` kept, WebVTT colour classes as
 /// `<font color>`, other markup dropped, character references decoded.
+///
+/// SubRip has no escape, and its readers (ffmpeg, webvtt-py, players) take what stands between
+/// `<` and `>` for a tag and hide it: a literal `<` or `>` of the text (`&lt;LAUGHING&gt;` in
+/// WebVTT) is written as `‹` or `›` (U+2039, U+203A), which every reader shows. An ASS override
+/// opening `{\` is written `{\u{2060}\` for the same reason (readers hide `{\…}`).
 package enum SubRipWriter {
     package static func file(_ cues: [Cue]) -> String {
         var out = ""
@@ -21,6 +26,13 @@ package enum SubRipWriter {
 
     static let colours: Set<String> = ["white", "lime", "cyan", "red", "yellow", "magenta", "blue", "black"]
 
+    /// Text that SubRip readers show as written (no tag shapes).
+    static func literal(_ text: String) -> String {
+        guard text.contains(where: { $0 == "<" || $0 == ">" || $0 == "{" }) else { return text }
+        return text.replacingOccurrences(of: "<", with: "\u{2039}").replacingOccurrences(of: ">", with: "\u{203A}")
+            .replacingOccurrences(of: "{\\", with: "{\u{2060}\\")
+    }
+
     /// WebVTT cue text as SubRip text.
     static func text(_ text: String) -> String {
         var out = ""
@@ -28,7 +40,7 @@ package enum SubRipWriter {
         var tokenizer = CueText.Tokenizer(Array(text.unicodeScalars))
         while let token = tokenizer.next() {
             switch token {
-            case .text(let t): out += CueText.decodeReferences(t)
+            case .text(let t): out += literal(CueText.decodeReferences(t))
             case .start(let name, let classes, _):
                 var written = ""
                 if ["i", "b", "u"].contains(name) {

@@ -453,7 +453,9 @@ enum CueTimingParser {
                     guard let p = percentage(linePosition) else { valid = false; break }
                     settings.line = .percentage(p)
                 } else {
-                    guard isLineNumber(linePosition) else { valid = false; break }
+                    // HTML's rules for parsing floating-point numbers: a value that rounds to
+                    // infinity is an error, so the setting is ignored (the line stays auto).
+                    guard isLineNumber(linePosition), Double(linePosition)?.isFinite == true else { valid = false; break }
                     settings.line = .number(linePosition)
                 }
                 settings.lineAlign = lineAlign
@@ -518,7 +520,8 @@ enum RegionSettingsParser {
             case "width":
                 if let p = CueTimingParser.percentage(value) { region.width = p }
             case "lines":
-                if !value.isEmpty, value.allSatisfy(\.isASCIIDigit), value.count <= 9 { region.lines = value }
+                // "If value consists of only ASCII digits": an integer of any length.
+                if !value.isEmpty, value.allSatisfy(\.isASCIIDigit) { region.lines = value }
             case "regionanchor", "viewportanchor":
                 let parts = value.split(separator: ",", omittingEmptySubsequences: false)
                 guard parts.count == 2, let x = CueTimingParser.percentage(String(parts[0])),

@@ -131,7 +131,9 @@ struct PackageCommandTests {
         BadInput(
             name: "subtitle file is not WebVTT",
             breakIt: { dir in try "1\n00:00:01,000 --> 00:00:02,000\nSRT really\n".write(toFile: dir + "/subs/fr.vtt", atomically: true, encoding: .utf8) },
-            subtitle: { ["--subtitle", "url=\($0)/subs/fr.vtt,language=fr"] }, expected: ["fr.vtt", "line 1", "not a WebVTT file", "declared format"]),
+            // Declared WebVTT (a misnamed file is read by its content; a declared format is not second-guessed).
+            subtitle: { ["--subtitle", "url=\($0)/subs/fr.vtt,language=fr,format=vtt"] },
+            expected: ["fr.vtt", "line 1", "not a WebVTT file", "declared format"]),
         BadInput(
             name: "SubRip file yields no cue",
             breakIt: { dir in try "just some text\nno timings here\n".write(toFile: dir + "/subs/en.srt", atomically: true, encoding: .utf8) },
@@ -184,7 +186,7 @@ struct PackageCommandTests {
             "--subtitle #1: the source ID is empty", "--subtitle #3: source ID \"dup\" is already used by --subtitle #2",
             "--subtitle #4: name= is empty", "--subtitle #5: \"http://\" is not a valid http URL",
             "--subtitle #6: scheme \"ftp:\" is not supported", "--subtitle #7: cannot tell the format",
-            "query string is never read", "declare format=", "--subtitle #8: name \"Line\\u{a}break\" contains a line feed", "7 problems",
+            "query string is never read", "declare format=", "--subtitle #8: name \"Line\\u{A}break\" contains a line feed", "7 problems",
         ] {
             #expect(outcome.stderr.contains(fragment), "stderr should contain \"\(fragment)\": \(outcome.stderr)")
         }

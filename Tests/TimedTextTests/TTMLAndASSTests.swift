@@ -198,9 +198,16 @@ struct TTMLAndASSTests {
 
     static let ass: [Case] = [
         Case(
+            // \N always breaks; \n is a soft break, a space (libass's test script: "There should be no
+            // linebreak here"), unless WrapStyle: 2 (the next case).
             name: "dialogue, commas and escapes",
             document: assHeader + "Dialogue: 0,0:00:01.00,0:00:02.50,Default,,0,0,0,,Hello, world\\Nline two\\nthree\\hend\n",
-            cues: [Expected(start: 1000, end: 2500, text: "Hello, world\nline two\nthree\u{00A0}end")]),
+            cues: [Expected(start: 1000, end: 2500, text: "Hello, world\nline two three\u{00A0}end")]),
+        Case(
+            name: "WrapStyle 2 makes \\n a hard break",
+            document: assHeader.replacingOccurrences(of: "[Script Info]\n", with: "[Script Info]\nWrapStyle: 2\n")
+                + "Dialogue: 0,0:00:01.00,0:00:02.50,Default,,0,0,0,,one\\ntwo\n",
+            cues: [Expected(start: 1000, end: 2500, text: "one\ntwo")]),
         Case(
             name: "overrides and a style's italic and alignment",
             document: assHeader + """

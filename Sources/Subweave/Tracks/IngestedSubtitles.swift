@@ -17,4 +17,13 @@ public struct IngestedSubtitles: Sendable, Equatable {
     public let warnings: [IngestWarning]
     /// The language the file declares (a TTML document's `xml:lang`), if any.
     public var declaredLanguage: String? = nil
+
+    /// The same subtitles with `warning` first among their warnings.
+    package func adding(_ warning: IngestWarning) -> IngestedSubtitles {
+        var copy = IngestedSubtitles(
+            ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions, encoding: encoding, warnings: [warning] + warnings,
+            declaredLanguage: declaredLanguage)
+        copy.encodingConfidence = encodingConfidence
+        return copy
+    }
 }

@@ -52,12 +52,12 @@ extension SubtitleIngest {
             do throws(ResourceLoader.Failure) { head = try file.head() } catch { throw .unreadable(error) }
             // UTF-16/32 of ASCII text and ISO-2022 pass for UTF-8: read whole, where they are sniffed.
             if encoding == nil && TextDecoder.sniffsAnotherEncoding(head) { return nil }
-            var chosen = format
-            if chosen == nil { chosen = SubtitleFormat.sniffed(head, encoding: encoding) ?? fallback }
+            let (chosen, note) = SubtitleFormat.resolve(declared: format, head: head, encoding: encoding, fromExtension: fallback)
             guard let chosen, chosen == .srt || chosen == .vtt else { return nil }
             let scan = try scanForPieces(file)
             guard readsInPieces(chosen, scan) else { return nil }
-            return (try readPieces(file, scan: scan, format: chosen, sourceID: sourceID, location: location, purpose: purpose), scan.size)
+            let ingested = try readPieces(file, scan: scan, format: chosen, sourceID: sourceID, location: location, purpose: purpose)
+            return (note.map(ingested.adding) ?? ingested, scan.size)
         }
     }
 

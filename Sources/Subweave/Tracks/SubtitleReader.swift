@@ -62,16 +62,18 @@ public struct SubtitleReader: Sendable {
         }
         let extensionFormat: SubtitleFormat?
         if case .source(let source) = input { extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension) } else { extensionFormat = nil }
-        guard let chosen = format ?? SubtitleFormat.sniffed(bytes, encoding: encoding) ?? extensionFormat else {
+        let (resolved, note) = SubtitleFormat.resolve(declared: format, head: Array(bytes.prefix(4096)), encoding: encoding, fromExtension: extensionFormat)
+        guard let chosen = resolved else {
             throw .load(
                 LoadFailure(
                     .notSubtitles, sourceID: input.description, location: input.description,
                     "cannot tell the format: neither the content nor the extension says WebVTT, SubRip, SCC, ASS/SSA or TTML; give the format"))
         }
         do {
-            return try SubtitleIngest.read(
+            let ingested = try SubtitleIngest.read(
                 consume bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description,
                 purpose: purpose)
+            return note.map(ingested.adding) ?? ingested
         } catch {
             throw .load(error)
         }
@@ -79,6 +81,23 @@ public struct SubtitleReader: Sendable {
 }
 
 extension SubtitleFormat {
+    /// The format to read a file as, the same for the packager and for `cues`/`convert`: the
+    /// declared one; else the one its content shows (a vendor's SubRip file named `.vtt` is
+    /// SubRip), said when the extension names another; else the extension's.
+    package static func resolve(
+        declared: SubtitleFormat?, head: [UInt8], encoding: TextEncoding?, fromExtension: SubtitleFormat?
+    ) -> (SubtitleFormat?, IngestWarning?) {
+        if let declared { return (declared, nil) }
+        guard let content = sniffed(head, encoding: encoding) else { return (fromExtension, nil) }
+        guard let named = fromExtension, named != content else { return (content, nil) }
+        return (
+            content,
+            IngestWarning(
+                kind: .formatFromContent, line: nil,
+                "the file is named as \(named.rawValue) but its content is \(content.rawValue): read as \(content.rawValue) (declare format= to say otherwise)")
+        )
+    }
+
     /// The format the start of `bytes` shows: the `WEBVTT` signature, the `Scenarist_SCC` header,
     /// `[Script Info]` (ASS/SSA), a TTML root (`tt` in the TTML namespace), or a SubRip timing
     /// line among the first lines; nil when none does.

@@ -59,7 +59,7 @@ struct TrackLoader: Sendable {
         do {
             // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
             if let (ingested, size) = try await SubtitleIngest.readLocalInPieces(
-                track.source.url, format: track.format, encoding: track.encoding, limit: loader.limits.subtitle,
+                track.source.url, format: track.declaredFormat, fallback: track.format, encoding: track.encoding, limit: loader.limits.subtitle,
                 sourceID: track.sourceID, location: track.source.description, purpose: .packaging)
             {
                 return checked(ingested, track, empty: size == 0)
@@ -77,11 +77,13 @@ struct TrackLoader: Sendable {
             return unreachable(error)
         }
         let empty = bytes.isEmpty
+        let (format, note) = SubtitleFormat.resolve(
+            declared: track.declaredFormat, head: Array(bytes.prefix(4096)), encoding: track.encoding, fromExtension: track.format)
         do {
             let ingested = try SubtitleIngest.read(
-                consume bytes, format: track.format, encoding: track.encoding,
+                consume bytes, format: format ?? track.format, encoding: track.encoding,
                 sourceID: track.sourceID, location: track.source.description)
-            return checked(ingested, track, empty: empty)
+            return checked(note.map(ingested.adding) ?? ingested, track, empty: empty)
         } catch {
             return .failure(error)
         }

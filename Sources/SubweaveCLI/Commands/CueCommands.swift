@@ -79,13 +79,19 @@ enum ConvertCommand {
         let ingested = try await SubtitleArguments.read(context)
         let text: String
         if context.arguments.value("--to") == "srt" {
+            guard !ingested.cues.isEmpty else {
+                throw CommandError(
+                    message:
+                        "\(context.arguments.positionals[0]): no cue to write; a SubRip file needs at least one (readers refuse an empty file), so nothing was written"
+                )
+            }
             text = SubRipWriter.file(ingested.cues)
         } else {
             text = WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: ingested.cues.map(WebVTTWriter.block))
         }
         if let output = context.arguments.value("--output") {
             try OutputFile.write(text, to: output)
-            context.note("wrote \(output): \(ingested.cues.count) cues")
+            context.note("wrote \(output): \(ingested.cues.count) cue\(ingested.cues.count == 1 ? "" : "s")")
         } else {
             Output.raw(text)
         }
