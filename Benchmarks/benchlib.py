@@ -5,10 +5,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEGMENT_SECONDS = 6
 
 
-def release_subweave():
-    """Builds the release `subweave` and returns its path."""
-    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+# The subtitle path alone: the packager's reading of the whole video for in-band captions is
+# measured by captions-bench.py, so the subtitle benchmarks turn it off.
+SUBTITLES_ONLY = ["--captions", "off", "--closed-captions", "none"]
+
+
+def release_subweave(static=False, root=ROOT):
+    """Builds the release `subweave` of the checkout at `root` and returns its path; with
+    `static`, the self-contained binary Scripts/install.sh installs (static Swift runtime)."""
+    extra = ["--static-swift-stdlib", "--build-path", os.path.join(root, ".build/static")] if static else []
+    subprocess.run(["swift", "build", "-c", "release", "--product", "subweave"] + extra, cwd=root, check=True, stdout=subprocess.DEVNULL)
+    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"] + extra, cwd=root, check=True,
                              capture_output=True, text=True).stdout.strip()
     return os.path.join(binpath, "subweave")
 
@@ -73,3 +80,28 @@ def make_title(work, segments, languages, cues, name="hls"):
         with open(os.path.join(subs, f"{lang}.srt"), "w") as f:
             f.write("\n".join(srt))
     return hls, subs
+
+
+def floor_binary(work):
+    """Benchmarks/io-floor.c (one writer thread per online core), compiled here."""
+    binary = os.path.join(work, "io-floor")
+    subprocess.run(["cc", "-O2", "-pthread", "-o", binary, os.path.join(ROOT, "Benchmarks", "io-floor.c")], check=True)
+    return binary
+
+
+def run_floor(program, packaged, root):
+    """Writes what Subweave wrote into `packaged` (its generation folders, then the master) with
+    the C floor program, and times it."""
+    manifest = os.path.join(root + ".manifest")
+    with open(manifest, "w") as out:
+        for kind in ("subtitles", "captions"):
+            base = os.path.join(packaged, kind)
+            if not os.path.isdir(base):
+                continue
+            for rendition in sorted(os.listdir(base)):
+                for generation in sorted(os.listdir(os.path.join(base, rendition))):
+                    folder = os.path.join(base, rendition, generation)
+                    for name in sorted(os.listdir(folder)):
+                        out.write(f"{kind}/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
+        out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
+    return run([program, manifest, root])

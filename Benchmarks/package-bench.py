@@ -13,35 +13,10 @@ Needs: swift, ffmpeg (one real 6 s MPEG-TS segment), pip (installs webvtt-py 0.6
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ROOT, SEGMENT_SECONDS, make_title, release_subweave, run  # noqa: E402
+from benchlib import ROOT, SEGMENT_SECONDS, SUBTITLES_ONLY, floor_binary, make_title, release_subweave, run, run_floor  # noqa: E402
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja"]
 SEGMENTS, CUES = 1200, 1500
 
-
-
-def floor_binary(work):
-    """Benchmarks/io-floor.c, compiled here."""
-    binary = os.path.join(work, "io-floor")
-    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(ROOT, "Benchmarks", "io-floor.c")], check=True)
-    return binary
-
-
-def run_floor(packaged, root):
-    """Writes what Subweave wrote into `packaged` (its generation folders, then the master) with
-    the C floor program, and times it."""
-    manifest = os.path.join(root + ".manifest")
-    with open(manifest, "w") as out:
-        for kind in ("subtitles", "captions"):
-            base = os.path.join(packaged, kind)
-            if not os.path.isdir(base):
-                continue
-            for rendition in sorted(os.listdir(base)):
-                for generation in sorted(os.listdir(os.path.join(base, rendition))):
-                    folder = os.path.join(base, rendition, generation)
-                    for name in sorted(os.listdir(folder)):
-                        out.write(f"{kind}/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
-        out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
-    return run([FLOOR, manifest, root])
 
 
 def measure_durability(subweave, hls, subs, work):
@@ -55,7 +30,7 @@ def measure_durability(subweave, hls, subs, work):
     os.unlink(os.path.join(copy, "master.m3u8"))
     shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
     trace = os.path.join(work, "sync.trace")
-    cmd = [strace, "-f", "-T", "-e", "trace=syncfs,fsync,fdatasync", "-o", trace, subweave, "package", os.path.join(copy, "master.m3u8")]
+    cmd = [strace, "-f", "-T", "-e", "trace=syncfs,fsync,fdatasync", "-o", trace, subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
     for lang in LANGUAGES:
         cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
     wall, _ = run(cmd)
@@ -68,69 +43,70 @@ def measure_durability(subweave, hls, subs, work):
     return {"sync_s": total, "wall_s": wall, "share": total / wall if wall else 0.0, "calls": calls}
 
 
+def measure(subweave, webvtt, floor_program, hls, subs, work, runs, tag):
+    """Median wall time and peak memory of Subweave, webvtt-py and the I/O floor on one title."""
+    ours, peer, floor = [], [], []
+    for r in range(runs):
+        # Subweave: one process, ten renditions, master rewritten (on a fresh copy each run).
+        copy = os.path.join(work, f"{tag}-run{r}")
+        shutil.copytree(hls, copy, copy_function=os.link)
+        os.unlink(os.path.join(copy, "master.m3u8"))
+        shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+        cmd = [subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
+        for lang in LANGUAGES:
+            cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
+        ours.append(run(cmd))
+        # The I/O floor: the same files written the same way by a C program, nothing else.
+        floor.append(run_floor(floor_program, copy, os.path.join(work, f"{tag}-floor{r}")))
+        # Peer: webvtt-py's segmenter, one run per language, 6 s target duration.
+        walls, peaks = [], []
+        for lang in LANGUAGES:
+            out = os.path.join(work, f"{tag}-peer{r}-{lang}")
+            w, m = run([webvtt, "segment", os.path.join(subs, f"{lang}.vtt"), "-o", out, "-d", str(SEGMENT_SECONDS), "-m", "900000"])
+            walls.append(w)
+            peaks.append(m)
+        peer.append((sum(walls), max(peaks)))
+        shutil.rmtree(copy)
+    result = {
+        "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours)},
+        "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer)},
+        "io_floor": {"wall_s": statistics.median(w for w, _ in floor)},
+    }
+    result["ratio_to_floor"] = round(result["subweave"]["wall_s"] / result["io_floor"]["wall_s"], 2)
+    result["ratio_wall"] = round(result["subweave"]["wall_s"] / result["webvtt_py"]["wall_s"], 3)
+    result["ratio_peak_rss"] = round(result["subweave"]["peak_rss_mib"] / result["webvtt_py"]["peak_rss_mib"], 2)
+    return result
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
 
-    subweave = release_subweave()
+    binaries = {"dynamic": release_subweave(), "static": release_subweave(static=True)}
 
     work = tempfile.mkdtemp(prefix="subweave-bench-")
     venv = os.path.join(work, "venv")
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
     subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "webvtt-py==0.6.0"], check=True)
     webvtt = os.path.join(venv, "bin", "webvtt")
-    hls, subs = make_title(work, SEGMENTS, LANGUAGES, CUES)
-    global FLOOR
-    FLOOR = floor_binary(work)
-
-    ours, peer, floor = [], [], []
-    for r in range(args.runs):
-        # Subweave: one process, ten renditions, master rewritten (on a fresh copy each run).
-        copy = os.path.join(work, f"run{r}")
-        shutil.copytree(hls, copy, copy_function=os.link)
-        os.unlink(os.path.join(copy, "master.m3u8"))
-        shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
-        cmd = [subweave, "package", os.path.join(copy, "master.m3u8")]
-        for lang in LANGUAGES:
-            cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-        ours.append(run(cmd))
-        # The I/O floor: the same files written the same way by a C program, nothing else.
-        floor.append(run_floor(copy, os.path.join(work, f"floor{r}")))
-        # Peer: webvtt-py's segmenter, one run per language, 6 s target duration.
-        walls, peaks = [], []
-        for lang in LANGUAGES:
-            out = os.path.join(work, f"peer{r}-{lang}")
-            w, m = run([webvtt, "segment", os.path.join(subs, f"{lang}.vtt"), "-o", out, "-d", str(SEGMENT_SECONDS), "-m", "900000"])
-            walls.append(w)
-            peaks.append(m)
-        peer.append((sum(walls), max(peaks)))
-
-    rendition = os.path.join(work, "run0", "subtitles", "en-en")
-    generation = os.path.join(rendition, [g for g in os.listdir(rendition) if not g.startswith(".")][0])
-    segments_written = len([f for f in os.listdir(generation) if f.endswith(".vtt") and f != "cues.vtt"])
-    durability = measure_durability(subweave, hls, subs, work)
-    result = {
-        "title": f"{SEGMENTS} segments x {SEGMENT_SECONDS} s, {len(LANGUAGES)} languages x {CUES} cues",
-        "runs": args.runs,
-        "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours)},
-        "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer)},
-        "segments_per_rendition": segments_written,
-        "durability": durability,
-    }
-    result["io_floor"] = {"wall_s": statistics.median(w for w, _ in floor)}
-    result["ratio_to_floor"] = result["subweave"]["wall_s"] / result["io_floor"]["wall_s"]
-    result["ratio_wall"] = result["subweave"]["wall_s"] / result["webvtt_py"]["wall_s"]
-    result["ratio_peak_rss"] = result["subweave"]["peak_rss_mib"] / result["webvtt_py"]["peak_rss_mib"]
-    print(json.dumps(result, indent=2))
-    print(f"\nSubweave {result['subweave']['wall_s']:.2f} s, {result['subweave']['peak_rss_mib']:.1f} MiB; "
-          f"webvtt-py {result['webvtt_py']['wall_s']:.2f} s (sum of 10 runs), {result['webvtt_py']['peak_rss_mib']:.1f} MiB peak. "
-          f"Ratios (Subweave/peer): time {result['ratio_wall']:.2f}, memory {result['ratio_peak_rss']:.2f}; "
-          f"I/O floor {result['io_floor']['wall_s']:.2f} s, Subweave/floor {result['ratio_to_floor']:.2f}")
-    if durability:
-        print(f"Durability (syncfs + fsync of the master and its folder): {durability['sync_s']:.3f} s of a "
-              f"{durability['wall_s']:.2f} s run ({100 * durability['share']:.1f} %), {durability['calls']} calls")
+    floor = floor_binary(work)
+    report = {"runs": args.runs, "titles": {}}
+    for segments, label in [(SEGMENTS, "2 h"), (1000, "100 min")]:
+        hls, subs = make_title(work, segments, LANGUAGES, CUES, name=f"title{segments}")
+        entry = {"title": f"{label}: {segments} segments x {SEGMENT_SECONDS} s, {len(LANGUAGES)} languages x {CUES} cues"}
+        for kind, subweave in binaries.items():
+            entry[kind] = measure(subweave, webvtt, floor, hls, subs, work, args.runs, f"{segments}-{kind}")
+        report["titles"][label] = entry
+    hls, subs = os.path.join(work, f"title{SEGMENTS}"), os.path.join(work, f"title{SEGMENTS}-subs")
+    report["durability"] = measure_durability(binaries["dynamic"], hls, subs, work)
+    print(json.dumps(report, indent=2))
+    for label, entry in report["titles"].items():
+        for kind in binaries:
+            r = entry[kind]
+            print(f"{label}, {kind}: Subweave {r['subweave']['wall_s']:.3f} s / {r['subweave']['peak_rss_mib']:.1f} MiB, "
+                  f"I/O floor {r['io_floor']['wall_s']:.3f} s (x{r['ratio_to_floor']}), webvtt-py {r['webvtt_py']['wall_s']:.2f} s (x{r['ratio_wall']})")
     if not args.keep:
         shutil.rmtree(work)
     else:

@@ -16,7 +16,7 @@ Needs: swift, ffmpeg (one real 6 s MPEG-TS segment).
 import argparse, json, os, shutil, statistics, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import make_title, release_subweave, run  # noqa: E402
+from benchlib import SUBTITLES_ONLY, floor_binary, make_title, release_subweave, run, run_floor  # noqa: E402
 
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja",
              "da", "fi", "nb", "cs", "hu", "ro", "el", "tr", "ko", "zh"]
@@ -28,12 +28,10 @@ def package(subweave, hls, subs, languages, copy):
     shutil.copytree(hls, copy, copy_function=os.link)
     os.unlink(os.path.join(copy, "master.m3u8"))
     shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
-    cmd = [subweave, "package", os.path.join(copy, "master.m3u8")]
+    cmd = [subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
     for lang in languages:
         cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-    result = run(cmd)
-    shutil.rmtree(copy)
-    return result
+    return run(cmd)
 
 
 def main():
@@ -44,16 +42,25 @@ def main():
     subweave = release_subweave()
     work = tempfile.mkdtemp(prefix="subweave-scale-")
     inputs = {name: make_title(work, segments, languages, cues, name=name) for name, (segments, languages, cues) in TITLES.items()}
+    floor = floor_binary(work)
     times = {name: [] for name in TITLES}
+    floors = {name: [] for name in TITLES}
     for r in range(args.runs):
         for name, (_, languages, _) in TITLES.items():
             hls, subs = inputs[name]
-            times[name].append(package(subweave, hls, subs, languages, os.path.join(work, f"{name}-run{r}")))
+            copy = os.path.join(work, f"{name}-run{r}")
+            times[name].append(package(subweave, hls, subs, languages, copy))
+            # The I/O floor: the same files written the same way by a C program (Benchmarks/io-floor.c).
+            floors[name].append(run_floor(floor, copy, os.path.join(work, f"{name}-floor{r}")))
+            shutil.rmtree(copy)
+            shutil.rmtree(os.path.join(work, f"{name}-floor{r}"))
     result = {}
     for name, (segments, languages, cues) in TITLES.items():
         result[name] = {"segments": segments, "languages": len(languages), "cues_per_language": cues,
                         "wall_s": statistics.median(w for w, _ in times[name]),
-                        "peak_rss_mib": max(m for _, m in times[name])}
+                        "peak_rss_mib": max(m for _, m in times[name]),
+                        "io_floor_s": statistics.median(w for w, _ in floors[name])}
+        result[name]["ratio_to_floor"] = round(result[name]["wall_s"] / result[name]["io_floor_s"], 2)
     work_ratio = (result["large"]["segments"] * result["large"]["languages"]) / (result["small"]["segments"] * result["small"]["languages"])
     result["time_ratio"] = result["large"]["wall_s"] / result["small"]["wall_s"]
     result["time_ratio_per_unit_of_work"] = result["time_ratio"] / work_ratio
@@ -61,7 +68,9 @@ def main():
     print(f"\nsmall {result['small']['wall_s']:.2f} s, {result['small']['peak_rss_mib']:.1f} MiB; "
           f"large {result['large']['wall_s']:.2f} s, {result['large']['peak_rss_mib']:.1f} MiB; "
           f"time large/small {result['time_ratio']:.2f} for {work_ratio:.0f}x the work "
-          f"({result['time_ratio_per_unit_of_work']:.2f} per unit: 1.00 is linear)")
+          f"({result['time_ratio_per_unit_of_work']:.2f} per unit: 1.00 is linear); "
+          f"I/O floor small {result['small']['io_floor_s']:.2f} s (x{result['small']['ratio_to_floor']}), "
+          f"large {result['large']['io_floor_s']:.2f} s (x{result['large']['ratio_to_floor']})")
     if args.keep:
         print("inputs kept in", work)
     else:

@@ -38,9 +38,9 @@ package struct RenditionPlanner {
         // erased, say) ends with it, once the video playlist has ended. The source's cues are
         // kept whole beside the rendition when that leaves some out.
         let clamp = timeline.playlist.hasEndList
-        let kept = Self.needsFitting(cues, to: timeline.duration, clampingEnds: clamp) ? SegmentCues.writable(cues) : nil
+        let kept = Self.needsFitting(cues, to: timeline.duration, clampingEnds: clamp) ? SegmentCues.writable(cues, sanitizing: false) : nil
         cues = Self.fitted(cues, to: timeline.duration, clampingEnds: clamp)
-        let writable = SegmentCues.writable(cues)
+        let writable = SegmentCues.writable(cues, sanitizing: false)
         let record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
             name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
@@ -108,7 +108,7 @@ package struct RenditionPlanner {
     mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
         let clamp = timeline.playlist.hasEndList
         let outside = Self.needsFitting(kept.cues, to: timeline.duration, clampingEnds: clamp)
-        let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: clamp))
+        let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: clamp), sanitizing: false)
         let record = RenditionRecord(
             identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
             prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
@@ -133,7 +133,7 @@ package struct RenditionPlanner {
         let language = r.language.flatMap(LanguageTag.init(parsing:)) ?? .undetermined
         let sourceID = "retimed-" + RenditionLayout.slug(r.name ?? "track")
         let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
-        let writable = SegmentCues.writable(Self.fitted(retimed.cues, to: timeline.duration, clampingEnds: false))
+        let writable = SegmentCues.writable(Self.fitted(retimed.cues, to: timeline.duration, clampingEnds: false), sanitizing: false)
         let record = RenditionRecord(
             identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
             sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
@@ -188,7 +188,7 @@ package struct RenditionPlanner {
             var cues = service.cues
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
             let name = captions.name(for: service.service)
-            let writable = SegmentCues.writable(cues)
+            let writable = SegmentCues.writable(cues, sanitizing: false)
             let record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
                 name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",

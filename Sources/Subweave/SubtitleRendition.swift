@@ -66,7 +66,7 @@ package struct SubtitleRendition: Sendable {
         var hash = Self.hash(cues: writable, headerBlocks: headerBlocks, timeline: timeline, assignment: assignment, mappings: mappings)
         if let keptCues {
             hash.add("kept")
-            for cue in keptCues { hash.add(WebVTTWriter.block(cue)) }
+            WebVTTBytes.addBlocks(of: keptCues, to: &hash)
         }
         if let record { hash.add(record.json) }
         self.generation = appending?.generation ?? hash.hex(12)
@@ -113,56 +113,83 @@ package struct SubtitleRendition: Sendable {
     }
 
     /// Makes every file of the rendition, one at a time, handing each (its name in the
-    /// generation folder, its text) to `body`: the segments, `index.m3u8`, then the record.
+    /// generation folder, its content) to `body`: the segments, `index.m3u8`, then the record.
     ///
-    /// A writer holds one segment's text at a time.
-    package func eachFile<E: Error>(_ body: (_ name: String, _ text: String) throws(E) -> Void) throws(E) {
+    /// A segment is made in one reused buffer and handed out whole; the kept cues (as large as
+    /// the source) are handed out a buffer at a time. A cue carried by several segments is
+    /// formatted for each (the same bytes each time), so nothing grows with the programme.
+    package func eachFile(_ body: (_ name: String, _ content: FileSystem.FileContent) throws(SubweaveError) -> Void) throws(SubweaveError) {
         let names = segmentNames
-        // A cue in several segments is written from one block per sequence, so that its copies
-        // are byte-identical; segments are consecutive, so the blocks of the segment before are
-        // the only ones the next can repeat.
-        var previous: [Int: String] = [:]
-        var blockSequence = -1
+        var out = WebVTTBytes(capacity: 64 << 10)
         for (index, cueIndices) in assignment.enumerated() {
             // Published segments are never written again.
             if let appending, index < appending.segments { continue }
             let sequence = timeline.sequences.isEmpty ? -1 : timeline.sequenceIndex(forSegment: index)
-            if sequence != blockSequence { previous = [:]; blockSequence = sequence }
             let mapping = sequence >= 0 ? mappings[sequence] : nil
-            var blocks: [Int: String] = [:]
-            var cueBlocks: [String] = []
-            cueBlocks.reserveCapacity(cueIndices.count)
+            let offset = mapping?.offset ?? .zero
+            out.bytes.removeAll(keepingCapacity: true)
+            Self.header(&out, map: mapping?.map, headerBlocks: headerBlocks)
             for c in cueIndices {
-                let block: String
-                if let made = previous[c] {
-                    block = made
-                } else {
-                    var cue = cues[c]
-                    if let mapping {
-                        cue.start += mapping.offset
-                        cue.end += mapping.offset
-                    }
-                    block = WebVTTWriter.block(cue)
-                }
-                blocks[c] = block
-                cueBlocks.append(block)
+                out.block(cues[c], offset: offset)
+                out.bytes += [0x0A, 0x0A]
             }
-            previous = blocks
-            try body(names[index], WebVTTWriter.file(map: mapping?.map, headerBlocks: headerBlocks, cueBlocks: cueBlocks))
+            try body(names[index]) { sink throws(SubweaveError) in try Self.hand(out.bytes, to: sink) }
         }
-        try body(RenditionLayout.playlistName, SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names))
+        let playlist = Array(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names).utf8)
+        try body(RenditionLayout.playlistName) { sink throws(SubweaveError) in try Self.hand(playlist, to: sink) }
         if let record {
-            try body(
-                RenditionRecord.cuesFileName, WebVTTWriter.file(map: nil, headerBlocks: headerBlocks, cueBlocks: (keptCues ?? cues).map(WebVTTWriter.block)))
-            try body(RenditionRecord.fileName, record.json)
+            try body(RenditionRecord.cuesFileName) { sink throws(SubweaveError) in
+                out.bytes.removeAll(keepingCapacity: true)
+                Self.header(&out, map: nil, headerBlocks: headerBlocks)
+                for cue in keptCues ?? cues {
+                    out.block(cue)
+                    out.bytes += [0x0A, 0x0A]
+                    if out.bytes.count >= Self.pieceSize {
+                        try Self.hand(out.bytes, to: sink)
+                        out.bytes.removeAll(keepingCapacity: true)
+                    }
+                }
+                try Self.hand(out.bytes, to: sink)
+            }
+            let json = Array(record.json.utf8)
+            try body(RenditionRecord.fileName) { sink throws(SubweaveError) in try Self.hand(json, to: sink) }
         }
+    }
+
+    /// How many bytes of a large file are handed out at a time.
+    static let pieceSize = 256 << 10
+
+    /// `WEBVTT`, the map line if any, a blank line, then the header blocks each followed by a
+    /// blank line (``WebVTTWriter/file(map:headerBlocks:cueBlocks:)`` without cues).
+    static func header(_ out: inout WebVTTBytes, map: TimestampMap?, headerBlocks: [String]) {
+        out.append("WEBVTT\n")
+        if let map {
+            out.append(map.line)
+            out.bytes.append(0x0A)
+        }
+        out.bytes.append(0x0A)
+        for block in headerBlocks {
+            out.append(block)
+            out.bytes += [0x0A, 0x0A]
+        }
+    }
+
+    /// Hands `bytes` to `sink` as one piece.
+    private static func hand(_ bytes: [UInt8], to sink: (_ piece: UnsafeBufferPointer<UInt8>) throws(SubweaveError) -> Void) throws(SubweaveError) {
+        var failure: SubweaveError?
+        bytes.withUnsafeBufferPointer { buffer in
+            do throws(SubweaveError) { try sink(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// The format of the files, part of every generation's hash: change it when the bytes a given
     /// input produces change.
     static let formatVersion = "subweave-rendition-2"
 
-    /// A hash of everything that decides the files' bytes.
+    /// A hash of everything that decides the files' bytes: the format, the playlist, the header
+    /// blocks, each sequence's mapping, every cue's block (programme time) and which segments
+    /// carry which cues, each followed by a separator.
     static func hash(
         cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, assignment: [[Int]],
         mappings: [ProgrammeTimeline.Mapping]
@@ -172,8 +199,27 @@ package struct SubtitleRendition: Sendable {
         hash.add(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count)))
         for block in headerBlocks { hash.add(block) }
         for mapping in mappings { hash.add("\(mapping.offset.ticks) \(mapping.map.line)") }
-        for cue in cues { hash.add(WebVTTWriter.block(cue)) }
-        for indices in assignment { hash.add(indices.map(String.init).joined(separator: ",")) }
+        WebVTTBytes.addBlocks(of: cues, to: &hash)
+        var digits: [UInt8] = []
+        for indices in assignment {
+            digits.removeAll(keepingCapacity: true)
+            for (n, index) in indices.enumerated() {
+                if n > 0 { digits.append(0x2C) }
+                Self.decimal(index, into: &digits)
+            }
+            digits.withUnsafeBytes { hash.add($0) }
+            hash.add(byte: 0xFF)
+        }
         return hash
+    }
+
+    /// `value` (not negative) in decimal digits.
+    static func decimal(_ value: Int, into bytes: inout [UInt8]) {
+        guard value >= 10 else {
+            bytes.append(UInt8(0x30 + value))
+            return
+        }
+        decimal(value / 10, into: &bytes)
+        bytes.append(UInt8(0x30 + value % 10))
     }
 }

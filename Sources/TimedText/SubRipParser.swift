@@ -116,7 +116,8 @@ package enum SubRipParser {
         private mutating func append(_ line: Substring) {
             guard !SubRipParser.isBlank(line) else { return }
             if !body.isEmpty { body.append(0x0A) }
-            body.append(contentsOf: line.trimmingTrailingSpaces.utf8)
+            let trimmed = line.trimmingTrailingSpaces.utf8
+            if trimmed.withContiguousStorageIfAvailable({ body.append(contentsOf: $0) }) == nil { body.append(contentsOf: trimmed) }
         }
 
         /// Ends the cue being read; `followedByAnother`: a timing line follows, whose counter,
@@ -154,17 +155,27 @@ package enum SubRipParser {
                 textLines += 1
                 lastTextLine = line
             }
+            let plain: Bool
             if body.isEmpty && textLines == 1, let line = lastTextLine {
                 // One line: its text straight from the line, copied once (a long line is not
                 // gathered first).
-                text = String(line.trimmingTrailingSpaces)
+                let trimmed = line.trimmingTrailingSpaces
+                plain = trimmed.utf8.withContiguousStorageIfAvailable { SubRipParser.isPlain($0) } ?? false
+                text = String(trimmed)
             } else {
                 for line in tail { append(line) }
                 guard !body.isEmpty else {
                     warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
                     return
                 }
+                plain = body.withUnsafeBufferPointer { SubRipParser.isPlain($0) }
                 text = String(decoding: body, as: UTF8.self)
+            }
+            if plain {
+                // Nothing for the markup conversion, the repair or the sanitising to change, and
+                // every line (none blank) shows.
+                cues.append(Cue(start: timing.start, end: timing.end, text: text, sourceLine: number))
+                return
             }
             let (markup, settings) = SubRipMarkup.convert(text)
             let (repaired, _) = CueText.sanitized(markup)
@@ -175,6 +186,23 @@ package enum SubRipParser {
             // Text the markup or the repair rewrote was built by appending: stored at its size.
             cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired == text ? text : repaired.compacted, sourceLine: number))
         }
+    }
+
+    /// Whether cue text of non-blank lines is plain, to be stored as it is.
+    ///
+    /// Plain: no byte that markup conversion (`<`, `>`, `&`, `{`, backslash), repair or
+    /// sanitising (C0 controls but tab and line feed, DEL) would look at. One pass over the bytes;
+    /// most cues are plain.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes {
+            switch byte {
+            case 0x3C, 0x3E, 0x26, 0x7B, 0x5C, 0x7F: return false
+            case 0x09, 0x0A: continue
+            case 0x00..<0x20: return false
+            default: continue
+            }
+        }
+        return true
     }
 
     /// Whether the line holds only spaces and tabs (compared on bytes: a space or tab cannot

@@ -67,20 +67,34 @@ package enum SegmentCues {
     /// times become 0), text through ``CueText/sanitized(_:)``, an identifier that a parser would
     /// not read back as one (a line break or `-->` in it) removed, and cues whose end is not after
     /// their start once rounded dropped (the WebVTT syntax requires end > start).
-    package static func writable(_ cues: [Cue]) -> [Cue] {
+    ///
+    /// `sanitizing` false: the text is known to be sanitized already (the packager's ingest
+    /// repaired every cue, and the caption decoder writes valid text), so it is not done twice.
+    ///
+    /// Cues already writable (the common case when `sanitizing` is false) are returned as they
+    /// are: the same array, not a copy.
+    package static func writable(_ cues: [Cue], sanitizing: Bool = true) -> [Cue] {
+        if !sanitizing && !cues.contains(where: needsChange) { return cues }
         var result: [Cue] = []
         result.reserveCapacity(cues.count)
         for var cue in cues {
             cue.start = MediaTime(milliseconds: max(0, cue.start.milliseconds))
             cue.end = MediaTime(milliseconds: max(0, cue.end.milliseconds))
             guard cue.end > cue.start else { continue }
-            let (text, changed) = CueText.sanitized(cue.text)
-            if changed { cue.text = text }
+            if sanitizing, case let (text, changed) = CueText.sanitized(cue.text), changed { cue.text = text }
             if cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.containsASCII("-->") {
                 cue.identifier = ""
             }
             result.append(cue)
         }
         return result
+    }
+
+    /// Whether ``writable(_:sanitizing:)`` changes `cue` other than by sanitizing its text.
+    private static func needsChange(_ cue: Cue) -> Bool {
+        let start = MediaTime(milliseconds: max(0, cue.start.milliseconds))
+        let end = MediaTime(milliseconds: max(0, cue.end.milliseconds))
+        return start != cue.start || end != cue.end || end <= start
+            || (!cue.identifier.isEmpty && (cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.containsASCII("-->")))
     }
 }

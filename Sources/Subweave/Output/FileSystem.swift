@@ -103,8 +103,11 @@ package enum FileSystem {
         return unlink(path) == 0
     }
 
-    /// Makes a folder's files one at a time, handing each, `(name, text)`, to its argument.
-    typealias FileMaker = @Sendable (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
+    /// A file's bytes, handed to `sink` in pieces, in order: a large file is never made whole.
+    package typealias FileContent = (_ sink: (_ piece: UnsafeBufferPointer<UInt8>) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
+
+    /// Makes a folder's files one at a time, handing each, `(name, content)`, to its argument.
+    package typealias FileMaker = @Sendable (_ emit: (_ name: String, _ content: FileContent) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
 
     /// Writes the files `make` hands to its argument, one at a time, into a new folder `staging`
     /// and renames it to `target` whole.
@@ -114,8 +117,16 @@ package enum FileSystem {
     static func writeFolder(at target: String, staging: String, _ make: FileMaker) throws(SubweaveError) {
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else { throw failure(staging, "cannot create a temporary folder") }
+        // Files are created relative to the folder's descriptor: one path walk, not one per file.
+        let folder = open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else {
+            let error = failure(staging, "cannot open the temporary folder")
+            removeTree(staging)
+            throw error
+        }
         do throws(SubweaveError) {
-            try make { name, text throws(SubweaveError) in try writeNewFile(staging + "/" + name, text) }
+            defer { close(folder) }
+            try make { name, content throws(SubweaveError) in try writeNewFile(name, in: folder, path: staging + "/" + name, content) }
         } catch {
             removeTree(staging)
             throw error
@@ -126,6 +137,22 @@ package enum FileSystem {
             guard (code == EEXIST || code == ENOTEMPTY) && isRealFolder(target) else {
                 throw .io(path: target, reason: "cannot move the new rendition into place (errno \(code): \(String(cString: strerror(code))))")
             }
+        }
+    }
+
+    /// Creates `name` in the folder open as `folder` (`path` names it in messages; it must not
+    /// exist, and is never a link) and writes `bytes` to it with one call.
+    static func writeNewFile(_ name: String, in folder: Int32, path: String, _ content: FileContent) throws(SubweaveError) {
+        let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, "cannot create the file") }
+        defer { close(fd) }
+        do throws(SubweaveError) {
+            try content { piece throws(SubweaveError) in
+                guard writeAll(fd, piece) else { throw failure(path, "cannot write the file") }
+            }
+        } catch {
+            _ = unlinkat(folder, name, 0)
+            throw error
         }
     }
 
@@ -147,6 +174,20 @@ package enum FileSystem {
     /// The file keeps its permission bits.
     static func replaceFile(at path: String, with text: String, temporaryName: String) throws(SubweaveError) {
         try replaceFile(at: path, temporaryName: temporaryName) { fd in writeAll(fd, text) }
+    }
+
+    /// ``replaceFile(at:with:temporaryName:)`` with content handed out in pieces.
+    static func replaceFile(at path: String, with content: FileContent, temporaryName: String) throws(SubweaveError) {
+        try replaceFile(at: path, temporaryName: temporaryName) { fd in
+            do throws(SubweaveError) {
+                try content { piece throws(SubweaveError) in
+                    guard writeAll(fd, piece) else { throw .io(path: path, reason: "write failed") }
+                }
+                return true
+            } catch {
+                return false
+            }
+        }
     }
 
     /// Replaces `path` with the bytes of `playlist`, written in pieces (the text is never made

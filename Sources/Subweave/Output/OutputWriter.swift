@@ -7,14 +7,14 @@ package struct GenerationWrite: Sendable {
     /// Where the generation's files come from.
     package enum Source: Sendable {
         /// Made, one file at a time, when a worker reaches this rendition.
-        case files(@Sendable (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void)
+        case files(FileSystem.FileMaker)
         /// Already written into a staging folder (``RenditionStager``), renamed into place.
         case staged(path: String)
         /// Already in place when the run planned it (its name is the hash of its bytes).
         case inPlace
         /// New files of a published generation (an open programme), each written into it in
         /// place: its new segments first, then its playlist.
-        case append(@Sendable (_ emit: (_ name: String, _ text: String) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void)
+        case append(FileSystem.FileMaker)
     }
 
     /// The rendition's folder, relative to the output folder (`subtitles/en-en`).
@@ -194,8 +194,8 @@ package struct OutputWriter: Sendable {
                 guard FileSystem.isRealFolder(target) else {
                     throw .io(path: target, reason: "the published rendition to append to is gone; nothing was changed")
                 }
-                try make { name, text throws(SubweaveError) in
-                    try FileSystem.replaceFile(at: target + "/" + name, with: text, temporaryName: RenditionLayout.temporaryPrefix + "append-" + name)
+                try make { name, content throws(SubweaveError) in
+                    try FileSystem.replaceFile(at: target + "/" + name, with: content, temporaryName: RenditionLayout.temporaryPrefix + "append-" + name)
                 }
                 continue
             }

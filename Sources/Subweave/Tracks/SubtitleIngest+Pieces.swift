@@ -133,7 +133,7 @@ extension SubtitleIngest {
                 reader.read(text, isFirst: isFirst, isLast: isLast)
             }
             let (cues, warnings) = reader.finish()
-            let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
+            let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings, textSanitized: true)
             return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: cues.isEmpty && sawText ? [noCueFound(.utf8, .srt)] : [], purpose: purpose)
         }
     }

@@ -65,7 +65,9 @@ package enum SubtitleIngest {
     static func finish(
         _ parsed: consuming Parsed, format: SubtitleFormat, encoding: TextEncoding, decodingWarnings: [IngestWarning], purpose: Purpose
     ) -> IngestedSubtitles {
-        let repairs = purpose == .inspection ? [] : repair(&parsed.cues, reportMarkup: format == .vtt, numbering: purpose == .packaging)
+        let repairs =
+            purpose == .inspection
+            ? [] : repair(&parsed.cues, reportMarkup: format == .vtt, numbering: purpose == .packaging, sanitizing: !parsed.textSanitized)
         return IngestedSubtitles(
             ingestFormat: parsed.ingestFormat, cues: parsed.cues, headerBlocks: parsed.headerBlocks, regions: parsed.regions,
             encoding: encoding, warnings: decodingWarnings + parsed.warnings + repairs, declaredLanguage: parsed.language)
@@ -79,6 +81,9 @@ package enum SubtitleIngest {
         let ingestFormat: String
         var warnings: [IngestWarning]
         var language: String? = nil
+        /// The parser made every cue's text valid WebVTT already (``CueText/sanitized(_:)``), so
+        /// the repair does not again.
+        var textSanitized = false
     }
 
     /// A file that is not of the format it was read as.
@@ -141,7 +146,7 @@ package enum SubtitleIngest {
             return webVTT(document)
         case .srt:
             let (cues, warnings) = SubRipParser.parse(text)
-            return Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings)
+            return Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings, textSanitized: true)
         case .scc:
             do {
                 let read = try SCCReader.read(text)
@@ -187,14 +192,13 @@ package enum SubtitleIngest {
 
     /// Makes every cue's text valid WebVTT and every identifier unique (then, with `numbering`,
     /// gives each cue one).
-    static func repair(_ cues: inout [Cue], reportMarkup: Bool, numbering: Bool = true) -> [IngestWarning] {
+    static func repair(_ cues: inout [Cue], reportMarkup: Bool, numbering: Bool = true, sanitizing: Bool = true) -> [IngestWarning] {
         var warnings: [IngestWarning] = []
         var repairedCount = 0
         var firstRepairLine: Int?
         var seenIdentifiers: Set<String> = []
         for index in cues.indices {
-            let (text, changed) = CueText.sanitized(cues[index].text)
-            if changed {
+            if sanitizing, case let (text, changed) = CueText.sanitized(cues[index].text), changed {
                 repairedCount += 1
                 if firstRepairLine == nil { firstRepairLine = cues[index].sourceLine }
                 cues[index].text = text

@@ -1,0 +1,85 @@
+import Timebase
+
+/// WebVTT written as bytes into one buffer: timestamps from a digit table, cue blocks copied
+/// from their text's UTF-8, no intermediate strings.
+///
+/// The bytes are those ``WebVTTWriter`` makes as text, byte for byte (its tests hold the two
+/// together), so a generation's hash and its files do not depend on which one wrote them.
+package struct WebVTTBytes {
+    package var bytes: [UInt8] = []
+
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// "00" … "99", two bytes each.
+    private static let pairs: [UInt8] = {
+        var table: [UInt8] = []
+        table.reserveCapacity(200)
+        for n in 0..<100 { table += [UInt8(0x30 + n / 10), UInt8(0x30 + n % 10)] }
+        return table
+    }()
+
+    package mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    private mutating func twoDigits(_ n: Int) {
+        bytes.append(Self.pairs[2 * n])
+        bytes.append(Self.pairs[2 * n + 1])
+    }
+
+    /// `hh:mm:ss.ttt` (at least two hour digits), rounded to the millisecond; negative times as
+    /// zero: ``WebVTTTimestamp/format(_:)`` in bytes.
+    package mutating func timestamp(_ time: MediaTime) {
+        let total = max(0, time.milliseconds)
+        let ms = Int(total % 1000)
+        let s = Int((total / 1000) % 60)
+        let m = Int((total / 60_000) % 60)
+        let h = total / 3_600_000
+        if h < 100 {
+            twoDigits(Int(h))
+        } else {
+            append(String(h))
+        }
+        bytes.append(0x3A)
+        twoDigits(m)
+        bytes.append(0x3A)
+        twoDigits(s)
+        bytes.append(0x2E)
+        bytes.append(UInt8(0x30 + ms / 100))
+        twoDigits(ms % 100)
+    }
+
+    /// A cue block without the blank line after it, its times moved by `offset`:
+    /// ``WebVTTWriter/block(_:)`` in bytes.
+    package mutating func block(_ cue: Cue, offset: MediaTime = .zero) {
+        if !cue.identifier.isEmpty {
+            append(cue.identifier)
+            bytes.append(0x0A)
+        }
+        timestamp(cue.start + offset)
+        bytes += [0x20, 0x2D, 0x2D, 0x3E, 0x20]  // " --> "
+        timestamp(cue.end + offset)
+        if !cue.settings.isEmpty, case let settings = cue.settings.text, !settings.isEmpty {
+            bytes.append(0x20)
+            append(settings)
+        }
+        bytes.append(0x0A)
+        append(cue.text)
+    }
+
+    /// Adds each cue's block (its times moved by `offset`) and a separator to `hash`, as
+    /// ``ContentHash/add(_:)-(String)`` adds a string: one block at a time, in one reused buffer,
+    /// so hashing a million cues holds one block, not a million.
+    package static func addBlocks(of cues: [Cue], offset: MediaTime = .zero, to hash: inout ContentHash) {
+        var scratch = WebVTTBytes(capacity: 256)
+        for cue in cues {
+            scratch.bytes.removeAll(keepingCapacity: true)
+            scratch.block(cue, offset: offset)
+            scratch.bytes.withUnsafeBytes { hash.add($0) }
+            hash.add(byte: 0xFF)
+        }
+    }
+}

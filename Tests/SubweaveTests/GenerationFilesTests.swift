@@ -1,0 +1,95 @@
+import Containers
+import HLS
+import TestSupport
+import Testing
+import Timebase
+import TimedText
+
+@testable import Subweave
+
+/// A generation's files as the packager hands them to the writer: the segments and the kept cues
+/// are the text writer's bytes, and the kept cues (as large as the source) go out in pieces,
+/// never as one buffer the size of the file.
+struct GenerationFilesTests {
+    static func timeline(segments: Int) throws -> ProgrammeTimeline {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n"
+        for i in 0..<segments { text += "#EXTINF:6,\ns\(i).ts\n" }
+        text += "#EXT-X-ENDLIST\n"
+        let playlist = try MediaPlaylist(parsing: Array(text.utf8), source: "p")
+        return ProgrammeTimeline(playlist: playlist, probes: [0: SegmentTimeline(container: .mpegTS, start: 900_000, source: .video, videoLanguage: nil)])
+    }
+
+    static func record(cues: Int) -> RenditionRecord {
+        RenditionRecord(
+            identity: "external:a:en", sourceID: "a", language: "en", name: "English", forced: false, sdh: false, prefersDefault: false,
+            ingestFormat: "srt_converted", source: "a.srt", cueCount: cues)
+    }
+
+    /// Every file and its pieces, in the order they are handed out.
+    static func files(_ rendition: SubtitleRendition) throws -> [(name: String, pieces: [[UInt8]])] {
+        var files: [(name: String, pieces: [[UInt8]])] = []
+        try rendition.eachFile { name, content throws(SubweaveError) in
+            var pieces: [[UInt8]] = []
+            try content { piece throws(SubweaveError) in pieces.append(Array(piece)) }
+            files.append((name, pieces))
+        }
+        return files
+    }
+
+    @Test func keptCuesAreHandedOutInPiecesAsTheTextWriterWritesThem() throws {
+        // A 60 s programme and 20,000 cues over 11 hours: nearly all kept, few shown.
+        let timeline = try Self.timeline(segments: 10)
+        let source = (0..<20_000).map { i in
+            Cue(
+                start: MediaTime(milliseconds: Int64(i) * 2_000), end: MediaTime(milliseconds: Int64(i) * 2_000 + 1_500),
+                text: "cue \(i) with some words\nand a second line")
+        }
+        let shown = RenditionPlanner.fitted(source, to: timeline.duration, clampingEnds: true)
+        let rendition = SubtitleRendition(
+            folder: "subtitles/en", cues: shown, headerBlocks: [], timeline: timeline, record: Self.record(cues: shown.count), keptCues: source)
+        let files = try Self.files(rendition)
+        #expect(files.map(\.name) == RenditionLayout.segmentNames(count: 10) + ["index.m3u8", "cues.vtt", "rendition.json"])
+        let kept = try #require(files.first { $0.name == RenditionRecord.cuesFileName })
+        #expect(kept.pieces.count > 1, "a kept-cue file of \(kept.pieces.map(\.count).reduce(0, +)) bytes went out whole")
+        #expect(kept.pieces.allSatisfy { $0.count < SubtitleRendition.pieceSize + 256 }, "no piece much larger than a piece")
+        let expected = WebVTTWriter.file(map: nil, headerBlocks: [], cueBlocks: source.map(WebVTTWriter.block))
+        #expect(kept.pieces.flatMap { $0 } == Array(expected.utf8))
+        // Each segment is whole and parses back as the cues it carries, moved by its mapping.
+        for (index, file) in files.prefix(10).enumerated() {
+            #expect(file.pieces.count == 1)
+            let document = try WebVTTParser.parse(String(decoding: file.pieces[0], as: UTF8.self))
+            let window = timeline.windows[index]
+            let carried = shown.filter { $0.start < window.upperBound && $0.end > window.lowerBound }
+            #expect(document.cues.map(\.text) == carried.map(\.text), "segment \(index)")
+        }
+    }
+
+    @Test func theGenerationNamesWhatIsKept() throws {
+        let timeline = try Self.timeline(segments: 2)
+        let source = (0..<50).map { i in
+            Cue(start: MediaTime(milliseconds: Int64(i) * 1_000), end: MediaTime(milliseconds: Int64(i) * 1_000 + 900), text: "c\(i)")
+        }
+        let shown = RenditionPlanner.fitted(source, to: timeline.duration, clampingEnds: true)
+        func generation(_ kept: [Cue]?) -> String {
+            SubtitleRendition(folder: "s", cues: shown, headerBlocks: [], timeline: timeline, record: Self.record(cues: shown.count), keptCues: kept).generation
+        }
+        var changed = source
+        changed[40].text = "changed"
+        #expect(generation(source) == generation(source))
+        #expect(generation(source) != generation(changed), "a kept cue's text is part of the name")
+        #expect(generation(source) != generation(nil))
+    }
+
+    /// Cues that need nothing are the ingest's own array, not a copy (a million cues are held once).
+    @Test func writableCuesAreNotCopied() {
+        let cues = (0..<1_000).map { i in Cue(start: MediaTime(milliseconds: Int64(i)), end: MediaTime(milliseconds: Int64(i) + 5), text: "t") }
+        let same = SegmentCues.writable(cues, sanitizing: false)
+        #expect(same.withUnsafeBufferPointer { $0.baseAddress } == cues.withUnsafeBufferPointer { $0.baseAddress })
+        var negative = cues
+        negative[3].start = MediaTime(milliseconds: -40)
+        #expect(SegmentCues.writable(negative, sanitizing: false)[3].start == .zero)
+        var between = cues
+        between[5].end = MediaTime(ticks: between[5].end.ticks + 10)
+        #expect(SegmentCues.writable(between, sanitizing: false)[5].end == cues[5].end, "times round to the millisecond")
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+import Timebase
+
+@testable import TimedText
+
+/// The byte writer against the text writer it replaces on the packaging path, and the SubRip
+/// reader's plain-text fast path against the full conversion: the same bytes, the same hash, the
+/// same cue text, so a generation's name and files do not depend on which path made them.
+struct ByteWriterTests {
+    /// A deterministic generator (the tests are reproducible).
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    static let times: [Int64] = [0, 1, 999, 1_000, 59_999, 60_000, 3_599_999, 3_600_000, 359_999_999, 360_000_000, 4_443_000_123, -5]
+
+    static func cues(_ count: Int, seed: UInt64) -> [Cue] {
+        var g = Generator(state: seed)
+        let words = ["hello", "é", "日本語", "🎬", "a&amp;b", "<i>x</i>", "  indented", "tab\there", "-- dash"]
+        let settings = [CueSettings(), CueSettings(line: .number("0"), align: .start), CueSettings(position: "10", size: "50")]
+        return (0..<count).map { i in
+            let start = Self.times[g.next(Self.times.count)] + Int64(g.next(90_000))
+            let text = (0...g.next(3)).map { _ in words[g.next(words.count)] }.joined(separator: g.next(2) == 0 ? " " : "\n")
+            return Cue(
+                identifier: g.next(4) == 0 ? "id-\(i)" : "", start: MediaTime(milliseconds: start),
+                end: MediaTime(milliseconds: start + 1 + Int64(g.next(9_000))),
+                settings: settings[g.next(settings.count)], text: text)
+        }
+    }
+
+    @Test func blocksAreTheTextWritersBytes() {
+        for cue in Self.cues(2_000, seed: 7) {
+            var bytes = WebVTTBytes()
+            bytes.block(cue)
+            #expect(bytes.bytes == Array(WebVTTWriter.block(cue).utf8), "\(WebVTTWriter.block(cue))")
+            let offset = MediaTime(ticks: 123_456_789)
+            var moved = cue
+            moved.start = cue.start + offset
+            moved.end = cue.end + offset
+            bytes.bytes.removeAll()
+            bytes.block(cue, offset: offset)
+            #expect(bytes.bytes == Array(WebVTTWriter.block(moved).utf8))
+        }
+    }
+
+    @Test func timestampsAreTheTextWritersForEveryField() {
+        for ms in Self.times + [86_399_999, 99 * 3_600_000 + 59 * 60_000 + 59_999, 100 * 3_600_000, 12_345 * 3_600_000 + 7] {
+            var bytes = WebVTTBytes()
+            bytes.timestamp(MediaTime(milliseconds: ms))
+            #expect(String(decoding: bytes.bytes, as: UTF8.self) == WebVTTTimestamp.format(MediaTime(milliseconds: ms)), "\(ms) ms")
+        }
+        // Ticks between milliseconds round as the text writer rounds them.
+        for ticks: Int64 in [44, 45, 46, 89, 91, 134, 135, -44, -46] {
+            var bytes = WebVTTBytes()
+            bytes.timestamp(MediaTime(ticks: ticks))
+            #expect(String(decoding: bytes.bytes, as: UTF8.self) == WebVTTTimestamp.format(MediaTime(ticks: ticks)), "\(ticks) ticks")
+        }
+    }
+
+    @Test func theHashOverBytesIsTheHashOverText() {
+        let cues = Self.cues(5_000, seed: 11)
+        var text = ContentHash()
+        for cue in cues { text.add(WebVTTWriter.block(cue)) }
+        var bytes = ContentHash()
+        WebVTTBytes.addBlocks(of: cues, to: &bytes)
+        #expect(bytes.hex() == text.hex())
+        var other = ContentHash()
+        WebVTTBytes.addBlocks(of: Array(cues.dropLast()), to: &other)
+        #expect(other.hex() != text.hex(), "one cue fewer changes the hash")
+    }
+
+    /// Plain cue text (no markup byte, no control character) skips the conversion and repair:
+    /// what it keeps must be what they would have made of it.
+    @Test func plainTextIsWhatTheFullConversionMakes() {
+        var g = Generator(state: 3)
+        let pieces = ["word", " ", "  ", "\t", "é", "ß", "日本", "🎬", "–", "1", "00:00", "\u{00A0}", "\u{200B}", "ǅ", "e\u{0301}", ",", "."]
+        var lines: [[String]] = []
+        var srt = ""
+        for i in 0..<3_000 {
+            let count = 1 + g.next(3)
+            let cueLines = (0..<count).map { _ in "x" + (0..<g.next(6)).map { _ in pieces[g.next(pieces.count)] }.joined() }
+            lines.append(cueLines)
+            srt +=
+                "\(i + 1)\n0\(i / 3_600):\(String(format: "%02d:%02d", i / 60 % 60, i % 60)),000 --> 09:00:00,000\n" + cueLines.joined(separator: "\n") + "\n\n"
+        }
+        let parsed = SubRipParser.parse(srt)
+        #expect(parsed.cues.count == lines.count)
+        for (cue, cueLines) in zip(parsed.cues, lines) {
+            let raw = cueLines.map { String(Substring($0).trimmingTrailingSpaces) }.joined(separator: "\n")
+            #expect(Array(raw.utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) }, "the generator makes plain text")
+            let full = CueText.sanitized(SubRipMarkup.convert(raw).0).text
+            #expect(cue.text == full, "\(raw.debugDescription)")
+        }
+    }
+
+    @Test func markupAndControlBytesAreNotPlain() {
+        for text in ["<i>a</i>", "a > b", "a & b", "{\\an8}a", "a\\Nb", "a\u{7F}b", "a\u{01}b", "a\rb"] {
+            #expect(!Array(text.utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) }, "\(text.debugDescription)")
+        }
+        #expect(Array("plain, é 日本\ttab\nline".utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) })
+    }
+}
