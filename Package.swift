@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "Containers", dependencies: ["Timebase"]),
         // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
         .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
+        // HTTP(S) GET through libcurl, loaded with dlopen when a URL is first read.
+        .target(name: "CCurl"),
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
-        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions"]),
+        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "CCurl"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave", "TimedText", "Timebase"]),
         // Library use, as a caller would write it (README "Use it as a library").

@@ -13,6 +13,8 @@ public struct Cue: Sendable, Equatable {
         get { storedSettings?.value ?? CueSettings() }
         set { storedSettings = newValue.isEmpty ? nil : SettingsBox(newValue) }
     }
+    /// Whether the cue has any setting (without making the settings).
+    package var hasSettings: Bool { storedSettings != nil }
     /// The settings, kept out of line when there are any: most cues have none, and a cue list of
     /// millions is then about half the size.
     private var storedSettings: SettingsBox?

@@ -46,22 +46,38 @@ package enum SubRipParser {
 
         /// Reads the lines of `piece`; the first piece may start with a byte order mark.
         package mutating func read(_ piece: String, isFirst: Bool, isLast: Bool) {
-            var lines = LineSplitter(piece, dropsByteOrderMark: isFirst).makeIterator()
-            var line = lines.next()
-            while let current = line {
-                line = lines.next()
+            var piece = piece
+            piece.withUTF8 { read(bytes: $0, isFirst: isFirst, isLast: isLast) }
+        }
+
+        /// Reads the lines of `piece` (UTF-8; an invalid sequence becomes U+FFFD in the cue it is
+        /// in), on its bytes: a line is a range of the piece, copied only into the cue it belongs to.
+        package mutating func read(bytes piece: UnsafeBufferPointer<UInt8>, isFirst: Bool, isLast: Bool) {
+            var start = 0
+            if isFirst, piece.count >= 3, piece[0] == 0xEF, piece[1] == 0xBB, piece[2] == 0xBF { start = 3 }
+            let end = piece.count
+            while true {
+                // The next line: up to LF, CR or CRLF, or the end of the piece.
+                var i = start
+                while i < end, piece[i] != 0x0A, piece[i] != 0x0D { i += 1 }
+                let line = UnsafeBufferPointer(rebasing: piece[start..<i])
+                let atEnd = i == end
                 // A piece that ends with its line break splits an empty last line off; it is not one.
-                if line == nil && !isLast { break }
+                if atEnd && !isLast && line.isEmpty { break }
                 number += 1
-                if current.containsASCII("->") {
-                    let timing = Timing(parsing: current)
-                    if timing != nil || current.containsASCII("-->") {
+                if SubRipParser.containsArrow(line, dashes: 1) {
+                    let timing = Timing.parse(line).map { Timing(start: $0.0, end: $0.1) }
+                    if timing != nil || SubRipParser.containsArrow(line, dashes: 2) {
                         cues.finishCue(followedByAnother: true)
-                        cues.current = (number, current, timing)
+                        cues.begin(number: number, line: line, timing: timing)
+                        if atEnd { break }
+                        start = i + (piece[i] == 0x0D && i + 1 < end && piece[i + 1] == 0x0A ? 2 : 1)
                         continue
                     }
                 }
-                cues.add(current)
+                cues.add(line)
+                if atEnd { break }
+                start = i + (piece[i] == 0x0D && i + 1 < end && piece[i + 1] == 0x0A ? 2 : 1)
             }
         }
 
@@ -80,6 +96,20 @@ package enum SubRipParser {
         }
     }
 
+    /// Whether `line` holds `dashes` or more `-` followed by `>` (`->` and `-->`).
+    static func containsArrow(_ line: UnsafeBufferPointer<UInt8>, dashes needed: Int) -> Bool {
+        var dashes = 0
+        for byte in line {
+            if byte == 0x2D {
+                dashes += 1
+            } else {
+                if byte == 0x3E && dashes >= needed { return true }
+                dashes = 0
+            }
+        }
+        return false
+    }
+
     /// How many times `-->` occurs: at least the number of cues (to size the list once).
     package static func arrowCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
@@ -96,49 +126,65 @@ package enum SubRipParser {
     }
 
     /// The cues read so far, and the one being read: its timing line and the text lines after it.
+    ///
+    /// Works on bytes: lines come as ranges of the piece being read and are copied once, into the
+    /// two-line tail and then the cue's body; a cue's text is decoded once, at its size.
     struct CueReader {
         var cues: [Cue] = []
         var warnings: [IngestWarning] = []
-        /// The timing line of the cue being read: its 1-based number, text and timing.
-        var current: (number: Int, line: Substring, timing: Timing?)?
-        /// The cue's non-blank text lines before the last two, joined (UTF-8; kept between cues, so
-        /// that a cue's text is made once, at its size).
+        /// The cue being read: its timing line's 1-based number and timing, and (for a warning,
+        /// when the timing did not parse) the line itself.
+        var current: (number: Int, timing: Timing?, line: [UInt8])?
+        /// The cue's non-blank text lines before the last two, joined with LF, trailing spaces
+        /// trimmed (kept between cues, so that a cue's text is made once, at its size).
         var body: [UInt8] = []
-        /// The last two lines (blank or not): the next cue's counter may be among them.
-        var tail: [Substring] = []
+        /// The last two lines (blank or not), oldest first: the next cue's counter may be among them.
+        var tail: [[UInt8]] = [[], []]
+        var tailCount = 0
 
-        mutating func add(_ line: Substring) {
-            guard current != nil else { return }
-            if tail.count == 2 { append(tail.removeFirst()) }
-            tail.append(line)
+        mutating func begin(number: Int, line: UnsafeBufferPointer<UInt8>, timing: Timing?) {
+            current = (number, timing, timing == nil ? Array(line) : [])
         }
 
-        private mutating func append(_ line: Substring) {
+        mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
+            guard current != nil else { return }
+            if tailCount == 2 {
+                append(tail[0])
+                tail.swapAt(0, 1)
+                tailCount = 1
+            }
+            tail[tailCount].removeAll(keepingCapacity: true)
+            tail[tailCount].append(contentsOf: line)
+            tailCount += 1
+        }
+
+        private mutating func append(_ line: [UInt8]) {
             guard !SubRipParser.isBlank(line) else { return }
             if !body.isEmpty { body.append(0x0A) }
-            let trimmed = line.trimmingTrailingSpaces.utf8
-            if trimmed.withContiguousStorageIfAvailable({ body.append(contentsOf: $0) }) == nil { body.append(contentsOf: trimmed) }
+            body.append(contentsOf: line[..<SubRipParser.trimmedEnd(line)])
         }
 
         /// Ends the cue being read; `followedByAnother`: a timing line follows, whose counter,
         /// directly above it, is not this cue's text: a line of digits, or any line after a blank
         /// line (a wrong or garbled counter).
         mutating func finishCue(followedByAnother: Bool) {
-            guard let (number, line, timing) = current else { return }
+            guard let (number, timing, line) = current else { return }
             defer {
                 current = nil
                 body.removeAll(keepingCapacity: true)
-                tail.removeAll(keepingCapacity: true)
+                tailCount = 0
             }
-            if followedByAnother, let candidate = tail.last {
-                let afterBlank = tail.count == 2 && SubRipParser.isBlank(tail[0])
-                if SubRipParser.isCounter(candidate) || (afterBlank && !SubRipParser.isBlank(candidate)) { tail.removeLast() }
+            if followedByAnother, tailCount > 0 {
+                let candidate = tail[tailCount - 1]
+                let afterBlank = tailCount == 2 && SubRipParser.isBlank(tail[0])
+                if SubRipParser.isCounter(candidate) || (afterBlank && !SubRipParser.isBlank(candidate)) { tailCount -= 1 }
             }
             guard let timing else {
+                let text = String(decoding: line, as: UTF8.self)
                 warnings.append(
                     IngestWarning(
                         kind: .cueSkipped, line: number,
-                        "cue skipped: \"\(line.prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
+                        "cue skipped: \"\(text.prefix(60))\" is not a SubRip timing line (hh:mm:ss,mmm --> hh:mm:ss,mmm)"))
                 return
             }
             guard timing.end > timing.start else {
@@ -148,22 +194,22 @@ package enum SubRipParser {
                         "cue skipped: its end (\(WebVTTTimestamp.format(timing.end))) is not after its start (\(WebVTTTimestamp.format(timing.start)))"))
                 return
             }
-            let text: String
             var textLines = 0
-            var lastTextLine: Substring?
-            for line in tail where !SubRipParser.isBlank(line) {
+            var lastTextLine = -1
+            for t in 0..<tailCount where !SubRipParser.isBlank(tail[t]) {
                 textLines += 1
-                lastTextLine = line
+                lastTextLine = t
             }
+            let text: String
             let plain: Bool
-            if body.isEmpty && textLines == 1, let line = lastTextLine {
-                // One line: its text straight from the line, copied once (a long line is not
-                // gathered first).
-                let trimmed = line.trimmingTrailingSpaces
-                plain = trimmed.utf8.withContiguousStorageIfAvailable { SubRipParser.isPlain($0) } ?? false
-                text = String(trimmed)
+            if body.isEmpty && textLines == 1 {
+                // One line: its text straight from the line, copied once.
+                let only = tail[lastTextLine]
+                let trimmed = only[..<SubRipParser.trimmedEnd(only)]
+                plain = trimmed.withUnsafeBufferPointer { SubRipParser.isPlain($0) }
+                text = String(decoding: trimmed, as: UTF8.self)
             } else {
-                for line in tail { append(line) }
+                for t in 0..<tailCount { append(tail[t]) }
                 guard !body.isEmpty else {
                     warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
                     return
@@ -207,14 +253,21 @@ package enum SubRipParser {
 
     /// Whether the line holds only spaces and tabs (compared on bytes: a space or tab cannot
     /// start a grapheme cluster that holds anything else).
-    static func isBlank(_ line: Substring) -> Bool {
-        line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    static func isBlank(_ line: [UInt8]) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
-    static func isCounter(_ line: Substring) -> Bool {
+    /// Where `line` ends without its trailing spaces and tabs.
+    static func trimmedEnd(_ line: [UInt8]) -> Int {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        return end
+    }
+
+    static func isCounter(_ line: [UInt8]) -> Bool {
         var sawDigit = false
         var trailing = false
-        for byte in line.utf8 {
+        for byte in line {
             switch byte {
             case 0x30...0x39:
                 if trailing { return false }
@@ -250,10 +303,9 @@ package enum SubRipParser {
         let start: MediaTime
         let end: MediaTime
 
-        init?(parsing line: Substring) {
-            let parsed = line.utf8.withContiguousStorageIfAvailable { Timing.parse($0) } ?? Timing.parse(Array(line.utf8))
-            guard let parsed else { return nil }
-            (start, end) = parsed
+        init(start: MediaTime, end: MediaTime) {
+            self.start = start
+            self.end = end
         }
 
         /// The start and end of a timing line's UTF-8 bytes.
@@ -279,8 +331,9 @@ package enum SubRipParser {
         /// of a second (`1,5` is 1.500 s), read to the millisecond.
         static func timestamp<Bytes: RandomAccessCollection<UInt8>>(_ s: Bytes, _ i: inout Int) -> MediaTime? where Bytes.Index == Int {
             func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-            var fields: [Int64] = []
-            fields.reserveCapacity(3)
+            // Up to three fields, held in place (no allocation per timestamp).
+            var fields: (Int64, Int64, Int64) = (0, 0, 0)
+            var count = 0
             while true {
                 let start = i
                 var value: Int64 = 0
@@ -290,10 +343,15 @@ package enum SubRipParser {
                     i += 1
                 }
                 guard i > start else { return nil }
-                fields.append(value)
-                guard fields.count < 3 else { break }
+                switch count {
+                case 0: fields.0 = value
+                case 1: fields.1 = value
+                default: fields.2 = value
+                }
+                count += 1
+                guard count < 3 else { break }
                 guard i < s.endIndex, s[i] == 0x3A else {
-                    if fields.count == 2, i < s.endIndex, s[i] == 0x2C || s[i] == 0x2E { break }
+                    if count == 2, i < s.endIndex, s[i] == 0x2C || s[i] == 0x2E { break }
                     return nil
                 }
                 i += 1
@@ -309,7 +367,7 @@ package enum SubRipParser {
             }
             guard i > fractionStart else { return nil }
             for _ in min(i - fractionStart, 3)..<3 { ms *= 10 }
-            let (h, m, sec) = fields.count == 3 ? (fields[0], fields[1], fields[2]) : (0, fields[0], fields[1])
+            let (h, m, sec) = count == 3 ? fields : (0, fields.0, fields.1)
             guard m < 60, sec < 60 else { return nil }
             return MediaTime(hours: h, minutes: m, seconds: sec, milliseconds: ms)
         }
@@ -519,19 +577,5 @@ enum SubRipMarkup {
             default: settings.align = nil
             }
         }
-    }
-}
-
-extension Substring {
-    /// Without trailing spaces and tabs (found on bytes: both are ASCII, so the cut falls on a
-    /// character boundary).
-    var trimmingTrailingSpaces: Substring {
-        var end = utf8.endIndex
-        while end > utf8.startIndex {
-            let before = utf8.index(before: end)
-            guard utf8[before] == 0x20 || utf8[before] == 0x09 else { break }
-            end = before
-        }
-        return self[..<end]
     }
 }

@@ -62,7 +62,7 @@ package struct WebVTTBytes {
         timestamp(cue.start + offset)
         bytes += [0x20, 0x2D, 0x2D, 0x3E, 0x20]  // " --> "
         timestamp(cue.end + offset)
-        if !cue.settings.isEmpty, case let settings = cue.settings.text, !settings.isEmpty {
+        if cue.hasSettings, case let settings = cue.settings.text, !settings.isEmpty {
             bytes.append(0x20)
             append(settings)
         }

@@ -1,5 +1,11 @@
 import Foundation
 
+// `Data(contentsOf:)` of an http URL, for the server's statistics (the tool itself reads URLs
+// through libcurl, loaded on demand).
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The misbehaving local HTTP server (http_test_server.py) on 127.0.0.1, serving a folder.
 public final class TestHTTPServer: @unchecked Sendable {
     public let port: Int

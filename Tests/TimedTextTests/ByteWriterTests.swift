@@ -90,7 +90,7 @@ struct ByteWriterTests {
         let parsed = SubRipParser.parse(srt)
         #expect(parsed.cues.count == lines.count)
         for (cue, cueLines) in zip(parsed.cues, lines) {
-            let raw = cueLines.map { String(Substring($0).trimmingTrailingSpaces) }.joined(separator: "\n")
+            let raw = cueLines.map { line in String(line.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }.joined(separator: "\n")
             #expect(Array(raw.utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) }, "the generator makes plain text")
             let full = CueText.sanitized(SubRipMarkup.convert(raw).0).text
             #expect(cue.text == full, "\(raw.debugDescription)")

@@ -1,10 +1,6 @@
 import Foundation
 import HLS
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The kinds of file Subweave reads, each with its own size limit (``ReadLimits``).
 public enum ResourceKind: String, Sendable, CaseIterable {
     /// A master or media playlist.
@@ -223,7 +219,7 @@ public struct ResourceLoader: Sendable {
     public func fetch(_ url: URL, kind: ResourceKind = .subtitle) async throws(Failure) -> [UInt8] {
         var attempt = 0
         while true {
-            let outcome = await BoundedTransfer(
+            let outcome = await HTTPTransfer(
                 url: url, limit: limits[kind], kind: kind, idleTimeout: idleTimeout,
                 overallTimeout: overallTimeout
             ).run()
@@ -240,151 +236,6 @@ public struct ResourceLoader: Sendable {
                 throw Failure(explanation: failure + tries)
             }
         }
-    }
-}
-
-/// One HTTP transfer that stops at a byte limit and an overall deadline.
-private final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    enum Outcome: Sendable {
-        case success([UInt8])
-        case failure(String, transient: Bool)
-    }
-
-    private let url: URL
-    private let limit: Int
-    private let kind: ResourceKind
-    private let idleTimeout: TimeInterval
-    private let overallTimeout: TimeInterval
-    // Guarded by `lock`: the delegate runs on the session's queue, the deadline on Dispatch.
-    private let lock = NSLock()
-    private var body: [UInt8] = []
-    private var status = 0
-    private var stopReason: String?
-    private var continuation: CheckedContinuation<Outcome, Never>?
-
-    init(url: URL, limit: Int, kind: ResourceKind, idleTimeout: TimeInterval, overallTimeout: TimeInterval) {
-        self.url = url
-        self.limit = limit
-        self.kind = kind
-        self.idleTimeout = idleTimeout
-        self.overallTimeout = overallTimeout
-    }
-
-    func run() async -> Outcome {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = idleTimeout
-        configuration.timeoutIntervalForResource = overallTimeout
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
-        defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = idleTimeout
-        // The body is counted as it arrives; a compressed body would be inflated before it is
-        // counted (a few megabytes of gzip can inflate to gigabytes), so none is asked for.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let task = session.dataTask(with: request)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            lock.withLock { self.continuation = continuation }
-            DispatchQueue.global().asyncAfter(deadline: .now() + overallTimeout) { [weak self, weak task] in
-                guard let self else { return }
-                self.stop("took longer than \(Int(self.overallTimeout)) s in all (the overall timeout)", task: task)
-            }
-            task.resume()
-        }
-    }
-
-    private func stop(_ reason: String, task: URLSessionTask?) {
-        let first = lock.withLock { () -> Bool in
-            guard stopReason == nil, continuation != nil else { return false }
-            stopReason = reason
-            return true
-        }
-        if first { task?.cancel() }
-    }
-
-    private func finish(_ outcome: Outcome) {
-        let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume(returning: outcome)
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let http = response as? HTTPURLResponse
-        lock.withLock { status = http?.statusCode ?? 0 }
-        if let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces), !encoding.isEmpty,
-            encoding.lowercased() != "identity"
-        {
-            stop(
-                "was sent with Content-Encoding \"\(LabelText.excerpt(encoding))\" though none was asked for (Accept-Encoding: identity); Subweave reads only uncompressed bodies, whose size it can bound as they arrive",
-                task: dataTask)
-            completionHandler(.cancel)
-            return
-        }
-        if response.expectedContentLength > Int64(limit) {
-            stop(
-                "announces \(response.expectedContentLength) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right",
-                task: dataTask)
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        // Counted as delivered, after any Content-Encoding is decoded (a small gzip body can
-        // inflate to gigabytes), and nothing is kept once the limit is passed: the transfer may
-        // go on delivering for a while after it is cancelled.
-        let over = lock.withLock { () -> Bool in
-            guard stopReason == nil else { return false }
-            guard data.count <= limit - body.count else {
-                body = []
-                return true
-            }
-            body.append(contentsOf: data)
-            return false
-        }
-        if over {
-            stop(
-                "sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right",
-                task: dataTask)
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let (reason, status, body) = lock.withLock { (stopReason, self.status, self.body) }
-        if let reason {
-            finish(.failure(reason, transient: false))
-            return
-        }
-        if let error {
-            let nsError = error as NSError
-            switch nsError.code {
-            case NSURLErrorTimedOut:
-                finish(.failure("timed out: no data for \(Int(idleTimeout)) s", transient: true))
-            case NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost, NSURLErrorNotConnectedToInternet:
-                finish(.failure("could not connect (\(nsError.localizedDescription), URL error \(nsError.code))", transient: true))
-            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-                finish(.failure("host not found (URL error \(nsError.code))", transient: false))
-            default:
-                finish(.failure("\(nsError.localizedDescription) (URL error \(nsError.code))", transient: false))
-            }
-            return
-        }
-        guard (200..<300).contains(status) else {
-            let transient = status == 408 || status == 429 || status >= 500
-            finish(
-                .failure(
-                    status == 0 ? "no HTTP response" : "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))",
-                    transient: transient || status == 0))
-            return
-        }
-        finish(.success(body))
     }
 }
 

@@ -128,14 +128,27 @@ extension SubtitleIngest {
             var reader = SubRipParser.Reader(expectedCues: scan.arrows)
             var sawText = false
             try eachPiece { piece, isFirst, isLast in
-                let text = String(decoding: piece, as: UTF8.self)
-                if !sawText { sawText = text.contains { !$0.isWhitespace } }
-                reader.read(text, isFirst: isFirst, isLast: isLast)
+                if !sawText { sawText = Self.holdsText(piece) }
+                reader.read(bytes: piece, isFirst: isFirst, isLast: isLast)
             }
             let (cues, warnings) = reader.finish()
             let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings, textSanitized: true)
             return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: cues.isEmpty && sawText ? [noCueFound(.utf8, .srt)] : [], purpose: purpose)
         }
+    }
+
+    /// Whether `piece` (UTF-8) holds a character that is not white space: decided on the bytes
+    /// when it is ASCII, else on the decoded characters.
+    static func holdsText(_ piece: UnsafeBufferPointer<UInt8>) -> Bool {
+        var ascii = true
+        for byte in piece {
+            switch byte {
+            case 0x09...0x0D, 0x20: continue
+            case 0x80...: ascii = false
+            default: return true
+            }
+        }
+        return !ascii && String(decoding: piece, as: UTF8.self).contains { !$0.isWhitespace }
     }
 
     /// The longest run of bytes between blank lines, and the longest line, measured over pieces
