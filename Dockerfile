@@ -4,10 +4,10 @@
 #   docker run --rm -v "$PWD/hls:/hls" subweave package /hls/master.m3u8 --subtitle url=/hls/en.srt,language=en
 #
 # The binary links the Swift runtime and Foundation statically, so the runtime image needs no
-# Swift toolchain: only libcurl (http(s) sources, through FoundationNetworking), libxml2 (TTML,
-# through FoundationXML) and ca-certificates.
+# Swift toolchain: only libxml2 (TTML, through FoundationXML), and libcurl with ca-certificates for
+# http(s) sources (libcurl is loaded when a URL is first read).
 FROM swift:6.3-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev libxml2-dev && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends libxml2-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
