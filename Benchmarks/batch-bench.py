@@ -18,6 +18,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import ROOT, release_subweave, run  # noqa: E402
 
 
+def link_or_copy(source, target):
+    """A hard link where the work folder is on the checkout's file system, else a copy (tmpfs)."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
 
 def make_titles(folder, count):
     """count copies of the example; video segments hard-linked, playlists and subtitles copied."""
@@ -25,7 +32,7 @@ def make_titles(folder, count):
     lines = []
     for i in range(count):
         title = os.path.join(folder, f"t{i:04d}")
-        shutil.copytree(example, title, copy_function=os.link)
+        shutil.copytree(example, title, copy_function=link_or_copy)
         for sub in ["master.m3u8", "subs/en.srt", "subs/fr.vtt", "video/high/prog.m3u8", "video/low/prog.m3u8"]:
             path = os.path.join(title, sub)
             os.unlink(path)
