@@ -19,6 +19,8 @@ package struct SubtitleRendition: Sendable {
     let assignment: [[Int]]
     /// For each discontinuity sequence, how its segments write cue times.
     let mappings: [ProgrammeTimeline.Mapping]
+    /// The media playlist (`index.m3u8`), made once: hashed into the generation, then written.
+    let playlistText: String
     /// The generation: 12 hexadecimal digits of the hash of the files' content.
     package let generation: String
     /// What is recorded beside the rendition (nil: no record, for tests of the segments alone).
@@ -57,13 +59,18 @@ package struct SubtitleRendition: Sendable {
         var earliest: [MediaTime?] = Array(repeating: nil, count: timeline.sequences.count)
         for (segment, indices) in assignment.enumerated() where !indices.isEmpty && !timeline.sequences.isEmpty {
             let sequence = timeline.sequenceIndex(forSegment: segment)
-            let first = indices.map { writable[$0].start }.min() ?? .zero
+            var first = writable[indices[0]].start
+            for index in indices.dropFirst() where writable[index].start < first { first = writable[index].start }
             earliest[sequence] = min(earliest[sequence] ?? first, first)
         }
         let mappings = timeline.sequences.indices.map { timeline.mapping(forSequence: $0, earliestCue: earliest[$0]) }
         self.mappings = mappings
         self.record = record
-        var hash = Self.hash(cues: writable, headerBlocks: headerBlocks, timeline: timeline, assignment: assignment, mappings: mappings)
+        let playlistText = SubtitlePlaylistWriter.text(
+            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count))
+        self.playlistText = playlistText
+        var hash = Self.hash(
+            cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings)
         if let keptCues {
             hash.add("kept")
             WebVTTBytes.addBlocks(of: keptCues, to: &hash)
@@ -135,7 +142,7 @@ package struct SubtitleRendition: Sendable {
             }
             try body(names[index]) { sink throws(SubweaveError) in try Self.hand(out.bytes, to: sink) }
         }
-        let playlist = Array(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: names).utf8)
+        let playlist = Array(playlistText.utf8)
         try body(RenditionLayout.playlistName) { sink throws(SubweaveError) in try Self.hand(playlist, to: sink) }
         if let record {
             try body(RenditionRecord.cuesFileName) { sink throws(SubweaveError) in
@@ -191,12 +198,12 @@ package struct SubtitleRendition: Sendable {
     /// blocks, each sequence's mapping, every cue's block (programme time) and which segments
     /// carry which cues, each followed by a separator.
     static func hash(
-        cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, assignment: [[Int]],
+        cues: [Cue], headerBlocks: [String], playlistText: String, assignment: [[Int]],
         mappings: [ProgrammeTimeline.Mapping]
     ) -> ContentHash {
         var hash = ContentHash()
         hash.add(formatVersion)
-        hash.add(SubtitlePlaylistWriter.text(mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count)))
+        hash.add(playlistText)
         for block in headerBlocks { hash.add(block) }
         for mapping in mappings { hash.add("\(mapping.offset.ticks) \(mapping.map.line)") }
         WebVTTBytes.addBlocks(of: cues, to: &hash)

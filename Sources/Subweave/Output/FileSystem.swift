@@ -126,7 +126,7 @@ package enum FileSystem {
         }
         do throws(SubweaveError) {
             defer { close(folder) }
-            try make { name, content throws(SubweaveError) in try writeNewFile(name, in: folder, path: staging + "/" + name, content) }
+            try make { name, content throws(SubweaveError) in try writeNewFile(name, in: folder, folderPath: staging, content) }
         } catch {
             removeTree(staging)
             throw error
@@ -142,13 +142,14 @@ package enum FileSystem {
 
     /// Creates `name` in the folder open as `folder` (`path` names it in messages; it must not
     /// exist, and is never a link) and writes `bytes` to it with one call.
-    static func writeNewFile(_ name: String, in folder: Int32, path: String, _ content: FileContent) throws(SubweaveError) {
+    static func writeNewFile(_ name: String, in folder: Int32, folderPath: String, _ content: FileContent) throws(SubweaveError) {
         let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(path, "cannot create the file") }
+        // The path is made only for a message (a file written costs no string).
+        guard fd >= 0 else { throw failure(folderPath + "/" + name, "cannot create the file") }
         defer { close(fd) }
         do throws(SubweaveError) {
             try content { piece throws(SubweaveError) in
-                guard writeAll(fd, piece) else { throw failure(path, "cannot write the file") }
+                guard writeAll(fd, piece) else { throw failure(folderPath + "/" + name, "cannot write the file") }
             }
         } catch {
             _ = unlinkat(folder, name, 0)
