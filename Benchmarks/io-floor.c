@@ -97,6 +97,8 @@ int main(int argc, char **argv) {
     }
     fclose(manifest);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* IO_FLOOR_THREADS=1: the single writer a sequential packager would be. */
+    if (getenv("IO_FLOOR_THREADS")) cores = atol(getenv("IO_FLOOR_THREADS"));
     if (cores < 1) cores = 1;
     pthread_t threads[256];
     long n = cores < 256 ? cores : 256;
