@@ -53,7 +53,8 @@ public struct AttributeList: Sendable, Equatable {
             let nameStart = i
             while i < count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ",") { i += 1 }
             guard i < count, bytes[i] == UInt8(ascii: "=") else {
-                throw AttributeListError(offset: nameStart, reason: "expected NAME=VALUE, found \"\(Self.excerpt(string(nameStart..<i)))\" without '='")
+                throw AttributeListError(
+                    offset: nameStart, reason: "expected NAME=VALUE, found \"\(LabelText.excerpt(string(nameStart..<i), limit: 40))\" without '='")
             }
             var nameEnd = i
             while nameEnd > nameStart, isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
@@ -66,19 +67,19 @@ public struct AttributeList: Sendable, Equatable {
                 i += 1
                 while i < count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
                 guard i < count else {
-                    throw AttributeListError(offset: valueStart, reason: "the quoted value of \(Self.excerpt(name)) has no closing quote")
+                    throw AttributeListError(offset: valueStart, reason: "the quoted value of \(LabelText.excerpt(name, limit: 40)) has no closing quote")
                 }
                 i += 1
                 let afterQuote = i
                 while i < count, isSpace(bytes[i]) { i += 1 }
                 guard i == count || bytes[i] == UInt8(ascii: ",") else {
-                    throw AttributeListError(offset: afterQuote, reason: "unexpected text after the closing quote of \(Self.excerpt(name))")
+                    throw AttributeListError(offset: afterQuote, reason: "unexpected text after the closing quote of \(LabelText.excerpt(name, limit: 40))")
                 }
                 attributes.append(Attribute(name: name, rawValue: values ? string(valueStart..<afterQuote) : ""))
             } else {
                 while i < count, bytes[i] != UInt8(ascii: ",") {
                     guard bytes[i] != UInt8(ascii: "\"") else {
-                        throw AttributeListError(offset: i, reason: "the unquoted value of \(Self.excerpt(name)) contains a double quote")
+                        throw AttributeListError(offset: i, reason: "the unquoted value of \(LabelText.excerpt(name, limit: 40)) contains a double quote")
                     }
                     i += 1
                 }
@@ -90,9 +91,6 @@ public struct AttributeList: Sendable, Equatable {
         }
         return attributes
     }
-
-    /// At most 40 characters of `text` for messages (``LabelText/excerpt(_:limit:lineBreaks:)``).
-    static func excerpt(_ text: String) -> String { LabelText.excerpt(text, limit: 40) }
 
     /// The first attribute named `name`.
     public subscript(name: String) -> Attribute? {

@@ -170,7 +170,7 @@ public struct PresentationValidator: Sendable {
                         ValidationFinding(
                             .error, file: names[index], line: nil, rule: "RFC 8216bis §3.1.4",
                             requirement: "a WebVTT segment contains every cue displayed during its EXTINF period, with its full timing",
-                            "the cue \"\(Self.excerpt(cue.text))\" (\(cue.start.decimalSeconds)-\(cue.end.decimalSeconds) s) is shown during this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s but is not in it"
+                            "the cue \"\(LabelText.excerpt(cue.text, limit: 40, lineBreaks: " / "))\" (\(cue.start.decimalSeconds)-\(cue.end.decimalSeconds) s) is shown during this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s but is not in it"
                         ))
                     break
                 }
@@ -189,8 +189,6 @@ public struct PresentationValidator: Sendable {
         }
     }
 
-    /// At most 40 characters of a cue's text for a message, on one line.
-    static func excerpt(_ text: String) -> String { LabelText.excerpt(text, limit: 40, lineBreaks: " / ") }
 }
 
 /// The checks of one WebVTT segment, on its own and against the media timeline.

@@ -66,7 +66,9 @@ enum CommandTable {
         OptionSpec(
             name: "--retire-after", value: "SECONDS",
             help: "how long a generation the master no longer names stays for players mid-playback (default 86400, a day; 0: remove at once)"),
-        OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long to wait for another run on the same folder (default 600)"),
+        OptionSpec(
+            name: "--lock-timeout", value: "SECONDS",
+            help: "how long to wait for another run on the same folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
     ]
 
     /// What the operator says of the caption services (`package`, `refresh`).
@@ -162,7 +164,9 @@ enum CommandTable {
         options: [
             OptionSpec(name: "--jobs", aliases: ["-j"], value: "N", help: "titles packaged at once (default 1)"),
             OptionSpec(name: "--shard", value: "I/N", help: "take every N-th title from the I-th (0-based): one worker of an array job"),
-            OptionSpec(name: "--lock-timeout", value: "SECONDS", help: "how long a title waits for another run on its folder (default 600)"),
+            OptionSpec(
+                name: "--lock-timeout", value: "SECONDS",
+                help: "how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
             limit, quiet,
         ],
         discussion: """

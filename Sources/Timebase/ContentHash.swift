@@ -47,8 +47,6 @@ package struct ContentHash: Sendable {
 
     /// The hash as `digits` lower-case hexadecimal digits (at most 16).
     package func hex(_ digits: Int = 16) -> String {
-        let full = String(value, radix: 16)
-        let padded = String(repeating: "0", count: max(0, 16 - full.count)) + full
-        return String(padded.suffix(min(16, digits)))
+        String(String(value, radix: 16).zeroPadded(to: 16).suffix(min(16, digits)))
     }
 }

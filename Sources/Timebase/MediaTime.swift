@@ -156,7 +156,6 @@ extension MediaTime {
         let ms = milliseconds
         let sign = ms < 0 ? "-" : ""
         let magnitude = ms.magnitude
-        let fraction = String(magnitude % 1000)
-        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+        return "\(sign)\(magnitude / 1000).\(String(magnitude % 1000).zeroPadded(to: 3))"
     }
 }

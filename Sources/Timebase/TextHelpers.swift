@@ -12,6 +12,13 @@ extension StringProtocol {
 }
 
 extension String {
+    /// `self` (digits) with zeros before it to at least `width` characters: the one home for
+    /// zero padding (segment names, timestamps, hashes, code points).
+    package func zeroPadded(to width: Int) -> String {
+        let missing = width - utf8.count
+        return missing > 0 ? String(repeating: "0", count: missing) + self : self
+    }
+
     /// The same text in storage of its own size: a string built by appending keeps the capacity it
     /// grew to, which a list of millions of cue texts should not.
     package var compacted: String {

@@ -50,16 +50,49 @@ public struct TimestampMap: Sendable, Equatable {
 
     /// The first `X-TIMESTAMP-MAP` line of `text`, wherever it is.
     public static func find(in text: String) -> Header {
+        var text = text
+        return text.withUTF8 { scan($0).header }
+    }
+
+    /// The one scanner for the map, on a WebVTT file's bytes.
+    ///
+    /// Gives the first line (LF, CRLF or CR ends one) that starts `X-TIMESTAMP-MAP=`, and the
+    /// 1-based line of the first empty line before it, which ends the header (nil: none before
+    /// it). Every reader of the map (the parser, `validate`, the retiming of other tools'
+    /// renditions) asks this.
+    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (header: Header, headerEnd: Int?) {
+        let prefix = Array("X-TIMESTAMP-MAP=".utf8)
         var number = 0
-        var inHeader = true
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var headerEnd: Int?
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
             number += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.isEmpty { inHeader = false; continue }
-            guard line.hasPrefix("X-TIMESTAMP-MAP=") else { continue }
-            guard let map = TimestampMap(parsing: line) else { return .malformed(line: number) }
-            return .found(map, line: number, inHeader: inHeader)
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if line.isEmpty && headerEnd == nil && end < bytes.count { headerEnd = number }
+            if line.starts(with: prefix) {
+                let header: Header
+                if let map = TimestampMap(parsing: Substring(String(decoding: line, as: UTF8.self))) {
+                    header = .found(map, line: number, inHeader: headerEnd == nil)
+                } else {
+                    header = .malformed(line: number)
+                }
+                return (header, headerEnd)
+            }
+            guard end < bytes.count else { break }
+            start = end + (bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? 2 : 1)
         }
-        return .none
+        return (.none, headerEnd)
+    }
+
+    /// Whether the header (the lines before the first empty one, where players read it) has a line
+    /// that starts `X-TIMESTAMP-MAP=`, valid or not.
+    package static func headerHasMapLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch scan(bytes) {
+        case (.found(_, _, let inHeader), _): return inHeader
+        case (.malformed(let line), let headerEnd): return headerEnd.map { line < $0 } ?? true
+        case (.none, _): return false
+        }
     }
 }

@@ -135,22 +135,11 @@ package enum WebVTTParser {
         }
     }
 
-    /// The 1-based line of the header's `X-TIMESTAMP-MAP`, if the first line of the header (the
-    /// lines before the first blank one) that starts `X-TIMESTAMP-MAP=` is a valid map.
+    /// The 1-based line of the header's `X-TIMESTAMP-MAP`, if the first line that starts
+    /// `X-TIMESTAMP-MAP=` is in the header (the lines before the first blank one) and a valid map.
     static func headerTimestampMapLine(_ bytes: [UInt8]) -> Int? {
-        let prefix = Array("X-TIMESTAMP-MAP=".utf8)
-        var start = 0
-        var number = 1
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            if end == start { return nil }
-            if bytes[start..<end].starts(with: prefix) {
-                return TimestampMap(parsing: Substring(String(decoding: bytes[start..<end], as: UTF8.self))) == nil ? nil : number
-            }
-            start = end + 1
-            number += 1
-        }
-        return nil
+        guard case .found(_, let line, inHeader: true) = bytes.withUnsafeBufferPointer({ TimestampMap.scan($0).header }) else { return nil }
+        return line
     }
 
     /// Preprocessing (§6.1 steps 1-2) on UTF-8 bytes: NUL becomes U+FFFD, CRLF and CR become LF;

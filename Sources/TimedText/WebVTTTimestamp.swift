@@ -70,10 +70,7 @@ package enum WebVTTTimestamp {
         return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))"
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let s = String(value)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
+    private static func pad(_ value: Int64, _ width: Int) -> String { String(value).zeroPadded(to: width) }
 }
 
 extension Unicode.Scalar {

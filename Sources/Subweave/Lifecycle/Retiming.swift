@@ -22,15 +22,6 @@ struct RetimedRendition: Sendable {
     /// The playlist it was read from.
     let playlistURL: URL
 
-    /// Whether a segment's header (before the first blank line, where players read it) has a map.
-    static func hasTimestampMap(_ text: String) -> Bool {
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return false }
-            if line.hasPrefix("X-TIMESTAMP-MAP=") { return true }
-        }
-        return false
-    }
-
     /// Reads `existing` (another tool's subtitle rendition) when none of its segments has a map;
     /// nil when some segment has one (nothing to fix).
     static func read(_ existing: ExistingRendition, presentation: Presentation) async throws(SubweaveError) -> RetimedRendition? {
@@ -51,8 +42,7 @@ struct RetimedRendition: Sendable {
             }
             let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
             let data = try await reader.read(segmentURL, kind: .subtitle, range: segment.byteRange, what: "a subtitle segment")
-            let text = String(decoding: data, as: UTF8.self)
-            if hasTimestampMap(text) { return nil }
+            if data.withUnsafeBufferPointer({ TimestampMap.headerHasMapLine($0) }) { return nil }
             let ingested: IngestedSubtitles
             do {
                 ingested = try SubtitleIngest.read(

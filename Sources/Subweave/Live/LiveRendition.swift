@@ -27,11 +27,6 @@ struct LiveRendition: Codable {
     var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
     var generationFolder: String { "\(folder)/\(generation)" }
 
-    static func segmentName(_ number: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".vtt"
-    }
-
     static func key(_ cue: Cue) -> String { "\(cue.start.ticks) \(cue.text)" }
 
     /// The text of segment `number` (programme window `window`) with `cues` (all known, programme

@@ -52,14 +52,16 @@ package enum RenditionLayout {
         return names.map { "\(folder)/\(generation)/\($0)" }
     }
 
-    /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits).
+    /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits, all
+    /// of one width).
     package static func segmentNames(count: Int) -> [String] {
         let digits = max(5, String(max(0, count - 1)).count)
-        return (0..<count).map { index in
-            let number = String(index)
-            return String(repeating: "0", count: digits - number.count) + number + ".vtt"
-        }
+        return (0..<count).map { segmentName($0, digits: digits) }
     }
+
+    /// Segment `number`'s file name, at least `digits` digits (a live rendition names its
+    /// segments by media sequence number, five digits or more).
+    package static func segmentName(_ number: Int, digits: Int = 5) -> String { String(number).zeroPadded(to: digits) + ".vtt" }
 
     /// True for a generation folder name: 12 lower-case hexadecimal digits.
     package static func isGeneration(_ name: Substring) -> Bool {

@@ -24,8 +24,7 @@ package enum LabelText {
         case "\n": return "a line feed"
         case "\r": return "a carriage return"
         default:
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true).zeroPadded(to: 4)
             if let name = scalar.properties.name { return "\(code) \(name)" }
             return "the control character \(code)"
         }
