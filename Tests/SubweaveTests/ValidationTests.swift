@@ -143,3 +143,35 @@ enum ThirdPartyReaders {
         return (try? Tools.run(python, ["-c", "import m3u8"]).status) == 0
     }()
 }
+
+/// Every finding carries a stable identifier from a rule table, and docs/checking.md lists them.
+struct RuleIdentifierTests {
+    @Test func everyFindingNamesARuleOfTheTables() async throws {
+        let known = Set(PresentationValidator.ruleIdentifiers)
+        #expect(known.count == PresentationValidator.ruleIdentifiers.count, "identifiers are unique")
+        var findings: [ValidationFinding] = []
+        // Broken segments and playlists of a packaged title, and every master of the corpus.
+        let master = try await ValidationTests.packaged("media/ts-bframes/master.m3u8")
+        let folder = try Packaged.generation(master: master, folder: "subtitles/en-en")
+        try "WEBVTT\n\nX-TIMESTAMP-MAP=MPEGTS:1,LOCAL:00:00:00.000\n\n00:00.000 --> 00:01.000\n<b>x\n".write(
+            toFile: folder + "/00001.vtt", atomically: true, encoding: .utf8)
+        try "not webvtt".write(toFile: folder + "/00002.vtt", atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:4.5,\n00000.vtt\n".write(
+            toFile: try Packaged.generation(master: master, folder: "subtitles/fr-fr") + "/index.m3u8", atomically: true, encoding: .utf8)
+        findings += await PresentationValidator().validate(master: URL(fileURLWithPath: master)).findings
+        for file in PlaylistCorpusFiles.files {
+            findings += await PresentationValidator().validate(master: URL(fileURLWithPath: Fixtures.path("playlists/" + file))).findings
+        }
+        #expect(findings.count > 20)
+        let unnamed = findings.filter { !known.contains($0.id) }
+        #expect(unnamed.isEmpty, "findings without a table's identifier: \(unnamed.prefix(5))")
+        let found = Set(findings.map(\.id))
+        #expect(found.count >= 10, "the corpus exercises many rules (\(found.count))")
+    }
+
+    @Test func theDocsListEveryIdentifier() throws {
+        let docs = try String(contentsOf: Fixtures.repository.appendingPathComponent("docs/checking.md"), encoding: .utf8)
+        let missing = PresentationValidator.ruleIdentifiers.filter { !docs.contains("`\($0)`") }
+        #expect(missing.isEmpty, "docs/checking.md does not list: \(missing)")
+    }
+}

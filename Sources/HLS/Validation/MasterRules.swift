@@ -379,17 +379,6 @@ struct MasterContext {
     func group(_ type: MediaType, _ id: String) -> Group? { groupIndex[Self.key(type, id)].map { groups[$0] } }
 }
 
-/// Collects findings for one file, tagged with the rule being checked.
-struct FindingSink {
-    let file: String
-    var ruleID = ""
-    var findings = ValidationFindings()
-
-    mutating func add(_ severity: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
-        findings.append(ValidationFinding(severity, file: file, line: line, rule: rule, requirement: requirement, message, id: ruleID))
-    }
-}
-
 /// NAME uniqueness within a group (RFC 8216bis §4.4.6.1: "NAME … MUST be unique within the
 /// group"): the one place it is decided, for the validator and for the packager.
 package enum RenditionNames {
