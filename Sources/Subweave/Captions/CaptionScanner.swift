@@ -5,14 +5,6 @@ import HLS
 import Timebase
 import TimedText
 
-/// What `--captions` does.
-public enum CaptionMode: String, Sendable {
-    /// Scan the video for CEA-608 and package each service found as a subtitle rendition.
-    case auto
-    /// Leave in-band captions alone.
-    case off
-}
-
 /// Finds and decodes in-band captions in the reference variant.
 ///
 /// The packager reads the whole programme: a service may begin at any point (a programme whose

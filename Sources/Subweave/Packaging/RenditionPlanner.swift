@@ -8,9 +8,18 @@ import TimedText
 /// reports, in order.
 package struct RenditionPlanner {
     let timeline: ProgrammeTimeline
-    var renditions: [PlannedRendition] = []
-    var declarations: [NewSubtitleRendition] = []
-    var reports: [PackageReport.Track] = []
+    /// A rendition the run writes, with its line in the master and its report.
+    struct PlannedTrack: Sendable {
+        let rendition: PlannedRendition
+        let declaration: NewSubtitleRendition
+        var report: PackageReport.Track
+    }
+
+    /// Every rendition planned, in order.
+    private(set) var tracks: [PlannedTrack] = []
+    var renditions: [PlannedRendition] { tracks.map(\.rendition) }
+    var declarations: [NewSubtitleRendition] { tracks.map(\.declaration) }
+    var reports: [PackageReport.Track] { tracks.map(\.report) }
 
     /// Renditions of an open programme an earlier run published, by folder: appended to.
     let published: [String: PublishedRendition]
@@ -96,9 +105,7 @@ package struct RenditionPlanner {
 
     /// Adds a track's rendition (made by ``rendition(for:_:timeline:)``), as the plan keeps it.
     mutating func add(_ rendition: PlannedRendition, _ declaration: NewSubtitleRendition, _ report: PackageReport.Track) {
-        renditions.append(rendition)
-        declarations.append(declaration)
-        reports.append(report)
+        tracks.append(PlannedTrack(rendition: rendition, declaration: declaration, report: report))
     }
 
     /// An earlier run's rendition, segmented again from the cues kept beside it.
@@ -150,28 +157,26 @@ package struct RenditionPlanner {
         _ rendition: SubtitleRendition, record: RenditionRecord, encoding: String?, action: String, origin: String, replacesLine: Int?,
         warnings: [String]
     ) {
-        renditions.append(PlannedRendition(rendition))
         var declaration = NewSubtitleRendition(
             identity: record.identity, name: record.name, language: LanguageTag(parsing: record.language) ?? .undetermined,
             forced: record.forced, sdh: record.sdh, prefersDefault: record.prefersDefault, uri: rendition.playlistPath, origin: origin)
         declaration.replacesLine = replacesLine
-        declarations.append(declaration)
         var report = PackageReport.Track(
             sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
             ingestFormat: record.ingestFormat, encoding: encoding, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
             playlist: rendition.playlistPath, written: rendition.written, warnings: warnings)
         report.action = action
-        reports.append(report)
+        add(PlannedRendition(rendition), declaration, report)
     }
 
     /// The reports, with a refreshed rendition whose generation is the one the master already
     /// names (nothing changed) marked `unchanged`.
     func reportsMarkingUnchanged(previous: [String: String]) -> [PackageReport.Track] {
-        var tracks = reports
-        for (index, rendition) in renditions.enumerated() where tracks[index].action == "refreshed" && previous[rendition.folder] == rendition.generation {
-            tracks[index].action = "unchanged"
+        tracks.map { track in
+            var report = track.report
+            if report.action == "refreshed" && previous[track.rendition.folder] == track.rendition.generation { report.action = "unchanged" }
+            return report
         }
-        return tracks
     }
 
     /// What a caption rendition without a language says (Apple's HLS Authoring Specification
@@ -196,18 +201,9 @@ package struct RenditionPlanner {
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(
                 folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder])
-            renditions.append(PlannedRendition(rendition))
-            declarations.append(
-                NewSubtitleRendition(
-                    identity: identity.description, name: name, language: language,
-                    forced: false, sdh: true, prefersDefault: false,
-                    uri: rendition.playlistPath, origin: "in-band \(service.service.rawValue)"))
-            reports.append(
-                PackageReport.Track(
-                    sourceID: service.service.rawValue, identity: identity.description, language: language.description, name: name,
-                    ingestFormat: "cea608", encoding: nil, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
-                    playlist: rendition.playlistPath,
-                    written: rendition.written, warnings: language.isUndetermined ? [Self.unknownCaptionLanguage(service.service)] : []))
+            append(
+                rendition, record: record, encoding: nil, action: "added", origin: "in-band \(service.service.rawValue)", replacesLine: nil,
+                warnings: language.isUndetermined ? [Self.unknownCaptionLanguage(service.service)] : [])
         }
     }
 }

@@ -1,0 +1,132 @@
+import Containers
+import Timebase
+import TimedText
+
+/// The whole caption path for one video stream: access units → NAL units → SEI → A/53
+/// cc_data → presentation order → the 608 decoders of both fields → cues.
+package struct CaptionDecoder {
+    package let codec: NALUnits.Codec
+    private var reorder = ReorderBuffer()
+    private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
+    package var collector = CaptionCollector()
+    private var lastTime: MediaTime?
+    /// The shortest step seen between the presentation times of successive access units: one
+    /// frame, by which the last frame is shown past its own time.
+    private var frameStep: MediaTime?
+    /// Access units seen so far.
+    package private(set) var accessUnits = 0
+    /// Access units that carried line-21 caption data (valid cc_data of field 1 or 2, padding
+    /// included): captions may be present even when no character is ever decoded.
+    package private(set) var captionDataUnits = 0
+    /// When the first printable character was decoded, and in which service.
+    package private(set) var firstText: (service: CaptionService, time: MediaTime)?
+
+    package init(codec: NALUnits.Codec) { self.codec = codec }
+
+    /// The caption triplets of an access unit (Annex B).
+    package static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
+        var result: [CCData] = []
+        if codec == .mpeg2 {
+            // MPEG-2 video: user_data() (start code 00 00 01 B2) after the picture header.
+            for range in NALUnits.leadingUnits(accessUnit, codec: codec) where range.count > 1 && accessUnit[range.lowerBound] == 0xB2 {
+                if let data = CCData.parse(atscUserData: accessUnit[(range.lowerBound + 1)..<range.upperBound]) { result += data }
+            }
+            return result
+        }
+        for range in NALUnits.leadingUnits(accessUnit, codec: codec) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
+            result += captionData(sei: accessUnit[range], codec: codec)
+        }
+        return result
+    }
+
+    /// The caption triplets of one SEI NAL unit (its bytes, emulation prevention included).
+    static func captionData(sei nal: ArraySlice<UInt8>, codec: NALUnits.Codec) -> [CCData] {
+        var result: [CCData] = []
+        for payload in SEIMessages.registeredUserData(NALUnits.rbsp(nal), headerLength: codec.headerLength) {
+            if let data = CCData.parse(t35: payload) { result += data }
+        }
+        return result
+    }
+
+    /// Adds one access unit shown at `time`.
+    package mutating func add(accessUnit: [UInt8], time: MediaTime) {
+        add(captionData: Self.captionData(accessUnit: accessUnit, codec: codec), time: time)
+    }
+
+    /// Adds the caption data of one access unit (picture) shown at `time`, in decode order.
+    package mutating func add(captionData data: [CCData], time: MediaTime) {
+        accessUnits += 1
+        for (t, items) in reorder.add(data, time: time) { decode(items, at: t) }
+    }
+
+    /// Adds caption byte pairs directly (SCC files): field 1 or 2, in presentation order.
+    package mutating func add(pairs: [(UInt8, UInt8)], field: Int, time: MediaTime) {
+        let data = pairs.map { CCData(type: UInt8(field - 1), valid: true, byte1: $0.0, byte2: $0.1) }
+        decode(data, at: time)
+    }
+
+    private mutating func decode(_ data: [CCData], at time: MediaTime) {
+        if let last = lastTime, time > last { frameStep = min(frameStep ?? (time - last), time - last) }
+        lastTime = max(lastTime ?? time, time)
+        if data.contains(where: { $0.valid && $0.type < 2 }) { captionDataUnits += 1 }
+        for item in data where item.valid && item.type < 2 {
+            let index = Int(item.type)
+            fields[index].decode(item.byte1, item.byte2, at: time, into: &collector)
+            if firstText == nil, let service = fields[index].servicesWithText.min() { firstText = (service, time) }
+        }
+    }
+
+    /// Decodes what the reorder buffer holds (the end of a bounded scan, or of the input).
+    package mutating func drainReorderBuffer() {
+        for (t, items) in reorder.drain() { decode(items, at: t) }
+    }
+
+    /// Flushes the reorder buffer and ends open captions at `end`, or else when the last frame
+    /// seen stops being shown (one frame after its time: what its caption data set is shown for
+    /// that frame too).
+    package mutating func finish(at end: MediaTime? = nil) {
+        drainReorderBuffer()
+        let time = end ?? lastFrameEnd ?? .zero
+        for i in fields.indices { fields[i].finish(at: time, into: &collector) }
+    }
+
+    /// At a discontinuity: decodes what is buffered, ends open captions at `time`, resets.
+    package mutating func discontinuity(at time: MediaTime) {
+        drainReorderBuffer()
+        for i in fields.indices { fields[i].reset(at: time, into: &collector) }
+    }
+
+    /// The captions on screen now, per service, as cues ending at `time` (CaptionCollector's
+    /// form); they are not final: a later one with the same start and text may end later.
+    package func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
+        fields.flatMap { field in
+            field.openCaptions(at: time).map {
+                (
+                    $0.service,
+                    Cue(start: $0.start, end: min(time, $0.start + Channel608.maximumDuration), text: CueText.sanitized(CueText.escaped($0.text)).text)
+                )
+            }
+        }
+    }
+
+    /// For a bounded scan (`limit` access units): whether it is over — text found, or the limit
+    /// reached (then the access units still waiting to be put in order are decoded).
+    package mutating func scanIsOver(limit: Int?) -> Bool {
+        guard let limit else { return false }
+        if firstText != nil { return true }
+        guard accessUnits >= limit else { return false }
+        drainReorderBuffer()
+        return true
+    }
+
+    /// When the last frame seen stops being shown: its time plus one frame (the shortest step
+    /// between frames, else 1001/30000 s); nil before any frame.
+    package var lastFrameEnd: MediaTime? {
+        lastTime.map { $0 + (frameStep ?? MediaTime(ticks: 3003)) }
+    }
+
+    /// The services in which text was decoded.
+    package var services: [CaptionService] {
+        (fields[0].servicesWithText.union(fields[1].servicesWithText)).sorted()
+    }
+}

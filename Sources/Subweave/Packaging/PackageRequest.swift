@@ -1,0 +1,107 @@
+import Foundation
+import Timebase
+
+/// What `--captions` does.
+public enum CaptionMode: String, Sendable {
+    /// Scan the video for CEA-608 and package each service found as a subtitle rendition.
+    case auto
+    /// Leave in-band captions alone.
+    case off
+}
+
+/// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
+public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
+    /// `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption groups its
+    /// variants use, which are kept (with a warning).
+    case automatic = "auto"
+    /// Remove caption groups; `NONE` everywhere.
+    case none
+    /// Declare the CEA-608 services the video carries (found by scanning it); `NONE` without any.
+    case inBand = "in-band"
+}
+
+extension ClosedCaptionsRequest {
+    /// The rewriter's policy, given what the caption scan found and whether its services become
+    /// subtitle renditions (`captions`).
+    ///
+    /// `automatic` never hides captions: `NONE` when no service carries text or every one is
+    /// published as a subtitle rendition, else the services are declared in-band.
+    func policy(_ captions: ProgrammeCaptions, mode: CaptionMode) -> ClosedCaptionsPolicy {
+        switch self {
+        case .automatic:
+            return captions.published.isEmpty || mode == .auto ? .automatic : Self.inBand.policy(captions, mode: mode)
+        case .none: return .none
+        case .inBand:
+            return .declare(
+                captions.published.map {
+                    CaptionServiceDeclaration(
+                        instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language(for: $0.service))
+                })
+        }
+    }
+
+    /// Warnings about what the declaration does to the captions the video carries.
+    func warnings(_ captions: ProgrammeCaptions, mode: CaptionMode) -> [PackageWarning] {
+        var warnings: [PackageWarning] = []
+        let coverage = captions.coverage
+        if captions.services.isEmpty && coverage.carriesCaptionData {
+            warnings.append(
+                PackageWarning(
+                    .captionDataWithoutText,
+                    "the video carries line-21 caption data (in \(coverage.captionDataUnits) of its \(coverage.accessUnits) frames) but no caption character was decoded from it; no caption rendition was made"
+                ))
+        }
+        return warnings
+    }
+}
+
+/// What to package into a presentation.
+public struct PackageRequest: Sendable {
+    /// The side-loaded tracks.
+    public var tracks: [SubtitleTrack]
+    /// The language whose rendition becomes the group's only DEFAULT=YES.
+    public var preferredLanguage: LanguageTag?
+    /// Where to write the new master (a file URL); nil rewrites the master in place.
+    ///
+    /// Renditions go beside it; its relative URIs are rewritten to resolve from there.
+    public var output: URL?
+    /// What to declare in `CLOSED-CAPTIONS`.
+    public var closedCaptions: ClosedCaptionsRequest
+    /// Whether in-band CEA-608 captions become subtitle renditions.
+    public var captions: CaptionMode
+    /// What the operator says of each caption service (language, name, whether to publish).
+    public var captionServices = CaptionServiceSettings()
+    /// The request is the whole set of side-loaded tracks: every rendition an earlier run
+    /// created that this run does not write again is removed (`--replace`).
+    public var replace = false
+    /// Segment again every rendition an earlier run created that this run does not write again.
+    ///
+    /// Read from the cues kept beside it, against the video as it is now. On by default: after a
+    /// re-encode, renditions not named again must not keep the old timeline.
+    public var refreshExisting = true
+    /// Renditions to take out (`subweave remove`).
+    public var removals: [RemovalSelector] = []
+    /// Let removals take out renditions Subweave did not create (their lines; files stay).
+    public var forceRemoval = false
+    /// Write other tools' subtitle renditions that have no `X-TIMESTAMP-MAP` again, with one
+    /// (`--retime-existing`).
+    public var retimeExisting = false
+    /// Write a track that ends with no cue instead of failing (`--allow-empty`).
+    public var allowEmpty = false
+    /// Fail on any warning (`--strict`).
+    public var strict = false
+    /// Relative URIs of the master resolve against this URL in the new master (`--base-url`).
+    public var baseURL: URL?
+
+    /// A request for `tracks` and how to declare them; see each property.
+    public init(
+        tracks: [SubtitleTrack], preferredLanguage: LanguageTag? = nil, output: URL? = nil,
+        closedCaptions: ClosedCaptionsRequest = .automatic, captions: CaptionMode = .auto
+    ) {
+        self.tracks = tracks
+        self.preferredLanguage = preferredLanguage
+        self.output = output
+        self.closedCaptions = closedCaptions
+        self.captions = captions
+    }
+}
