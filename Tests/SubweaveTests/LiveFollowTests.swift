@@ -373,6 +373,51 @@ struct LiveFollowTests {
         #expect(abs(placed.0 - Double(eoc) * frame) <= frame && abs(placed.1 - Double(eoc + 60) * frame) <= frame, "\(placed)")
     }
 
+    /// The follow writes the master as `package` does: over the master it last read or wrote
+    /// only (a master another writer changed meanwhile is not overwritten), and with the rebase's
+    /// warnings kept in its report when the master goes elsewhere.
+    @Test func writesTheMasterAsPackageDoes() async throws {
+        let folder = try Scratch.make().path
+        var script = CaptionScript()
+        _ = script.popOn(["Later"], at: 600)
+        let ts = try CaptionedStream.make(script: script, frames: 30 * 30, folder: folder)
+        let encoder = try LiveSimulator(folder: folder, seconds: 30, input: ts)
+        var follower = LiveFollower()
+        follower.pollInterval = 0.05
+        follower.idleTimeout = 30
+        try SubtitleText.srt([(0.5, 1.5, "One")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        var request = PackageRequest(tracks: [track])
+        request.captionServices.services["CC1"] = CaptionServiceSetting(language: LanguageTag(parsing: "en"))
+        let changed = Mutex(false)
+        follower.onUpdate = { _ in
+            // Once the first master is out, another writer edits it.
+            if !changed.withLock({ $0 }), let text = try? String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8), text.contains("subtitles/en-en") {
+                try? (text + "#EXT-X-INDEPENDENT-SEGMENTS\n").write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+                changed.withLock { $0 = true }
+            }
+            encoder.publishNext()
+        }
+        do {
+            _ = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), request)
+            Issue.record("the follow overwrote a master another writer had changed")
+        } catch {
+            guard case .masterChanged = error else { Issue.record("\(error)"); return }
+        }
+        #expect(try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8).hasSuffix("#EXT-X-INDEPENDENT-SEGMENTS\n"))
+
+        // Elsewhere: the URIs are rebased and the report says so.
+        let other = try Scratch.make().path
+        let encoder2 = try LiveSimulator(folder: other, seconds: 8)
+        try FileManager.default.createDirectory(atPath: other + "/out", withIntermediateDirectories: true)
+        var elsewhere = PackageRequest(tracks: [track], captions: .off)
+        elsewhere.output = URL(fileURLWithPath: other + "/out/master.m3u8")
+        follower.onUpdate = { _ in encoder2.publishNext() }
+        let report = try await follower.follow(master: URL(fileURLWithPath: other + "/master.m3u8"), elsewhere)
+        #expect(report.notes.contains { $0.contains("relative URI(s) rewritten") }, "\(report.notes)")
+        #expect(try String(contentsOfFile: other + "/out/master.m3u8", encoding: .utf8).contains("../prog.m3u8"))
+    }
+
     /// A follow killed while a caption is on screen, then restarted: the caption keeps its whole
     /// span (the restarted decoder rebuilds the screen from the segments before the kill).
     @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))

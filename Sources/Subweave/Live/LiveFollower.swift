@@ -57,6 +57,8 @@ public struct LiveFollower: Sendable {
     public var onRetry: @Sendable (String) -> Void = { _ in }
     /// The longest wait between retries of a failed pass, in seconds.
     public var longestRetryWait: TimeInterval = 10
+    /// How long writing the master waits for another run on the same folder, in seconds.
+    public var lockTimeout: TimeInterval = OutputWriter.defaultLockTimeout
 
     /// A follower reading through `loader`.
     public init(loader: ResourceLoader = ResourceLoader()) { self.loader = loader }
@@ -68,7 +70,7 @@ public struct LiveFollower: Sendable {
         var session: LiveSession
         while true {
             do {
-                session = try await LiveSession.start(master: master, request: request, loader: loader)
+                session = try await LiveSession.start(master: master, request: request, loader: loader, lockTimeout: lockTimeout)
                 break
             } catch {
                 // A master that cannot be read is not a window that slid.

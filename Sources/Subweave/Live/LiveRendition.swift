@@ -19,8 +19,32 @@ struct LiveRendition: Codable {
     let headerBlocks: [String]
     /// Segments written, by media sequence number (their files exist and are final).
     var written: Set<Int> = []
-    /// For each cue (start, text), the last piece of it published: `[start, end]` in ticks.
-    var published: [String: [Int64]] = [:]
+    /// The part of a cue a segment published, in ticks of programme time; kept on disk as
+    /// `[start, end]`.
+    struct PublishedSpan: Codable, Equatable {
+        var start: Int64
+        var end: Int64
+
+        init(start: Int64, end: Int64) {
+            self.start = start
+            self.end = end
+        }
+
+        init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            start = try container.decode(Int64.self)
+            end = try container.decode(Int64.self)
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(start)
+            try container.encode(end)
+        }
+    }
+
+    /// For each cue (start, text), the last piece of it published.
+    var published: [String: PublishedSpan] = [:]
     /// Cues published after their segment was (for the report).
     var lateCues = 0
 
@@ -36,13 +60,13 @@ struct LiveRendition: Codable {
         for cue in cues where cue.end > window.lowerBound || published[Self.key(cue)] == nil {
             let key = Self.key(cue)
             var piece = cue
-            if let last = published[key], last.count == 2 {
-                if last[1] >= cue.end.ticks {
+            if let last = published[key] {
+                if last.end >= cue.end.ticks {
                     // A boundary cue: repeated exactly as published, so players see one cue.
-                    piece.start = MediaTime(ticks: last[0])
+                    piece.start = MediaTime(ticks: last.start)
                 } else {
                     // It has grown since (a caption still on screen): the rest of it, from there.
-                    piece.start = MediaTime(ticks: last[1])
+                    piece.start = MediaTime(ticks: last.end)
                 }
             } else if cue.start >= window.upperBound {
                 continue
@@ -51,7 +75,7 @@ struct LiveRendition: Codable {
                 lateCues += 1
             }
             guard piece.end > piece.start, piece.start < window.upperBound else { continue }
-            published[key] = [piece.start.ticks, piece.end.ticks]
+            published[key] = PublishedSpan(start: piece.start.ticks, end: piece.end.ticks)
             // Each piece has its own identifier, the same in every segment that repeats it
             // (hls.js takes a known identifier for a repeat).
             piece.identifier = "\(cue.start.ticks)-\(piece.start.ticks)"

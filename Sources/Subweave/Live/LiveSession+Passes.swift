@@ -136,25 +136,31 @@ extension LiveSession {
 
     /// Declares the renditions in the master after their first playlists are on disk: once, and
     /// again when a caption service appears.
+    ///
+    /// The master is rewritten, rebased and committed as `package` does it (the same rewriter, the
+    /// same rebase with its warnings kept as notes, the same writer under the same lock timeout),
+    /// and only over the master this follow last read or wrote: one changed by another writer
+    /// meanwhile is an error, not overwritten.
     mutating func writeMaster() async throws(SubweaveError) {
         let declarations = state.renditions.map { r in
             NewSubtitleRendition(
                 identity: r.record.identity, name: r.record.name, language: LanguageTag(parsing: r.record.language) ?? .undetermined,
                 forced: r.record.forced, sdh: r.record.sdh, prefersDefault: r.record.prefersDefault, uri: r.playlistPath, origin: r.record.identity)
         }
-        var rewritten = try MasterRewriter(
-            preferredLanguage: request.preferredLanguage,
-            closedCaptions: request.closedCaptions.policy(foundCaptions(named: state.captionServices ?? []), mode: request.captions)
-        )
-        .rewrite(presentation.master, renditions: declarations)
-        let rebase = URIRebase(source: presentation.masterURL, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)))
-        var master = rewritten.master
-        do throws(HLSError) { _ = try rebase.apply(to: &master) } catch { throw .playlist(error) }
-        rewritten = MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
-        let writer = OutputWriter(masterPath: output.path)
+        var warnings: [PackageWarning] = []
+        var rewritten = try presentation.rewriteMaster(
+            declarations, request: request, captions: foundCaptions(named: state.captionServices ?? []))
+        warnings += rewritten.warnings
+        rewritten = try presentation.rebase(
+            rewritten, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)), &warnings)
+        for warning in warnings where !state.timeline.notes.contains(warning.message) { note(warning.message) }
+        var writer = OutputWriter(masterPath: output.path)
+        writer.lockTimeout = lockTimeout
         let lock = try await writer.acquireLock()
         defer { lock.release() }
+        if let expected = masterOnDisk, !FileSystem.contentsEqual(output.path, expected) { throw .masterChanged(path: output.path) }
         try writer.commit(generations: [], master: rewritten.master.playlist, managedFolders: [], named: [:], previous: [:])
+        masterOnDisk = Array(rewritten.master.playlist.text.utf8)
         state.masterWritten = true
         captionServicesChanged = false
     }

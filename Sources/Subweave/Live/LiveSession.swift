@@ -37,6 +37,11 @@ struct LiveSession {
     var captionLanguages = CaptionLanguages()
     /// A caption service appeared since the master was written: it is written again.
     var captionServicesChanged = false
+    /// How long a master write waits for another run's lock.
+    var lockTimeout = OutputWriter.defaultLockTimeout
+    /// The output master's bytes as this follow last read or wrote them (nil: no file yet); a
+    /// master that differs when it is written again was changed by someone else.
+    var masterOnDisk: [UInt8]?
 
     var targetDuration: Int { presentation.reference.playlist.targetDuration }
     var folder: String { output.deletingLastPathComponent().path }
@@ -44,12 +49,16 @@ struct LiveSession {
 
     /// Reads the master, resumes from the state on disk when the master still names its
     /// renditions, else plans new renditions for the tracks (and the captions found now).
-    static func start(master: URL, request: PackageRequest, loader: ResourceLoader) async throws(SubweaveError) -> LiveSession {
+    static func start(
+        master: URL, request: PackageRequest, loader: ResourceLoader, lockTimeout: TimeInterval = OutputWriter.defaultLockTimeout
+    ) async throws(SubweaveError) -> LiveSession {
         let presentation = try await Presentation(master: master, loader: loader)
         let output = request.output ?? master
         guard output.isFileURL else { throw .io(path: MediaReader.display(output), reason: "--follow writes a local master; give --output FILE") }
         var session = LiveSession(
             presentation: presentation, request: request, output: output, reader: MediaReader(loader: loader), state: LiveState(), captions: nil)
+        session.lockTimeout = lockTimeout
+        session.masterOnDisk = output == master ? presentation.masterBytes : FileSystem.contents(output.path)
         if let kept = session.readState(), kept.renditions.allSatisfy({ presentation.master.playlist.text.contains($0.playlistPath) }), kept.masterWritten {
             session.state = kept
             session.state.timeline.notes.append("resumed from \(session.statePath)")

@@ -96,6 +96,11 @@ package enum FileSystem {
         }
     }
 
+    /// The bytes of the file at `path`, nil when there is none or it cannot be read.
+    static func contents(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
     /// Unlinks a file (never a folder); true on success.
     static func removeFile(_ path: String) -> Bool {
         var info = stat()

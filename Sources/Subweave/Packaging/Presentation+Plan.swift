@@ -47,10 +47,7 @@ extension Presentation {
                 "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(MediaReader.display(reference.url)), and no earlier rendition was to be refreshed or removed"
             )
         }
-        var rewritten = try MasterRewriter(
-            preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions, mode: request.captions)
-        )
-        .rewrite(master, renditions: planner.declarations, removing: removal.lines)
+        var rewritten = try rewriteMaster(planner.declarations, removing: removal.lines, request: request, captions: captions)
         warnings += request.closedCaptions.warnings(captions, mode: request.captions)
         warnings += captions.notes.map { PackageWarning(.media, "while reading captions: \($0)") }
         warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, made.map(\.coverageCues))
@@ -166,8 +163,18 @@ extension Presentation {
         return [PackageWarning(.preferredLanguageUnmatched, message)]
     }
 
+    /// The master with `declarations` added and the lines `removing` taken out, DEFAULT by the
+    /// request's preferred language and CLOSED-CAPTIONS as it asks given `captions`: what
+    /// `package` and each pass of `--follow` write.
+    func rewriteMaster(
+        _ declarations: [NewSubtitleRendition], removing: Set<Int> = [], request: PackageRequest, captions: ProgrammeCaptions
+    ) throws(SubweaveError) -> MasterRewriter.Result {
+        try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions, mode: request.captions))
+            .rewrite(master, renditions: declarations, removing: removing)
+    }
+
     /// The rewritten master with its relative URIs rewritten for `output`'s folder.
-    private func rebase(
+    func rebase(
         _ rewritten: MasterRewriter.Result, output: URL, baseURL: URL?, written: Set<String>, _ warnings: inout [PackageWarning]
     ) throws(SubweaveError) -> MasterRewriter.Result {
         let rebase = URIRebase(source: masterURL, output: output, baseURL: baseURL, written: written)

@@ -27,6 +27,7 @@ enum PackageCommand {
         var follower = LiveFollower(loader: Commands.loader(context))
         follower.pollInterval = arguments.value("--poll").flatMap(Double.init)
         follower.idleTimeout = arguments.value("--idle-timeout").flatMap(Double.init)
+        if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { follower.lockTimeout = timeout }
         follower.onRetry = { message in context.note("warning: \(message)") }
         follower.onUpdate = { update in
             if context.verbose {
