@@ -202,18 +202,36 @@ struct HostileInputTests {
 
     /// A disk that fills up mid-run (simulated with a file-size limit, which fails writes the way
     /// ENOSPC does): the run fails, removes what it created, and leaves the master as it was.
-    @Test(arguments: [1, 4, 16, 64])
+    ///
+    /// The subtitle file is made large (its kept cues, `cues.vtt`, about 6 MB) so that every
+    /// limit below is smaller than a file the run must write: each run must fail, and one without
+    /// a limit must succeed (the limit, not something else, is what fails them).
+    @Test(arguments: [1, 16, 256, 2048])
     func aFullDiskLeavesTheFolderAsItWas(_ blocks: Int) throws {
         let dir = try Fixtures.copyExample()
         let binary = try #require(BuiltTool.subweave)
         let first = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/fr.vtt,language=fr"])
         #expect(first.status == 0)
+        var big = ""
+        for i in 0..<90_000 {
+            let start = i * 2
+            big += "\(i + 1)\n\(Self.srtTime(start)),000 --> \(Self.srtTime(start + 1)),500\nCue number \(i) with a line of text\nand a second one\n\n"
+        }
+        try big.write(toFile: dir + "/big.srt", atomically: true, encoding: .utf8)
         let before = try FolderSnapshot(dir)
-        let script = "ulimit -f \(blocks); exec \"$0\" package \"$1\" --subtitle \"url=$2,language=en\" --subtitle \"url=$3,language=fr,delay=0.5\""
-        let outcome = try Tools.run("/bin/sh", ["-c", script, binary, dir + "/master.m3u8", dir + "/subs/en.srt", dir + "/subs/fr.vtt"])
-        if outcome.status == 0 { return }  // the limit was enough for this run
-        #expect(outcome.status == 1, "\(outcome.status): \(outcome.stderr)")
-        #expect(before.differences(to: try FolderSnapshot(dir)) == [], "\(outcome.stderr)")
+        let script = "ulimit -f \"$4\"; exec \"$0\" package \"$1\" --subtitle \"url=$2,language=en\" --subtitle \"url=$3,language=fr,delay=0.5\""
+        let outcome = try Tools.run("/bin/sh", ["-c", script, binary, dir + "/master.m3u8", dir + "/big.srt", dir + "/subs/fr.vtt", String(blocks)])
+        #expect(outcome.status == 1, "a \(blocks)-block limit: \(outcome.status): \(outcome.stderr.suffix(300))")
+        #expect(outcome.stderr.contains("cannot write") || outcome.stderr.contains("cannot create"), "\(outcome.stderr.suffix(300))")
+        #expect(before.differences(to: try FolderSnapshot(dir)) == [], "\(outcome.stderr.suffix(300))")
+        if blocks == 2048 {
+            let unlimited = try Tools.run("/bin/sh", ["-c", script, binary, dir + "/master.m3u8", dir + "/big.srt", dir + "/subs/fr.vtt", "unlimited"])
+            #expect(unlimited.status == 0, "without the limit the same run succeeds: \(unlimited.stderr.suffix(300))")
+        }
+    }
+
+    static func srtTime(_ seconds: Int) -> String {
+        String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 
     @Test func messagesDoNotEchoEscapesOrOtherFilesContents() throws {
