@@ -1,5 +1,7 @@
+import Timebase
+
 /// A caption source that cannot be read, with where and why.
-package struct CaptionsError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CaptionsError: ExplainedError, Equatable {
     package enum Code: String, Sendable {
         /// An SCC file's header or a line is not what the Scenarist format requires.
         case malformedSCC
@@ -18,5 +20,8 @@ package struct CaptionsError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
-    package var description: String { line.map { "line \($0): \(reason)" } ?? reason }
+    package var codeName: String { code.rawValue }
+    package var context: String { line.map { "line \($0)" } ?? "" }
+    package var explanation: String { reason }
+    package var description: String { explainedDescription }
 }

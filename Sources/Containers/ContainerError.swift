@@ -1,5 +1,7 @@
+import Timebase
+
 /// A media file that cannot be read, with the byte offset and what was expected there.
-public struct ContainerError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ContainerError: ExplainedError, Equatable {
     public enum Code: String, Sendable {
         /// Neither MPEG-TS (sync byte 0x47 every 188 bytes) nor ISO BMFF boxes.
         case unknownFormat
@@ -21,5 +23,8 @@ public struct ContainerError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
-    public var description: String { "byte offset \(offset): \(reason)" }
+    public var codeName: String { code.rawValue }
+    public var context: String { "byte offset \(offset)" }
+    public var explanation: String { reason }
+    public var description: String { explainedDescription }
 }

@@ -232,7 +232,11 @@ public enum AttributeOrder {
 }
 
 /// An attribute list that does not follow RFC 8216bis §4.2; `offset` counts bytes into the tag value.
-public struct AttributeListError: Error, Sendable, Equatable {
+public struct AttributeListError: ExplainedError, Equatable {
     public let offset: Int
     public let reason: String
+    public var codeName: String { "malformed_attribute_list" }
+    public var context: String { "byte \(offset) of the value" }
+    public var explanation: String { reason }
+    public var description: String { explainedDescription }
 }

@@ -1,8 +1,10 @@
+import Timebase
+
 /// A playlist that cannot be read, with where and why.
 ///
 /// Every error names the playlist (as the caller identified it), the 1-based line, what was found
 /// and what RFC 8216bis requires there.
-public struct HLSError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct HLSError: ExplainedError, Equatable {
     /// What went wrong, as a small closed set.
     public enum Code: String, Sendable {
         /// The first line is not `#EXTM3U` (RFC 8216bis §4.4.1.1).
@@ -35,8 +37,8 @@ public struct HLSError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String {
-        if let line { return "\(source):\(line): \(reason)" }
-        return "\(source): \(reason)"
-    }
+    public var codeName: String { code.rawValue }
+    public var context: String { line.map { "\(source):\($0)" } ?? source }
+    public var explanation: String { reason }
+    public var description: String { explainedDescription }
 }

@@ -86,7 +86,7 @@ struct Context {
 enum Output {
     /// A human-readable line on stdout (a finding, a listing), made harmless to a terminal.
     static func out(_ text: String) {
-        let safe = LabelText.visible(text)
+        let safe = LabelText.visible(Vocabulary.translate(text))
         raw(safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 
@@ -101,7 +101,7 @@ enum Output {
 
     /// A line on stderr, made harmless to a terminal (``LabelText/visible(_:)``).
     static func error(_ text: String) {
-        let safe = LabelText.visible(text)
+        let safe = LabelText.visible(Vocabulary.translate(text))
         FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
     }
 

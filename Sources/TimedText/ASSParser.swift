@@ -13,7 +13,7 @@ import Timebase
 /// then by layer.
 package enum ASSParser {
     /// Parses `text`; fails when there is no `[Events]` section with a `Format:` line.
-    package static func parse(_ text: String) throws(ASSError) -> (cues: [Cue], warnings: [IngestWarning]) {
+    package static func parse(_ text: String) throws(SubtitleFileError) -> (cues: [Cue], warnings: [IngestWarning]) {
         var reader = ASSReader()
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         for (index, raw) in lines.enumerated() {
@@ -22,24 +22,13 @@ package enum ASSParser {
             reader.read(line, number: index + 1)
         }
         guard reader.sawEvents else {
-            throw ASSError(line: 1, "no [Events] section: not an ASS/SSA script (it begins with [Script Info], then styles, then [Events])")
+            throw SubtitleFileError(.ass, line: 1, "no [Events] section: not an ASS/SSA script (it begins with [Script Info], then styles, then [Events])")
         }
         let ordered = reader.events.enumerated().sorted { a, b in
             (a.element.cue.start, a.element.layer, a.offset) < (b.element.cue.start, b.element.layer, b.offset)
         }
         return (ordered.map(\.element.cue), reader.warnings)
     }
-}
-
-/// Why a file is not an ASS/SSA script.
-package struct ASSError: Error, Sendable, CustomStringConvertible {
-    package let line: Int
-    package let reason: String
-    init(line: Int, _ reason: String) {
-        self.line = line
-        self.reason = reason
-    }
-    package var description: String { "line \(line): \(reason)" }
 }
 
 /// The state of a read: the section, the formats, the styles, the events so far.

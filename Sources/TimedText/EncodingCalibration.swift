@@ -26,7 +26,7 @@ package enum EncodingCalibration {
         return table[row][column]
     }
 
-    /// Below this a guess is said to be unsure (a warning; a failure under `--strict`): fewer than
+    /// Below this a guess is said to be unsure (a warning, which a strict run fails on): fewer than
     /// nine in ten such guesses were right.
     package static let warningThreshold = 0.9
 }

@@ -1,6 +1,6 @@
 import Timebase
 
-/// Writes cues as SubRip (`subweave convert --to srt`): numbered blocks, `hh:mm:ss,mmm` times,
+/// Writes cues as SubRip: numbered blocks, `hh:mm:ss,mmm` times,
 /// the text players of SubRip understand: `<i>`, `<b>`, `<u>` kept, WebVTT colour classes as
 /// `<font color>`, other markup dropped, character references decoded.
 ///

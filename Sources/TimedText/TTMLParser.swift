@@ -22,7 +22,7 @@ import Timebase
 /// profile (`image` elements, `smpte:backgroundImage`) is refused.
 package enum TTMLParser {
     /// Parses `text`.
-    package static func parse(_ text: String) throws(TTMLError) -> (cues: [Cue], warnings: [IngestWarning], language: String?) {
+    package static func parse(_ text: String) throws(SubtitleFileError) -> (cues: [Cue], warnings: [IngestWarning], language: String?) {
         let data = Data(try guarded(Array(text.utf8)))
         let builder = TTMLTreeBuilder()
         let parser = XMLParser(data: data)
@@ -33,9 +33,9 @@ package enum TTMLParser {
         if let error = builder.failure { throw error }
         guard ok else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "the XML is not well-formed"
-            throw TTMLError(line: parser.lineNumber, "not well-formed XML: \(reason)")
+            throw SubtitleFileError(.ttml, line: parser.lineNumber, "not well-formed XML: \(reason)")
         }
-        guard builder.sawRoot else { throw TTMLError(line: 1, "the root element is not <tt> in the TTML namespace (http://www.w3.org/ns/ttml)") }
+        guard builder.sawRoot else { throw SubtitleFileError(.ttml, line: 1, "the root element is not <tt> in the TTML namespace (http://www.w3.org/ns/ttml)") }
         guard let body = builder.body else { return ([], [], builder.language) }
         let timeline = try TTMLTimeline(body: body, timing: builder.timing)
         var presenter = TTMLPresenter(timeline: timeline, styles: builder.styles, regions: builder.regions, rootExtent: builder.rootExtent)
@@ -51,7 +51,7 @@ extension TTMLParser {
     /// other than the XML declaration (Foundation's parser crashes on one without data, `<?x?>`;
     /// TTML needs none), and refused when it has a document type declaration (internal entities
     /// can expand without bound; TTML needs none).
-    static func guarded(_ bytes: [UInt8]) throws(TTMLError) -> [UInt8] {
+    static func guarded(_ bytes: [UInt8]) throws(SubtitleFileError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0
@@ -75,8 +75,9 @@ extension TTMLParser {
                     continue
                 }
                 if next == UInt8(ascii: "!"), bytes[(i + 2)...].starts(with: Array("DOCTYPE".utf8)) {
-                    throw TTMLError(
-                        line: line, "the document has a document type declaration (<!DOCTYPE …>); TTML needs none, and its entities are not expanded here")
+                    throw SubtitleFileError(
+                        .ttml, line: line,
+                        "the document has a document type declaration (<!DOCTYPE …>); TTML needs none, and its entities are not expanded here")
                 }
                 seenMarkup = true
             }
@@ -85,17 +86,6 @@ extension TTMLParser {
         }
         return out
     }
-}
-
-/// Why a document is not TTML Subweave can read.
-package struct TTMLError: Error, Sendable, CustomStringConvertible {
-    package let line: Int
-    package let reason: String
-    init(line: Int, _ reason: String) {
-        self.line = line
-        self.reason = reason
-    }
-    package var description: String { "line \(line): \(reason)" }
 }
 
 /// Style properties Subweave carries over, as a set of flags and a colour class.

@@ -11,21 +11,23 @@ struct TTMLTiming {
     init() {}
 
     /// The rates the root element declares.
-    init(_ attributes: [String: String], line: Int) throws(TTMLError) {
+    init(_ attributes: [String: String], line: Int) throws(SubtitleFileError) {
         if let text = attributes["frameRate"] {
-            guard let rate = Double(text), rate > 0, rate < 1000 else { throw TTMLError(line: line, "ttp:frameRate \"\(text)\" is not a positive integer") }
+            guard let rate = Double(text), rate > 0, rate < 1000 else {
+                throw SubtitleFileError(.ttml, line: line, "ttp:frameRate \"\(text)\" is not a positive integer")
+            }
             frameRate = rate
         }
         if let text = attributes["frameRateMultiplier"] {
             let parts = text.split(separator: " ").compactMap { Double($0) }
             guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
-                throw TTMLError(line: line, "ttp:frameRateMultiplier \"\(text)\" is not two positive integers (numerator denominator)")
+                throw SubtitleFileError(.ttml, line: line, "ttp:frameRateMultiplier \"\(text)\" is not two positive integers (numerator denominator)")
             }
             frameRate *= parts[0] / parts[1]
         }
         if let text = attributes["subFrameRate"], let rate = Double(text), rate > 0 { subFrameRate = rate }
         if let text = attributes["tickRate"] {
-            guard let rate = Double(text), rate > 0 else { throw TTMLError(line: line, "ttp:tickRate \"\(text)\" is not a positive integer") }
+            guard let rate = Double(text), rate > 0 else { throw SubtitleFileError(.ttml, line: line, "ttp:tickRate \"\(text)\" is not a positive integer") }
             tickRate = rate
         } else if attributes["frameRate"] != nil {
             tickRate = frameRate * subFrameRate
@@ -34,11 +36,11 @@ struct TTMLTiming {
 
     /// A clock time (`hh:mm:ss`, `.fraction` or `:frames[.subframes]`) or an offset time
     /// (`12.5s`, `500ms`, `90f`, `1000t`, `2m`, `1h`).
-    func time(_ raw: String, line: Int) throws(TTMLError) -> MediaTime {
+    func time(_ raw: String, line: Int) throws(SubtitleFileError) -> MediaTime {
         let text = raw.trimmingCharacters(in: .whitespaces)
-        func fail() -> TTMLError {
-            TTMLError(
-                line: line,
+        func fail() -> SubtitleFileError {
+            SubtitleFileError(
+                .ttml, line: line,
                 "\"\(LabelText.excerpt(text))\" is not a TTML time expression (clock time hh:mm:ss[.f] or hh:mm:ss:ff, or offset time such as 12.5s, 500ms, 90f, 1000t)"
             )
         }

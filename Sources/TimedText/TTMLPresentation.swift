@@ -72,7 +72,7 @@ struct TTMLPresenter {
     }
 
     /// Presents `body`: its cues and warnings.
-    mutating func present(_ body: TTMLNode) throws(TTMLError) {
+    mutating func present(_ body: TTMLNode) throws(SubtitleFileError) {
         try walk(body, Context(preserve: body.attributes["space"] == "preserve"))
         if let (count, line) = openEnded {
             warnings.append(
@@ -110,7 +110,7 @@ struct TTMLPresenter {
         return context
     }
 
-    private mutating func walk(_ node: TTMLNode, _ outer: Context) throws(TTMLError) {
+    private mutating func walk(_ node: TTMLNode, _ outer: Context) throws(SubtitleFileError) {
         let context = context(of: node, in: outer)
         for element in node.elements {
             switch element.name {
@@ -122,7 +122,7 @@ struct TTMLPresenter {
     }
 
     /// The cues of one paragraph.
-    private mutating func paragraph(_ p: TTMLNode, _ outer: Context) throws(TTMLError) {
+    private mutating func paragraph(_ p: TTMLNode, _ outer: Context) throws(SubtitleFileError) {
         let context = context(of: p, in: outer)
         var fragments: [Fragment] = []
         collect(p, context, into: &fragments)

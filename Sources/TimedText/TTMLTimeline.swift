@@ -29,7 +29,7 @@ struct TTMLTimeline {
     private(set) var intervals: [ObjectIdentifier: Interval] = [:]
 
     /// Resolves `body` and everything in it.
-    init(body: TTMLNode, timing: TTMLTiming) throws(TTMLError) {
+    init(body: TTMLNode, timing: TTMLTiming) throws(SubtitleFileError) {
         self.timing = timing
         _ = try resolve(body, syncBase: .zero, clip: nil, inSequence: false)
     }
@@ -41,14 +41,14 @@ struct TTMLTimeline {
     }
 
     /// A region's active interval: its own `begin`, `end` and `dur`, from the document's start.
-    func interval(ofRegion attributes: [String: String], line: Int) throws(TTMLError) -> Interval {
+    func interval(ofRegion attributes: [String: String], line: Int) throws(SubtitleFileError) -> Interval {
         let (begin, end) = try own(attributes, syncBase: .zero, line: line)
         return Interval(begin: begin, end: end)
     }
 
     /// An element's begin and explicit end from its attributes and its sync base.
-    private func own(_ attributes: [String: String], syncBase: MediaTime, line: Int) throws(TTMLError) -> (MediaTime, MediaTime?) {
-        func time(_ key: String) throws(TTMLError) -> MediaTime? {
+    private func own(_ attributes: [String: String], syncBase: MediaTime, line: Int) throws(SubtitleFileError) -> (MediaTime, MediaTime?) {
+        func time(_ key: String) throws(SubtitleFileError) -> MediaTime? {
             guard let text = attributes[key] else { return nil }
             return try timing.time(text, line: line)
         }
@@ -64,7 +64,7 @@ struct TTMLTimeline {
 
     /// Resolves `node` whose sync base is `syncBase`, inside a parent active until `clip`
     /// (nil: indefinitely), in a sequential container or not; records its interval and returns it.
-    private mutating func resolve(_ node: TTMLNode, syncBase: MediaTime, clip: MediaTime?, inSequence: Bool) throws(TTMLError) -> Interval {
+    private mutating func resolve(_ node: TTMLNode, syncBase: MediaTime, clip: MediaTime?, inSequence: Bool) throws(SubtitleFileError) -> Interval {
         let (begin, explicitEnd) = try own(node.attributes, syncBase: syncBase, line: node.line)
         let ownClip = Self.earlier(explicitEnd, clip)
         let sequential = node.attributes["timeContainer"] == "seq"
@@ -117,10 +117,10 @@ struct TTMLTimeline {
 
     /// Times add up along the nesting: every sum stays within the bound of every timestamp (a file
     /// can nest thousands of elements that each begin far in).
-    static func sum(_ a: MediaTime, _ b: MediaTime, line: Int) throws(TTMLError) -> MediaTime {
+    static func sum(_ a: MediaTime, _ b: MediaTime, line: Int) throws(SubtitleFileError) -> MediaTime {
         guard let total = MediaTime.checkedSum(a, b) else {
-            throw TTMLError(
-                line: line,
+            throw SubtitleFileError(
+                .ttml, line: line,
                 "an element begins or ends \((a.seconds + b.seconds).decimalSeconds) s in, adding up its ancestors' times: beyond the \(MediaTime.limit / 90_000) s any timestamp may reach"
             )
         }

@@ -51,7 +51,7 @@ final class TTMLTreeBuilder: NSObject, XMLParserDelegate {
     /// The deepest nesting of body elements read (libxml2's own default limit is 256).
     static let deepest = 200
 
-    var failure: TTMLError?
+    var failure: SubtitleFileError?
     var sawRoot = false
     var language: String?
     var timing = TTMLTiming()
@@ -115,7 +115,7 @@ final class TTMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         sawRoot = true
         language = attributes["lang"]
-        do throws(TTMLError) { timing = try TTMLTiming(attributes, line: parser.lineNumber) } catch { failure = error; parser.abortParsing() }
+        do throws(SubtitleFileError) { timing = try TTMLTiming(attributes, line: parser.lineNumber) } catch { failure = error; parser.abortParsing() }
         rootExtent = attributes["extent"].flatMap(Self.pixels)
         if let profile = attributes["contentProfiles"] ?? attributes["profile"], profile.contains("image") {
             fail(parser, "the document uses an image profile (\(profile)); Subweave reads text profiles only")
@@ -155,7 +155,7 @@ final class TTMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func fail(_ parser: XMLParser, _ reason: String) {
-        failure = TTMLError(line: parser.lineNumber, reason)
+        failure = SubtitleFileError(.ttml, line: parser.lineNumber, reason)
         parser.abortParsing()
     }
 

@@ -48,26 +48,26 @@ package enum WebVTTParser {
     }
 
     /// Parses `text`; fails only when the signature is missing.
-    package static func parse(_ text: String, options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
+    package static func parse(_ text: String, options: Options = Options()) throws(SubtitleFileError) -> WebVTTDocument {
         try parse(utf8: Array(text.utf8), options: options)
     }
 
     /// Parses UTF-8 `bytes` (already decoded: valid, a first byte order mark removed per
     /// `options`), preprocessed in place, so that a large file is not held twice.
-    package static func parse(utf8 bytes: consuming [UInt8], options: Options = Options()) throws(WebVTTSignatureError) -> WebVTTDocument {
+    package static func parse(utf8 bytes: consuming [UInt8], options: Options = Options()) throws(SubtitleFileError) -> WebVTTDocument {
         var bytes = bytes
         preprocess(&bytes)
         return try start(consume bytes, options: options).document
     }
 
     /// A parser that has read the signature, the header and the blocks of `bytes` (preprocessed).
-    private static func start(_ bytes: consuming [UInt8], options: Options, expectedCues: Int = 0) throws(WebVTTSignatureError) -> BlockParser {
+    private static func start(_ bytes: consuming [UInt8], options: Options, expectedCues: Int = 0) throws(SubtitleFileError) -> BlockParser {
         var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) && !options.byteOrderMarkRemoved { bytes.removeFirst(3) }
 
         guard bytes.starts(with: Array("WEBVTT".utf8)), bytes.count == 6 || bytes[6] == 0x20 || bytes[6] == 0x09 || bytes[6] == 0x0A else {
             let firstLine = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
-            throw WebVTTSignatureError(found: String(firstLine.unicodeScalars.prefix(40)))
+            throw SubtitleFileError.webVTTSignature(found: String(firstLine.unicodeScalars.prefix(40)))
         }
         let mapLine = headerTimestampMapLine(bytes)
         var parser = BlockParser(bytes: consume bytes, keepsBackwardCues: options.keepsBackwardCues)
@@ -99,7 +99,7 @@ package enum WebVTTParser {
         }
 
         /// Reads `piece`; fails when the bytes gathered show the signature is missing.
-        package mutating func read(_ piece: UnsafeBufferPointer<UInt8>, isLast: Bool) throws(WebVTTSignatureError) {
+        package mutating func read(_ piece: UnsafeBufferPointer<UInt8>, isLast: Bool) throws(SubtitleFileError) {
             var bytes = Array(piece)
             WebVTTParser.preprocess(&bytes)
             if pending.isEmpty { pending = bytes } else { pending.append(contentsOf: bytes) }
@@ -178,20 +178,6 @@ package enum WebVTTParser {
             written += 1
         }
         bytes.removeLast(bytes.count - written)
-    }
-}
-
-/// The file does not begin with the `WEBVTT` signature line.
-package struct WebVTTSignatureError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The start of the first line.
-    package let found: String
-
-    package var description: String {
-        if found.unicodeScalars.first == "\u{FEFF}" {
-            return
-                "line 1: not a WebVTT file: it starts with two byte order marks (U+FEFF); a WebVTT parser removes one, so the first line does not begin with \"WEBVTT\""
-        }
-        return "line 1: not a WebVTT file: the first line must be \"WEBVTT\", optionally followed by a space or tab and text (found \"\(found)\")"
     }
 }
 

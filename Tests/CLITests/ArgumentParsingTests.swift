@@ -1,4 +1,5 @@
 import Foundation
+import Subweave
 import TestSupport
 import Testing
 
@@ -95,5 +96,32 @@ struct ArgumentParsingTests {
                 #expect(bash.contains(option.name) && zsh.contains(option.name), "completions lack \(option.name)")
             }
         }
+    }
+}
+
+/// The library's messages name its settings (`PackageRequest.allowEmpty`); the command line
+/// shows each as its option.
+struct VocabularyTests {
+    @Test func everySettingHasAnOption() {
+        for setting in Setting.allCases { #expect(Vocabulary.options[setting] != nil, "\(setting.rawValue) has no option") }
+    }
+
+    @Test func messagesAreTranslated() {
+        #expect(
+            Vocabulary.translate("nothing was written. Use \(Setting.allowEmpty.mention) to write it") == "nothing was written. Use --allow-empty to write it")
+        #expect(
+            Vocabulary.translate("Take it out with \(Setting.removal(id: "fr, x", language: "de")), or \(Setting.replace.mention)")
+                == "Take it out with `subweave remove --id fr, x --language de`, or --replace")
+        #expect(Vocabulary.translate("raise it (\(Setting.limit(.subtitle).mention))") == "raise it (--limit subtitle=SIZE)")
+        #expect(Vocabulary.translate("no `backquoted` setting") == "no `backquoted` setting")
+    }
+
+    /// What the library says through the built tool: the option, never the API name.
+    @Test func theToolSaysOptions() throws {
+        let dir = try Fixtures.copyExample()
+        try "1\n00:10:00,000 --> 00:10:01,000\nlate\n".write(toFile: dir + "/late.srt", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/late.srt,language=en"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("--allow-empty") && !outcome.stderr.contains("PackageRequest"), "\(outcome.stderr)")
     }
 }

@@ -89,7 +89,7 @@ struct LifecycleCommandTests {
 
         let unknown = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "es"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("--id es matches no subtitle rendition"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("source ID \"es\" matches no subtitle rendition"), "\(unknown.stderr)")
         #expect(unknown.stderr.contains("en (en)"))
         let foreign = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "Vendor"])
         #expect(foreign.status == 1)

@@ -89,11 +89,11 @@ public enum FuzzEntry {
         var text = bytes
         guard TextDecoder.isUTF8(&text, forced: nil) else { return [] }
         let options = WebVTTParser.Options(byteOrderMarkRemoved: true)
-        let whole = Result { () throws(WebVTTSignatureError) in try WebVTTParser.parse(utf8: text, options: options) }
+        let whole = Result { () throws(SubtitleFileError) in try WebVTTParser.parse(utf8: text, options: options) }
         var reader = WebVTTParser.Reader(options: options)
-        let read = Result { () throws(WebVTTSignatureError) in
+        let read = Result { () throws(SubtitleFileError) in
             for (piece, isLast) in pieces(text, step: Int(bytes.first ?? 0) % 5 + 1) {
-                try piece.withUnsafeBufferPointer { buffer throws(WebVTTSignatureError) in try reader.read(buffer, isLast: isLast) }
+                try piece.withUnsafeBufferPointer { buffer throws(SubtitleFileError) in try reader.read(buffer, isLast: isLast) }
             }
             return reader.finish()
         }

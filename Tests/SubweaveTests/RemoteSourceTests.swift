@@ -52,7 +52,7 @@ struct RemoteSourceTests {
             Issue.record("expected the limit")
         } catch {
             #expect(error.explanation.contains("more than 1048576 bytes"), "\(error.explanation)")
-            #expect(error.explanation.contains("--limit subtitle="), "the message says how to raise the limit")
+            #expect(error.explanation.contains("`ReadLimits.subtitle`"), "the message names the limit to raise, in the library's terms")
         }
     }
 

@@ -172,10 +172,10 @@ struct TTMLAndASSTests {
             body: """
                 <div begin="0s" end="1s" xmlns:smpte="http://www.smpte-ra.org/schemas/2052-1/2010/smpte-tt" smpte:backgroundImage="#img1"/>
                 """)
-        #expect(throws: TTMLError.self) { try TTMLParser.parse(image) }
-        #expect(throws: TTMLError.self) { try TTMLParser.parse("<tt><body/></tt>") }  // no TTML namespace
-        #expect(throws: TTMLError.self) { try TTMLParser.parse(Self.tt(body: "<div><p begin=\"1x\" end=\"2s\">bad time</p></div>")) }
-        #expect(throws: TTMLError.self) { try TTMLParser.parse("<tt xmlns=\"http://www.w3.org/ns/ttml\"><body><p>unclosed</body></tt>") }
+        #expect(throws: SubtitleFileError.self) { try TTMLParser.parse(image) }
+        #expect(throws: SubtitleFileError.self) { try TTMLParser.parse("<tt><body/></tt>") }  // no TTML namespace
+        #expect(throws: SubtitleFileError.self) { try TTMLParser.parse(Self.tt(body: "<div><p begin=\"1x\" end=\"2s\">bad time</p></div>")) }
+        #expect(throws: SubtitleFileError.self) { try TTMLParser.parse("<tt xmlns=\"http://www.w3.org/ns/ttml\"><body><p>unclosed</body></tt>") }
     }
 
     // MARK: - ASS / SSA
@@ -265,7 +265,7 @@ struct TTMLAndASSTests {
     }
 
     @Test func assWarnsAndRefuses() throws {
-        #expect(throws: ASSError.self) { try ASSParser.parse("1\n00:00:01,000 --> 00:00:02,000\nnot ass\n") }
+        #expect(throws: SubtitleFileError.self) { try ASSParser.parse("1\n00:00:01,000 --> 00:00:02,000\nnot ass\n") }
         let (_, warnings) = try ASSParser.parse(
             Self.assHeader + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\p1}m 0 0{\\p0}x\nDialogue: 0,bad,0:00:02.00,Default,,0,0,0,,x\n")
         #expect(warnings.map(\.line) == [13, 14], "\(warnings)")

@@ -210,8 +210,8 @@ struct CueTextTests {
         #expect(browser.cues.map(\.text) == ["a", "backwards", "no id"])
         #expect(browser.warnings.map(\.kind) == [.backwardCue])
         #expect(try WebVTTParser.parse(text).cues.map(\.text) == ["a", "no id"])
-        #expect(throws: WebVTTSignatureError.self) { try WebVTTParser.parse("\u{FEFF}\u{FEFF}WEBVTT\n") }
-        #expect(throws: WebVTTSignatureError.self) { try WebVTTParser.parse("\u{FEFF}WEBVTT\n", options: WebVTTParser.Options(byteOrderMarkRemoved: true)) }
+        #expect(throws: SubtitleFileError.self) { try WebVTTParser.parse("\u{FEFF}\u{FEFF}WEBVTT\n") }
+        #expect(throws: SubtitleFileError.self) { try WebVTTParser.parse("\u{FEFF}WEBVTT\n", options: WebVTTParser.Options(byteOrderMarkRemoved: true)) }
     }
 }
 

@@ -4,7 +4,7 @@
 /// the rule requires; the code that checks it says only where and what was found, so every
 /// finding carries an identifier from a table.
 public struct RuleRow: Sendable, Equatable {
-    /// The stable identifier (`segment.timestamp-map`), what `--json` and the docs name.
+    /// The stable identifier (`segment.timestamp-map`), what JSON reports and the docs name.
     public let id: String
     public let severity: ValidationFinding.Severity
     /// The rule's short reference, such as `RFC 8216bis §3.1.4`.

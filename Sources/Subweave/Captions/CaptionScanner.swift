@@ -12,7 +12,7 @@ import TimedText
 /// frames would hide it. Segments are decoded in order, each discontinuity sequence on its own
 /// timeline; MPEG-TS and fragmented MP4 (CMAF) segments are read alike. Video that cannot carry
 /// SEI captions (anything but H.264, HEVC or MPEG-2 video) is not read past its first segment.
-/// A bounded look (``detectionAccessUnits``, for `captions --detect`) stops at the first
+/// A bounded look (``detectionAccessUnits``) stops at the first
 /// character or the bound, and says how far it read.
 package struct CaptionScanner {
     /// The bounded look's length, in video access units (about a minute at 30 frames a second).

@@ -2,7 +2,7 @@ import Foundation
 import Timebase
 
 /// What the operator says of one caption service: its language, its menu name, and whether to
-/// publish it (`--caption-service CC1:language=en,name=English CC`).
+/// publish it.
 public struct CaptionServiceSetting: Sendable, Equatable {
     public var language: LanguageTag?
     public var name: String?

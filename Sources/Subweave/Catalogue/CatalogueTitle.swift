@@ -9,7 +9,7 @@ import Timebase
 ///  "preferred_language": "en", "captions": "auto", "closed_captions": "auto",
 ///  "replace": false, "allow_empty": false, "strict": false, "output": null}
 /// ```
-/// `tracks` takes the objects of `--tracks`; relative paths (the master, track URLs, the output)
+/// `tracks` takes track objects, as ``TrackDescriptor/parseTracksFile(_:file:)`` reads them; relative paths (the master, track URLs, the output)
 /// are relative to the catalogue file's folder, so one file drives every machine that mounts the
 /// same volume at any path.
 public struct CatalogueTitle: Sendable {
@@ -26,12 +26,15 @@ public struct CatalogueTitle: Sendable {
 }
 
 /// Why a catalogue line is not a title.
-public struct CatalogueLineError: Error, Sendable, CustomStringConvertible {
+public struct CatalogueLineError: ExplainedError {
     /// The title's position in the catalogue (as ``CatalogueTitle/index``).
     public let index: Int
     public let line: Int
     public let reason: String
-    public var description: String { "line \(line): \(reason)" }
+    public var codeName: String { "catalogue_line" }
+    public var context: String { "line \(line)" }
+    public var explanation: String { reason }
+    public var description: String { explainedDescription }
 }
 
 /// A catalogue file: a title per line; blank lines and lines starting with `#` are skipped.
@@ -113,7 +116,7 @@ public enum Catalogue {
     }
 
     /// `caption_services` (`{"CC1": {"language": "en", "name": "English CC", "publish": true}}`)
-    /// and `caption_language`, as `--caption-service` and `--caption-language`.
+    /// and `caption_language`, as ``CaptionServiceSettings`` holds them.
     static func captionServices(_ object: [String: Any], fail: (String) -> CatalogueLineError) throws(CatalogueLineError) -> CaptionServiceSettings {
         var settings = CaptionServiceSettings()
         if let value = object["caption_services"] {

@@ -102,7 +102,7 @@ final class HTTPTransfer: @unchecked Sendable {
         }
         if let length = contentLength, length > Int64(limit) {
             stopReason =
-                "announces \(length) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right"
+                "announces \(length) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind).mention)) if the file is right"
             return false
         }
         return true
@@ -115,7 +115,7 @@ final class HTTPTransfer: @unchecked Sendable {
         guard bytes.count <= limit - body.count else {
             body = []
             stopReason =
-                "sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right"
+                "sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind).mention)) if the file is right"
             return false
         }
         body.append(contentsOf: bytes)

@@ -206,7 +206,7 @@ public struct ResourceLoader: Sendable {
     static func tooLarge(_ size: Int, _ limit: Int, _ kind: ResourceKind, atLeast: Bool = false) -> Failure {
         Failure(
             explanation:
-                "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it with --limit \(kind.rawValue)=SIZE if the file is right"
+                "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind).mention)) if the file is right"
         )
     }
 

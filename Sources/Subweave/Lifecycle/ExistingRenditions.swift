@@ -5,7 +5,7 @@ import TimedText
 
 /// The subtitle renditions a master already declares, as a later run sees them: Subweave's own
 /// (with the record and cues kept beside each, when it can read them) and other tools'.
-/// (`CLOSED-CAPTIONS` declarations are in-band services, governed by `--closed-captions`.)
+/// (`CLOSED-CAPTIONS` declarations are in-band services, governed by ``PackageRequest/closedCaptions``.)
 struct ExistingRendition: Sendable {
     /// The master's rendition line.
     let rendition: MasterPlaylist.Rendition
@@ -74,7 +74,7 @@ struct ExistingRendition: Sendable {
     }
 }
 
-/// What to take out of a presentation (`subweave remove --id … [--language …]`).
+/// What to take out of a presentation: a source ID, and a language when given.
 public struct RemovalSelector: Sendable, Equatable, CustomStringConvertible {
     /// The source ID the rendition was added with (`CC1` for decoded captions); for a rendition
     /// Subweave did not create (removed only with force), its NAME.
@@ -89,7 +89,7 @@ public struct RemovalSelector: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "--id \(sourceID)" + (language.map { " --language \($0)" } ?? "")
+        "source ID \"\(sourceID)\"" + (language.map { " in \($0)" } ?? "")
     }
 
     func matchesLanguage(_ text: String?) -> Bool {
@@ -143,26 +143,22 @@ struct RemovalDecision {
             let managed = existing.filter { selector.matches(managed: $0) }
             let foreign = existing.filter { selector.matches(foreign: $0) }
             if let clash = managed.first(where: { $0.place.map { folders.contains($0.folder) } ?? false }) {
-                throw .removal(
-                    "\(selector) names \(clash.identity ?? "a rendition") that this run also writes; remove it in one run and add it in another, or use --replace"
-                )
+                throw .removal(.alsoWritten(selector: selector.description, identity: clash.identity ?? "a rendition"))
             }
             if managed.isEmpty && foreign.isEmpty {
                 let known = existing.map { e in
                     e.isManaged
                         ? "\(e.sourceID ?? "?") (\(e.record?.language ?? e.rendition.language ?? "?"))" : "\"\(e.rendition.name ?? "")\" (not Subweave's)"
                 }
-                throw .removal(
-                    "\(selector) matches no subtitle rendition of \(master.source)"
-                        + (known.isEmpty ? "; it declares none" : "; it declares: \(known.joined(separator: ", "))"))
+                throw .removal(.noMatch(selector: selector.description, master: master.source, declared: known))
             }
             if !foreign.isEmpty && !force {
-                throw .removal(
-                    "\(selector) matches \(foreign.map { $0.describe(in: master) }.joined(separator: ", ")), which Subweave did not create; "
-                        + "pass --force to take its line out of the master (its files are left where they are)")
+                throw .removal(.notSubweaves(selector: selector.description, renditions: foreign.map { $0.describe(in: master) }))
             }
             for e in managed { decision.remove(e, in: master, reason: "removed (\(selector))") }
-            for e in foreign { decision.remove(e, in: master, reason: "removed with --force (\(selector)); its files were left in place") }
+            for e in foreign {
+                decision.remove(e, in: master, reason: "removed with \(Setting.forceRemoval.mention) (\(selector)); its files were left in place")
+            }
         }
         return decision
     }

@@ -5,7 +5,7 @@ import TimedText
 
 /// Another tool's WebVTT rendition whose segments carry no `X-TIMESTAMP-MAP` (ffmpeg's HLS
 /// muxer writes none), read back into cues on the programme timeline so that Subweave can write
-/// it again with the map every player needs (`--retime-existing`).
+/// it again with the map every player needs (``PackageRequest/retimeExisting``).
 ///
 /// Without a map the segments' cue times mean different things to different players: RFC 8216bis
 /// reads them as media time (cue 0 = media time 0), hls.js and ffmpeg as programme time (cue 0 =
@@ -38,7 +38,7 @@ struct RetimedRendition: Sendable {
         var headerBlocks: [String]?
         for segment in playlist.segments where !segment.isGap {
             if segment.encryption != nil {
-                throw .encrypted("\(MediaReader.display(url)) line \(segment.line ?? 0): the subtitle segment is encrypted; it cannot be retimed")
+                throw .encrypted(EncryptedSegment(place: "\(MediaReader.display(url)) line \(segment.line ?? 0)", method: nil, purpose: .retiming))
             }
             let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
             let data = try await reader.read(segmentURL, kind: .subtitle, range: segment.byteRange, what: "a subtitle segment")

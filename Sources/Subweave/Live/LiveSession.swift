@@ -54,7 +54,9 @@ struct LiveSession {
     ) async throws(SubweaveError) -> LiveSession {
         let presentation = try await Presentation(master: master, loader: loader)
         let output = request.output ?? master
-        guard output.isFileURL else { throw .io(path: MediaReader.display(output), reason: "--follow writes a local master; give --output FILE") }
+        guard output.isFileURL else {
+            throw .io(path: MediaReader.display(output), reason: "\(Setting.follow.mention) writes a local master; give \(Setting.output.mention)")
+        }
         var session = LiveSession(
             presentation: presentation, request: request, output: output, reader: MediaReader(loader: loader), state: LiveState(), captions: nil)
         session.lockTimeout = lockTimeout

@@ -155,7 +155,7 @@ package struct OutputWriter: Sendable {
         return wrote
     }
 
-    /// Creates the output folder (and its parents) when `--output` names a new one.
+    /// Creates the output folder (and its parents) when the request's output names a new one.
     private func makeOutputFolder(created: inout CreatedEntries) throws(SubweaveError) {
         guard !FileSystem.isRealFolder(folder) else { return }
         var missing: [String] = []
@@ -337,7 +337,7 @@ package struct OutputWriter: Sendable {
 struct FolderLock: Sendable {
     private let fd: Int32
 
-    /// Locks `folder`, or, when it does not exist yet (a new `--output` folder), its nearest
+    /// Locks `folder`, or, when it does not exist yet (a new output folder), its nearest
     /// existing ancestor.
     init(folder requested: String, timeout requestedTimeout: TimeInterval, onWait: @Sendable (String) -> Void) throws(SubweaveError) {
         // A timeout that is not a finite number of seconds (NaN, infinity) waits a year at most.

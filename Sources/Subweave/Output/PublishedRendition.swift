@@ -4,7 +4,7 @@ import Timebase
 import TimedText
 
 /// A rendition of an open programme (its playlist without `EXT-X-ENDLIST`) that an earlier run
-/// published: a later run appends to it under the same URI, as a pass of `--follow` does, up to
+/// published: a later run appends to it under the same URI, as a pass of a live follow does, up to
 /// and including the end of the programme (the ENDLIST its viewers wait for).
 ///
 /// Players never reload the master, and a live or EVENT viewer keeps reloading the media

@@ -1,7 +1,7 @@
 import Foundation
 import Timebase
 
-/// What `--captions` does.
+/// Whether the video's in-band captions become subtitle renditions.
 public enum CaptionMode: String, Sendable {
     /// Scan the video for CEA-608 and package each service found as a subtitle rendition.
     case auto
@@ -9,7 +9,7 @@ public enum CaptionMode: String, Sendable {
     case off
 }
 
-/// What the caller asks for `CLOSED-CAPTIONS` on the variants (`--closed-captions`).
+/// What the caller asks for `CLOSED-CAPTIONS` on the variants.
 public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
     /// `CLOSED-CAPTIONS=NONE` everywhere, unless the master already declares caption groups its
     /// variants use, which are kept (with a warning).
@@ -72,7 +72,7 @@ public struct PackageRequest: Sendable {
     /// What the operator says of each caption service (language, name, whether to publish).
     public var captionServices = CaptionServiceSettings()
     /// The request is the whole set of side-loaded tracks: every rendition an earlier run
-    /// created that this run does not write again is removed (`--replace`).
+    /// created that this run does not write again is removed.
     public var replace = false
     /// Segment again every rendition an earlier run created that this run does not write again.
     ///
@@ -84,13 +84,13 @@ public struct PackageRequest: Sendable {
     /// Let removals take out renditions Subweave did not create (their lines; files stay).
     public var forceRemoval = false
     /// Write other tools' subtitle renditions that have no `X-TIMESTAMP-MAP` again, with one
-    /// (`--retime-existing`).
+    /// (they then play in sync in every player).
     public var retimeExisting = false
-    /// Write a track that ends with no cue instead of failing (`--allow-empty`).
+    /// Write a track that ends with no cue instead of failing.
     public var allowEmpty = false
-    /// Fail on any warning (`--strict`).
+    /// Fail on any warning, writing nothing.
     public var strict = false
-    /// Relative URIs of the master resolve against this URL in the new master (`--base-url`).
+    /// Relative URIs of the master resolve against this URL in the new master.
     public var baseURL: URL?
 
     /// A request for `tracks` and how to declare them; see each property.

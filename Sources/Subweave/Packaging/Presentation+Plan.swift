@@ -19,7 +19,8 @@ extension Presentation {
         let output = request.output ?? masterURL
         guard output.isFileURL else {
             throw .io(
-                path: MediaReader.display(output), reason: "the master is not a local file; give an output path (--output FILE) to write the new master to")
+                path: MediaReader.display(output),
+                reason: "the master is not a local file; give an output path (\(Setting.output.mention)) to write the new master to")
         }
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
@@ -43,9 +44,7 @@ extension Presentation {
         let existing = await ExistingRendition.read(self)
         let removal = try await planEarlierRuns(request, existing: existing, output: output, planner: &planner, warnings: &warnings)
         guard !planner.renditions.isEmpty || !removal.lines.isEmpty else {
-            throw .nothingToPackage(
-                "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(MediaReader.display(reference.url)), and no earlier rendition was to be refreshed or removed"
-            )
+            throw .nothingToPackage(reference: MediaReader.display(reference.url))
         }
         var rewritten = try rewriteMaster(planner.declarations, removing: removal.lines, request: request, captions: captions)
         warnings += request.closedCaptions.warnings(captions, mode: request.captions)
@@ -67,17 +66,14 @@ extension Presentation {
             removedFolders: removal.folders.subtracting(named.keys))
     }
 
-    /// A track of the request that ends with no cue fails the run (FastPix's `noCues`), unless
-    /// empty tracks are allowed, when it is a warning.
+    /// A track of the request that ends with no cue fails the run, unless empty tracks are
+    /// allowed, when it is a warning.
     private func checkEmpty(_ planner: RenditionPlanner, _ request: PackageRequest, _ warnings: inout [PackageWarning]) throws(SubweaveError) {
         for (track, rendition) in zip(request.tracks, planner.renditions) where rendition.cueCount == 0 {
             let report = planner.reports.first { $0.identity == track.identity.description }
-            let why = report?.warnings.first.map { " (\($0))" } ?? ""
-            let message = "track \"\(track.sourceID)\" (\(track.source)) has no cue on the programme's timeline\(why)"
-            guard request.allowEmpty else {
-                throw .emptyTrack("\(message); nothing was written. Pass --allow-empty to write an empty rendition anyway")
-            }
-            warnings.append(PackageWarning(.emptyTrack, message + "; written empty (--allow-empty)"))
+            let empty = EmptyTrack(sourceID: track.sourceID, source: track.source.description, why: report?.warnings.first)
+            guard request.allowEmpty else { throw .emptyTrack(empty) }
+            warnings.append(PackageWarning(.emptyTrack, empty.finding + "; written empty (\(Setting.allowEmpty.mention))"))
         }
     }
 
@@ -127,7 +123,7 @@ extension Presentation {
         return track.adopting(language: tag)
     }
 
-    /// `--strict`: every warning of the run (the run's and each track's) fails it.
+    /// A strict request: every warning of the run (the run's and each track's) fails it.
     static func failOnWarnings(_ report: PackageReport) throws(SubweaveError) {
         let all = report.warnings + report.tracks.flatMap { track in track.warnings.map { PackageWarning(.track, "\(track.identity): \($0)") } }
         if !all.isEmpty { throw .strict(all) }
@@ -144,7 +140,7 @@ extension Presentation {
                 warnings.append(
                     PackageWarning(
                         .track,
-                        "track \"\(track.sourceID)\" was packaged before in \(language); that rendition stays beside the new \(track.language) one. Take it out with `subweave remove --id \(track.sourceID) --language \(language)`, or package with --replace"
+                        "track \"\(track.sourceID)\" was packaged before in \(language); that rendition stays beside the new \(track.language) one. Take it out with \(Setting.removal(id: track.sourceID, language: language)), or package with \(Setting.replace.mention)"
                     ))
             }
         }
@@ -156,7 +152,7 @@ extension Presentation {
     static func preferredLanguageWarnings(_ preferred: LanguageTag, _ master: MasterPlaylist) -> [PackageWarning] {
         let languages = master.renditions.filter { $0.type == .subtitles }.compactMap { $0.language.flatMap(LanguageTag.init(parsing:)) }
         guard !languages.contains(where: { preferred.match($0) != .none }) else { return [] }
-        var message = "--preferred-language \(preferred) matches no subtitle rendition"
+        var message = "the preferred language \(preferred) (\(Setting.preferredLanguage.mention)) matches no subtitle rendition"
         message += languages.isEmpty ? "" : " (they are in \(Array(Set(languages.map(\.description))).sorted().joined(separator: ", ")))"
         message += "; no rendition was made DEFAULT by it"
         if let suggestion = LanguageTag.suggestion(forName: preferred.description) { message += ". Did you mean \(suggestion)?" }
@@ -165,7 +161,7 @@ extension Presentation {
 
     /// The master with `declarations` added and the lines `removing` taken out, DEFAULT by the
     /// request's preferred language and CLOSED-CAPTIONS as it asks given `captions`: what
-    /// `package` and each pass of `--follow` write.
+    /// a package run and each pass of a live follow write.
     func rewriteMaster(
         _ declarations: [NewSubtitleRendition], removing: Set<Int> = [], request: PackageRequest, captions: ProgrammeCaptions
     ) throws(SubweaveError) -> MasterRewriter.Result {

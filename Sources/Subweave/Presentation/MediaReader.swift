@@ -28,9 +28,7 @@ struct MediaReader: Sendable {
             let segment = playlist.segments[index]
             let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
             if let method = segment.encryption, method.hidesTimestamps {
-                throw .encrypted(
-                    "\(place) is encrypted (EXT-X-KEY METHOD=\(method.text)); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media"
-                )
+                throw .encrypted(EncryptedSegment(place: place, method: method.text, purpose: .timestamps))
             }
             let segmentURL = try resolve(segment.uri, against: url, in: playlist, line: segment.line)
             let bytes = try await read(

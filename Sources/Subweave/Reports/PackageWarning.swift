@@ -19,11 +19,11 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case outputElsewhere = "output_elsewhere"
         /// Something about one track (its ingest warnings are in the track's report).
         case track = "track"
-        /// `--preferred-language` matches no rendition of the group.
+        /// The preferred language matches no rendition of the group.
         case preferredLanguageUnmatched = "preferred_language_unmatched"
         /// A managed rendition could not be segmented again (no cues kept beside it).
         case notRefreshed = "not_refreshed"
-        /// Another tool's rendition has no X-TIMESTAMP-MAP (fix with --retime-existing).
+        /// Another tool's rendition has no X-TIMESTAMP-MAP (``PackageRequest/retimeExisting`` writes it again with one).
         case noTimestampMap = "no_timestamp_map"
         /// A track was written with no cue (`allowEmpty`).
         case emptyTrack = "empty_track"

@@ -1,11 +1,12 @@
 import Containers
 import HLS
+import Timebase
 
 /// Why packaging stopped.
 ///
 /// Every case names the file (or descriptor), where in it, and what is
 /// wrong; nothing in the HLS directory has changed when one is thrown.
-public enum SubweaveError: Error, Sendable, CustomStringConvertible {
+public enum SubweaveError: ExplainedError {
     /// Descriptor problems, all of them, found before any file was read.
     case registration([RegistrationError])
     /// A playlist could not be read or parsed.
@@ -16,18 +17,19 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
     case load(LoadFailure)
     /// A file could not be read or written.
     case io(path: String, reason: String)
-    /// The media is encrypted, so its timestamps cannot be read.
-    case encrypted(String)
+    /// The media is encrypted, so what Subweave needs of it cannot be read.
+    case encrypted(EncryptedSegment)
     /// Two renditions of a group would have the same NAME (RFC 8216bis §4.4.6.1).
-    case nameClash(String)
-    /// No track was given and the video carries no captions.
-    case nothingToPackage(String)
+    case nameClash(NameClash)
+    /// No track was given, the video's reference variant (named) carries no captions, and no
+    /// earlier rendition was to be refreshed or removed.
+    case nothingToPackage(reference: String)
     /// The master changed between reading it and writing the new one.
     case masterChanged(path: String)
     /// What to remove matches nothing, or matches what only force may remove.
-    case removal(String)
+    case removal(RemovalProblem)
     /// A track would be written with no cue (allowed with `allowEmpty`).
-    case emptyTrack(String)
+    case emptyTrack(EmptyTrack)
     /// A strict run had warnings; nothing was written.
     case strict([PackageWarning])
 
@@ -49,28 +51,53 @@ public enum SubweaveError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    public var codeName: String { code }
+
+    /// Where: the file or path the case names; empty for problems of the whole request (the
+    /// description says them in full).
+    public var context: String {
+        switch self {
+        case .io(let path, _), .masterChanged(let path): return path
+        case .media(let file, _): return file
+        default: return ""
+        }
+    }
+
+    /// What is wrong: the description without ``context``.
+    public var explanation: String {
+        switch self {
+        case .io(_, let reason): return reason
+        case .media(_, let error): return error.description
+        case .masterChanged:
+            return "the master changed after it was read (another tool wrote it); nothing was written. Plan again from the master as it now stands"
+        default: return description
+        }
+    }
+
     public var description: String {
         switch self {
         case .registration(let errors):
             let lines = errors.map { "  - \($0)" }.joined(separator: "\n")
             return "\(errors.count) problem\(errors.count == 1 ? "" : "s") with the subtitle tracks (nothing was read or written):\n\(lines)"
         case .playlist(let error): return error.description
-        case .media(let file, let error): return "\(file): \(error.description)"
+        case .media, .io, .masterChanged: return explainedDescription
         case .load(let failure): return failure.description
-        case .io(let path, let reason): return "\(path): \(reason)"
-        case .encrypted(let message), .nameClash(let message), .nothingToPackage(let message), .removal(let message), .emptyTrack(let message):
-            return message
+        case .encrypted(let segment): return segment.message
+        case .nameClash(let clash): return clash.message
+        case .nothingToPackage(let reference):
+            return
+                "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(reference), and no earlier rendition was to be refreshed or removed"
+        case .removal(let problem): return problem.message
+        case .emptyTrack(let track): return track.message
         case .strict(let warnings):
             let lines = warnings.map { "  - \($0.message)" }.joined(separator: "\n")
-            return "--strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:\n\(lines)"
-        case .masterChanged(let path):
-            return "\(path): the master changed after it was read (another tool wrote it); nothing was written. Plan again from the master as it now stands"
+            return "\(Setting.strict.mention): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:\n\(lines)"
         }
     }
 }
 
 /// A descriptor problem, decided from the descriptor alone.
-public struct RegistrationError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct RegistrationError: ExplainedError, Equatable {
     public enum Code: String, Sendable {
         case emptySourceID = "empty_source_id"
         case duplicateSourceID = "duplicate_source_id"
@@ -86,23 +113,25 @@ public struct RegistrationError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     public let code: Code
-    /// Which descriptor: `--subtitle #2` or `tracks.json[1]`.
+    /// Which descriptor, as its origin names it (`#2`, `tracks.json[1]`).
     public let descriptor: String
     /// What is wrong and how to fix it.
     public let explanation: String
 
-    /// A problem of `code` with the descriptor `descriptor` (`--subtitle #2`), explained.
+    /// A problem of `code` with the descriptor `descriptor`, explained.
     public init(_ code: Code, descriptor: String, _ explanation: String) {
         self.code = code
         self.descriptor = descriptor
         self.explanation = explanation
     }
 
-    public var description: String { "\(descriptor): \(explanation)" }
+    public var codeName: String { code.rawValue }
+    public var context: String { descriptor }
+    public var description: String { explainedDescription }
 }
 
 /// A subtitle source that could not be used.
-public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct LoadFailure: ExplainedError, Equatable {
     public enum Code: String, Sendable {
         case unreachable
         case noCues = "no_cues"
@@ -122,5 +151,7 @@ public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
         self.explanation = explanation
     }
 
-    public var description: String { "\(location) (track \"\(sourceID)\"): \(explanation)" }
+    public var codeName: String { code.rawValue }
+    public var context: String { "\(location) (track \"\(sourceID)\")" }
+    public var description: String { explainedDescription }
 }

@@ -13,7 +13,7 @@ package struct NewSubtitleRendition: Sendable, Equatable {
     package let prefersDefault: Bool
     /// The media playlist URI, relative to the master.
     package let uri: String
-    /// Where the rendition came from, for messages (`--subtitle #1`, `CC1`).
+    /// Where the rendition came from, for messages (a descriptor's origin, `CC1`).
     package let origin: String
     /// The master line (index) this rendition takes the place of, when it replaces a rendition
     /// that is not in Subweave's layout (another tool's, retimed); nil to match by folder.

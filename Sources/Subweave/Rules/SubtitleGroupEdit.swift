@@ -67,9 +67,7 @@ struct SubtitleGroupEdit {
             }
         }
         let name = LabelText.excerpt(slots[again].name ?? "")
-        throw .nameClash(
-            "\(origin(slots[again])) and \(origin(slots[first])) both have NAME \"\(name)\"; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give the track another name=…"
-        )
+        throw .nameClash(NameClash(name: name, first: origin(slots[first]), second: origin(slots[again])))
     }
 
     /// What the rules need to know of each slot.

@@ -16,7 +16,7 @@ struct URIRebase: URIRewriting {
     let source: URL
     /// Where the new master goes.
     let output: URL
-    /// What relative URIs are resolved against instead of the source's folder (`--base-url`).
+    /// What relative URIs are resolved against instead of the source's folder (``PackageRequest/baseURL``).
     let baseURL: URL?
     /// URIs (as written in the new master) of the renditions written beside it.
     let written: Set<String>

@@ -117,7 +117,7 @@ extension SubtitleIngest {
         case .vtt:
             var reader = WebVTTParser.Reader(options: webVTTOptions(purpose), expectedCues: scan.arrows)
             try eachPiece { piece, _, isLast throws(PieceFailure) in
-                do throws(WebVTTSignatureError) { try reader.read(piece, isLast: isLast) } catch {
+                do throws(SubtitleFileError) { try reader.read(piece, isLast: isLast) } catch {
                     throw .load(
                         LoadFailure(
                             .notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file"))

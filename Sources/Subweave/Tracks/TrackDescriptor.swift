@@ -9,7 +9,7 @@ import TimedText
 /// written in double quotes: `name="English, with signs"`. A bare key is a flag set to true. From
 /// a tracks file it is a JSON object with the same keys (flags as booleans, `delay` as a number).
 public struct TrackDescriptor: Sendable, Equatable {
-    /// Where the descriptor came from, for messages: `--subtitle #2`, `tracks.json[0]`.
+    /// Where the descriptor came from, for messages: `#2`, `tracks.json[0]`.
     public let origin: String
     /// The pairs in the order written; flags have the value `true`.
     public let pairs: [(key: String, value: String)]

@@ -18,7 +18,7 @@ public struct ValidationReport: Sendable, Codable, Equatable {
     /// A report of `findings`.
     public init(findings: ValidationFindings) { self.findings = findings }
 
-    /// Reads a report as `--json` writes it.
+    /// Reads a report as ``encode(to:)`` writes it.
     public init(from decoder: Decoder) throws {
         findings = try decoder.container(keyedBy: CodingKeys.self).decode(ValidationFindings.self, forKey: .findings)
     }

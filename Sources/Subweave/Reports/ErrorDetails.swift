@@ -1,0 +1,95 @@
+/// What an error names, typed, so a caller can act on it without reading its message.
+
+/// A segment Subweave must read but cannot: it is encrypted.
+public struct EncryptedSegment: Sendable, Equatable {
+    /// Which segment: `segment 3 (line 12 of prog.m3u8)`.
+    public let place: String
+    /// The `EXT-X-KEY` METHOD, when the playlist says.
+    public let method: String?
+    /// What it was read for.
+    public let purpose: Purpose
+
+    public enum Purpose: Sendable, Equatable {
+        /// The media timeline (the video's timestamps).
+        case timestamps
+        /// Retiming another tool's subtitle rendition.
+        case retiming
+    }
+
+    public init(place: String, method: String?, purpose: Purpose) {
+        self.place = place
+        self.method = method
+        self.purpose = purpose
+    }
+
+    var message: String {
+        let key = method.map { " (EXT-X-KEY METHOD=\($0))" } ?? ""
+        switch purpose {
+        case .timestamps:
+            return "\(place) is encrypted\(key); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media"
+        case .retiming:
+            return "\(place): the subtitle segment is encrypted\(key); it cannot be retimed"
+        }
+    }
+}
+
+/// Two renditions of one group that would have the same NAME (RFC 8216bis §4.4.6.1).
+public struct NameClash: Sendable, Equatable {
+    public let name: String
+    /// Where each comes from: a descriptor's origin, or the master's line.
+    public let first: String
+    public let second: String
+
+    public init(name: String, first: String, second: String) {
+        self.name = name
+        self.first = first
+        self.second = second
+    }
+
+    var message: String {
+        "\(second) and \(first) both have NAME \"\(name)\"; NAME must be unique within a group (RFC 8216bis §4.4.6.1). Give the track another name=…"
+    }
+}
+
+/// A track that would be written with no cue on the programme's timeline.
+public struct EmptyTrack: Sendable, Equatable {
+    public let sourceID: String
+    /// Where its cues came from.
+    public let source: String
+    /// Why it has none (its first warning), when known.
+    public let why: String?
+
+    public init(sourceID: String, source: String, why: String?) {
+        self.sourceID = sourceID
+        self.source = source
+        self.why = why
+    }
+
+    /// What is said of it, written or not.
+    var finding: String { "track \"\(sourceID)\" (\(source)) has no cue on the programme's timeline" + (why.map { " (\($0))" } ?? "") }
+
+    var message: String { "\(finding); nothing was written. Use \(Setting.allowEmpty.mention) to write an empty rendition anyway" }
+}
+
+/// Why a removal cannot be done.
+public enum RemovalProblem: Sendable, Equatable {
+    /// The selector names a rendition this run also writes.
+    case alsoWritten(selector: String, identity: String)
+    /// The selector matches nothing in `master`, which declares `declared`.
+    case noMatch(selector: String, master: String, declared: [String])
+    /// The selector matches renditions Subweave did not create, and force was not given.
+    case notSubweaves(selector: String, renditions: [String])
+
+    var message: String {
+        switch self {
+        case .alsoWritten(let selector, let identity):
+            return "\(selector) names \(identity) that this run also writes; remove it in one run and add it in another, or use \(Setting.replace.mention)"
+        case .noMatch(let selector, let master, let declared):
+            return "\(selector) matches no subtitle rendition of \(master)"
+                + (declared.isEmpty ? "; it declares none" : "; it declares: \(declared.joined(separator: ", "))")
+        case .notSubweaves(let selector, let renditions):
+            return "\(selector) matches \(renditions.joined(separator: ", ")), which Subweave did not create; "
+                + "use \(Setting.forceRemoval.mention) to take its line out of the master (its files are left where they are)"
+        }
+    }
+}

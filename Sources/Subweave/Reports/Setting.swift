@@ -1,0 +1,39 @@
+/// A setting of the API, as the library's messages name it (`PackageRequest.allowEmpty`): the
+/// library speaks its own language, and a front end shows each setting as it spells it (the
+/// command line as its option).
+public enum Setting: String, CaseIterable, Sendable {
+    case output = "PackageRequest.output"
+    case allowEmpty = "PackageRequest.allowEmpty"
+    case preferredLanguage = "PackageRequest.preferredLanguage"
+    case closedCaptionsNone = "ClosedCaptionsRequest.none"
+    case closedCaptionsInBand = "ClosedCaptionsRequest.inBand"
+    case strict = "PackageRequest.strict"
+    case replace = "PackageRequest.replace"
+    case retimeExisting = "PackageRequest.retimeExisting"
+    case forceRemoval = "PackageRequest.forceRemoval"
+    case removals = "PackageRequest.removals"
+    case playlistLimit = "ReadLimits.playlist"
+    case subtitleLimit = "ReadLimits.subtitle"
+    case segmentLimit = "ReadLimits.segment"
+    case follow = "LiveFollower.follow"
+    case captionService = "CaptionServiceSettings.services"
+    case captionLanguage = "CaptionServiceSettings.defaultLanguage"
+
+    /// The setting as a message writes it: its name in backquotes.
+    public var mention: String { "`\(rawValue)`" }
+
+    /// A removal of the rendition with `sourceID` (and `language`) as a message names it:
+    /// `` `PackageRequest.removals(id: fr, language: de)` ``.
+    public static func removal(id sourceID: String, language: String?) -> String {
+        "`\(Setting.removals.rawValue)(id: \(sourceID)\(language.map { ", language: \($0)" } ?? ""))`"
+    }
+
+    /// The limit of `kind`'s files.
+    public static func limit(_ kind: ResourceKind) -> Setting {
+        switch kind {
+        case .playlist: return .playlistLimit
+        case .subtitle: return .subtitleLimit
+        case .segment: return .segmentLimit
+        }
+    }
+}
