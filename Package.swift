@@ -12,7 +12,8 @@ let package = Package(
         .target(name: "Timebase"),
         // M3U8 model, lossless parser and writer, media-playlist writer, validation.
         .target(name: "HLS", dependencies: ["Timebase"]),
-        // Cue model, WebVTT and SubRip parsing, WebVTT writing, text encodings, segmenter.
+        // Cue model; WebVTT, SubRip, TTML/IMSC and ASS parsing; WebVTT and SubRip writing;
+        // text encodings; the segmenter.
         .target(name: "TimedText", dependencies: ["Timebase"]),
         // MPEG-TS and ISO BMFF reading: packets, PES timestamps, boxes, the presentation timeline.
         .target(name: "Containers", dependencies: ["Timebase"]),

@@ -105,3 +105,17 @@ def run_floor(program, packaged, root):
                         out.write(f"{kind}/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
         out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
     return run([program, manifest, root])
+
+
+def package_copy(subweave, hls, subs, languages, copy, extra=()):
+    """One `subweave package` run, subtitles only, on a fresh copy of the title at `copy`
+    (segments hard-linked, the master copied so that its rewrite leaves `hls` alone)."""
+    import shutil
+    shutil.copytree(hls, copy, copy_function=os.link)
+    os.unlink(os.path.join(copy, "master.m3u8"))
+    shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+    cmd = [subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY + list(extra)
+    for lang in languages:
+        cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
+    return run(cmd)
+

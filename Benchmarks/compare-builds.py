@@ -15,7 +15,7 @@ first differing byte). A difference is a regression unless the change meant it.
 import argparse, filecmp, os, shutil, statistics, subprocess, sys, tarfile, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ROOT, SUBTITLES_ONLY, make_title, release_subweave, run  # noqa: E402
+from benchlib import ROOT, make_title, package_copy, release_subweave  # noqa: E402
 
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja"]
 SUBTITLE_EXTENSIONS = (".srt", ".vtt", ".scc", ".ass", ".ssa", ".ttml", ".dfxp", ".xml")
@@ -35,13 +35,7 @@ def speed(binaries, work, runs):
     for r in range(runs):
         for name, binary in binaries.items():
             copy = os.path.join(work, f"{name}-{r}")
-            shutil.copytree(hls, copy, copy_function=os.link)
-            os.unlink(os.path.join(copy, "master.m3u8"))
-            shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
-            cmd = [binary, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
-            for lang in LANGUAGES:
-                cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-            times[name].append(run(cmd))
+            times[name].append(package_copy(binary, hls, subs, LANGUAGES, copy))
             shutil.rmtree(copy)
     wall = {name: statistics.median(w for w, _ in t) for name, t in times.items()}
     rss = {name: max(m for _, m in t) for name, t in times.items()}

@@ -13,7 +13,7 @@ Needs: swift, ffmpeg (one real 6 s MPEG-TS segment), pip (installs webvtt-py 0.6
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ROOT, SEGMENT_SECONDS, SUBTITLES_ONLY, floor_binary, make_title, release_subweave, run, run_floor  # noqa: E402
+from benchlib import ROOT, SEGMENT_SECONDS, SUBTITLES_ONLY, floor_binary, make_title, package_copy, release_subweave, run, run_floor  # noqa: E402
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja"]
 SEGMENTS, CUES = 1200, 1500
 
@@ -49,13 +49,7 @@ def measure(subweave, webvtt, floor_program, hls, subs, work, runs, tag):
     for r in range(runs):
         # Subweave: one process, ten renditions, master rewritten (on a fresh copy each run).
         copy = os.path.join(work, f"{tag}-run{r}")
-        shutil.copytree(hls, copy, copy_function=os.link)
-        os.unlink(os.path.join(copy, "master.m3u8"))
-        shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
-        cmd = [subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
-        for lang in LANGUAGES:
-            cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-        ours.append(run(cmd))
+        ours.append(package_copy(subweave, hls, subs, LANGUAGES, copy))
         # The I/O floor: the same files written the same way by a C program, nothing else.
         floor.append(run_floor(floor_program, copy, os.path.join(work, f"{tag}-floor{r}")))
         # Peer: webvtt-py's segmenter, one run per language, 6 s target duration.

@@ -16,22 +16,11 @@ Needs: swift, ffmpeg (one real 6 s MPEG-TS segment).
 import argparse, json, os, shutil, statistics, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import SUBTITLES_ONLY, floor_binary, make_title, release_subweave, run, run_floor  # noqa: E402
+from benchlib import floor_binary, make_title, package_copy, release_subweave, run_floor  # noqa: E402
 
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja",
              "da", "fi", "nb", "cs", "hu", "ro", "el", "tr", "ko", "zh"]
 TITLES = {"small": (1000, LANGUAGES[:10], 1500), "large": (6000, LANGUAGES, 9000)}
-
-
-def package(subweave, hls, subs, languages, copy):
-    """One `subweave package` run on a fresh copy of the title (segments hard-linked)."""
-    shutil.copytree(hls, copy, copy_function=os.link)
-    os.unlink(os.path.join(copy, "master.m3u8"))
-    shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
-    cmd = [subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
-    for lang in languages:
-        cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-    return run(cmd)
 
 
 def main():
@@ -49,7 +38,7 @@ def main():
         for name, (_, languages, _) in TITLES.items():
             hls, subs = inputs[name]
             copy = os.path.join(work, f"{name}-run{r}")
-            times[name].append(package(subweave, hls, subs, languages, copy))
+            times[name].append(package_copy(subweave, hls, subs, languages, copy))
             # The I/O floor: the same files written the same way by a C program (Benchmarks/io-floor.c).
             floors[name].append(run_floor(floor, copy, os.path.join(work, f"{name}-floor{r}")))
             shutil.rmtree(copy)

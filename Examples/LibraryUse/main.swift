@@ -1,5 +1,5 @@
-// Subweave as a library: side-load one subtitle file into a presentation, then list what the
-// master holds and print the captions the video carries. `import Subweave` is all it needs.
+// Subweave as a library: side-load one subtitle file into a presentation, then list the
+// renditions the master holds. `import Subweave` is all it needs.
 //
 //   swift run subweave-library-example Examples/basic/master.m3u8 Examples/basic/subs/en.srt en
 //   (on a copy: the master is rewritten in place)
@@ -24,7 +24,9 @@ do {
     print("wrote \(plan.files.count) files; the timeline follows \(plan.report.referencePlaylist)")
     // 3. What the master now holds.
     for rendition in try await RenditionList.read(master: master) {
-        print(rendition.managed ? rendition.identity ?? "?" : "(another tool's)", rendition.name, rendition.cueCount.map { "\($0) cues" } ?? "")
+        print(
+            rendition.managed ? rendition.identity ?? "?" : "(another tool's)", rendition.name,
+            rendition.cueCount.map { $0 == 1 ? "1 cue" : "\($0) cues" } ?? "")
     }
 } catch let error as SubweaveError {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

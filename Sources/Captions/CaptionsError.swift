@@ -5,8 +5,6 @@ package struct CaptionsError: ExplainedError, Equatable {
     package enum Code: String, Sendable {
         /// An SCC file's header or a line is not what the Scenarist format requires.
         case malformedSCC
-        /// The input is not an MPEG-TS stream.
-        case notTransportStream
     }
 
     package let code: Code

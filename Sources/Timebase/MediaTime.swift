@@ -87,11 +87,6 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The time in seconds, for reports and JSON only: never for arithmetic.
     public var seconds: Double { Double(ticks) / Double(Self.ticksPerSecond) }
 
-    /// The time as a value of a clock with `timescale` units per second, rounded to the nearest unit.
-    public func value(timescale: Int64) -> Int64 {
-        Self.divideRounding(ticks.multipliedFullWidth(by: timescale), by: Self.ticksPerSecond)
-    }
-
     public var description: String { "\(ticks)t" }
 
     public static func < (a: MediaTime, b: MediaTime) -> Bool { a.ticks < b.ticks }

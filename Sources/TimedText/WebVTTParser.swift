@@ -281,18 +281,23 @@ private struct BlockParser {
         return slice.starts(with: keyword.utf8) && slice.dropFirst(keyword.utf8.count).allSatisfy(\.isASCIIWhitespace)
     }
 
+    /// What a block being collected has gathered so far.
+    private struct BlockState {
+        /// The buffered lines: a range of the bytes, or nil when nothing is buffered.
+        var buffer: Range<Int>?
+        var cue: Cue?
+        var isStyle = false
+        var region: CueRegion?
+        var badTiming: (line: Int, range: Range<Int>)?
+    }
+
     /// "Collect a WebVTT block" (§6.1).
     private mutating func collectBlock(inHeader: Bool) -> Block {
         var lineCount = 0
         var previousPosition = position
         var previousLine = line
-        // The buffered lines: a range of the bytes, or nil when nothing is buffered.
-        var buffer: Range<Int>?
         var seenArrow = false
-        var cue: Cue?
-        var isStyle = false
-        var region: CueRegion?
-        var badTiming: (line: Int, range: Range<Int>)?
+        var state = BlockState()
 
         while true {
             let lineNumber = line
@@ -306,22 +311,7 @@ private struct BlockParser {
                     seenArrow = true
                     previousPosition = position
                     previousLine = line
-                    if let (start, end, settings, dropped) = CueTimingParser.parse(bytes[lineRange], regions: document.regions) {
-                        cue = Cue(
-                            identifier: buffer.map(text) ?? "", start: start, end: end,
-                            settings: settings, text: "", sourceLine: lineNumber)
-                        for setting in dropped {
-                            document.warnings.append(
-                                IngestWarning(
-                                    kind: .settingDropped, line: lineNumber,
-                                    "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
-                        }
-                        buffer = nil
-                        seenCue = true
-                    } else {
-                        cue = nil
-                        badTiming = (lineNumber, lineRange)
-                    }
+                    readTimingLine(lineRange, number: lineNumber, into: &state)
                 } else {
                     position = previousPosition
                     line = previousLine
@@ -330,26 +320,52 @@ private struct BlockParser {
             } else if lineRange.isEmpty {
                 break
             } else {
-                if !inHeader && lineCount == 2 && !seenCue, let buffered = buffer {
+                if !inHeader && lineCount == 2 && !seenCue, let buffered = state.buffer {
                     if isKeywordLine(buffered, "STYLE") {
-                        isStyle = true
-                        buffer = nil
+                        state.isStyle = true
+                        state.buffer = nil
                     } else if isKeywordLine(buffered, "REGION") {
-                        region = CueRegion(identifier: "")
-                        buffer = nil
+                        state.region = CueRegion(identifier: "")
+                        state.buffer = nil
                     }
                 }
-                buffer = (buffer?.lowerBound ?? lineRange.lowerBound)..<lineRange.upperBound
+                state.buffer = (state.buffer?.lowerBound ?? lineRange.lowerBound)..<lineRange.upperBound
                 previousPosition = position
                 previousLine = line
             }
             if seenEOF { break }
         }
-        if var cue {
-            cue.text = buffer.map(text) ?? ""
+        return block(from: state)
+    }
+
+    /// A block's timing line: starts its cue (the buffered line is its identifier), or
+    /// remembers the line to say why the cue is skipped.
+    private mutating func readTimingLine(_ lineRange: Range<Int>, number lineNumber: Int, into state: inout BlockState) {
+        guard let (start, end, settings, dropped) = CueTimingParser.parse(bytes[lineRange], regions: document.regions) else {
+            state.cue = nil
+            state.badTiming = (lineNumber, lineRange)
+            return
+        }
+        state.cue = Cue(
+            identifier: state.buffer.map(text) ?? "", start: start, end: end,
+            settings: settings, text: "", sourceLine: lineNumber)
+        for setting in dropped {
+            document.warnings.append(
+                IngestWarning(
+                    kind: .settingDropped, line: lineNumber,
+                    "invalid cue setting \"\(setting)\" dropped (WebVTT §6.3 ignores it)"))
+        }
+        state.buffer = nil
+        seenCue = true
+    }
+
+    /// What a collected block is: a cue, a style sheet, a region, or nothing.
+    private mutating func block(from state: BlockState) -> Block {
+        if var cue = state.cue {
+            cue.text = state.buffer.map(text) ?? ""
             return .cue(cue)
         }
-        if let badTiming {
+        if let badTiming = state.badTiming {
             let timing = text(badTiming.range)
             document.warnings.append(
                 IngestWarning(
@@ -357,11 +373,11 @@ private struct BlockParser {
                     "cue skipped: \"\(timing)\" is not a valid timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt, WebVTT §6.3)"))
             return .none
         }
-        if isStyle {
-            return .styleSheet(buffer.map(text) ?? "")
+        if state.isStyle {
+            return .styleSheet(state.buffer.map(text) ?? "")
         }
-        if var region {
-            RegionSettingsParser.apply(buffer.map(text) ?? "", to: &region)
+        if var region = state.region {
+            RegionSettingsParser.apply(state.buffer.map(text) ?? "", to: &region)
             // A region without an identifier cannot be referenced; the spec drops it.
             return region.identifier.isEmpty ? .none : .region(region)
         }
@@ -374,140 +390,5 @@ extension ArraySlice where Element == UInt8 {
         guard count >= 3 else { return false }
         for i in startIndex...(endIndex - 3) where self[i] == 0x2D && self[i + 1] == 0x2D && self[i + 2] == 0x3E { return true }
         return false
-    }
-}
-
-/// "Collect WebVTT cue timings and settings" and "parse the WebVTT cue settings" (§6.3).
-enum CueTimingParser {
-    /// Start, end, the valid settings, and the text of each setting dropped as invalid; nil when
-    /// the timings fail.
-    static func parse(_ line: ArraySlice<UInt8>, regions: [CueRegion]) -> (MediaTime, MediaTime, CueSettings, [String])? {
-        var position = line.startIndex
-        func skipWhitespace() { while position < line.endIndex, line[position].isASCIIWhitespace { position += 1 } }
-        skipWhitespace()
-        guard let start = WebVTTTimestamp.collect(line, &position) else { return nil }
-        skipWhitespace()
-        for expected in Array("-->".utf8) {
-            guard position < line.endIndex, line[position] == expected else { return nil }
-            position += 1
-        }
-        skipWhitespace()
-        guard let end = WebVTTTimestamp.collect(line, &position) else { return nil }
-        let remainder = String(decoding: line[position...], as: UTF8.self)
-        let (settings, dropped) = parseSettings(remainder, regions: regions)
-        return (start, end, settings, dropped)
-    }
-
-    static func parseSettings(_ text: String, regions: [CueRegion]) -> (CueSettings, [String]) {
-        var settings = CueSettings()
-        var dropped: [String] = []
-        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\u{0C}" || $0 == "\r" })
-        for token in tokens {
-            guard let colon = token.firstIndex(of: ":"), colon != token.startIndex, token.last != ":" else {
-                dropped.append(String(token))
-                continue
-            }
-            let name = token[..<colon]
-            let value = String(token[token.index(after: colon)...])
-            var valid = true
-            switch name {
-            case "region":
-                if regions.contains(where: { $0.identifier == value }) { settings.region = value } else { valid = false }
-            case "vertical":
-                if let v = CueSettings.Vertical(rawValue: value) { settings.vertical = v } else { valid = false }
-            case "line":
-                let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-                let linePosition = String(parts[0])
-                var lineAlign: CueSettings.LineAlign?
-                if parts.count == 2 {
-                    guard let a = CueSettings.LineAlign(rawValue: String(parts[1])) else { valid = false; break }
-                    lineAlign = a
-                }
-                guard linePosition.contains(where: \.isASCIIDigit) else { valid = false; break }
-                if linePosition.hasSuffix("%") {
-                    guard let p = percentage(linePosition) else { valid = false; break }
-                    settings.line = .percentage(p)
-                } else {
-                    // HTML's rules for parsing floating-point numbers: a value that rounds to
-                    // infinity is an error, so the setting is ignored (the line stays auto).
-                    guard isLineNumber(linePosition), Double(linePosition)?.isFinite == true else { valid = false; break }
-                    settings.line = .number(linePosition)
-                }
-                settings.lineAlign = lineAlign
-            case "position":
-                let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let p = percentage(String(parts[0])) else { valid = false; break }
-                var align: CueSettings.PositionAlign?
-                if parts.count == 2 {
-                    guard let a = CueSettings.PositionAlign(rawValue: String(parts[1])) else { valid = false; break }
-                    align = a
-                }
-                settings.position = p
-                settings.positionAlign = align
-            case "size":
-                if let p = percentage(value) { settings.size = p } else { valid = false }
-            case "align":
-                if let a = CueSettings.Align(rawValue: value) { settings.align = a } else { valid = false }
-            default:
-                valid = false
-            }
-            if !valid { dropped.append(String(token)) }
-        }
-        // §6.3: a cue with a vertical direction, a line, or a size other than 100 leaves its region.
-        if settings.region != nil && (settings.vertical != nil || settings.line != nil || (settings.size.map { Double($0) != 100 } ?? false)) {
-            settings.region = nil
-        }
-        return (settings, dropped)
-    }
-
-    /// "Parse a percentage string": digits, optionally `.` and digits, then `%`, in 0...100.
-    ///
-    /// Returns the number's text without `%`.
-    static func percentage(_ text: String) -> String? {
-        guard text.hasSuffix("%") else { return nil }
-        let number = String(text.dropLast())
-        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
-            let value = Double(number), value >= 0, value <= 100
-        else { return nil }
-        return number
-    }
-
-    /// A snap-to-lines line number: an optional leading `-`, digits, at most one `.` between digits.
-    static func isLineNumber(_ text: String) -> Bool {
-        var body = Substring(text)
-        if body.first == "-" { body = body.dropFirst() }
-        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
-    }
-}
-
-/// "Collect WebVTT region settings" (§6.2).
-enum RegionSettingsParser {
-    static func apply(_ text: String, to region: inout CueRegion) {
-        for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-            guard let colon = token.firstIndex(of: ":"), colon != token.startIndex, token.last != ":" else { continue }
-            let name = token[..<colon]
-            let value = String(token[token.index(after: colon)...])
-            switch name {
-            case "id":
-                if !value.contains("-->") { region.identifier = value }
-            case "width":
-                if let p = CueTimingParser.percentage(value) { region.width = p }
-            case "lines":
-                // "If value consists of only ASCII digits": an integer of any length.
-                if !value.isEmpty, value.allSatisfy(\.isASCIIDigit) { region.lines = value }
-            case "regionanchor", "viewportanchor":
-                let parts = value.split(separator: ",", omittingEmptySubsequences: false)
-                guard parts.count == 2, let x = CueTimingParser.percentage(String(parts[0])),
-                    let y = CueTimingParser.percentage(String(parts[1]))
-                else { continue }
-                if name == "regionanchor" { region.regionAnchor = (x, y) } else { region.viewportAnchor = (x, y) }
-            case "scroll":
-                if value == "up" { region.scrollUp = true }
-            default:
-                continue
-            }
-        }
     }
 }

@@ -72,8 +72,7 @@ struct BrowserPlaybackTests {
         try srt.write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
         let packaged = try BuiltTool.run(["package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en"])
         #expect(packaged.status == 0, "\(packaged.stderr)")
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
 
         let result = try Self.play(site: site)
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
@@ -117,8 +116,7 @@ struct BrowserPlaybackTests {
         try GeneratedMedia.tsVideo(folder: site, seconds: 8, segment: 3, offset: 7, master: false)
         let refreshed = try BuiltTool.run(["refresh", master])
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
 
         let result = try Self.play(site: site)
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
@@ -147,8 +145,7 @@ struct BrowserPlaybackTests {
             "--caption-service", "CC3:language=es",
         ])
         #expect(packaged.status == 0, "\(packaged.stderr)")
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
         let result = try Self.play(site: site)
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
         #expect(result.tracks.map(\.label).sorted() == ["English CC", "Spanish (CC3)"], "\(result)")
@@ -187,8 +184,7 @@ struct BrowserPlaybackTests {
             usleep(50_000)
         }
         live.publishEvery(seconds: 1)
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
         let result = try Self.play(site: site)
         follow.waitUntilExit()
         #expect(follow.terminationStatus == 0)
@@ -221,8 +217,7 @@ struct BrowserPlaybackTests {
             "--captions", "off",
         ]
         #expect(try Tools.run(binary, package).status == 0)
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
         var runs: [Int32] = []
         let (result, requests) = try Self.play(site: site, query: "lang=\(language)") { _ in
             while !live.finished {
@@ -255,8 +250,7 @@ struct BrowserPlaybackTests {
         }
         #expect(try package("0") == 0)
         let first = try String(contentsOfFile: site + "/master.m3u8", encoding: .utf8)
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
         var repackaged = false
         var before = 0
         let (result, requests) = try Self.play(site: site, query: "buffer=2&play=1") { server in
@@ -324,8 +318,7 @@ struct BrowserPlaybackTests {
         try SubtitleText.srt(intended).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
         let run = try BuiltTool.run(["package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en"])
         #expect(run.status == 0, "\(run.stderr)")
-        try FileManager.default.copyItem(atPath: Self.hlsjs!, toPath: site + "/hls.mjs")
-        try Self.page.write(toFile: site + "/page.html", atomically: true, encoding: .utf8)
+        try Self.addPlayer(to: site)
         let result = try Self.play(site: site)
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
         let firstFrame = try #require(result.bufferedStart, "no buffered range: \(result)")
@@ -336,135 +329,4 @@ struct BrowserPlaybackTests {
             #expect(abs(cue.start - at) <= frame / 2 + 0.001, "\(shape): \"\(cue.text)\" at \(cue.start) s, its frame at \(at) s (first frame \(firstFrame) s)")
         }
     }
-
-    struct PlayerResult: Decodable, CustomStringConvertible {
-        struct Track: Decodable { let label: String; let language: String; let mode: String; let cues: [Cue]? }
-        struct Cue: Decodable { let start: Double; let end: Double; let text: String }
-        let tracks: [Track]
-        let errors: [String]
-        let log: [String]?
-        /// hls.js's initPTS per discontinuity (cc), in 90 kHz ticks.
-        let initPTS: [String: Double]
-        let version: String?
-        /// Where the video's buffered range starts: the first frame on the player's clock.
-        let bufferedStart: Double?
-        let processed: Int?
-        let expected: Int?
-        var description: String { "hls.js \(version ?? "?"): \(tracks.count) tracks, errors \(errors), events \(log ?? [])" }
-    }
-
-    /// Serves `site` and runs the page in headless Chromium, in real time; returns what the page
-    /// posted back once hls.js had parsed every subtitle segment.
-    static func play(site: String) throws -> PlayerResult { try play(site: site, query: "").result }
-
-    /// As ``play(site:)``, with the page's `query` (`lang=fr`, `buffer=4`, `play=1`), running
-    /// `meanwhile` (given the server) once the browser has started; returns what the page posted
-    /// and every request the player made.
-    static func play(site: String, query: String, meanwhile: ((TestHTTPServer) throws -> Void)? = nil) throws -> (
-        result: PlayerResult, requests: [(path: String, status: Int)]
-    ) {
-        let server = try #require(try TestHTTPServer(root: site))
-        let profile = try Scratch.make().path
-        // Foundation starts the child as the leader of its own process group, which Chromium's
-        // helper processes join: one kill of the group ends them all.
-        let chrome = Process()
-        chrome.executableURL = URL(fileURLWithPath: chromium!)
-        chrome.arguments = [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
-            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/page.html" + (query.isEmpty ? "" : "?" + query)),
-        ]
-        chrome.standardOutput = FileHandle.nullDevice
-        chrome.standardError = FileHandle.nullDevice
-        try chrome.run()
-        defer {
-            kill(-chrome.processIdentifier, SIGKILL)
-            kill(chrome.processIdentifier, SIGKILL)
-            chrome.waitUntilExit()
-        }
-        try meanwhile?(server)
-        let resultPath = site + "/result.json"
-        let deadline = Date().addingTimeInterval(120)
-        while !FileManager.default.fileExists(atPath: resultPath) && Date() < deadline { usleep(100_000) }
-        guard let data = FileManager.default.contents(atPath: resultPath) else {
-            throw MissingTool(name: "the page's report within 120 s (is chromium able to run headless here?)")
-        }
-        return (try JSONDecoder().decode(PlayerResult.self, from: data), try server.requests())
-    }
-
-    /// The page: hls.js with a long forward buffer so every subtitle segment loads at position 0;
-    /// it records initPTS per discontinuity and, after a while, the text tracks' cues.
-    static let page = """
-        <!doctype html>
-        <html><body>
-        <video id="v" muted playsinline></video>
-        <pre id="result">pending</pre>
-        <script type="module">
-        import { t as attach } from './hls.mjs';
-        const out = document.getElementById('result');
-        const state = { errors: [], initPTS: {}, processed: 0, expected: -1 };
-        let done = false;
-        function finish() {
-          if (done) return;
-          done = true;
-          const video = document.getElementById('v');
-          state.tracks = Array.from(video.textTracks).map(t => {
-            const mode = t.mode;
-            // A disabled track hides its cue list; hidden shows it without rendering.
-            if (t.mode === 'disabled') { t.mode = 'hidden'; }
-            return { label: t.label, language: t.language, mode: mode,
-                     cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null };
-          });
-          if (video.buffered.length > 0) state.bufferedStart = video.buffered.start(0);
-          out.textContent = JSON.stringify(state);
-          fetch('/result', { method: 'POST', body: out.textContent });
-        }
-        try {
-          // gradio's bundle exports a helper that makes an Hls instance; its constructor is the Hls class.
-          const scratch = attach(document.createElement('video'), 'about:blank');
-          const Hls = scratch.constructor; scratch.destroy();
-          state.version = Hls.version;
-          const video = document.getElementById('v');
-          // ?lang=fr selects another track; ?buffer=4&play=1 plays in real time with a short
-          // buffer, so that fragments are fetched as playback reaches them (mid-playback).
-          const query = new URLSearchParams(location.search);
-          const wanted = query.get('lang') || 'en';
-          const buffer = Number(query.get('buffer') || 60);
-          const hls = new Hls({ maxBufferLength: buffer, maxMaxBufferLength: buffer, enableWorker: false, startPosition: 0 });
-          hls.on(Hls.Events.INIT_PTS_FOUND, (e, d) => { state.initPTS[d.frag.cc] = d.initPTS * 90000 / d.timescale; });
-          hls.on(Hls.Events.ERROR, (e, d) => { state.errors.push(d.details + (d.fatal ? ' (fatal)' : '')); });
-          // Driven by events, not by the clock: the English track is selected as soon as hls.js has
-          // both the media and its subtitle track list (whichever event comes last; the list may
-          // arrive after MANIFEST_PARSED), and again by a watchdog until its playlist loads. Nothing
-          // plays: hls.js loads every fragment within maxBufferLength of position 0.
-          const select = () => {
-            if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
-            // The English track, else (captions of a stream that declares no language) the first.
-            let index = hls.subtitleTracks.findIndex(t => t.lang === wanted);
-            if (index < 0) index = 0;
-            if (hls.subtitleTrack !== index) hls.subtitleTrack = index;
-            hls.subtitleDisplay = true;
-          };
-          for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED']) hls.on(Hls.Events[name], select);
-          const watchdog = setInterval(() => { if (state.expected < 0) select(); else clearInterval(watchdog); }, 250);
-          state.log = [];
-          const t0 = performance.now();
-          for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED', 'SUBTITLE_TRACK_SWITCH', 'SUBTITLE_TRACK_LOADING',
-                              'SUBTITLE_TRACK_LOADED', 'FRAG_LOADING', 'FRAG_LOADED', 'FRAG_BUFFERED', 'SUBTITLE_FRAG_PROCESSED', 'INIT_PTS_FOUND', 'ERROR', 'LEVEL_LOADED']) {
-            hls.on(Hls.Events[name], (e, d) => { state.log.push(Math.round(performance.now() - t0) + ' ' + name + (d && d.frag ? ' ' + d.frag.type + ' ' + d.frag.sn + ' cc' + d.frag.cc : '') + (d && d.details && typeof d.details === 'string' ? ' ' + d.details : '')); });
-          }
-          // A live playlist is complete once it has ended (ENDLIST): count its fragments then.
-          hls.on(Hls.Events.SUBTITLE_TRACK_LOADED, (e, d) => { if (!d.details.live) state.expected = d.details.fragments.length; });
-          hls.on(Hls.Events.SUBTITLE_FRAG_PROCESSED, () => { state.processed += 1; });
-          // Done when every subtitle segment has been parsed (and its cues added), whatever the clock says.
-          const poll = setInterval(() => {
-            if (state.expected > 0 && state.processed >= state.expected) { clearInterval(poll); setTimeout(finish, 500); }
-          }, 100);
-          hls.attachMedia(video);
-          hls.loadSource('master.m3u8');
-          if (query.get('play') === '1') hls.on(Hls.Events.MANIFEST_PARSED, () => { video.play().catch(err => state.errors.push('play: ' + err)); });
-          setTimeout(finish, 90000);
-        } catch (err) { state.errors.push(String(err) + ' (fatal)'); finish(); }
-        </script>
-        </body></html>
-        """
 }

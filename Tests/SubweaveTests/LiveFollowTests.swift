@@ -133,6 +133,28 @@ struct LiveFollowTests {
         return placed
     }
 
+    /// Runs `subweave` with `arguments` and kills it (SIGKILL) once `rendition`'s playlist lists
+    /// more than `segments` segments, whatever the machine's load (30 s at most).
+    static func killOncePublished(_ binary: String, _ arguments: [String], master: String, rendition: String, segments: Int) async throws {
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: binary)
+        first.arguments = arguments
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let generation = try? Packaged.generation(master: master, folder: rendition),
+                let text = try? String(contentsOfFile: generation + "/index.m3u8", encoding: .utf8),
+                text.components(separatedBy: "#EXTINF").count > segments + 1
+            {
+                break
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+    }
+
     @Test func followsAnEventPlaylistAndGrowingSubtitles() async throws {
         let folder = try Scratch.make().path
         // The captioner's file: two cues now, one for 5 s appended once segment 3 (6-8 s) is out
@@ -249,24 +271,8 @@ struct LiveFollowTests {
         let arguments = [
             "package", folder + "/master.m3u8", "--subtitle", "url=\(folder)/en.srt,language=en", "--captions", "off", "--follow", "--poll", "0.25",
         ]
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: binary)
-        first.arguments = arguments
-        first.standardError = FileHandle.nullDevice
-        try first.run()
         // Killed once it has published two segments (whatever the machine's load).
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let generation = try? Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en"),
-                let text = try? String(contentsOfFile: generation + "/index.m3u8", encoding: .utf8),
-                text.components(separatedBy: "#EXTINF").count > 2
-            {
-                break
-            }
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        try await Self.killOncePublished(binary, arguments, master: folder + "/master.m3u8", rendition: "subtitles/en-en", segments: 1)
         let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "subtitles/en-en")
         var before: [String: Data] = [:]
         let listed = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
@@ -286,91 +292,6 @@ struct LiveFollowTests {
         for (uri, bytes) in before { #expect(try Data(contentsOf: URL(fileURLWithPath: generation + "/" + uri)) == bytes, "\(uri) changed") }
         let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
         for i in 0..<7 { #expect(abs((placed["Cue \(i)"] ?? -1) - (Double(i) * 2 + 0.5)) < 0.0011, "Cue \(i)") }
-    }
-
-    /// CEA-608 in a live TS: decoded segment by segment with the decoder's state carried over;
-    /// the CC1 rendition holds the captions the VOD decode of the same stream finds.
-    @Test func decodesLiveCaptions() async throws {
-        let folder = try Scratch.make().path
-        var script = CaptionScript()
-        script.popOn(["Live caption"], at: 10)  // RCL 10, ENM 12, PAC 14, 6 pairs 16-21, EOC 22
-        script.send([CC608.command(0x2C)], at: 80)
-        script.popOn(["Across segments"], at: 100)  // 8 pairs 106-113, EOC 114, erased at 200 (6.7 s)
-        script.send([CC608.command(0x2C)], at: 200)
-        let ts = try CaptionedStream.make(script: script, frames: 300, folder: folder)
-        let encoder = try Self.liveEncoder(folder: folder, seconds: 10, input: ["-i", ts, "-map", "0:v", "-c", "copy"])
-        defer { encoder.terminate() }
-        var follower = LiveFollower()
-        follower.pollInterval = 0.25
-        follower.idleTimeout = 20
-        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: []))
-        #expect(report.reason == "ended")
-        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/cc1")
-        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
-        let firstPTS = try #require(try Tools.lowestVideoPTS(folder + "/v000.ts"))
-        // Pieces of one caption (published while it was still on screen) join up: first start, last end.
-        var spans: [String: (Double, Double)] = [:]
-        var pieces: [String: Set<[Double]>] = [:]
-        for segment in subtitles.segments {
-            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
-            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues {
-                let old = spans[cue.text]
-                spans[cue.text] = (min(old?.0 ?? cue.start, cue.start), max(old?.1 ?? cue.end, cue.end))
-                pieces[cue.text, default: []].insert([cue.start, cue.end])
-            }
-        }
-        // The pieces of a caption follow one another: never two on screen at once.
-        for (text, set) in pieces {
-            let sorted = set.sorted { $0[0] < $1[0] }
-            for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(b[0] >= a[1] - 0.0011, "\(text): pieces \(a) and \(b) overlap") }
-        }
-        let frame = 1001.0 / 30000
-        let live = try #require(spans["Live caption"], "\(spans)"), across = try #require(spans["Across segments"], "\(spans)")
-        #expect(abs(live.0 - 22 * frame) <= frame && abs(live.1 - 80 * frame) <= frame, "\(live) in frames: \(live.0 / frame), \(live.1 / frame)")
-        #expect(abs(across.0 - 114 * frame) <= frame && abs(across.1 - 200 * frame) <= frame, "\(across)")
-    }
-
-    /// A caption service that first appears 32 s into the event gets its rendition (covering
-    /// every segment from the start) and its declaration: the master is written again.
-    @Test func aServiceThatAppearsMidEventIsDeclared() async throws {
-        let folder = try Scratch.make().path
-        var script = CaptionScript()
-        let eoc = script.popOn(["Thirty-two seconds in"], at: 959 - 15) - 2
-        script.send([CC608.command(0x2C)], at: eoc + 60)
-        let ts = try CaptionedStream.make(script: script, frames: 40 * 30, folder: folder)
-        let encoder = try LiveSimulator(folder: folder, seconds: 40, input: ts)
-        var follower = LiveFollower()
-        follower.pollInterval = 0.05
-        follower.idleTimeout = 30
-        let masters = Mutex<[String]>([])
-        follower.onUpdate = { _ in
-            if let text = try? String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8) { masters.withLock { $0.append(text) } }
-            encoder.publishNext()
-        }
-        var request = PackageRequest(tracks: [])
-        request.captionServices.services["CC1"] = CaptionServiceSetting(language: LanguageTag(parsing: "en"))
-        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), request)
-        #expect(report.reason == "ended")
-        let seen = masters.withLock { $0 }
-        #expect(seen.contains { !$0.contains("captions/cc1") }, "no caption rendition before the caption")
-        let final = try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8)
-        #expect(final.contains(#"LANGUAGE="en",NAME="English (CC1)""#), "\(final)")
-        #expect(final.contains("CLOSED-CAPTIONS=NONE"))
-        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/cc1")
-        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
-        let video = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prog.m3u8"))), source: "v")
-        #expect(subtitles.segments.count == video.segments.count && subtitles.hasEndList)
-        let firstPTS = try #require(try Tools.lowestVideoPTS(folder + "/v000.ts"))
-        var span: (Double, Double)?
-        for segment in subtitles.segments {
-            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
-            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues where cue.text == "Thirty-two seconds in" {
-                span = (min(span?.0 ?? cue.start, cue.start), max(span?.1 ?? cue.end, cue.end))
-            }
-        }
-        let frame = 1001.0 / 30000
-        let placed = try #require(span)
-        #expect(abs(placed.0 - Double(eoc) * frame) <= frame && abs(placed.1 - Double(eoc + 60) * frame) <= frame, "\(placed)")
     }
 
     /// The follow writes the master as `package` does: over the master it last read or wrote
@@ -416,56 +337,6 @@ struct LiveFollowTests {
         let report = try await follower.follow(master: URL(fileURLWithPath: other + "/master.m3u8"), elsewhere)
         #expect(report.notes.contains { $0.contains("relative URI(s) rewritten") }, "\(report.notes)")
         #expect(try String(contentsOfFile: other + "/out/master.m3u8", encoding: .utf8).contains("../prog.m3u8"))
-    }
-
-    /// A follow killed while a caption is on screen, then restarted: the caption keeps its whole
-    /// span (the restarted decoder rebuilds the screen from the segments before the kill).
-    @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
-    func aCaptionOnScreenAtAKillIsKept() async throws {
-        let folder = try Scratch.make().path
-        var script = CaptionScript()
-        let eoc = script.popOn(["On screen at the kill"], at: 80) - 2  // shown at 3.3 s
-        script.send([CC608.command(0x2C)], at: 300)  // erased at 10 s
-        let ts = try CaptionedStream.make(script: script, frames: 420, folder: folder)
-        let encoder = try Self.liveEncoder(folder: folder, seconds: 14, input: ["-i", ts, "-map", "0:v", "-c", "copy"])
-        defer { encoder.terminate() }
-        let binary = try #require(BuiltTool.subweave)
-        let arguments = ["package", folder + "/master.m3u8", "--caption-language", "en", "--follow", "--poll", "0.25"]
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: binary)
-        first.arguments = arguments
-        first.standardError = FileHandle.nullDevice
-        try first.run()
-        // Killed once the caption is on screen and published (segment 2, 4-6 s, is out).
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let generation = try? Packaged.generation(master: folder + "/master.m3u8", folder: "captions/cc1"),
-                let text = try? String(contentsOfFile: generation + "/index.m3u8", encoding: .utf8),
-                text.components(separatedBy: "#EXTINF").count > 3
-            {
-                break
-            }
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
-        let second = try Tools.run(binary, arguments + ["--idle-timeout", "20"], timeout: 60)
-        #expect(second.status == 0, "\(second.stderr)")
-        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/cc1")
-        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
-        let firstPTS = try #require(try Tools.lowestVideoPTS(folder + "/v000.ts"))
-        var pieces: [(Double, Double)] = []
-        for segment in subtitles.segments {
-            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
-            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues where cue.text == "On screen at the kill" {
-                if !pieces.contains(where: { $0 == (cue.start, cue.end) }) { pieces.append((cue.start, cue.end)) }
-            }
-        }
-        pieces.sort { $0.0 < $1.0 }
-        let frame = 1001.0 / 30000
-        #expect(abs((pieces.first?.0 ?? -1) - Double(eoc) * frame) <= frame, "\(pieces)")
-        #expect(abs((pieces.last?.1 ?? -1) - 300 * frame) <= frame, "\(pieces)")
-        for (a, b) in zip(pieces, pieces.dropFirst()) { #expect(abs(b.0 - a.1) <= 0.0011, "a gap or an overlap between \(a) and \(b)") }
     }
 
     /// A reload that fails (the publisher caught writing the playlist) is tried again with a

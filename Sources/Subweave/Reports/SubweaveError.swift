@@ -109,7 +109,6 @@ public struct RegistrationError: ExplainedError, Equatable {
         case invalidValue = "invalid_value"
         case unknownKey = "unknown_key"
         case unsafeText = "unsafe_text"
-        case nameCollision = "name_collision"
     }
 
     public let code: Code

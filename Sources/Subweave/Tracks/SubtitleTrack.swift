@@ -53,7 +53,8 @@ public struct SubtitleTrack: Sendable, Equatable {
     ///     It may not hold control characters, line or paragraph separators, bidirectional
     ///     embedding, override or isolate controls, or invisible zero-width spaces, which let a
     ///     label spoof another in a menu (ZWJ and ZWNJ, which scripts and emoji need, are kept).
-    ///   - format: `vtt`, `srt` or `scc` (default: from the path's extension; the query is never read).
+    ///   - format: one of ``SubtitleFormat`` (default: declared by the content, else the path's
+    ///     extension; the query is never read).
     ///   - delay: seconds added after `offset`, clamped to ±10 s (with a note).
     ///   - offset: added to every cue first, any size.
     ///   - encoding: force a text encoding.

@@ -118,7 +118,6 @@ extension SubtitleTrack {
     /// Packager's `in=`/`input=`, `lang=`).
     static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "encoding"]
     static let aliases: [String: String] = ["in": "url", "input": "url", "lang": "language", "label": "name"]
-    static let flagKeys: Set<String> = ["forced", "sdh", "default"]
 
     /// Checks `descriptors` and makes the tracks; reports every problem of every descriptor at
     /// once, before any file is read.

@@ -62,9 +62,7 @@ struct SegmentCheck {
     /// The findings for the segment's bytes, and its cues on the programme timeline.
     func check(_ bytes: [UInt8]) -> (ValidationFindings, [PresentationValidator.PlacedCue]) {
         var findings = ValidationFindings()
-        func add(_ row: RuleRow, _ line: Int?, _ message: String) {
-            findings.append(ValidationFinding(row, file: file, line: line, message))
-        }
+        func add(_ row: RuleRow, _ line: Int?, _ message: String) { self.add(&findings, row, line, message) }
         if let offset = UTF8Check.firstInvalidOffset(bytes) {
             add(SegmentRules.utf8, nil, "byte offset \(offset) is not UTF-8")
         }
@@ -82,20 +80,29 @@ struct SegmentCheck {
         for cue in document.cues where CueText.repaired(cue.text).changed {
             add(SegmentRules.validCueText, cue.sourceLine, "the text of the cue at \(WebVTTTimestamp.format(cue.start)) has invalid markup")
         }
-        // X-TIMESTAMP-MAP: in the header, before the first blank line (where hls.js looks).
+        let map = timestampMap(in: text, into: &findings)
+        let placed = map.map { place(document.cues, by: $0, into: &findings) } ?? []
+        return (findings, placed)
+    }
+
+    /// The segment's X-TIMESTAMP-MAP (HLS §3.5): in the header, before the first blank line,
+    /// where hls.js looks, and on the first frame's presentation time.
+    private func timestampMap(in text: String, into findings: inout ValidationFindings) -> TimestampMap? {
         let header = TimestampMap.find(in: text)
         var map: TimestampMap?
         switch header {
         case .none:
             add(
+                &findings,
                 SegmentRules.hasTimestampMap, nil,
                 "no X-TIMESTAMP-MAP: players take cue time 0 as media time 0, which is wrong for almost every stream (ffmpeg starts at 1.4 s, Apple at 10 s)")
         case .malformed(let line):
-            add(SegmentRules.timestampMapSyntax, line, "the X-TIMESTAMP-MAP line is malformed")
+            add(&findings, SegmentRules.timestampMapSyntax, line, "the X-TIMESTAMP-MAP line is malformed")
         case .found(let found, let line, let inHeader):
             map = found
             if !inHeader {
                 add(
+                    &findings,
                     SegmentRules.timestampMapInHeader, line,
                     "X-TIMESTAMP-MAP comes after the first blank line; hls.js ignores it there and shows every cue early")
             }
@@ -104,26 +111,38 @@ struct SegmentCheck {
             {
                 let early = MediaTime(ticks: PresentationTimestamp.wrappedDifference(start.media.start, decode))
                 add(
+                    &findings,
                     SegmentRules.timestampMapOnPresentation, line,
                     "MPEGTS \(found.mpegts) is the first frame's decode time; it is presented at \(start.media.start), so every cue shows \(early.decimalSeconds) s early"
                 )
             }
         }
+        return map
+    }
+
+    /// The cues on the programme timeline, each checked to fall in the segment's period.
+    private func place(
+        _ cues: [Cue], by map: TimestampMap, into findings: inout ValidationFindings
+    ) -> [PresentationValidator.PlacedCue] {
         var placed: [PresentationValidator.PlacedCue] = []
-        if let map, let start = sequenceStart {
-            let offset = MediaTime(ticks: PresentationTimestamp.wrappedDifference(map.mpegts, start.media.start)) - map.local + start.playlistStart
-            for cue in document.cues {
-                let s = cue.start + offset, e = cue.end + offset
-                placed.append(PresentationValidator.PlacedCue(start: s, end: e, text: cue.text))
-                if !(s < window.upperBound && e > window.lowerBound) {
-                    add(
-                        SegmentRules.cuesInPeriod, cue.sourceLine,
-                        "the cue at \(s.decimalSeconds)-\(e.decimalSeconds) s falls outside this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s"
-                    )
-                }
+        guard let start = sequenceStart else { return [] }
+        let offset = MediaTime(ticks: PresentationTimestamp.wrappedDifference(map.mpegts, start.media.start)) - map.local + start.playlistStart
+        for cue in cues {
+            let s = cue.start + offset, e = cue.end + offset
+            placed.append(PresentationValidator.PlacedCue(start: s, end: e, text: cue.text))
+            if !(s < window.upperBound && e > window.lowerBound) {
+                add(
+                    &findings,
+                    SegmentRules.cuesInPeriod, cue.sourceLine,
+                    "the cue at \(s.decimalSeconds)-\(e.decimalSeconds) s falls outside this segment's \(window.lowerBound.decimalSeconds)-\(window.upperBound.decimalSeconds) s"
+                )
             }
         }
-        return (findings, placed)
+        return placed
+    }
+
+    private func add(_ findings: inout ValidationFindings, _ row: RuleRow, _ line: Int?, _ message: String) {
+        findings.append(ValidationFinding(row, file: file, line: line, message))
     }
 
     private var sequenceStart: ProgrammeTimeline.SequenceStart? {
