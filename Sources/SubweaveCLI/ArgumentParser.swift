@@ -147,8 +147,8 @@ enum CommandRules {
         if command == "package", parsed.all("--subtitle").isEmpty, parsed.value("--tracks") == nil, parsed.value("--captions") == "off" {
             throw fail("nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)")
         }
-        if command == "remove", parsed.value("--id")?.isEmpty ?? true {
-            throw fail("say what to remove: --id SOURCE_ID (see `subweave list`)")
+        if command == "remove", parsed.value("--id")?.isEmpty ?? true, parsed.value("--language")?.isEmpty ?? true {
+            throw fail("say what to remove: --id SOURCE_ID, --language TAG, or both (see `subweave list`)")
         }
         if let text = parsed.value("--language"), LanguageTag(parsing: text) == nil {
             throw fail("--language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")

@@ -88,7 +88,9 @@ enum CommandTable {
             OptionSpec(
                 name: "--subtitle", value: "DESCRIPTOR", repeatable: true,
                 help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,forced][,sdh][,default]"),
-            OptionSpec(name: "--tracks", value: "FILE", help: "tracks as a JSON array of objects with the descriptor keys"),
+            OptionSpec(
+                name: "--tracks", value: "FILE",
+                help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
             OptionSpec(name: "--preferred-language", value: "TAG", help: "the matching rendition becomes the group's only DEFAULT=YES"),
             OptionSpec(
                 name: "--captions", value: "MODE", allowed: ["auto", "off"],
@@ -124,7 +126,7 @@ enum CommandTable {
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
             OptionSpec(name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for decoded captions)"),
-            OptionSpec(name: "--language", value: "TAG", help: "only the rendition in this language"),
+            OptionSpec(name: "--language", value: "TAG", help: "the renditions in this language (with --id: only that source's)"),
             OptionSpec(name: "--force", help: "also take out a rendition another tool wrote, matched by NAME (its line only; its files stay)"),
         ] + writing + [limit, json, quiet, verbose],
         discussion: """
@@ -165,6 +167,9 @@ enum CommandTable {
             OptionSpec(name: "--jobs", aliases: ["-j"], value: "N", help: "titles packaged at once (default 1)"),
             OptionSpec(name: "--shard", value: "I/N", help: "take every N-th title from the I-th (0-based): one worker of an array job"),
             OptionSpec(
+                name: "--root", value: "FOLDER",
+                help: "every path the catalogue names must resolve inside FOLDER (links followed); URLs are refused"),
+            OptionSpec(
                 name: "--lock-timeout", value: "SECONDS",
                 help: "how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
             limit, quiet,
@@ -176,7 +181,9 @@ enum CommandTable {
             as it ends ({"schema", "index", "line", "id", "status": "ok"|"skipped"|"failed", "error", ...});
             exit status 1 when any title failed. A title packaged before with the same inputs is skipped
             (a fingerprint is kept beside its master). --shard I/N with JOB_COMPLETION_INDEX (Kubernetes
-            Indexed Job) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job) splits one catalogue over N workers.
+            Indexed Job), AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job) or SLURM_ARRAY_TASK_ID (Slurm array
+            job) splits one catalogue over N workers. --root confines a catalogue that comes from elsewhere:
+            a line naming a path outside the folder, or a URL, fails with the reason and nothing of it is read.
             """)
 
     static let cues = CommandSpec(

@@ -139,3 +139,11 @@ package struct NextIndex<Element: Equatable> {
         return found
     }
 }
+
+extension Int {
+    /// The count with its noun in the right number: `1.counted("cue")` is "1 cue",
+    /// `2.counted("cue")` "2 cues" (the one home for plurals in messages).
+    package func counted(_ singular: String, plural: String? = nil) -> String {
+        "\(self) \(self == 1 ? singular : plural ?? singular + "s")"
+    }
+}

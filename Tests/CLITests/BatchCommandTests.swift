@@ -96,3 +96,41 @@ struct BatchCommandTests {
         for bad in ["1/1", "-1/2", "2", "a/b", "0/0", "1/2/3"] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
     }
 }
+
+/// `batch --root`: a catalogue from elsewhere may name only files inside one folder.
+@Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+struct BatchRootTests {
+    @Test func pathsOutsideTheRootAreRefusedAndNothingOfThemIsRead() throws {
+        let (folder, path) = try BatchCommandTests().catalogue(1)
+        let outside = try Scratch.make().path
+        try FileManager.default.copyItem(atPath: folder + "/t0", toPath: outside + "/t9")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/linked", withDestinationPath: outside + "/t9")
+        let lines = [
+            #"{"id": "dotdot", "master": "../\#(URL(fileURLWithPath: outside).lastPathComponent)/t9/master.m3u8", "tracks": [{"url": "t0/subs/en.srt", "language": "en"}]}"#,
+            #"{"id": "absolute", "master": "\#(outside)/t9/master.m3u8", "tracks": [{"url": "t0/subs/en.srt", "language": "en"}]}"#,
+            #"{"id": "link", "master": "linked/master.m3u8", "tracks": [{"url": "t0/subs/en.srt", "language": "en"}]}"#,
+            #"{"id": "track", "master": "t0/master.m3u8", "tracks": [{"url": "\#(outside)/t9/subs/en.srt", "language": "en"}]}"#,
+            #"{"id": "url", "master": "t0/master.m3u8", "tracks": [{"url": "https://example.com/en.srt", "language": "en"}]}"#,
+            #"{"id": "output", "master": "t0/master.m3u8", "tracks": [{"url": "t0/subs/en.srt", "language": "en"}], "output": "../elsewhere.m3u8"}"#,
+        ]
+        let hostile = folder + "/hostile.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: hostile, atomically: true, encoding: .utf8)
+        let before = try FolderSnapshot(outside)
+        let run = try BuiltTool.run(["batch", hostile, "--root", folder])
+        #expect(run.status == 1)
+        let results = try BatchCommandTests().results(run)
+        #expect(results.count == lines.count)
+        for result in results {
+            let message = (result["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(result["status"] as? String == "failed", "\(result)")
+            #expect(message.contains("outside the root") || message.contains("is a URL"), "\(result["id"] ?? "?"): \(message)")
+        }
+        #expect(try FolderSnapshot(outside) == before, "a file outside the root changed")
+        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path + "/elsewhere.m3u8"))
+        // The same catalogue's good line packages inside the root, and without --root the
+        // outside title is reachable (the option is what refuses it).
+        #expect(try BuiltTool.run(["batch", path, "--root", folder]).status == 0)
+        let unconfined = BatchCommandTests().status(try BatchCommandTests().results(try BuiltTool.run(["batch", hostile])))
+        #expect(unconfined["absolute"] == "ok", "\(unconfined)")
+    }
+}

@@ -27,6 +27,23 @@ struct PackageCommandTests {
         #expect(outcome.stderr.contains("Usage: subweave package"))
     }
 
+    /// A tracks file's relative urls are taken from its own folder, from whatever folder the
+    /// command runs in; a descriptor without language= is refused, asking for it.
+    @Test func aTracksFileResolvesFromItsFolderAndTheLanguageIsAskedFor() throws {
+        let dir = try Fixtures.copyExample()
+        try #"[{"url": "en.srt", "language": "en"}, {"url": "fr.vtt", "language": "fr"}]"#.write(
+            toFile: dir + "/subs/tracks.json", atomically: true, encoding: .utf8)
+        let run = try BuiltTool.run(["package", dir + "/master.m3u8", "--tracks", dir + "/subs/tracks.json"], directory: "/")
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        #expect(text.contains("LANGUAGE=\"en\"") && text.contains("LANGUAGE=\"fr\""), "\(text)")
+        let unsaid = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,name=English", "--dry-run"])
+        #expect(unsaid.status != 0)
+        #expect(unsaid.stderr.contains("language= is required") && unsaid.stderr.contains("language=und"), "\(unsaid.stderr)")
+        let unknown = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=xx,name=X", "--dry-run"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("not an ISO 639 language code"), "\(unknown.stderr)")
+    }
+
     @Test func packagesAndReportsAsJSON() throws {
         let dir = try example()
         let outcome = try BuiltTool.run([

@@ -22,18 +22,34 @@ enum BrowserEnvironment {
         ]
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
     }()
-    static let missing: [String] = {
+    static let missing = missingTools(chromium: chromium, python: python, hlsjs: hlsjs, ffprobe: Tools.ffprobe)
+
+    /// Each tool not found, with the command that installs it.
+    static func missingTools(chromium: String?, python: String?, hlsjs: String?, ffprobe: String?) -> [String] {
         var names: [String] = []
         if chromium == nil { names.append("chromium (apt-get install -y chromium)") }
-        if python == nil { names.append("python3") }
-        if hlsjs == nil { names.append("hls.js (run Scripts/fetch-hlsjs.sh)") }
-        if Tools.ffprobe == nil { names.append("ffprobe (apt-get install -y ffmpeg)") }
+        if python == nil { names.append("python3 (apt-get install -y python3)") }
+        if hlsjs == nil { names.append("hls.js (Scripts/fetch-hlsjs.sh)") }
+        if ffprobe == nil { names.append("ffprobe (apt-get install -y ffmpeg)") }
         return names
-    }()
+    }
     static let ready = missing.isEmpty
+    /// The skip message: each missing tool with the command that installs it.
+    static let skipReason = Comment(rawValue: "missing: " + missing.joined(separator: "; "))
 }
 
-@Suite(.enabled(if: BrowserEnvironment.ready, "chromium, python3, hls.js or ffprobe is missing; see BrowserEnvironment.missing"), .serialized)
+/// The skip message a machine without the browser tools sees.
+struct BrowserSkipMessageTests {
+    @Test func eachMissingToolComesWithTheCommandThatInstallsIt() {
+        let missing = BrowserEnvironment.missingTools(chromium: nil, python: nil, hlsjs: nil, ffprobe: nil)
+        #expect(missing.count == 4)
+        for line in missing { #expect(line.contains("apt-get install -y ") || line.contains("Scripts/"), "\(line)") }
+        #expect(!missing.joined().contains("BrowserEnvironment"), "the message names a tool, not a Swift symbol")
+        #expect(BrowserEnvironment.missingTools(chromium: "c", python: "p", hlsjs: "h", ffprobe: "f").isEmpty)
+    }
+}
+
+@Suite(.enabled(if: BrowserEnvironment.ready, BrowserEnvironment.skipReason), .serialized)
 struct BrowserPlaybackTests {
     static let chromium = BrowserEnvironment.chromium
     static let python = BrowserEnvironment.python

@@ -41,7 +41,10 @@ struct TrackRegistrationTests {
     static let errors: [SourceRow<(String, RegistrationError.Code)>] = [
         SourceRow(("url=a.srt,id=,language=en", .emptySourceID)),
         SourceRow(("url=a.srt,language=en,name=", .emptyLabel)),
-        SourceRow(("url=a.srt", .emptyLabel)),  // und: nothing to derive a name from
+        SourceRow(("url=a.srt", .invalidLanguage)),  // the language must be said
+        SourceRow(("url=a.srt,name=Subtitles", .invalidLanguage)),  // even with a name
+        SourceRow(("url=a.srt,language=und", .emptyLabel)),  // und: nothing to derive a name from
+        SourceRow(("url=a.srt,language=xx,name=X", .invalidLanguage)),  // not an ISO 639 code
         SourceRow(("url=a.srt,language=qaa", .emptyLabel)),  // no known name for the code
         SourceRow(("url=http://,language=en", .malformedURL)),
         SourceRow(("url=http:/host/a.srt,language=en", .malformedURL)),
@@ -120,7 +123,7 @@ struct LoadReportTests {
         let ingested = try SubtitleIngest.read(Array(srt.utf8), format: .srt, encoding: nil, sourceID: "x", location: "x.srt")
         let warnings = SubtitleIngest.timelineWarnings(ingested.cues, duration: MediaTime(seconds: 12))
         #expect(warnings.map(\.kind.rawValue) == ["cues_after_end"])
-        #expect(warnings[0].message.contains("1 cue(s) start after the video ends"))
+        #expect(warnings[0].message.contains("1 cue starts after the video ends"))
     }
 
     /// Every cue gets an identifier, unique in the file: its position, or with a suffix when the

@@ -41,15 +41,20 @@ public struct CatalogueLineError: ExplainedError {
 public enum Catalogue {
     /// Reads the titles of `text` (from the file at `path`), each line on its own: a line that is
     /// not a valid title is a failure of that title, not of the catalogue.
-    public static func titles(_ text: String, path: String) -> [Result<CatalogueTitle, CatalogueLineError>] {
+    ///
+    /// With `root`, every path a line names (the master, track files, the output) must resolve,
+    /// symbolic links followed, to a place inside `root`, and URLs are refused: a line that names
+    /// anything else is a failure of its title, and nothing of it is read.
+    public static func titles(_ text: String, path: String, root: URL? = nil) -> [Result<CatalogueTitle, CatalogueLineError>] {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let root = root.map(PathConfinement.init)
         var result: [Result<CatalogueTitle, CatalogueLineError>] = []
         var index = 0
         for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             do {
-                result.append(.success(try title(String(line), index: index, line: offset + 1, folder: folder)))
+                result.append(.success(try title(String(line), index: index, line: offset + 1, folder: folder, root: root)))
             } catch {
                 result.append(.failure(error))
             }
@@ -59,8 +64,13 @@ public enum Catalogue {
     }
 
     /// Parses one line.
-    static func title(_ text: String, index: Int, line: Int, folder: URL) throws(CatalogueLineError) -> CatalogueTitle {
+    static func title(_ text: String, index: Int, line: Int, folder: URL, root: PathConfinement? = nil) throws(CatalogueLineError) -> CatalogueTitle {
         func fail(_ reason: String) -> CatalogueLineError { CatalogueLineError(index: index, line: line, reason: reason) }
+        func resolve(_ text: String, _ key: String) throws(CatalogueLineError) -> URL {
+            let url = Catalogue.resolve(text, folder)
+            if let root, let problem = root.problem(with: url) { throw fail("\(key) \(LabelText.excerpt(text)) \(problem)") }
+            return url
+        }
         guard let data = text.data(using: .utf8), let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw fail("not a JSON object (one title per line, such as {\"master\": \"t1/master.m3u8\", \"tracks\": [...]})")
         }
@@ -72,7 +82,7 @@ public enum Catalogue {
             throw fail("unknown key \"\(LabelText.excerpt(unknown))\"; the keys are \(known.sorted().joined(separator: ", "))")
         }
         guard let masterPath = object["master"] as? String, !masterPath.isEmpty else { throw fail("\"master\" (the master playlist's path) is required") }
-        let master = resolve(masterPath, folder)
+        let master = try resolve(masterPath, "master")
         var descriptors: [TrackDescriptor] = []
         for (position, element) in ((object["tracks"] as? [Any]) ?? []).enumerated() {
             guard let track = element as? [String: Any] else { throw fail("tracks[\(position)] is not an object") }
@@ -85,7 +95,7 @@ public enum Catalogue {
                 case let n as NSNumber: value = n.stringValue
                 default: throw fail("tracks[\(position)].\(key) must be a string, number or boolean")
                 }
-                if ["url", "in", "input"].contains(key.lowercased()) { value = resolve(value, folder).absoluteString }
+                if ["url", "in", "input"].contains(key.lowercased()) { value = try resolve(value, "tracks[\(position)].\(key)").absoluteString }
                 pairs.append((key.lowercased(), value))
             }
             descriptors.append(TrackDescriptor(origin: "line \(line) tracks[\(position)]", pairs: pairs))
@@ -109,7 +119,7 @@ public enum Catalogue {
         request.replace = object["replace"] as? Bool ?? false
         request.allowEmpty = object["allow_empty"] as? Bool ?? false
         request.strict = object["strict"] as? Bool ?? false
-        if let output = object["output"] as? String { request.output = resolve(output, folder) }
+        if let output = object["output"] as? String { request.output = try resolve(output, "output") }
         let canonical = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? text
         return CatalogueTitle(
             index: index, line: line, id: (object["id"] as? String) ?? masterPath, master: master, request: request, canonical: canonical)
@@ -150,6 +160,43 @@ public enum Catalogue {
         if text.hasPrefix("http://") || text.hasPrefix("https://") || text.hasPrefix("file://"), let url = URL(string: text) { return url }
         if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
         return folder.appendingPathComponent(text).standardizedFileURL
+    }
+}
+
+/// A folder every path of a catalogue must stay inside (`batch --root`).
+struct PathConfinement {
+    /// The root's path with its symbolic links resolved, as components.
+    let components: [String]
+    let shown: String
+
+    init(_ root: URL) {
+        shown = root.path
+        components = PathConfinement.resolved(root.standardizedFileURL).pathComponents
+    }
+
+    /// Why `url` is not inside the root, or nil when it is.
+    func problem(with url: URL) -> String? {
+        guard url.isFileURL else { return "is a URL; with --root a catalogue may name only files inside \(LabelText.excerpt(shown))" }
+        let resolved = PathConfinement.resolved(url.standardizedFileURL).pathComponents
+        guard resolved.count >= components.count, Array(resolved.prefix(components.count)) == components else {
+            return
+                "resolves to \(LabelText.excerpt(resolved.joined(separator: "/").replacingOccurrences(of: "//", with: "/"))), outside the root \(LabelText.excerpt(shown))"
+        }
+        return nil
+    }
+
+    /// The path with the symbolic links of its longest existing prefix resolved (the rest, not
+    /// yet made, cannot be a link).
+    static func resolved(_ url: URL) -> URL {
+        var existing = url
+        var rest: [String] = []
+        while existing.path != "/", !FileManager.default.fileExists(atPath: existing.path) {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var result = existing.resolvingSymlinksInPath()
+        for component in rest { result.appendPathComponent(component) }
+        return result.standardizedFileURL
     }
 }
 

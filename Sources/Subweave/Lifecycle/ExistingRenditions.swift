@@ -76,9 +76,11 @@ struct ExistingRendition: Sendable {
 
 /// What to take out of a presentation: a source ID, and a language when given.
 public struct RemovalSelector: Sendable, Equatable, CustomStringConvertible {
-    /// The source ID the rendition was added with (`CC1` for decoded captions); for a rendition
-    /// Subweave did not create (removed only with force), its NAME.
-    public var sourceID: String
+    /// The source ID the rendition was added with (`CC1` for decoded captions).
+    ///
+    /// For a rendition Subweave did not create (removed only with force), its NAME. Nil: every
+    /// source (then a language must be given, and only Subweave's renditions match).
+    public var sourceID: String?
     /// Only the rendition in this language (nil: every language of the source).
     public var language: LanguageTag?
 
@@ -88,8 +90,15 @@ public struct RemovalSelector: Sendable, Equatable, CustomStringConvertible {
         self.language = language
     }
 
+    /// Selects every rendition Subweave added in `language`, whatever its source.
+    public init(language: LanguageTag) {
+        self.sourceID = nil
+        self.language = language
+    }
+
     public var description: String {
-        "source ID \"\(sourceID)\"" + (language.map { " in \($0)" } ?? "")
+        guard let sourceID else { return "every source in \(language.map(\.description) ?? "any language")" }
+        return "source ID \"\(sourceID)\"" + (language.map { " in \($0)" } ?? "")
     }
 
     func matchesLanguage(_ text: String?) -> Bool {
@@ -102,12 +111,13 @@ public struct RemovalSelector: Sendable, Equatable, CustomStringConvertible {
     func matches(managed existing: ExistingRendition) -> Bool {
         guard existing.isManaged, let id = existing.sourceID else { return false }
         let language = existing.record?.language ?? existing.rendition.language
+        guard let sourceID else { return self.language != nil && matchesLanguage(language) }
         return id.caseInsensitiveCompare(sourceID) == .orderedSame && matchesLanguage(language)
     }
 
     /// True for another tool's rendition whose NAME is this source ID (and language).
     func matches(foreign existing: ExistingRendition) -> Bool {
-        guard !existing.isManaged else { return false }
+        guard !existing.isManaged, let sourceID else { return false }
         return existing.rendition.name == sourceID && matchesLanguage(existing.rendition.language)
     }
 }

@@ -76,7 +76,7 @@ package struct RenditionPlanner {
     static func appendNotes(_ rendition: SubtitleRendition) -> [String] {
         guard rendition.lateCues > 0 else { return [] }
         return [
-            "\(rendition.lateCues) cue(s) start in segments already published (never written again); they went into the first new segment, with their own times"
+            "\(rendition.lateCues.counted("cue")) \(rendition.lateCues == 1 ? "starts" : "start") in segments already published (never written again): written into the first new segment, with their own times"
         ]
     }
 
@@ -126,7 +126,7 @@ package struct RenditionPlanner {
         if let first = kept.cues.first(where: { $0.start >= timeline.duration }) {
             let count = kept.cues.count - writable.count
             warnings.append(
-                "\(count) of its \(kept.cues.count) cues start after the programme's end (\(timeline.duration.decimalSeconds) s), the first at \(first.start.decimalSeconds) s: they are not shown now; they are kept beside the rendition and come back when a refresh finds a longer programme"
+                "\(count) of its \(kept.cues.count.counted("cue")) start after the programme's end (\(timeline.duration.decimalSeconds) s), the first at \(first.start.decimalSeconds) s: they are not shown now; they are kept beside the rendition and come back when a refresh finds a longer programme"
             )
         }
         append(

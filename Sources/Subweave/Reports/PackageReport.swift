@@ -204,7 +204,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
             let first = track.firstCueStart.map { $0.decimalSeconds + " s" } ?? "-"
             if track.action == "unchanged" { continue }
             let verb = track.action == "added" ? "" : "\(track.action): "
-            lines.append("\(verb)\(track.identity): \(track.cueCount) cues (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
+            lines.append("\(verb)\(track.identity): \(track.cueCount.counted("cue")) (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
         for gone in removed { lines.append("\(gone.reason): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
@@ -212,7 +212,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
         if let output, unchanged {
             lines.append("unchanged: \(output) already holds this result; nothing was written")
         } else if let output {
-            lines.append("wrote \(output) (\(tracks.count) subtitle rendition\(tracks.count == 1 ? "" : "s"), \(segmentCount) segments each)")
+            lines.append("wrote \(output) (\(tracks.count.counted("subtitle rendition")), \(segmentCount.counted("segment")) each)")
         }
         return lines.joined(separator: "\n")
     }

@@ -218,7 +218,7 @@ package enum SubtitleIngest {
             warnings.append(
                 IngestWarning(
                     kind: .markupRepaired, line: firstRepairLine,
-                    "cue text markup repaired in \(repairedCount) cue\(repairedCount == 1 ? "" : "s") (unknown or unclosed tags, bare '&' or '>')"))
+                    "cue text markup repaired in \(repairedCount.counted("cue")) (unknown or unclosed tags, bare '&' or '>')"))
         }
         return warnings
     }
@@ -275,11 +275,17 @@ package enum SubtitleIngest {
         var warnings: [IngestWarning] = []
         if dropped > 0 {
             warnings.append(
-                IngestWarning(kind: .cueSkipped, line: nil, "\(dropped) cue(s) end before 0 after delay \(delay.decimalSeconds) s and were dropped"))
+                IngestWarning(
+                    kind: .cueSkipped, line: nil,
+                    "\(dropped.counted("cue")) \(dropped == 1 ? "ends" : "end") before 0 after delay \(delay.decimalSeconds) s and \(dropped == 1 ? "was" : "were") dropped"
+                ))
         }
         if clamped > 0 {
             warnings.append(
-                IngestWarning(kind: .cueClamped, line: nil, "\(clamped) cue(s) start before 0 after delay \(delay.decimalSeconds) s and now start at 0"))
+                IngestWarning(
+                    kind: .cueClamped, line: nil,
+                    "\(clamped.counted("cue")) \(clamped == 1 ? "starts" : "start") before 0 after delay \(delay.decimalSeconds) s and now \(clamped == 1 ? "starts" : "start") at 0"
+                ))
         }
         return (result, warnings)
     }
@@ -306,13 +312,13 @@ package enum SubtitleIngest {
             warnings.append(
                 IngestWarning(
                     kind: .cuesAfterEnd, line: firstLate.sourceLine,
-                    "\(lateCount) cue(s) start after the video ends (\(duration.decimalSeconds) s), the first at \(firstLate.start.decimalSeconds) s; they are not shown (they are kept beside the rendition, for a refresh on a longer programme). Is this the subtitle file of this asset?"
+                    "\(lateCount.counted("cue")) \(lateCount == 1 ? "starts" : "start") after the video ends (\(duration.decimalSeconds) s), the first at \(firstLate.start.decimalSeconds) s: not shown now, kept beside the rendition for a refresh on a longer programme. Is this the subtitle file of this asset?"
                 ))
         } else if let firstLate {
             warnings.append(
                 IngestWarning(
                     kind: .cuesNotYetPublished, line: firstLate.sourceLine,
-                    "\(lateCount) cue(s) start after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(firstLate.start.decimalSeconds) s; they go into the segments that carry them once those are published"
+                    "\(lateCount.counted("cue")) \(lateCount == 1 ? "starts" : "start") after the video published so far (\(duration.decimalSeconds) s; the playlist has no EXT-X-ENDLIST), the first at \(firstLate.start.decimalSeconds) s; they go into the segments that carry them once those are published"
                 ))
         }
         if cues.count >= 2, cues[0].start == .zero, cues[1].start - cues[0].end >= MediaTime(seconds: 60) {

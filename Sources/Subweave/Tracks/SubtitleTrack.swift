@@ -166,7 +166,7 @@ public struct SubtitleTrack: Sendable, Equatable {
                 fail(
                     .emptyLabel,
                     fields.language.isUndetermined
-                        ? "name= is required: without language= there is no name to derive the menu label from"
+                        ? "name= is required: language und (unknown) has no name to derive the menu label from"
                         : "name= is required: no known name for language \"\(fields.language)\"")
             }
         } else if label.trimmingCharacters(in: .whitespaces).isEmpty {

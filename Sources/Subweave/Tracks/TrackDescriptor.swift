@@ -67,8 +67,8 @@ public struct TrackDescriptor: Sendable, Equatable {
 
     /// Parses a tracks file: a JSON array of objects with the descriptor keys.
     ///
-    /// `file` names it
-    /// in messages.
+    /// `file` names it in messages, and a relative `url` is taken from the file's folder (as a
+    /// catalogue's paths are), so a tracks file beside its subtitles works from any folder.
     public static func parseTracksFile(_ data: Data, file: String) throws(SubweaveError) -> [TrackDescriptor] {
         let elements: [JSONElement]
         do {
@@ -96,8 +96,12 @@ public struct TrackDescriptor: Sendable, Equatable {
                 continue
             }
             var pairs: [(String, String)] = []
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
             for key in object.keys.sorted() {
                 switch object[key] {
+                case .string(let s)? where SubtitleTrack.isURLKey(key):
+                    let resolved = Catalogue.resolve(s, folder)
+                    pairs.append((key.lowercased(), resolved.isFileURL && !s.hasPrefix("file://") ? resolved.path : s))
                 case .string(let s)?: pairs.append((key.lowercased(), s))
                 case .bool(let b)?: pairs.append((key.lowercased(), b ? "true" : "false"))
                 case .number(let n)?: pairs.append((key.lowercased(), n))
@@ -118,6 +122,9 @@ extension SubtitleTrack {
     /// Packager's `in=`/`input=`, `lang=`).
     static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "encoding"]
     static let aliases: [String: String] = ["in": "url", "input": "url", "lang": "language", "label": "name"]
+
+    /// Whether `key` names the track's file (`url` or an alias of it).
+    static func isURLKey(_ key: String) -> Bool { (aliases[key.lowercased()] ?? key.lowercased()) == "url" }
 
     /// Checks `descriptors` and makes the tracks; reports every problem of every descriptor at
     /// once, before any file is read.
@@ -162,8 +169,10 @@ extension TrackDescriptor {
         var reader = DescriptorValues(origin: origin, values: keyedValues(problems: &problems))
         defer { problems += reader.problems }
         let source = reader.source()
-        let language = reader.language()
-        let format = reader.typed("format", SubtitleFormat.init(label:), "is not supported; use format=vtt, format=srt or format=scc")
+        let format = reader.typed(
+            "format", SubtitleFormat.init(label:),
+            "is not supported; use one of \(SubtitleFormat.allCases.map { "format=\($0.rawValue)" }.joined(separator: ", "))")
+        let language = reader.language(isTTML: (format ?? source.flatMap { SubtitleFormat.inferred(fromPath: $0.pathForExtension) }) == .ttml)
         let delay = reader.typed("delay", Self.signedSeconds, "is not a number of seconds (such as 1.5 or -0.25)")
         let offset = reader.typed(
             "offset", { Self.signedSeconds($0) ?? Self.signedClock($0) },
@@ -292,10 +301,30 @@ struct DescriptorValues {
         }
     }
 
-    /// BCP 47; a language written as a name (`english`) is refused with the tag to use instead.
-    mutating func language() -> LanguageTag {
-        guard let text = values["language"], !text.isEmpty else { return .undetermined }
-        if let tag = LanguageTag(parsing: text), tag.isKnownLanguage || tag.language.count <= 3 || tag.language.isEmpty { return tag }
+    /// The language: BCP 47, required except for TTML.
+    ///
+    /// `und` says "unknown"; a TTML document names its language. A two-letter code that ISO 639-1 does not have (`xx`) is refused; a three-letter
+    /// one is kept (ISO 639-2/3 has thousands: `yue`, `fil`, `qaa`); a language written as a name
+    /// (`english`) is refused with the tag to use instead.
+    mutating func language(isTTML: Bool) -> LanguageTag {
+        guard let text = values["language"], !text.isEmpty else {
+            if !isTTML {
+                fail(
+                    .invalidLanguage,
+                    "language= is required: say the track's language as a BCP 47 tag (such as en, pt-BR, zh-Hant), or language=und when it is unknown")
+            }
+            return .undetermined
+        }
+        if let tag = LanguageTag(parsing: text) {
+            if tag.isKnownLanguage || tag.language.count == 3 || tag.language.isEmpty { return tag }
+            if tag.language.count == 2 {
+                fail(
+                    .invalidLanguage,
+                    "language \"\(LabelText.excerpt(text))\" is not an ISO 639 language code; write one such as en, fr or pt-BR, or language=und when it is unknown"
+                )
+                return .undetermined
+            }
+        }
         let hint = LanguageTag.suggestion(forName: text).map { "; for \(text) write language=\($0)" } ?? "; use und when it is unknown"
         fail(.invalidLanguage, "language \"\(LabelText.excerpt(text))\" is not a BCP 47 language tag (such as en, pt-BR, zh-Hant)\(hint)")
         return .undetermined

@@ -11,7 +11,15 @@ enum BatchCommand {
         } catch {
             throw SubweaveError.io(path: path, reason: "the catalogue \(error.explanation)")
         }
-        let titles = Catalogue.titles(text, path: path)
+        var root: URL?
+        if let folder = context.arguments.value("--root") {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CommandError(message: "--root \(folder): not a folder")
+            }
+            root = URL(fileURLWithPath: folder)
+        }
+        let titles = Catalogue.titles(text, path: path, root: root)
         var runner = BatchRunner(
             jobs: context.arguments.value("--jobs").flatMap(Int.init) ?? 1,
             shard: context.arguments.value("--shard").flatMap(Shard.init(parsing:)) ?? .all, loader: Commands.loader(context))
@@ -27,7 +35,8 @@ enum BatchCommand {
         progress.done()
         let failed = results.filter { $0.status == .failed }.count
         let skipped = results.filter { $0.status == .skipped }.count
-        context.note("\(results.count) titles (shard \(runner.shard)): \(results.count - failed - skipped) packaged, \(skipped) skipped, \(failed) failed")
+        context.note(
+            "\(results.count.counted("title")) (shard \(runner.shard)): \(results.count - failed - skipped) packaged, \(skipped) skipped, \(failed) failed")
         return failed == 0 ? 0 : 1
     }
 }

@@ -51,7 +51,7 @@ enum CaptionsCommand {
         }
         if services.isEmpty { context.note("no CEA-608 captions found") }
         for service in services {
-            Output.out("\(service.service)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count) cues")
+            Output.out("\(service.service)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count.counted("cue"))")
             for c in service.cues {
                 Output.out("  \(c.startTime.decimalSeconds) --> \(c.endTime.decimalSeconds)  \(c.text.replacingOccurrences(of: "\n", with: " / "))")
             }

@@ -91,7 +91,7 @@ enum ConvertCommand {
         }
         if let output = context.arguments.value("--output") {
             try OutputFile.write(text, to: output)
-            context.note("wrote \(output): \(ingested.cues.count) cue\(ingested.cues.count == 1 ? "" : "s")")
+            context.note("wrote \(output): \(ingested.cues.count.counted("cue"))")
         } else {
             Output.raw(text)
         }

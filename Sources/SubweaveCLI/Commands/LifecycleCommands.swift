@@ -16,7 +16,7 @@ enum ListCommand {
             if r.forced { flags.append("forced") }
             if r.characteristics?.contains("transcribes-spoken-dialog") == true { flags.append("sdh") }
             let who = r.managed ? (r.identity ?? "?") : "(not created by Subweave)"
-            let cues = r.cueCount.map { ", \($0) cues" } ?? ""
+            let cues = r.cueCount.map { ", \($0.counted("cue"))" } ?? ""
             Output.out(
                 "\(who)  \(r.type) \"\(r.name)\" [\(r.language ?? "no language")] group \"\(r.groupID)\"\(flags.isEmpty ? "" : " " + flags.joined(separator: ","))\(cues)\(r.folder.map { "  \($0)" } ?? "")"
             )

@@ -31,7 +31,8 @@ enum PackageCommand {
         follower.onRetry = { message in context.note("warning: \(message)") }
         follower.onUpdate = { update in
             if context.verbose {
-                context.note("segments \(update.newSegments.map(String.init).joined(separator: ", ")): \(update.segmentsWritten) subtitle segments written")
+                context.note(
+                    "segments \(update.newSegments.map(String.init).joined(separator: ", ")): \(update.segmentsWritten.counted("subtitle segment")) written")
             }
         }
         let report = try await follower.follow(master: Commands.url(arguments.positionals[0]), request)
@@ -41,9 +42,12 @@ enum PackageCommand {
                 schema: "subweave.follow/1")
         } else {
             context.note(
-                "\(report.reason == "ended" ? "the playlist ended" : "the playlist stopped changing"): \(report.segmentsWritten) subtitle segments written")
+                "\(report.reason == "ended" ? "the playlist ended" : "the playlist stopped changing"): \(report.segmentsWritten.counted("subtitle segment")) written"
+            )
             for (identity, count) in report.lateCues.sorted(by: { $0.key < $1.key }) {
-                context.note("warning: \(identity): \(count) cue(s) arrived after their segment was published; they went into the next segment")
+                context.note(
+                    "warning: \(identity): \(count.counted("cue")) arrived after their segment was published; \(count == 1 ? "it" : "they") went into the next segment"
+                )
             }
             for note in report.notes { context.note(note) }
         }
@@ -63,9 +67,12 @@ enum PackageCommand {
     static func remove(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
         var request = PackageRequest(tracks: [], captions: .off)
-        request.removals = [
-            RemovalSelector(sourceID: arguments.value("--id") ?? "", language: arguments.value("--language").flatMap(LanguageTag.init(parsing:)))
-        ]
+        let language = arguments.value("--language").flatMap(LanguageTag.init(parsing:))
+        if let id = arguments.value("--id") {
+            request.removals = [RemovalSelector(sourceID: id, language: language)]
+        } else if let language {
+            request.removals = [RemovalSelector(language: language)]
+        }
         request.forceRemoval = arguments.flag("--force")
         return try await write(request, context)
     }
