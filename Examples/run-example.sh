@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Runs `subweave package` on a copy of Examples/basic (tracked files stay as they are) and shows
-# the result.
+# the result. SUBWEAVE=/path/to/subweave uses a binary built before (the self-contained one
+# Scripts/install.sh makes runs on any x86-64 Linux with glibc) instead of compiling here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/subweave-example.XXXXXX")
 cp -R Examples/basic/. "$work"
-swift build --product subweave -c release >&2
-bin=$(swift build --product subweave -c release --show-bin-path)/subweave
+if [[ -n "${SUBWEAVE:-}" ]]; then
+  bin=$SUBWEAVE
+else
+  echo "compiling subweave (release): a few minutes the first time, silent while it optimises and links" >&2
+  swift build --product subweave -c release >&2
+  bin=$(swift build --product subweave -c release --show-bin-path)/subweave
+fi
 "$bin" package "$work/master.m3u8" \
   --subtitle "url=$work/subs/en.srt,language=en" \
   --subtitle "url=$work/subs/fr.vtt,language=fr" \

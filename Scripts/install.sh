@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds subweave as a self-contained binary (the Swift standard library and Foundation linked
-# statically) and installs it as PREFIX/bin/subweave, with its man page in PREFIX/share/man/man1.
+# statically) and installs it as PREFIX/bin/subweave, with its man page in PREFIX/share/man/man1
+# and bash and zsh completions in PREFIX/share/bash-completion and PREFIX/share/zsh.
 #
 #   Scripts/install.sh                 # PREFIX=/usr/local
 #   PREFIX=$HOME/.local Scripts/install.sh
@@ -17,8 +18,11 @@ if ! command -v swift >/dev/null && [[ -x /opt/swift/usr/bin/swift ]]; then expo
 swift build -c release --static-swift-stdlib --product subweave --build-path .build/static
 binary="$(swift build -c release --static-swift-stdlib --product subweave --build-path .build/static --show-bin-path)/subweave"
 
-install -d "$PREFIX/bin" "$PREFIX/share/man/man1"
+install -d "$PREFIX/bin" "$PREFIX/share/man/man1" "$PREFIX/share/bash-completion/completions" "$PREFIX/share/zsh/site-functions"
 install -m 0755 "$binary" "$PREFIX/bin/subweave"
 "$PREFIX/bin/subweave" --manual > "$PREFIX/share/man/man1/subweave.1"
 chmod 0644 "$PREFIX/share/man/man1/subweave.1"
+"$PREFIX/bin/subweave" completions bash > "$PREFIX/share/bash-completion/completions/subweave"
+"$PREFIX/bin/subweave" completions zsh > "$PREFIX/share/zsh/site-functions/_subweave"
+chmod 0644 "$PREFIX/share/bash-completion/completions/subweave" "$PREFIX/share/zsh/site-functions/_subweave"
 echo "installed $("$PREFIX/bin/subweave" --version) as $PREFIX/bin/subweave (man page: $PREFIX/share/man/man1/subweave.1)"

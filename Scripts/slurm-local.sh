@@ -62,6 +62,8 @@ ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SchedulerType=sched/backfill
+# Schedule every couple of seconds (a requeued task is started within them, not a minute later).
+SchedulerParameters=sched_interval=2,bf_interval=2
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=local Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF

@@ -10,8 +10,29 @@ struct OptionSpec: Equatable, Sendable {
     var allowed: [String]?
     var repeatable = false
     let help: String
+    /// The heading it is listed under in help (nil: the command's main options, also shown in
+    /// a shortened usage line).
+    var group: String?
 
     var takesValue: Bool { value != nil }
+
+    /// The same option listed under `heading`.
+    func grouped(_ heading: String) -> OptionSpec {
+        var copy = self
+        copy.group = heading
+        return copy
+    }
+}
+
+extension Array where Element == OptionSpec {
+    /// Every option listed under `heading`.
+    func grouped(_ heading: String) -> [OptionSpec] { map { $0.grouped(heading) } }
+}
+
+/// A worked example for help and the manual: the command line and what it does.
+struct Example: Equatable, Sendable {
+    let command: String
+    let does: String
 }
 
 /// A positional argument.
@@ -31,6 +52,8 @@ struct CommandSpec: Equatable, Sendable {
     let options: [OptionSpec]
     /// Paragraphs for `--help` and the manual.
     let discussion: String
+    /// Worked examples, shown in help and the manual.
+    var examples: [Example] { CommandTable.examples[name] ?? [] }
 
     func option(_ name: String) -> OptionSpec? {
         options.first { $0.name == name || $0.aliases.contains(name) }
@@ -42,7 +65,7 @@ enum CommandTable {
     static let version = "subweave 0.2.0"
 
     static let json = OptionSpec(name: "--json", help: "print a machine-readable result on stdout (with a \"schema\" field)")
-    static let quiet = OptionSpec(name: "--quiet", aliases: ["-q"], help: "print nothing on stderr but errors")
+    static let quiet = OptionSpec(name: "--quiet", aliases: ["-q"], help: "print nothing on stderr but errors (no progress or status lines)")
     static let verbose = OptionSpec(name: "--verbose", aliases: ["-v"], help: "print more detail on stderr")
     static let limit = OptionSpec(
         name: "--limit", value: "KIND=SIZE", repeatable: true,
@@ -92,25 +115,34 @@ enum CommandTable {
                 name: "--tracks", value: "FILE",
                 help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
             OptionSpec(name: "--preferred-language", value: "TAG", help: "the matching rendition becomes the group's only DEFAULT=YES"),
-            OptionSpec(
-                name: "--captions", value: "MODE", allowed: ["auto", "off"],
-                help: "auto (default): CEA-608 services found in the video become WebVTT renditions; off"),
-            OptionSpec(
-                name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
-                help:
-                    "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups or captions would be hidden; none; in-band: declare the services the video carries"
-            ),
-        ] + captionServiceOptions + [
-            OptionSpec(name: "--replace", help: "the tracks given are the whole set: remove every other rendition Subweave created"),
-            OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
-            OptionSpec(name: "--retime-existing", help: "write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
-            OptionSpec(name: "--allow-empty", help: "write a track that ends with no cue instead of failing"),
-            OptionSpec(name: "--follow", help: "follow a live (EVENT or sliding-window) playlist: write each new segment as it appears, until ENDLIST"),
-            OptionSpec(name: "--poll", value: "SECONDS", help: "with --follow: seconds between reloads (default: half the target duration)"),
-            OptionSpec(
-                name: "--idle-timeout", value: "SECONDS",
-                help: "with --follow: stop when the playlist has not changed for this long (default: 30 target durations)"),
-        ] + writing + [limit, json, quiet, verbose],
+        ]
+            + ([
+                OptionSpec(
+                    name: "--captions", value: "MODE", allowed: ["auto", "off"],
+                    help: "auto (default): CEA-608 services found in the video become WebVTT renditions; off"),
+                OptionSpec(
+                    name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
+                    help:
+                        "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups or captions would be hidden; none; in-band: declare the services the video carries"
+                ),
+            ] + captionServiceOptions).grouped("CAPTIONS")
+            + [
+                OptionSpec(name: "--replace", help: "the tracks given are the whole set: remove every other rendition Subweave created"),
+                OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
+                OptionSpec(name: "--retime-existing", help: "write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
+                OptionSpec(name: "--allow-empty", help: "write a track that ends with no cue instead of failing"),
+            ].grouped("EARLIER RUNS AND EMPTY TRACKS")
+            + [
+                OptionSpec(
+                    name: "--follow",
+                    help:
+                        "follow a live (EVENT or sliding-window) playlist: write each new segment as it appears, until ENDLIST; a status line per pass on stderr"
+                ),
+                OptionSpec(name: "--poll", value: "SECONDS", help: "with --follow: seconds between reloads (default: half the target duration)"),
+                OptionSpec(
+                    name: "--idle-timeout", value: "SECONDS",
+                    help: "with --follow: stop when the playlist has not changed for this long (default: 30 target durations)"),
+            ].grouped("LIVE") + writing.grouped("OUTPUT") + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
         discussion: """
             Writes each subtitle track as a WebVTT rendition segmented along the video variant's segments,
             with cue times on the media timeline and an X-TIMESTAMP-MAP read from the media itself, and
@@ -118,7 +150,9 @@ enum CommandTable {
             last, after every file it names is complete and durable). Renditions of earlier runs not named
             again are segmented again against the video as it is now, from the cues kept beside them. A
             track with no cue on the programme fails the run unless --allow-empty. Runs on one folder wait
-            for each other. A value containing a comma is quoted: name="English, SDH".
+            for each other. A value containing a comma is quoted: name="English, SDH". On a terminal,
+            stderr shows how far the run is (video read for captions, tracks made); with --follow, a status
+            line per publication pass (rewritten in place on a terminal, a line per pass otherwise).
             """)
 
     static let remove = CommandSpec(
@@ -128,7 +162,7 @@ enum CommandTable {
             OptionSpec(name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for decoded captions)"),
             OptionSpec(name: "--language", value: "TAG", help: "the renditions in this language (with --id: only that source's)"),
             OptionSpec(name: "--force", help: "also take out a rendition another tool wrote, matched by NAME (its line only; its files stay)"),
-        ] + writing + [limit, json, quiet, verbose],
+        ] + writing.grouped("OUTPUT") + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
         discussion: """
             Removes the EXT-X-MEDIA line and the rendition's folder, applies the DEFAULT/AUTOSELECT rules to the
             renditions that remain, and drops SUBTITLES from the variants when the group ends empty; written as
@@ -143,7 +177,7 @@ enum CommandTable {
             OptionSpec(
                 name: "--captions", value: "MODE", allowed: ["auto", "off"],
                 help: "auto (default): decode the video's CEA-608 captions again; off: keep the decoded cues"),
-        ] + captionServiceOptions + writing + [limit, json, quiet, verbose],
+        ] + captionServiceOptions.grouped("CAPTIONS") + writing.grouped("OUTPUT") + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
         discussion: """
             After the video is re-encoded (longer, shorter, segmented anew, with new discontinuities), writes
             every rendition Subweave manages again from the cues kept beside it, aligned to the new segments and
@@ -169,11 +203,13 @@ enum CommandTable {
             OptionSpec(
                 name: "--root", value: "FOLDER",
                 help: "every path the catalogue names must resolve inside FOLDER (links followed); URLs are refused"),
-            OptionSpec(
-                name: "--lock-timeout", value: "SECONDS",
-                help: "how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
-            limit, quiet,
-        ],
+        ]
+            + [
+                OptionSpec(
+                    name: "--lock-timeout", value: "SECONDS",
+                    help: "how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
+                limit, quiet,
+            ].grouped("READING AND REPORTING"),
         discussion: """
             Each line is a title: "master" (required), "tracks" (the objects of --tracks), and optionally "id",
             "preferred_language", "captions", "closed_captions", "replace", "allow_empty", "strict", "output";
@@ -189,7 +225,7 @@ enum CommandTable {
     static let cues = CommandSpec(
         name: "cues", summary: "print the cues a subtitle file yields, as the packager uses them",
         positionals: [PositionalSpec(name: "file|url|-", help: "the subtitle file, an http(s) URL, or - for standard input")],
-        options: [format, encoding, json, limit],
+        options: [format, encoding, json] + [limit].grouped("READING"),
         discussion: """
             Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
             with no cue prints an empty list.
@@ -201,8 +237,7 @@ enum CommandTable {
         options: [
             OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write here instead of stdout"),
             OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)"),
-            format, encoding, limit,
-        ],
+        ] + [format, encoding, limit].grouped("READING"),
         discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.")
 
     static let validate = CommandSpec(

@@ -3,16 +3,28 @@ import Foundation
 /// Usage lines, help, the manual page, the README's usage block and shell completions, all made
 /// from ``CommandTable``, so they cannot disagree.
 enum HelpText {
-    /// The usage line: `subweave package <master.m3u8> [--subtitle DESCRIPTOR ...] …`.
+    /// The usage line: `subweave package <master.m3u8> [--subtitle DESCRIPTOR ...] …`; when
+    /// every option would make it longer than 100 characters, the main ones and `[<options>]`
+    /// (never longer than 120).
     static func usage(_ spec: CommandSpec) -> String {
-        var parts = ["subweave", spec.name] + spec.positionals.map { "<\($0.name)>" + ($0.many ? " ..." : "") }
-        for option in spec.options {
+        let head = ["subweave", spec.name] + spec.positionals.map { "<\($0.name)>" + ($0.many ? " ..." : "") }
+        func shown(_ option: OptionSpec) -> String {
             var text = option.name
             if let allowed = option.allowed { text += " " + allowed.joined(separator: "|") } else if let value = option.value { text += " " + value }
             if option.repeatable { text += " ..." }
-            parts.append("[\(text)]")
+            return "[\(text)]"
         }
-        return parts.joined(separator: " ")
+        let full = (head + spec.options.map(shown)).joined(separator: " ")
+        guard full.count > 100, spec.options.contains(where: { $0.group != nil }) else { return full }
+        return (head + spec.options.filter { $0.group == nil }.map(shown) + ["[<options>]"]).joined(separator: " ")
+    }
+
+    /// The options under their headings: the main ones first (`OPTIONS`), then each group in
+    /// the order it first appears.
+    static func groups(_ spec: CommandSpec) -> [(heading: String, options: [OptionSpec])] {
+        var order: [String] = []
+        for option in spec.options where !order.contains(option.group ?? "OPTIONS") { order.append(option.group ?? "OPTIONS") }
+        return order.map { heading in (heading, spec.options.filter { ($0.group ?? "OPTIONS") == heading }) }
     }
 
     /// `subweave --help`.
@@ -35,14 +47,18 @@ enum HelpText {
         if !spec.positionals.isEmpty {
             lines += ["", "ARGUMENTS:"] + spec.positionals.map { "  " + pad("<\($0.name)>", 28) + $0.help }
         }
-        if !spec.options.isEmpty {
+        for (heading, options) in groups(spec) {
             lines +=
-                ["", "OPTIONS:"]
-                + spec.options.map { option in
+                ["", heading + ":"]
+                + options.map { option in
                     let names = ([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
                     let values = option.allowed.map { " (\($0.joined(separator: ", ")))" } ?? ""
                     return "  " + pad(names, 28) + option.help + values
                 }
+        }
+        if !spec.examples.isEmpty {
+            lines += ["", "EXAMPLES:"]
+            for example in spec.examples { lines += ["  " + example.command, "      " + example.does] }
         }
         return lines.joined(separator: "\n")
     }
@@ -63,11 +79,18 @@ enum HelpText {
         for spec in CommandTable.all {
             out += [".SH " + spec.name.uppercased(), roff(spec.summary) + ".", ".PP", roff(spec.discussion)]
             for positional in spec.positionals { out += [".TP", ".I \(roff(positional.name))", roff(positional.help)] }
-            for option in spec.options {
-                out += [
-                    ".TP", ".B " + roff(([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")),
-                    roff(option.help + (option.allowed.map { " (" + $0.joined(separator: ", ") + ")" } ?? "")),
-                ]
+            for (heading, options) in groups(spec) {
+                if heading != "OPTIONS" { out += [".SS " + roff(heading)] }
+                for option in options {
+                    out += [
+                        ".TP", ".B " + roff(([option.name] + option.aliases).joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")),
+                        roff(option.help + (option.allowed.map { " (" + $0.joined(separator: ", ") + ")" } ?? "")),
+                    ]
+                }
+            }
+            if !spec.examples.isEmpty {
+                out += [".SS EXAMPLES"]
+                for example in spec.examples { out += [".PP", roff(example.does) + ":", ".EX", roff(example.command), ".EE"] }
             }
         }
         out += [".SH EXIT STATUS", "0 success, 1 bad input or a file that cannot be read or written, 64 a usage error."]

@@ -125,3 +125,74 @@ struct VocabularyTests {
         #expect(outcome.stderr.contains("--allow-empty") && !outcome.stderr.contains("PackageRequest"), "\(outcome.stderr)")
     }
 }
+
+/// The examples help and the manual show are commands the parser takes, and one runs for real.
+struct HelpExampleTests {
+    /// Splits a command line as a shell would for these examples: spaces, double quotes, a
+    /// redirection ends the command, and the array-task variables take the values a task has.
+    static func words(_ line: String) -> [String] {
+        let line = line.replacingOccurrences(of: "$SLURM_ARRAY_TASK_ID", with: "3").replacingOccurrences(of: "$SLURM_ARRAY_TASK_COUNT", with: "8")
+            .components(separatedBy: " > ")[0]
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        for character in line {
+            if character == "\"" {
+                quoted.toggle()
+            } else if character == " " && !quoted {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    @Test func everyExampleParses() throws {
+        for spec in CommandTable.all {
+            for example in spec.examples {
+                let words = Self.words(example.command)
+                #expect(words.first == "subweave" && words.dropFirst().first == spec.name, "\(example.command)")
+                #expect(throws: Never.self, "\(example.command)") { _ = try Invocation.parse(Array(words.dropFirst())) }
+            }
+        }
+        #expect(CommandTable.all.allSatisfy { !$0.examples.isEmpty }, "every command has an example")
+        #expect(HelpText.help(CommandTable.package).contains("EXAMPLES:"))
+        #expect(HelpText.manual.contains(".SS EXAMPLES"))
+    }
+
+    @Test func usageLinesAreShortAndHelpIsGrouped() {
+        for spec in CommandTable.all {
+            #expect(HelpText.usage(spec).count <= 120, "\(HelpText.usage(spec))")
+        }
+        #expect(HelpText.usage(CommandTable.package).hasSuffix("[<options>]"))
+        let help = HelpText.help(CommandTable.package)
+        for heading in ["OPTIONS:", "CAPTIONS:", "LIVE:", "OUTPUT:", "READING AND REPORTING:"] { #expect(help.contains("\n" + heading + "\n"), "\(heading)") }
+        // Every option is still listed in help, whatever the usage line shows.
+        for spec in CommandTable.all {
+            for option in spec.options { #expect(HelpText.help(spec).contains("  " + option.name), "\(spec.name) \(option.name)") }
+        }
+    }
+
+    /// The completion scripts load in the shells they are for (Scripts/install.sh installs them).
+    @Test(.enabled(if: BuiltTool.subweave != nil && Tools.which("bash") != nil, "the subweave binary or bash is missing"))
+    func theBashCompletionLoads() throws {
+        let binary = try #require(BuiltTool.subweave)
+        let bash = try #require(Tools.which("bash"))
+        let loaded = try Tools.run(bash, ["-c", "source <(\"$0\" completions bash) && complete -p subweave", binary])
+        #expect(loaded.status == 0 && loaded.stdout.contains("_subweave"), "\(loaded.stderr)")
+        let install = try String(contentsOf: Fixtures.repository.appendingPathComponent("Scripts/install.sh"), encoding: .utf8)
+        #expect(install.contains("completions bash >") && install.contains("completions zsh >"))
+    }
+
+    @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+    func theFirstPackageExampleRuns() throws {
+        let dir = try Fixtures.copyExample()
+        let words = Self.words(try #require(CommandTable.package.examples.first).command)
+        let run = try BuiltTool.run(Array(words.dropFirst()), directory: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8).contains("LANGUAGE=\"fr\""))
+    }
+}

@@ -207,6 +207,30 @@ struct LiveFollowTests {
         for i in 0..<7 { #expect(abs((placed["Cue \(i)"] ?? -1) - (Double(i) * 2 + 0.5)) < 0.0011, "Cue \(i)") }
     }
 
+    /// The command's status: a line per publication pass on stderr (off a terminal), the media
+    /// sequence growing, and the segments each pass wrote adding up to the total.
+    @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+    func theCommandSaysEachPass() async throws {
+        let folder = try Scratch.make().path
+        try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let encoder = try Self.liveEncoder(folder: folder, seconds: 8)
+        defer { encoder.terminate() }
+        let run = try BuiltTool.run([
+            "package", folder + "/master.m3u8", "--subtitle", "url=\(folder)/en.srt,language=en", "--captions", "off", "--follow", "--poll", "0.25",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let passes = run.stderr.split(separator: "\n").filter { $0.hasPrefix("pass ") }
+        #expect(passes.count >= 2, "\(run.stderr)")
+        for (index, line) in passes.enumerated() { #expect(line.hasPrefix("pass \(index + 1): media sequence 0-"), "\(line)") }
+        #expect(passes.last?.contains("ended") == true, "\(run.stderr)")
+        let written = passes.compactMap { line -> Int? in
+            guard let plus = line.range(of: "external:en:en +") else { return nil }
+            return Int(line[plus.upperBound...].prefix { $0.isNumber })
+        }
+        let total = run.stderr.components(separatedBy: "the playlist ended: ").last?.prefix { $0.isNumber }
+        #expect(String(written.reduce(0, +)) == total.map(String.init), "\(run.stderr)")
+    }
+
     @Test func slidesWithASlidingWindow() async throws {
         let folder = try Scratch.make().path
         try Self.everyTwoSeconds.write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)

@@ -68,10 +68,17 @@ public enum CaptionFile {
 
     /// Every caption of the file, per service, timed from its first video frame: an MPEG-TS
     /// file (read in chunks), or a fragmented MP4 file (its `moov` and fragments, read whole).
-    public static func decode(_ path: String) async throws(SubweaveError) -> ProgrammeCaptions {
+    ///
+    /// `onProgress` is told the bytes of an MPEG-TS file decoded so far.
+    public static func decode(_ path: String, onProgress: ProgressHandler? = nil) async throws(SubweaveError) -> ProgrammeCaptions {
         try await onDispatch { () throws(SubweaveError) in
             if try isFragmentedMP4(path) { return captions(try decodeFragmented(path), path: path) }
-            let result = TransportStreamCaptions.decode(try open(path))
+            let chunks = try open(path)
+            if let onProgress {
+                let total = chunks.fileSize
+                chunks.onRead = { onProgress(WorkProgress(.bytes, done: $0, total: total)) }
+            }
+            let result = TransportStreamCaptions.decode(chunks)
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             return ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },

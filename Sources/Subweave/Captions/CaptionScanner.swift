@@ -18,6 +18,8 @@ package struct CaptionScanner {
     /// The bounded look's length, in video access units (about a minute at 30 frames a second).
     package static let detectionAccessUnits = 1_800
     let reader: MediaReader
+    /// Told after each segment decoded.
+    var onProgress: ProgressHandler = { _ in }
 
     /// Decodes the reference variant's segments: all of them, or with `accessUnitLimit` until
     /// the first character or that many access units.
@@ -45,6 +47,7 @@ package struct CaptionScanner {
             decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
             let bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
             try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+            onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
         }
         let through = decoding.lastFrameEnd
         // A caption still on screen at the end of an open programme (no EXT-X-ENDLIST) is not a
@@ -85,7 +88,9 @@ extension Presentation {
     /// Decodes every segment of the reference variant: its CEA-608 services on the programme
     /// timeline (what `subweave captions` prints for a master).
     public func captions() async throws(SubweaveError) -> ProgrammeCaptions {
-        try await CaptionScanner(reader: MediaReader(loader: loader)).scan(timeline, playlistURL: reference.url)
+        var scanner = CaptionScanner(reader: MediaReader(loader: loader))
+        scanner.onProgress = onProgress
+        return try await scanner.scan(timeline, playlistURL: reference.url)
     }
 
     /// A bounded look at the reference variant's captions: its segments in order until the first

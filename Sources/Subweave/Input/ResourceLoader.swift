@@ -244,6 +244,16 @@ public struct ResourceLoader: Sendable {
 public final class FileChunks: Sequence, IteratorProtocol {
     private let fd: Int32
     private let size: Int
+    /// Bytes handed out so far.
+    public private(set) var bytesRead = 0
+    /// Told the bytes read so far after each chunk.
+    public var onRead: ((Int) -> Void)?
+
+    /// The file's size when it was opened, in bytes.
+    public var fileSize: Int {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+    }
 
     /// Opens `path` (a regular file, else a ``ResourceLoader/Failure``) for chunks of `size` bytes.
     public init(path: String, chunkSize size: Int = 1 << 20) throws(ResourceLoader.Failure) {
@@ -267,6 +277,8 @@ public final class FileChunks: Sequence, IteratorProtocol {
             }
         }
         guard !failed, !chunk.isEmpty else { return nil }
+        bytesRead += chunk.count
+        onRead?(bytesRead)
         return chunk[...]
     }
 }

@@ -16,6 +16,17 @@ public struct LiveUpdate: Sendable, Equatable {
     /// and segment count as this pass read them.
     public let mediaSequence: Int
     public let segmentCount: Int
+    /// Each rendition (its identity) with the subtitle segments this pass wrote, in the
+    /// master's order.
+    public var writtenByRendition: [RenditionCount] = []
+    /// Cues that arrived after their segment was published, every rendition, so far.
+    public var lateCues = 0
+
+    /// A rendition's identity and a count.
+    public struct RenditionCount: Sendable, Equatable {
+        public let identity: String
+        public let count: Int
+    }
 }
 
 /// How a follow ended.

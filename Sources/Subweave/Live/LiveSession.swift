@@ -133,16 +133,22 @@ struct LiveSession {
         initializations = cache
         let captionCues = try await decodeCaptions(playlist)
         var written = 0
+        var byRendition: [LiveUpdate.RenditionCount] = []
         for index in state.renditions.indices {
             let cues = try await cues(forRendition: index, captions: captionCues)
-            written += try writeSegments(index, playlist: playlist, cues: cues)
+            let count = try writeSegments(index, playlist: playlist, cues: cues)
+            written += count
+            byRendition.append(LiveUpdate.RenditionCount(identity: state.renditions[index].record.identity, count: count))
             try writePlaylist(index, playlist: playlist)
         }
         if !state.masterWritten || captionServicesChanged { try await writeMaster() }
         prune(playlist)
         try saveState()
-        return LiveUpdate(
+        var update = LiveUpdate(
             newSegments: added, segmentsWritten: written, ended: playlist.hasEndList, mediaSequence: playlist.mediaSequence,
             segmentCount: playlist.segments.count)
+        update.writtenByRendition = byRendition
+        update.lateCues = state.renditions.reduce(0) { $0 + $1.lateCues }
+        return update
     }
 }

@@ -18,6 +18,8 @@ public struct Packager: Sendable {
     public var retireAfter: TimeInterval = RenditionLayout.defaultRetireAfter
     /// Told when the run has to wait for another run's lock.
     public var onWait: @Sendable (String) -> Void = { _ in }
+    /// Told as the run advances (``Presentation/onProgress``).
+    public var onProgress: ProgressHandler = { _ in }
 
     /// A packager reading through `loader` (its limits, timeouts and retries).
     public init(loader: ResourceLoader = ResourceLoader()) {
@@ -37,7 +39,8 @@ public struct Packager: Sendable {
         let writer = makeWriter(for: request.output ?? master)
         let lock = try await writer.acquireLock()
         defer { lock.release() }
-        let presentation = try await Presentation(master: master, loader: loader)
+        var presentation = try await Presentation(master: master, loader: loader)
+        presentation.onProgress = onProgress
         // Each track's rendition is staged as soon as it is made: the run holds a few tracks'
         // cues at a time however many tracks there are.
         let stager = try await onDispatch { () throws(SubweaveError) in try RenditionStager.open(in: writer.folder) }

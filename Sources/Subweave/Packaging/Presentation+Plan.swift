@@ -1,6 +1,7 @@
 import Captions
 import Foundation
 import HLS
+import Synchronization
 import Timebase
 import TimedText
 
@@ -27,7 +28,9 @@ extension Presentation {
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
         var captions = ProgrammeCaptions.none
         if request.captions == .auto || request.closedCaptions != .none {
-            captions = try await CaptionScanner(reader: reader).scan(timeline, playlistURL: reference.url).with(request.captionServices)
+            var scanner = CaptionScanner(reader: reader)
+            scanner.onProgress = onProgress
+            captions = try await scanner.scan(timeline, playlistURL: reference.url).with(request.captionServices)
         }
         // An open programme's renditions are appended to, under the URIs players already follow.
         let published = output == masterURL ? publishedRenditions() : [:]
@@ -95,7 +98,11 @@ extension Presentation {
     ) async throws(SubweaveError) -> [MadeTrack] {
         let timeline = self.timeline
         let compared = RenditionRules.forcedCoverageTracks(tracks)
+        let onProgress = self.onProgress
+        let made = Atomic<Int>(0)
+        if !tracks.isEmpty { onProgress(WorkProgress(.tracks, done: 0, total: tracks.count)) }
         return try await TrackLoader(loader: loader).load(tracks) { index, track, ingested throws(SubweaveError) in
+            defer { onProgress(WorkProgress(.tracks, done: made.add(1, ordering: .relaxed).newValue, total: tracks.count)) }
             let track = try Self.languageFromFile(track, ingested)
             let made = RenditionPlanner.rendition(for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)])
             var files = PlannedRendition.Files.pending(made.rendition)

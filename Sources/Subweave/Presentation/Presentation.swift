@@ -26,6 +26,8 @@ public struct Presentation: Sendable {
     public let warnings: [PackageWarning]
     /// The reader every further read goes through.
     public let loader: ResourceLoader
+    /// Told as planning advances: the video read for captions, the tracks made.
+    public var onProgress: ProgressHandler = { _ in }
 
     /// Reads `master` (a local file or `http(s)://` URL), chooses the reference variant, and reads
     /// the first segment of each of its discontinuity sequences for their timestamps.

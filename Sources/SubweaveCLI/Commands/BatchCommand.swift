@@ -25,12 +25,12 @@ enum BatchCommand {
             shard: context.arguments.value("--shard").flatMap(Shard.init(parsing:)) ?? .all, loader: Commands.loader(context))
         if let timeout = context.arguments.value("--lock-timeout").flatMap(Double.init) { runner.lockTimeout = timeout }
         let total = titles.indices.filter { runner.shard.takes($0) }.count
-        let progress = Progress(context)
+        let progress = ProgressLine(context)
         let counter = Counter()
         let results = await runner.run(titles) { result in
             try? Output.json(result, schema: "subweave.batch-result/1", pretty: false)
             let done = counter.increment()
-            progress.say("\(done)/\(total) titles")
+            progress.count(done, of: total, "titles")
         }
         progress.done()
         let failed = results.filter { $0.status == .failed }.count

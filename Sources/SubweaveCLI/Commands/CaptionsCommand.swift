@@ -35,10 +35,16 @@ enum CaptionsCommand {
             }
             return 0
         }
-        let captions =
-            isPlaylist
-            ? try await Presentation(master: Commands.url(input), loader: Commands.loader(context)).captions()
-            : try await CaptionFile.decode(input)
+        let progress = ProgressLine(context)
+        let captions: ProgrammeCaptions
+        if isPlaylist {
+            var presentation = try await Presentation(master: Commands.url(input), loader: Commands.loader(context))
+            presentation.onProgress = progress.update
+            captions = try await presentation.captions()
+        } else {
+            captions = try await CaptionFile.decode(input, onProgress: progress.update)
+        }
+        progress.done()
         let services = captions.services.map { s in
             ServiceJSON(
                 service: s.service.rawValue, language: captions.language(for: s.service)?.description,

@@ -29,13 +29,16 @@ enum PackageCommand {
         follower.idleTimeout = arguments.value("--idle-timeout").flatMap(Double.init)
         if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { follower.lockTimeout = timeout }
         follower.onRetry = { message in context.note("warning: \(message)") }
-        follower.onUpdate = { update in
-            if context.verbose {
-                context.note(
-                    "segments \(update.newSegments.map(String.init).joined(separator: ", ")): \(update.segmentsWritten.counted("subtitle segment")) written")
-            }
+        let status = FollowStatus(context)
+        follower.onUpdate = { update in status.pass(update) }
+        let report: LiveReport
+        do {
+            report = try await follower.follow(master: Commands.url(arguments.positionals[0]), request)
+            status.done()
+        } catch {
+            status.done()
+            throw error
         }
-        let report = try await follower.follow(master: Commands.url(arguments.positionals[0]), request)
         if context.json {
             try Output.json(
                 LiveJSON(reason: report.reason, segmentsWritten: report.segmentsWritten, lateCues: report.lateCues, notes: report.notes),
@@ -111,13 +114,16 @@ enum PackageCommand {
         request.strict = arguments.flag("--strict")
         let master = Commands.url(arguments.positionals[0])
         let loader = Commands.loader(context)
-        let progress = Progress(context)
+        let progress = ProgressLine(context)
         progress.say("reading \(arguments.positionals[0])")
         var plan: PackagePlan
         if arguments.flag("--dry-run") {
-            plan = try await Presentation(master: master, loader: loader).plan(request)
+            var presentation = try await Presentation(master: master, loader: loader)
+            presentation.onProgress = progress.update
+            plan = try await presentation.plan(request)
         } else {
             var packager = Packager(loader: loader)
+            packager.onProgress = progress.update
             packager.keepPrevious = arguments.flag("--keep-previous")
             if let seconds = arguments.value("--retire-after").flatMap(Double.init) { packager.retireAfter = seconds }
             if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { packager.lockTimeout = timeout }
@@ -210,24 +216,5 @@ enum PackageCommand {
         }
 
         enum Key: String, CodingKey { case masterText = "master_text" }
-    }
-}
-
-/// A progress line on stderr, only when stderr is a terminal (never in logs or pipelines).
-struct Progress {
-    let enabled: Bool
-
-    init(_ context: Context) {
-        enabled = !context.quiet && !context.json && isatty(STDERR_FILENO) == 1
-    }
-
-    func say(_ text: String) {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
-    }
-
-    func done() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }
