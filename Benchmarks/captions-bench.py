@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""CEA-608 benchmark: a long captioned MPEG-TS (>= 1 GiB, built by looping a re-encoded copy of
+"""CEA-608 and CEA-708 benchmark: a long captioned MPEG-TS (>= 1 GiB, built by looping a re-encoded copy of
 Fixtures/captions/programme.ts), read by the release-built `subweave` for detection
 (`captions --detect`, a bounded look of 1,800 access units) and full decoding (`captions --json`),
 as MPEG-TS and remuxed to fragmented MP4, next to ffmpeg on the same files in the same run
 (detection: decoding the same 1,800 frames; decoding: the subcc path, `movie=FILE[out+subcc]`).
 The same TS cut into an HLS presentation (6 s segments) is packaged (`package --dry-run`, no
 side-loaded track): the cost of deciding the caption services from the whole programme, against
-`cat` of its segments. A 256 MiB file of the same content shows whether memory stays flat as the
+`cat` of its segments. A second long TS of the same size carries CEA-708 too (two DTVCC services
+added to every access unit's cc_data by Benchmarks/dtvcc_inject.py, no B-frames): its full decode
+against `cat` in the same run. A 256 MiB file of the same content shows whether memory stays flat as the
 input grows.
 
     python3 Benchmarks/captions-bench.py [--size-mib 1024] [--keep]
@@ -99,6 +101,21 @@ def main():
             run(["cat"] + segments, stdout=null)  # warm
         results["cat_segments"] = median_run(["cat"] + segments)
         results["package_scan"] = median_run([subweave, "package", os.path.join(hls, "master.m3u8"), "--dry-run", "--json"])
+        # CEA-708: the same programme with two DTVCC services added, looped to the same size.
+        clip0 = os.path.join(work, "clip-nobf.ts")
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", os.path.join(ROOT, "Fixtures/captions/programme.ts"),
+                        "-vf", "scale=960:540", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "6M", "-bf", "0", "-x264-params", "aud=1",
+                        "-a53cc", "1", "-f", "mpegts", clip0], check=True)
+        clip708 = os.path.join(work, "clip708.ts")
+        subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks/dtvcc_inject.py"), clip0, clip708], check=True)
+        big708 = os.path.join(work, "big708.ts")
+        big708_size = loop_to(clip708, big708, args.size_mib)
+        with open(os.devnull, "w") as null:
+            run(["cat", big708], stdout=null)  # warm
+        results["cat_708"] = median_run(["cat", big708])
+        results["decode_subweave_708"] = median_run([subweave, "captions", "--json", big708], stdout=os.path.join(work, "ours-708.json"))
+        with open(os.path.join(work, "ours-708.json")) as f:
+            ours708 = json.load(f)
         with open(os.path.join(work, "ours.json")) as f:
             ours = json.load(f)
         with open(os.path.join(work, "ours-fmp4.json")) as f:
@@ -136,6 +153,9 @@ def main():
         report["hls_segments"] = len(segments)
         report["ratio_package_scan_to_cat"] = round(results["package_scan"][0] / results["cat_segments"][0], 2)
         report["memory_growth_small_to_big"] = round(results["decode_subweave"][1] / results["decode_subweave_small"][1], 3)
+        report["file_708_mib"] = round(big708_size / 2**20, 1)
+        report["cues_708"] = {s["service"]: len(s["cues"]) for s in ours708["services"]}
+        report["ratio_decode_to_cat_708"] = round(results["decode_subweave_708"][0] / results["cat_708"][0], 2)
         print(json.dumps(report, indent=2))
     finally:
         if args.keep:

@@ -3,11 +3,13 @@ import Timebase
 import TimedText
 
 /// The whole caption path for one video stream: access units → NAL units → SEI → A/53
-/// cc_data → presentation order → the 608 decoders of both fields → cues.
+/// cc_data → presentation order → the 608 decoders of both fields and the 708 (DTVCC) decoder →
+/// cues.
 package struct CaptionDecoder {
     package let codec: NALUnits.Codec
     private var reorder = ReorderBuffer()
     private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
+    private var dtvcc = DTVCCDecoder()
     package var collector = CaptionCollector()
     private var lastTime: MediaTime?
     /// The shortest step seen between the presentation times of successive access units: one
@@ -15,8 +17,8 @@ package struct CaptionDecoder {
     private var frameStep: MediaTime?
     /// Access units seen so far.
     package private(set) var accessUnits = 0
-    /// Access units that carried line-21 caption data (valid cc_data of field 1 or 2, padding
-    /// included): captions may be present even when no character is ever decoded.
+    /// Access units that carried caption data (valid cc_data of field 1 or 2, padding included,
+    /// or of DTVCC): captions may be present even when no character is ever decoded.
     package private(set) var captionDataUnits = 0
     /// When the first printable character was decoded, and in which service.
     package private(set) var firstText: (service: CaptionService, time: MediaTime)?
@@ -68,8 +70,14 @@ package struct CaptionDecoder {
     private mutating func decode(_ data: [CCData], at time: MediaTime) {
         if let last = lastTime, time > last { frameStep = min(frameStep ?? (time - last), time - last) }
         lastTime = max(lastTime ?? time, time)
-        if data.contains(where: { $0.valid && $0.type < 2 }) { captionDataUnits += 1 }
-        for item in data where item.valid && item.type < 2 {
+        if data.contains(where: { $0.valid }) { captionDataUnits += 1 }
+        dtvcc.settle(at: time, into: &collector)
+        for item in data where item.valid {
+            if item.type >= 2 {
+                dtvcc.decode(type: item.type, item.byte1, item.byte2, at: time, into: &collector)
+                if firstText == nil, let service = dtvcc.servicesWithText.min() { firstText = (service, time) }
+                continue
+            }
             let index = Int(item.type)
             fields[index].decode(item.byte1, item.byte2, at: time, into: &collector)
             if firstText == nil, let service = fields[index].servicesWithText.min() { firstText = (service, time) }
@@ -88,26 +96,29 @@ package struct CaptionDecoder {
         drainReorderBuffer()
         let time = end ?? lastFrameEnd ?? .zero
         for i in fields.indices { fields[i].finish(at: time, into: &collector) }
+        dtvcc.finish(at: time, into: &collector)
     }
 
     /// At a discontinuity: decodes what is buffered, ends open captions at `time`, resets.
     package mutating func discontinuity(at time: MediaTime) {
         drainReorderBuffer()
         for i in fields.indices { fields[i].reset(at: time, into: &collector) }
+        dtvcc.reset(at: time, into: &collector)
     }
 
     /// The captions on screen now, per service, as cues ending at `time` (CaptionCollector's
     /// form); they are not final: a later one with the same start and text may end later.
     package func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
-        fields.flatMap { field in
-            field.openCaptions(at: time).map {
-                (
-                    $0.service,
-                    Cue(start: $0.start, end: min(time, $0.start + Channel608.maximumDuration), text: CueText.sanitized(CueText.escaped($0.text)).text)
-                )
-            }
+        (fields.flatMap { $0.openCaptions(at: time) } + dtvcc.openCaptions(at: time)).map {
+            (
+                $0.service,
+                Cue(start: $0.start, end: min(time, $0.start + Channel608.maximumDuration), text: CueText.sanitized(CueText.escaped($0.text)).text)
+            )
         }
     }
+
+    /// DTVCC packets cut short and sequence numbers skipped so far.
+    package var damagedDTVCCPackets: (truncated: Int, gaps: Int) { (dtvcc.truncatedPackets, dtvcc.sequenceGaps) }
 
     /// For a bounded scan (`limit` access units): whether it is over — text found, or the limit
     /// reached (then the access units still waiting to be put in order are decoded).
@@ -127,6 +138,6 @@ package struct CaptionDecoder {
 
     /// The services in which text was decoded.
     package var services: [CaptionService] {
-        (fields[0].servicesWithText.union(fields[1].servicesWithText)).sorted()
+        fields[0].servicesWithText.union(fields[1].servicesWithText).union(dtvcc.servicesWithText).sorted()
     }
 }

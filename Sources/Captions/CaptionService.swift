@@ -1,7 +1,36 @@
-/// A CEA-608 caption service: CC1 to CC4 (CTA-608-E: field 1 carries CC1/CC2, field 2 CC3/CC4;
-/// the data-channel bit of the control codes selects the first or second of a field).
-public enum CaptionService: String, Sendable, CaseIterable, Comparable, Codable {
-    case cc1 = "CC1", cc2 = "CC2", cc3 = "CC3", cc4 = "CC4"
+/// An in-band caption service: CEA-608's CC1 to CC4 (CTA-608-E: field 1 carries CC1/CC2, field 2
+/// CC3/CC4; the data-channel bit of the control codes selects the first or second of a field), or
+/// a CEA-708 DTVCC service, SERVICE1 to SERVICE63 (HLS's INSTREAM-ID spelling).
+public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, Codable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+    /// The 708 service number (1–63), or nil for a 608 channel.
+    public let serviceNumber: Int?
+
+    public init?(rawValue: String) {
+        let upper = rawValue.uppercased()
+        if ["CC1", "CC2", "CC3", "CC4"].contains(upper) {
+            self.rawValue = upper
+            serviceNumber = nil
+        } else if upper.hasPrefix("SERVICE"), let n = Int(upper.dropFirst(7)), (1...63).contains(n), String(n) == upper.dropFirst(7) {
+            self.rawValue = "SERVICE\(n)"
+            serviceNumber = n
+        } else {
+            return nil
+        }
+    }
+
+    private init(cc number: Int) {
+        rawValue = "CC\(number)"
+        serviceNumber = nil
+    }
+
+    public static let cc1 = CaptionService(cc: 1), cc2 = CaptionService(cc: 2), cc3 = CaptionService(cc: 3), cc4 = CaptionService(cc: 4)
+
+    /// A 708 service, 1–63.
+    public static func dtvcc(_ number: Int) -> CaptionService? { CaptionService(rawValue: "SERVICE\(number)") }
+
+    /// Every service: the four 608 channels, then the 63 708 services.
+    public static let allCases: [CaptionService] = [.cc1, .cc2, .cc3, .cc4] + (1...63).compactMap(dtvcc)
 
     init(field: Int, channel: Int) {
         switch (field, channel) {
@@ -12,8 +41,38 @@ public enum CaptionService: String, Sendable, CaseIterable, Comparable, Codable 
         }
     }
 
-    /// The line-21 field that carries it: 1 for CC1 and CC2, 2 for CC3 and CC4.
-    public var field: Int { self == .cc1 || self == .cc2 ? 1 : 2 }
+    /// Whether it is a CEA-708 service.
+    public var isDTVCC: Bool { serviceNumber != nil }
 
-    public static func < (a: CaptionService, b: CaptionService) -> Bool { a.rawValue < b.rawValue }
+    /// The line-21 field that carries a 608 channel: 1 for CC1 and CC2, 2 for CC3 and CC4; nil
+    /// for a 708 service.
+    public var field: Int? {
+        guard serviceNumber == nil else { return nil }
+        return self == .cc1 || self == .cc2 ? 1 : 2
+    }
+
+    public var description: String { rawValue }
+
+    /// 608 channels first, then 708 services by number.
+    public static func < (a: CaptionService, b: CaptionService) -> Bool {
+        switch (a.serviceNumber, b.serviceNumber) {
+        case (nil, nil): return a.rawValue < b.rawValue
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let x?, let y?): return x < y
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let service = CaptionService(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a caption service: \(text)"))
+        }
+        self = service
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }

@@ -111,6 +111,9 @@ public struct MasterPlaylist: Sendable, Equatable {
         /// Apply `edits` to the attributes of every line with tag `tag` (every `#EXT-X-STREAM-INF`):
         /// one edit for the same change on many lines (see ``Playlist/rewriteTags(_:_:)``).
         case editAttributes(tag: String, [AttributeEdit])
+        /// Set the playlist's `EXT-X-VERSION` to at least `version`: the tag's value raised where
+        /// it stands, or the tag added after `#EXTM3U` when there is none (version 1).
+        case requireVersion(Int)
 
         public static func == (a: Edit, b: Edit) -> Bool {
             switch (a, b) {
@@ -120,6 +123,7 @@ public struct MasterPlaylist: Sendable, Equatable {
             case let (.remove(l1), .remove(l2)): return l1 == l2
             case let (.setURI(l1, u1), .setURI(l2, u2)): return l1 == l2 && u1 == u2
             case let (.editAttributes(t1, e1), .editAttributes(t2, e2)): return t1 == t2 && e1 == e2
+            case let (.requireVersion(v1), .requireVersion(v2)): return v1 == v2
             default: return false
             }
         }
@@ -149,6 +153,15 @@ public struct MasterPlaylist: Sendable, Equatable {
                 removing.insert(line)
             case .editAttributes(let tag, let attributeEdits):
                 rewrites.append((tag, attributeEdits))
+            case .requireVersion(let version):
+                let text = "\(TagName.version):\(version)"
+                if let line = lines.indices.first(where: { playlist.lineClass($0) == .tag(TagName.version) }) {
+                    let value = lines[line].content.split(separator: ":", maxSplits: 1).last.map { String($0.trimming([" ", "\t", "\r"])) }
+                    let current = value.flatMap { Int($0) } ?? 1
+                    if current < version { replacing[line] = text }
+                } else {
+                    inserting[min(1, lines.count), default: []].append(playlist.makeLine(text))
+                }
             }
         }
         // The views hold the lines as they were: dropped first, the edit does not copy what it shares with them.

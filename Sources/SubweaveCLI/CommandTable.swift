@@ -119,7 +119,7 @@ enum CommandTable {
             + ([
                 OptionSpec(
                     name: "--captions", value: "MODE", allowed: ["auto", "off"],
-                    help: "auto (default): CEA-608 services found in the video become WebVTT renditions; off"),
+                    help: "auto (default): CEA-608 and CEA-708 services found in the video become WebVTT renditions; off"),
                 OptionSpec(
                     name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
                     help:
@@ -257,11 +257,11 @@ enum CommandTable {
         discussion: "Lists the audible, legible and visual groups and, for the locales given, what a player selects at load.")
 
     static let captions = CommandSpec(
-        name: "captions", summary: "decode the CEA-608 captions of a TS file or a master's video",
+        name: "captions", summary: "decode the CEA-608 and CEA-708 captions of a TS file or a master's video",
         positionals: [PositionalSpec(name: "file.ts|master.m3u8", help: "an MPEG-TS file or a master playlist")],
         options: [OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first"), json, limit],
         discussion: """
-            Prints the cues per service (CC1-CC4), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
+            Prints the cues per service (CC1-CC4, SERVICE1-SERVICE63), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
             video access units, stopping at the first printable character.
             """)
 

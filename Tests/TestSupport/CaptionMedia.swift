@@ -38,8 +38,20 @@ public enum CC608 {
 public struct CaptionScript: Sendable {
     public private(set) var field1: [Int: (UInt8, UInt8)] = [:]
     public private(set) var field2: [Int: (UInt8, UInt8)] = [:]
+    /// CEA-708 cc_data triplets per frame (after the two 608 ones).
+    public private(set) var dtvcc: [Int: [(UInt8, UInt8, UInt8)]] = [:]
+    private var dtvccSequence = 0
 
     public init() {}
+
+    /// Sends `commands` to 708 service `service` in one DTVCC packet carried by `frame`.
+    public mutating func send708(_ commands: [UInt8]..., service: Int = 1, at frame: Int) {
+        let data = commands.flatMap { $0 }
+        var blocks: [(service: Int, data: [UInt8])] = []
+        for start in stride(from: 0, to: data.count, by: 31) { blocks.append((service, Array(data[start..<min(start + 31, data.count)]))) }
+        dtvcc[frame, default: []] += DTVCC.triplets(DTVCC.packet(sequence: dtvccSequence, blocks: blocks))
+        dtvccSequence = (dtvccSequence + 1) & 3
+    }
 
     /// Sends `pairs` on consecutive frames from `frame`; control codes (first byte 0x10-0x1F) are
     /// sent twice, as CTA-608 requires.
@@ -119,6 +131,7 @@ public enum CaptionedStream {
             var triplets: [(UInt8, UInt8, UInt8)] = []
             if let p = script.field1[frame] { triplets.append((0xFC, p.0, p.1)) } else { triplets.append((0xFC, 0x80, 0x80)) }
             if let p = script.field2[frame] { triplets.append((0xFD, p.0, p.1)) } else { triplets.append((0xFD, 0x80, 0x80)) }
+            triplets += script.dtvcc[frame] ?? []
             pes.append((time.pts, time.dts, insert(sei(triplets, codec: codec), into: unit, codec: codec)))
         }
         let handmade = folder + "/handmade.ts"

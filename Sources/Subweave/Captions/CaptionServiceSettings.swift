@@ -6,9 +6,10 @@ import Timebase
 public struct CaptionServiceSetting: Sendable, Equatable {
     public var language: LanguageTag?
     public var name: String?
-    public var publish: Bool
+    /// Whether to publish it; nil leaves it to the default (``ProgrammeCaptions/published``).
+    public var publish: Bool?
 
-    public init(language: LanguageTag? = nil, name: String? = nil, publish: Bool = true) {
+    public init(language: LanguageTag? = nil, name: String? = nil, publish: Bool? = nil) {
         self.language = language
         self.name = name
         self.publish = publish

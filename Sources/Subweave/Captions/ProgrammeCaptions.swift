@@ -67,8 +67,36 @@ public struct ProgrammeCaptions: Sendable {
         return copy
     }
 
-    /// The services to publish: those found that the operator did not turn off.
-    public var published: [Service] { services.filter { settings[$0.service.rawValue]?.publish ?? true } }
+    /// The services to publish: those the operator turned on, and by default every 608 channel
+    /// found and every 708 service whose language no published 608 channel already carries.
+    ///
+    /// A stream that carries a programme in 608 and 708 carries the same words twice (ATSC
+    /// requires both); the 608 one is published by default, since every player and every
+    /// earlier run knows it, and a 708 service of another language (a second-language or a
+    /// 708-only service) is published beside it. ``duplicatedServices`` are the ones left out.
+    public var published: [Service] { services.filter(isPublished) }
+
+    /// 708 services left out by default because a published 608 channel carries their language.
+    public var duplicatedServices: [(service: CaptionService, by: CaptionService)] {
+        services.compactMap { s in
+            guard settings[s.service.rawValue]?.publish == nil, let twin = twin608(of: s.service) else { return nil }
+            return (s.service, twin)
+        }
+    }
+
+    private func isPublished(_ service: Service) -> Bool {
+        if let publish = settings[service.service.rawValue]?.publish { return publish }
+        return twin608(of: service.service) == nil
+    }
+
+    /// For a 708 service, a published 608 channel of the same language (or both unnamed).
+    private func twin608(of service: CaptionService) -> CaptionService? {
+        guard service.isDTVCC else { return nil }
+        let language = self.language(for: service)
+        return services.first { other in
+            !other.service.isDTVCC && (settings[other.service.rawValue]?.publish ?? true) && self.language(for: other.service) == language
+        }?.service
+    }
 
     /// The language of `service` and where it came from: the operator's setting for the service,
     /// else the stream's declaration (caption_service_descriptor, then the video's ISO 639), else
@@ -108,28 +136,39 @@ public struct CaptionLanguages: Sendable, Equatable {
 
     /// Languages of line-21 fields 1 and 2 from the caption_service_descriptor.
     let fields: [Int: LanguageTag]
+    /// Languages of 708 services, by service number, from the same descriptor.
+    let digital: [Int: LanguageTag]
     /// The video stream's language.
     let video: LanguageTag?
 
     /// No declared language.
     public init() {
         fields = [:]
+        digital = [:]
         video = nil
     }
 
     package init(announced: [TransportStream.CaptionServiceEntry], video: String?) {
         var fields: [Int: LanguageTag] = [:]
-        for entry in announced where !entry.digital && fields[entry.number] == nil {
-            if let tag = LanguageTag(parsing: entry.language) { fields[entry.number] = tag }
+        var digital: [Int: LanguageTag] = [:]
+        for entry in announced {
+            guard let tag = LanguageTag(parsing: entry.language) else { continue }
+            if entry.digital {
+                if digital[entry.number] == nil { digital[entry.number] = tag }
+            } else if fields[entry.number] == nil {
+                fields[entry.number] = tag
+            }
         }
         self.fields = fields
+        self.digital = digital
         self.video = video.flatMap(LanguageTag.init(parsing:))
     }
 
-    /// The language the stream declares for `service` (CC1/CC2 are field 1, CC3/CC4 field 2)
-    /// and its source.
+    /// The language the stream declares for `service` (CC1/CC2 are field 1, CC3/CC4 field 2; a
+    /// 708 service by its number) and its source.
     public func language(for service: CaptionService) -> (tag: LanguageTag, source: Source)? {
-        if let tag = fields[service.field] { return (tag, .captionServiceDescriptor) }
+        if let field = service.field, let tag = fields[field] { return (tag, .captionServiceDescriptor) }
+        if let number = service.serviceNumber, let tag = digital[number] { return (tag, .captionServiceDescriptor) }
         if let video { return (video, .videoStream) }
         return nil
     }

@@ -67,7 +67,7 @@ public enum RenditionList {
     /// `external:en:en` as far as the folder name tells).
     static func identity(fromFolder folder: String) -> String {
         let name = folder.split(separator: "/").last.map(String.init) ?? folder
-        if folder.hasPrefix(RenditionLayout.captionsRoot + "/") { return "cea608:\(name.uppercased())" }
+        if folder.hasPrefix(RenditionLayout.captionsRoot + "/") { return "\(name.hasPrefix("service") ? "cea708" : "cea608"):\(name.uppercased())" }
         guard let dash = name.lastIndex(of: "-") else { return "external:\(name)" }
         return "external:\(name[..<dash]):\(name[name.index(after: dash)...])"
     }

@@ -72,7 +72,8 @@ extension LiveSession {
         if language.isUndetermined { note(RenditionPlanner.unknownCaptionLanguage(service)) }
         let record = RenditionRecord(
             identity: identity.description, sourceID: service.rawValue, language: language.description, name: captions.name(for: service),
-            forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608", source: "the video's \(service.rawValue)", cueCount: 0)
+            forced: false, sdh: true, prefersDefault: false, ingestFormat: service.isDTVCC ? "cea708" : "cea608", source: "the video's \(service.rawValue)",
+            cueCount: 0)
         state.captionRenditions[service.rawValue] = state.renditions.count
         state.renditions.append(LiveRendition(folder: RenditionLayout.folder(for: identity), generation: hash.hex(12), record: record, headerBlocks: []))
     }

@@ -44,6 +44,13 @@ extension ClosedCaptionsRequest {
     func warnings(_ captions: ProgrammeCaptions, mode: CaptionMode) -> [PackageWarning] {
         var warnings: [PackageWarning] = []
         let coverage = captions.coverage
+        for (service, twin) in captions.duplicatedServices where mode == .auto {
+            warnings.append(
+                PackageWarning(
+                    .captionServiceLeftOut,
+                    "\(service.rawValue) (CEA-708) carries the language of \(twin.rawValue) (CEA-608), which is published: it was left out as the same programme; publish it too with caption service setting \(service.rawValue):publish=yes, or instead with \(twin.rawValue):publish=no"
+                ))
+        }
         if captions.services.isEmpty && coverage.carriesCaptionData {
             warnings.append(
                 PackageWarning(

@@ -207,11 +207,12 @@ extension Presentation {
             segmentCount: timeline.playlist.segments.count, duration: timeline.duration.seconds,
             timeline: timeline.sequences.map(PackageReport.Sequence.init),
             groups: rewritten.groups, tracks: tracks,
-            captions: captions.services.map {
+            captions: captions.services.map { service in
                 PackageReport.CaptionService(
-                    service: $0.service.rawValue, language: captions.language(for: $0.service)?.description,
-                    languageSource: captions.languageAndSource(for: $0.service)?.source.rawValue,
-                    firstSeen: $0.firstSeen?.seconds, segment: $0.segment, published: captions.settings[$0.service.rawValue]?.publish ?? true)
+                    service: service.service.rawValue, language: captions.language(for: service.service)?.description,
+                    languageSource: captions.languageAndSource(for: service.service)?.source.rawValue,
+                    firstSeen: service.firstSeen?.seconds, segment: service.segment,
+                    published: captions.published.contains { $0.service == service.service })
             }, warnings: warnings)
     }
 

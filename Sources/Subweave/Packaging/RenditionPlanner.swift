@@ -196,7 +196,7 @@ package struct RenditionPlanner {
             let writable = SegmentCues.writable(cues, sanitizing: false)
             let record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
-                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: "cea608",
+                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: service.service.isDTVCC ? "cea708" : "cea608",
                 source: "the video's \(service.service.rawValue)", cueCount: writable.count)
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(

@@ -31,6 +31,8 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case uriNotRebased = "uri_not_rebased"
         /// The video carries line-21 caption data but no character was decoded from it.
         case captionDataWithoutText = "caption_data_without_text"
+        /// A 708 service was not published: a published 608 channel carries its language.
+        case captionServiceLeftOut = "caption_service_left_out"
         /// A caption rendition has no language (Apple's validator requires one).
         case captionLanguageUnknown = "caption_language_unknown"
         /// Cues of a track's source fall outside the programme and are not shown (kept for a later refresh).

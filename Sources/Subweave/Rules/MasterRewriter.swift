@@ -127,9 +127,11 @@ struct ClosedCaptionsEdit {
             let group = freeGroupID()
             let anchor = master.renditions.filter { $0.type != .closedCaptions }.last.map { $0.lineIndex + 1 } ?? MasterRewriter.firstStreamLine(master)
             let inserted: MasterPlaylist.Edit = .insertTags(before: anchor, services.map { (TagName.media, $0.attributes(group: group)) })
+            // INSTREAM-ID "SERVICEn" (CEA-708) needs protocol version 7 (RFC 8216bis §7).
+            let version: [MasterPlaylist.Edit] = services.contains { $0.instreamID.hasPrefix("SERVICE") } ? [.requireVersion(7)] : []
             return (
-                [.set("CLOSED-CAPTIONS", .quoted(group), order: AttributeOrder.streamInf)], captionRenditions.map { .remove(line: $0.lineIndex) } + [inserted],
-                []
+                [.set("CLOSED-CAPTIONS", .quoted(group), order: AttributeOrder.streamInf)],
+                captionRenditions.map { .remove(line: $0.lineIndex) } + [inserted] + version, []
             )
         }
     }

@@ -1,0 +1,257 @@
+import Timebase
+
+/// Decodes one CEA-708 service's blocks (CTA-708-E §7–8): its windows, the commands that define,
+/// show, hide and clear them, the pen, and the G0–G3 characters; and turns what its visible
+/// windows show into captions, as the 608 channels do.
+///
+/// **A cue is a state of the visible windows**: their text, windows ordered top to bottom by
+/// anchor (then by priority), rows trimmed. Characters written into a visible window are gathered
+/// (quiet for three frames, or a second from the first) and the state starts at the last of them,
+/// so a cue never shows text before it arrived; a command that shows, hides, clears, deletes or
+/// scrolls a window makes a new state at once. A state that ends by losing text is capped at ten
+/// seconds. Pen and window styling (colours, fonts, sizes, borders) are left to the viewer.
+struct ServiceDecoder708 {
+    let service: CaptionService
+    private var windows = Array(repeating: Window708(), count: 8)
+    private var current: Int?
+    private var shown: (text: String, start: MediaTime)?
+    private var gathering: (first: MediaTime, last: MediaTime)?
+    /// DLY: data waits until this time (a DLC or RST ends the wait).
+    private var delayedUntil: MediaTime?
+    private var delayed: [UInt8] = []
+    /// Whether a printable character has been written.
+    private(set) var wroteText = false
+    /// Bytes of commands or parameters cut off by the end of a block (the rest of the block is
+    /// skipped).
+    private(set) var truncatedCommands = 0
+
+    init(service: CaptionService) { self.service = service }
+
+    /// Whether characters are being gathered or a delay runs: ``settle(at:into:)`` has work.
+    var isWaiting: Bool { gathering != nil || delayedUntil != nil }
+
+    /// Feeds one service block, received at `time`.
+    mutating func feed<S: CaptionSink>(_ block: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) {
+        if delayedUntil != nil {
+            // DLC (0x8E) and RST (0x8F) act at once even during a delay (§8.10.5.6–7).
+            if let cancel = block.firstIndex(where: { $0 == 0x8E || $0 == 0x8F }) {
+                let reset = block[cancel] == 0x8F
+                let waiting = delayed + block[..<cancel]
+                delayedUntil = nil
+                delayed = []
+                if reset {
+                    self.reset(at: time, into: &sink)
+                } else {
+                    run(waiting[...], at: time, into: &sink)
+                }
+                run(block[(cancel + 1)...], at: time, into: &sink)
+            } else {
+                delayed += block
+            }
+            return
+        }
+        run(block, at: time, into: &sink)
+    }
+
+    /// Called at every frame: gathered characters settle, and a delay that has passed lets its
+    /// data through.
+    mutating func settle<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        if let until = delayedUntil, time >= until {
+            let waiting = delayed
+            delayedUntil = nil
+            delayed = []
+            run(waiting[...], at: until, into: &sink)
+        }
+        guard let gathering, time - gathering.last >= Channel608.gatherQuiet || time - gathering.first >= Channel608.gatherLimit else { return }
+        changeState(at: gathering.last, into: &sink)
+    }
+
+    /// Ends the stream at `time`.
+    mutating func finish<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        if let gathering { changeState(at: gathering.last, into: &sink) }
+        if let shown {
+            let end = min(time, shown.start + Channel608.maximumDuration)
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+        }
+        shown = nil
+    }
+
+    /// What the service shows at `time` and since when, if anything.
+    func openCaption(at time: MediaTime) -> (text: String, start: MediaTime)? {
+        guard let shown, shown.start < time else { return nil }
+        return shown
+    }
+
+    // MARK: - Interpretation
+
+    private mutating func run<S: CaptionSink>(_ data: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) {
+        var i = data.startIndex
+        while i < data.endIndex {
+            if delayedUntil != nil {
+                delayed += data[i...]
+                return
+            }
+            let code = data[i]
+            let rest = data[(i + 1)...]
+            let used: Int?
+            switch code {
+            case 0x00...0x1F: used = control0(code, rest, at: time, into: &sink)
+            case 0x20...0x7F: write(CharacterSets708.g0(code), at: time); used = 0
+            case 0x80...0x9F: used = control1(code, rest, at: time, into: &sink)
+            default: write(CharacterSets708.g1(code), at: time); used = 0
+            }
+            guard let used else {
+                truncatedCommands += 1
+                return
+            }
+            i += 1 + used
+        }
+    }
+
+    /// A C0 code (§7.1.4); the parameter bytes it used, or nil when the block ends first.
+    private mutating func control0<S: CaptionSink>(_ code: UInt8, _ rest: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) -> Int? {
+        switch code {
+        case 0x03:  // ETX: the text so far is complete
+            if let gathering { changeState(at: gathering.last, into: &sink) }
+            return 0
+        case 0x08: edit(at: time, into: &sink) { $0.backspace() }; return 0
+        case 0x0C: edit(at: time, into: &sink) { $0.clear() }; return 0
+        case 0x0D: edit(at: time, into: &sink) { $0.carriageReturn() }; return 0
+        case 0x0E: edit(at: time, into: &sink) { $0.horizontalCarriageReturn() }; return 0
+        case 0x10: return extended(rest, at: time)
+        case 0x11...0x17: return rest.count >= 1 ? 1 : nil
+        case 0x18:  // P16: a 16-bit character code
+            guard rest.count >= 2 else { return nil }
+            let value = UInt32(rest[rest.startIndex]) << 8 | UInt32(rest[rest.startIndex + 1])
+            if let scalar = Unicode.Scalar(value), value >= 0x20 { write(Character(scalar), at: time) }
+            return 2
+        case 0x19...0x1F: return rest.count >= 2 ? 2 : nil
+        default: return 0  // NUL and the unassigned codes
+        }
+    }
+
+    /// EXT1 and what follows it: a G2 or G3 character, or a C2/C3 code skipped by its size.
+    private mutating func extended(_ rest: ArraySlice<UInt8>, at time: MediaTime) -> Int? {
+        guard let code = rest.first else { return nil }
+        switch code {
+        case 0x20...0x7F:
+            write(CharacterSets708.g2(code), at: time)
+            return 1
+        case 0xA0...0xFF:
+            for character in CharacterSets708.g3(code) { write(character, at: time) }
+            return 1
+        default:
+            let next = rest.dropFirst().first
+            let count = CharacterSets708.extendedParameterCount(code, next: next)
+            return rest.count >= 1 + count ? 1 + count : nil
+        }
+    }
+
+    /// A C1 command (§7.1.5, §8.10.5); the parameter bytes it used, or nil when the block ends first.
+    private mutating func control1<S: CaptionSink>(_ code: UInt8, _ rest: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) -> Int? {
+        func parameters(_ n: Int) -> ArraySlice<UInt8>? { rest.count >= n ? rest.prefix(n) : nil }
+        switch code {
+        case 0x80...0x87:  // CW0–CW7: SetCurrentWindow
+            if windows[Int(code - 0x80)].defined { current = Int(code - 0x80) }
+            return 0
+        case 0x88...0x8C:  // CLW, DSW, HDW, TGW, DLW: each with a window bitmap
+            guard let p = parameters(1) else { return nil }
+            let bitmap = p[p.startIndex]
+            change(at: time, into: &sink) { decoder in
+                for w in 0..<8 where bitmap & (1 << w) != 0 && decoder.windows[w].defined {
+                    switch code {
+                    case 0x88: decoder.windows[w].clear()
+                    case 0x89: decoder.windows[w].visible = true
+                    case 0x8A: decoder.windows[w].visible = false
+                    case 0x8B: decoder.windows[w].visible.toggle()
+                    default:
+                        decoder.windows[w] = Window708()
+                        if decoder.current == w { decoder.current = nil }
+                    }
+                }
+            }
+            return 1
+        case 0x8D:  // DLY: tenths of a second
+            guard let p = parameters(1) else { return nil }
+            delayedUntil = time + MediaTime(ticks: Int64(p[p.startIndex]) * 9_000)
+            return 1
+        case 0x8E: return 0  // DLC with no delay running
+        case 0x8F:
+            reset(at: time, into: &sink)
+            return 0
+        case 0x90: return parameters(2) == nil ? nil : 2  // SPA: pen attributes (styling)
+        case 0x91: return parameters(3) == nil ? nil : 3  // SPC: pen colour
+        case 0x92:  // SPL: SetPenLocation
+            guard let p = parameters(2) else { return nil }
+            if let w = current { windows[w].setPen(row: Int(p[p.startIndex] & 0x0F), column: Int(p[p.startIndex + 1] & 0x3F)) }
+            return 2
+        case 0x97: return parameters(4) == nil ? nil : 4  // SWA: window attributes (styling, direction)
+        case 0x98...0x9F:  // DF0–DF7: DefineWindow
+            guard let p = parameters(6) else { return nil }
+            let w = Int(code - 0x98)
+            change(at: time, into: &sink) { decoder in decoder.windows[w].define(p) }
+            current = w
+            return 6
+        default: return 0  // 0x93–0x96: unassigned, one byte
+        }
+    }
+
+    private mutating func reset<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        change(at: time, into: &sink) { decoder in
+            decoder.windows = Array(repeating: Window708(), count: 8)
+            decoder.current = nil
+        }
+    }
+
+    // MARK: - States
+
+    /// Writes a character at the current window's pen; in a visible window it is gathered.
+    private mutating func write(_ character: Character, at time: MediaTime) {
+        guard let w = current else { return }
+        windows[w].write(character)
+        if character != " " { wroteText = true }
+        if windows[w].visible { gathering = (gathering?.first ?? time, time) }
+    }
+
+    /// An edit of the current window's text (BS, FF, CR, HCR) is a change of state.
+    private mutating func edit<S: CaptionSink>(at time: MediaTime, into sink: inout S, _ body: (inout Window708) -> Void) {
+        guard let w = current else { return }
+        change(at: time, into: &sink) { body(&$0.windows[w]) }
+    }
+
+    /// A change other than a written character: the gathered characters first become a state of
+    /// their own (as shown just before), then the change makes the next state at once.
+    private mutating func change<S: CaptionSink>(at time: MediaTime, into sink: inout S, _ body: (inout ServiceDecoder708) -> Void) {
+        let before = visibleText
+        body(&self)
+        guard visibleText != before else { return }
+        if let gathering { changeState(to: before, at: gathering.last, into: &sink) }
+        changeState(at: time, into: &sink)
+    }
+
+    private mutating func changeState<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        changeState(to: visibleText, at: time, into: &sink)
+    }
+
+    private mutating func changeState<S: CaptionSink>(to text: String, at time: MediaTime, into sink: inout S) {
+        gathering = nil
+        if let shown, shown.text == text { return }
+        if let shown {
+            // Text only added to: the earlier state runs until the addition; else it is capped.
+            let added = text.hasPrefix(shown.text)
+            let end = added ? time : min(time, shown.start + Channel608.maximumDuration)
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+        }
+        shown = text.isEmpty ? nil : (text, max(time, shown?.start ?? time))
+    }
+
+    /// The visible windows' text, top to bottom by anchor, then by priority.
+    var visibleText: String {
+        windows.indices.filter { windows[$0].defined && windows[$0].visible }
+            .sorted { a, b in
+                let x = windows[a], y = windows[b]
+                return (x.anchorVertical, x.priority, a) < (y.anchorVertical, y.priority, b)
+            }
+            .map { windows[$0].text }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,106 @@
+/// One of a 708 service's eight windows (CTA-708-E §8.4): where it is, how many rows and
+/// columns it has, whether it is shown, and its text.
+struct Window708: Equatable {
+    var defined = false
+    var visible = false
+    /// 0 (highest) to 7: which of two overlapping windows is drawn on top.
+    var priority = 0
+    /// The anchor: vertical and horizontal (in the 75 × 210 grid, or percent when relative).
+    var anchorVertical = 0
+    var anchorHorizontal = 0
+    var rowCount = 1
+    var columnCount = 32
+    /// The text, row by row; a row may run past the column count (nothing is cut).
+    var rows: [[Character]] = [[]]
+    var penRow = 0
+    var penColumn = 0
+
+    /// DefineWindow (DF0–DF7) from its six parameter bytes.
+    ///
+    /// A window defined anew starts empty; one defined again keeps its text (§8.10.5.2).
+    mutating func define(_ p: ArraySlice<UInt8>) {
+        let b = Array(p)
+        let wasDefined = defined
+        defined = true
+        visible = b[0] & 0x20 != 0
+        priority = Int(b[0] & 0x07)
+        anchorVertical = Int(b[1] & 0x7F)
+        anchorHorizontal = Int(b[2])
+        rowCount = Int(b[3] & 0x0F) + 1
+        columnCount = Int(b[4] & 0x3F) + 1
+        if !wasDefined {
+            clear()
+        } else if rows.count > rowCount {
+            rows.removeFirst(rows.count - rowCount)
+            penRow = min(penRow, rowCount - 1)
+        }
+    }
+
+    /// Clears the text and puts the pen at the top left (ClearWindows, FF).
+    mutating func clear() {
+        rows = Array(repeating: [], count: rowCount)
+        penRow = 0
+        penColumn = 0
+    }
+
+    /// Writes a character at the pen and moves it right.
+    mutating func write(_ character: Character) {
+        if penRow >= rows.count { rows += Array(repeating: [], count: penRow - rows.count + 1) }
+        while rows[penRow].count < penColumn { rows[penRow].append(" ") }
+        if penColumn < rows[penRow].count {
+            rows[penRow][penColumn] = character
+        } else {
+            rows[penRow].append(character)
+        }
+        penColumn += 1
+    }
+
+    /// Backspace: the character before the pen goes.
+    mutating func backspace() {
+        guard penColumn > 0, penRow < rows.count else { return }
+        penColumn -= 1
+        if penColumn < rows[penRow].count { rows[penRow][penColumn] = " " }
+    }
+
+    /// Carriage return: the next row; past the last one the rows scroll up (roll-up).
+    mutating func carriageReturn() {
+        penColumn = 0
+        if penRow + 1 < rowCount {
+            penRow += 1
+            return
+        }
+        if !rows.isEmpty { rows.removeFirst() }
+        while rows.count < rowCount { rows.append([]) }
+        penRow = rowCount - 1
+    }
+
+    /// Horizontal carriage return: the pen's row is cleared and the pen goes to its start.
+    mutating func horizontalCarriageReturn() {
+        if penRow < rows.count { rows[penRow] = [] }
+        penColumn = 0
+    }
+
+    /// SetPenLocation: row and column within the window.
+    mutating func setPen(row: Int, column: Int) {
+        penRow = min(row, max(rowCount - 1, 0))
+        penColumn = column
+    }
+
+    /// The window's text: non-blank rows, top to bottom, trimmed, joined by LF.
+    var text: String {
+        rows.compactMap { row -> String? in
+            let line = String(row).trimmingCharacters(in: [" ", "\u{00A0}"])
+            return line.isEmpty ? nil : line
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        var start = startIndex
+        var end = endIndex
+        while start < end, set.contains(self[start]) { start = index(after: start) }
+        while end > start, set.contains(self[index(before: end)]) { end = index(before: end) }
+        return String(self[start..<end])
+    }
+}

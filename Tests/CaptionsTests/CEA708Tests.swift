@@ -1,0 +1,188 @@
+import Captions
+import Containers
+import TestSupport
+import Testing
+import Timebase
+
+/// CEA-708 decoding from hand-built DTVCC packets (TestSupport.DTVCC), each case from CTA-708-E's
+/// text, through the whole path (cc_data of types 2 and 3, presentation order, packets, service
+/// blocks, windows, cues).
+struct CEA708Tests {
+    /// A stream of frames at 29.97 fps: each frame's 708 packets (service blocks) and 608 pairs.
+    struct Stream {
+        var frames: [Int: [(UInt8, UInt8, UInt8)]] = [:]
+        private var sequence = 0
+
+        /// Puts `commands` for `service` in one packet, carried by `frame`.
+        mutating func send(_ commands: [UInt8]..., service: Int = 1, at frame: Int) {
+            let data = commands.flatMap { $0 }
+            var blocks: [(service: Int, data: [UInt8])] = []
+            for start in stride(from: 0, to: data.count, by: 31) { blocks.append((service, Array(data[start..<min(start + 31, data.count)]))) }
+            send(packet: DTVCC.packet(sequence: sequence, blocks: blocks), at: frame)
+        }
+
+        /// Puts a whole packet (header byte included) on `frame`, as cc_data.
+        mutating func send(packet: [UInt8], at frame: Int) {
+            frames[frame, default: []] += DTVCC.triplets(packet)
+            sequence = (sequence + 1) & 3
+        }
+
+        /// A 608 pair on field 1 at `frame`.
+        mutating func send608(_ pairs: [(UInt8, UInt8)], at frame: Int) {
+            for (offset, pair) in pairs.enumerated() { frames[frame + offset, default: []].insert((0xFC, pair.0, pair.1), at: 0) }
+        }
+
+        static func time(_ frame: Int) -> MediaTime { MediaTime(ticks: Int64(frame) * 3003) }
+
+        /// Decodes `count` frames; the cues by service.
+        func decode(frames count: Int) -> [CaptionService: [(start: Double, end: Double, text: String)]] {
+            var decoder = CaptionDecoder(codec: .h264)
+            for frame in 0..<count {
+                let data = (frames[frame] ?? []).map { CCData(type: $0.0 & 3, valid: $0.0 & 4 != 0, byte1: $0.1, byte2: $0.2) }
+                decoder.add(captionData: data, time: Self.time(frame))
+            }
+            decoder.finish(at: Self.time(count))
+            var out: [CaptionService: [(Double, Double, String)]] = [:]
+            for (service, cue) in decoder.collector.take() { out[service, default: []].append((cue.start.seconds, cue.end.seconds, cue.text)) }
+            return out
+        }
+    }
+
+    static func seconds(_ frame: Int) -> Double { Stream.time(frame).seconds }
+
+    /// A hidden window is loaded, then shown (DSW) and hidden (HDW): the cue spans exactly that.
+    @Test func aWindowShownThenHiddenIsOneCue() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: false, rows: 2), DTVCC.text("Hello, world"), at: 10)
+        stream.send(DTVCC.displayWindows([0]), at: 30)
+        stream.send(DTVCC.hideWindows([0]), at: 90)
+        let cues = stream.decode(frames: 120)
+        #expect(cues.keys.sorted() == [.dtvcc(1)!])
+        let cue = cues[.dtvcc(1)!]?.first
+        #expect(cue?.text == "Hello, world")
+        #expect(cue.map { abs($0.start - Self.seconds(30)) < 1e-6 && abs($0.end - Self.seconds(90)) < 1e-6 } == true, "\(String(describing: cue))")
+    }
+
+    /// Text written into a visible window is shown once it is quiet (never before it arrives),
+    /// and CR rolls the rows up; ClearWindows ends it.
+    @Test func textPaintedIntoAVisibleWindowAndRolledUp() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: true, rows: 2), DTVCC.text("one"), at: 10)
+        stream.send(DTVCC.carriageReturn, DTVCC.text("two"), at: 40)
+        stream.send(DTVCC.carriageReturn, DTVCC.text("three"), at: 70)
+        stream.send(DTVCC.clearWindows([0]), at: 100)
+        let cues = stream.decode(frames: 130)[.dtvcc(1)!] ?? []
+        // The scroll at frame 70 and "three" arrive together: the rows never show "two" alone.
+        #expect(cues.map(\.text) == ["one", "one\ntwo", "two\nthree"], "\(cues)")
+        #expect(cues.count == 3 && abs(cues[1].start - Self.seconds(40)) < 1e-6 && abs(cues[2].start - Self.seconds(70)) < 1e-6, "\(cues)")
+        #expect(cues.allSatisfy { $0.start >= Self.seconds(10) - 1e-6 })
+        #expect(abs((cues.last?.end ?? 0) - Self.seconds(100)) < 1e-6)
+    }
+
+    /// G0's music note, G1 (Latin-1), G2 and G3 through EXT1, P16 (the peer's Korean case: 0xB9D9
+    /// and 0xB7CE are 맙 and 럎), and an unassigned G2 code as an underscore.
+    @Test func characterSets() {
+        var stream = Stream()
+        stream.send(
+            DTVCC.defineWindow(0, visible: false, rows: 4), [0x7F], DTVCC.text("©¶÷"), DTVCC.setPenLocation(row: 1, column: 0),
+            DTVCC.extended(0x79), DTVCC.extended(0x7B), DTVCC.extended(0x39), DTVCC.extended(0x35), at: 5)
+        stream.send(DTVCC.setPenLocation(row: 2, column: 0), DTVCC.extended(0xA0), DTVCC.extended(0x36), DTVCC.p16(0xB9D9), DTVCC.p16(0xB7CE), at: 6)
+        stream.send(DTVCC.displayWindows([0]), at: 10)
+        stream.send(DTVCC.deleteWindows([0]), at: 40)
+        let cue = stream.decode(frames: 60)[.dtvcc(1)!]?.first
+        #expect(cue?.text == "♪©¶÷\n⅞┐™•\n[CC]_맙럎", "\(String(describing: cue))")
+    }
+
+    /// Two windows shown at once: top to bottom by anchor, whatever their numbers; ToggleWindows
+    /// hides shown windows and shows hidden ones.
+    @Test func twoWindowsAndToggle() {
+        var stream = Stream()
+        stream.send(
+            DTVCC.defineWindow(1, visible: false, anchorVertical: 60), DTVCC.text("bottom"),
+            DTVCC.defineWindow(2, visible: false, anchorVertical: 5), DTVCC.text("top"), at: 5)
+        stream.send(DTVCC.displayWindows([1, 2]), at: 10)
+        stream.send(DTVCC.toggleWindows([1, 2]), at: 40)
+        stream.send(DTVCC.defineWindow(3, visible: false), DTVCC.text("third"), at: 50)
+        stream.send(DTVCC.toggleWindows([2, 3]), at: 60)
+        stream.send(DTVCC.hideWindows([1, 2, 3]), at: 90)
+        let cues = stream.decode(frames: 100)[.dtvcc(1)!] ?? []
+        // Toggling 1 and 2 at frame 40 hides both; toggling 2 and 3 at 60 shows both (3's anchor is higher).
+        #expect(cues.map(\.text) == ["top\nbottom", "third\ntop"], "\(cues)")
+        #expect(cues.count == 2 && abs(cues[0].end - Self.seconds(40)) < 1e-6 && abs(cues[1].start - Self.seconds(60)) < 1e-6, "\(cues)")
+    }
+
+    /// Two services carry different programmes (an English and a Spanish service): each decodes on
+    /// its own; an extended service number (over 6) too.
+    @Test func twoServicesAndAnExtendedServiceNumber() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("English"), service: 1, at: 5)
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("Español"), service: 2, at: 6)
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("Forty"), service: 40, at: 7)
+        for service in [1, 2, 40] { stream.send(DTVCC.displayWindows([0]), service: service, at: 10 + service) }
+        for service in [1, 2, 40] { stream.send(DTVCC.hideWindows([0]), service: service, at: 80) }
+        let cues = stream.decode(frames: 100)
+        #expect(cues[.dtvcc(1)!]?.map(\.text) == ["English"])
+        #expect(cues[.dtvcc(2)!]?.map(\.text) == ["Español"])
+        #expect(cues[.dtvcc(40)!]?.map(\.text) == ["Forty"])
+    }
+
+    /// A packet cut short by the next packet's start is skipped as far as it is broken; the next
+    /// packet still decodes.
+    @Test func aBrokenPacketLosesNothingAfterIt() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("Kept"), at: 5)
+        // A packet announcing 20 bytes whose block is cut after 3 bytes by the next start.
+        let broken = DTVCC.packet(sequence: 1, blocks: [(1, DTVCC.hideWindows([0]) + DTVCC.text("xxxxxxxxxxxxxxx"))])
+        stream.send(packet: Array(broken.prefix(4)), at: 8)
+        stream.send(DTVCC.displayWindows([0]), at: 10)
+        stream.send(DTVCC.hideWindows([0]), at: 50)
+        let cues = stream.decode(frames: 60)[.dtvcc(1)!] ?? []
+        #expect(cues.map(\.text) == ["Kept"], "\(cues)")
+        #expect(cues.first.map { abs($0.start - Self.seconds(10)) < 1e-6 } == true)
+    }
+
+    /// 608 and 708 of one stream, with different text, are separate services.
+    @Test func cea608And708SideBySide() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("From 708"), at: 5)
+        stream.send(DTVCC.displayWindows([0]), at: 40)
+        stream.send(DTVCC.hideWindows([0]), at: 100)
+        var script = CaptionScript()
+        script.popOn(["From 608"], at: 10)
+        script.send([CC608.command(0x2C)], at: 100)
+        for (frame, pair) in script.field1 { stream.send608([pair], at: frame) }
+        let cues = stream.decode(frames: 120)
+        #expect(cues[.cc1]?.map(\.text) == ["From 608"])
+        #expect(cues[.dtvcc(1)!]?.map(\.text) == ["From 708"])
+    }
+
+    /// DLY holds the service's commands for its tenths of a second: the window shows then, not
+    /// when the command arrived; DLC lets what waits through at once.
+    @Test func delayAndDelayCancel() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("Later"), DTVCC.delay(tenths: 10), DTVCC.displayWindows([0]), at: 5)
+        stream.send(DTVCC.hideWindows([0]), at: 80)
+        stream.send(DTVCC.defineWindow(1, visible: false), DTVCC.text("Sooner"), DTVCC.delay(tenths: 50), DTVCC.displayWindows([1]), at: 90)
+        stream.send(DTVCC.delayCancel, at: 100)
+        stream.send(DTVCC.hideWindows([1]), at: 130)
+        let cues = stream.decode(frames: 150)[.dtvcc(1)!] ?? []
+        #expect(cues.map(\.text) == ["Later", "Sooner"], "\(cues)")
+        // DLY 1.0 s from frame 5 (0.167 s): shown at 1.167 s, on the first frame at or after it.
+        #expect(cues.first.map { $0.start >= Self.seconds(5) + 1.0 - 1e-6 && $0.start < Self.seconds(5) + 1.0 + 0.034 } == true, "\(cues)")
+        #expect(cues.count == 2 && abs(cues[1].start - Self.seconds(100)) < 1e-6, "\(cues)")
+    }
+
+    /// Reset (RST) ends what is shown and forgets every window; backspace, form feed and HCR edit
+    /// the current window.
+    @Test func resetAndEdits() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: true), DTVCC.text("Typo"), DTVCC.backspace, DTVCC.text("e"), at: 5)
+        stream.send(DTVCC.horizontalCarriageReturn, DTVCC.text("Fresh"), at: 40)
+        stream.send(DTVCC.reset, at: 70)
+        stream.send(DTVCC.text("lost"), at: 75)  // no window after a reset: nothing to write into
+        let cues = stream.decode(frames: 100)[.dtvcc(1)!] ?? []
+        #expect(cues.map(\.text).last == "Fresh", "\(cues)")
+        #expect(cues.map(\.text).contains("Type") && !cues.map(\.text).contains("lost"), "\(cues)")
+        #expect(abs((cues.last?.end ?? 0) - Self.seconds(70)) < 1e-6)
+    }
+}
