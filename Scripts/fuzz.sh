@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [libFuzzer options...]     e.g. Scripts/fuzz.sh webvtt -runs=10000000
 #   Scripts/fuzz.sh list
 #
-# Targets: m3u8 webvtt subrip scc ass ttml mpegts isobmff. The corpus lives in .build/fuzz/corpus/TARGET,
+# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff. The corpus lives in .build/fuzz/corpus/TARGET,
 # seeded from Fixtures (and Fixtures/fuzz/TARGET, the committed regression inputs); crash, timeout
 # and OOM inputs land in .build/fuzz/artifacts/TARGET/. Copy a crash input to Fixtures/fuzz/TARGET/
 # under a name that says what it broke: `swift test` replays it from then on.
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-targets="m3u8 webvtt subrip scc ass ttml mpegts isobmff"
+targets="m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff"
 target=${1:-}
 if [ -z "$target" ] || [ "$target" = list ]; then echo "$targets"; exit 0; fi
 case " $targets " in *" $target "*) ;; *) echo "unknown target $target (one of: $targets)" >&2; exit 64;; esac
@@ -36,11 +36,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 EOF
 objects=()
-for module in Timebase HLS TimedText Containers Captions Subweave FuzzTargets; do
+for module in Timebase HLS TimedText Containers Captions CCurl Subweave FuzzTargets; do
   objects+=("$debug/$module.build"/*.o)
 done
 binary="$build/fuzz-$target"
-swiftc -parse-as-library -sanitize=fuzzer,address -I "$debug/Modules" "$main" "${objects[@]}" -o "$binary" 2>&1 \
+# CCurl is a C target: its module map is SwiftPM's, and it loads libcurl with dlopen (-ldl).
+swiftc -parse-as-library -sanitize=fuzzer,address -I "$debug/Modules" -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap" \
+  -I Sources/CCurl/include "$main" "${objects[@]}" -ldl -o "$binary" 2>&1 \
   | grep -v "Cannot export local symbol" >&2 || true
 
 corpus="$build/corpus/$target"
@@ -55,6 +57,21 @@ case $target in
   ass) seed $(find Fixtures -name '*.ass' -o -name '*.ssa');;
   ttml) seed $(find Fixtures -name '*.ttml' -o -name '*.dfxp');;
   mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts;;
+  dtvcc)
+    # A frame of two services' packets as cc_data, the form the target reads (Benchmarks/dtvcc_inject.py).
+    python3 - "$corpus/seed-dtvcc" <<'PY'
+import sys
+sys.path.insert(0, "Benchmarks")
+from dtvcc_inject import commands, packet, triplets
+out, seq = bytearray(), 0
+for frame in range(0, 60):
+    for service, data in commands(frame):
+        t, _ = triplets(packet(seq, service, data)); seq += 1
+        for k in range(0, len(t), 3):
+            out += bytes([(1 if t[k] == 0xFF else 0) | (2 << 5), t[k + 1], t[k + 2]])
+open(sys.argv[1], "wb").write(bytes(out))
+PY
+    ;;
   isobmff)
     # init length (4 bytes, big-endian), init, then a media segment.
     python3 - "$corpus/seed-fmp4" Fixtures/media/fmp4/init.mp4 Fixtures/media/fmp4/seg_000.m4s <<'PY'

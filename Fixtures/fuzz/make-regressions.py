@@ -129,3 +129,21 @@ write("ttml", "billion-laughs.ttml",
       b'<?xml version="1.0"?><!DOCTYPE tt [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
       b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>'
       b'<tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="0s" end="1s">&d;&d;&d;&d;</p></body></tt>\n')
+
+
+# CEA-708 (the dtvcc target: a flags byte, then a cc_data pair; see FuzzEntry.dtvcc). A packet
+# whose size code claims more than arrives before the next start; a block claiming more than its
+# packet; an extended service header with nothing after it; a DefineWindow cut off mid-parameters;
+# EXT1 at the end of a block; a delay never cancelled.
+def dtvcc(pairs):
+    """(start, byte1, byte2) triples as the target reads them: 2 triplets an access unit."""
+    return bytes(b for start, a, c in pairs for b in ((1 if start else 0) | (2 << 5), a, c))
+
+
+write("dtvcc", "packet-cut-by-next-start.bin", dtvcc([(True, 0x0A, 0x23), (False, 0x98, 0x38), (True, 0x02, 0x21), (False, 0x89, 0x01)]))
+write("dtvcc", "block-longer-than-packet.bin", dtvcc([(True, 0x02, 0x3F), (False, 0x41, 0x42)]))
+write("dtvcc", "extended-header-at-end.bin", dtvcc([(True, 0x01, 0xE1)]))
+write("dtvcc", "define-window-cut-off.bin", dtvcc([(True, 0x03, 0x24), (False, 0x98, 0x38), (False, 0x00, 0x00)]))
+write("dtvcc", "ext1-at-block-end.bin", dtvcc([(True, 0x02, 0x22), (False, 0x41, 0x10)]))
+write("dtvcc", "delay-never-cancelled.bin", dtvcc([(True, 0x06, 0x2A), (False, 0x98, 0x38), (False, 0x00, 0x00), (False, 0x1F, 0x00),
+                                                  (False, 0x8D, 0xFF), (False, 0x89, 0x01), (False, 0x41, 0x42)]))

@@ -177,6 +177,39 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// A CEA-708 service (SERVICE2, Spanish) carried in the TS video beside CC1, decoded by
+    /// `subweave package` into a WebVTT rendition: hls.js offers it by its name and language and
+    /// shows each caption on the frame whose picture carried its DisplayWindows.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func cea708CaptionsPlayInSync() throws {
+        var script = CaptionScript()
+        script.popOn(["English from 608"], at: 10)
+        script.send([CC608.command(0x2C)], at: 100)
+        script.send708(DTVCC.defineWindow(0, visible: false), DTVCC.text("Primero"), service: 2, at: 12)
+        script.send708(DTVCC.displayWindows([0]), service: 2, at: 30)
+        script.send708(DTVCC.deleteWindows([0]), DTVCC.defineWindow(1, visible: false), DTVCC.text("Segundo"), service: 2, at: 70)
+        script.send708(DTVCC.displayWindows([1]), service: 2, at: 95)  // 3.17 s: in the second segment
+        script.send708(DTVCC.hideWindows([1]), service: 2, at: 150)
+        let site = try CaptionedStream.hls(script: script, frames: 180)
+        let packaged = try BuiltTool.run([
+            "package", site + "/master.m3u8", "--caption-language", "en", "--caption-service", "SERVICE2:language=es,name=Español 708",
+        ])
+        #expect(packaged.status == 0, "\(packaged.stderr)")
+        try Self.addPlayer(to: site)
+        let result = try Self.play(site: site, query: "lang=es").result
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        #expect(result.tracks.map(\.label).sorted() == ["English (CC1)", "Español 708"], "\(result)")
+        let track = try #require(result.tracks.first { $0.language == "es" }, "no Spanish track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == ["Primero", "Segundo"], "\(cues)")
+        let frame = 1001.0 / 30000
+        let firstFrame = try #require(result.bufferedStart, "no buffered range: \(result)")
+        for (cue, shown) in zip(cues, [30.0, 95.0]) {
+            let at = firstFrame + shown * frame
+            #expect(abs(cue.start - at) <= frame / 2 + 0.001, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, its frame is at \(at) s")
+        }
+    }
+
     /// A live EVENT stream, published a segment a second while `package --follow` writes its
     /// subtitles and hls.js plays it from the start: every cue hls.js loads lands on its frame.
     @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))

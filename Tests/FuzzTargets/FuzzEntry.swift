@@ -19,6 +19,7 @@ public enum FuzzEntry {
         "webvtt": webVTT,
         "subrip": subRip,
         "scc": scc,
+        "dtvcc": dtvcc,
         "mpegts": transportStream,
         "isobmff": isoBMFF,
         "ass": ass,
@@ -156,6 +157,39 @@ public enum FuzzEntry {
         for (service, cues) in collector.cues {
             violations += RoundTrip.violations(cues, headerBlocks: [], context: "608 \(service.rawValue)")
         }
+        return violations
+    }
+
+    /// CEA-708: the bytes as cc_data (a first byte whose low bit picks cc_type 3 or 2 and whose
+    /// next bit is cc_valid, then the pair), 1–7 triplets an access unit (from the first byte's
+    /// top bits), through the whole decoder; the cues must be well formed, read back, and belong
+    /// to 708 services.
+    public static func dtvcc(_ bytes: [UInt8]) -> [String] {
+        func decode(unitSize: (Int) -> Int) -> [(service: CaptionService, cue: Cue)] {
+            var decoder = CaptionDecoder(codec: .h264)
+            var i = 0
+            var frame: Int64 = 0
+            while i + 2 < bytes.count {
+                var unit: [CCData] = []
+                for _ in 0..<unitSize(i) where i + 2 < bytes.count {
+                    let flags = bytes[i]
+                    unit.append(CCData(type: flags & 1 == 0 ? 2 : 3, valid: flags & 2 == 0, byte1: bytes[i + 1], byte2: bytes[i + 2]))
+                    i += 3
+                }
+                decoder.add(captionData: unit, time: MediaTime(ticks: frame * 3003))
+                frame += 1
+            }
+            decoder.finish(at: MediaTime(ticks: (frame + 1) * 3003))
+            return decoder.collector.take()
+        }
+        let cues = decode { i in max(1, Int(bytes[i] >> 5)) }
+        var violations: [String] = []
+        var byService: [CaptionService: [Cue]] = [:]
+        for (service, cue) in cues {
+            if !service.isDTVCC { violations.append("a 608 service (\(service)) from 708 data") }
+            byService[service, default: []].append(cue)
+        }
+        for (service, list) in byService { violations += RoundTrip.violations(list, headerBlocks: [], context: "708 \(service.rawValue)") }
         return violations
     }
 
