@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "Timebase", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
-        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TestSupport"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TimedText", "TestSupport"]),
         .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
         // Runs the built `subweave`, a static server on 127.0.0.1 and hls.js in headless Chromium.

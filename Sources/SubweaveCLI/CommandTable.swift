@@ -100,6 +100,9 @@ enum CommandTable {
             name: "--caption-service", value: "SERVICE:KEYS", repeatable: true,
             help: "say what a caption service is: CC1:language=en,name=English CC (keys language, name, publish=yes|no)"),
         OptionSpec(name: "--caption-language", value: "TAG", help: "the language of caption services neither the stream nor --caption-service names"),
+        OptionSpec(
+            name: "--caption-placement", value: "MODE", allowed: ["auto", "none"],
+            help: "auto (default): decoded captions keep their place on screen (608 rows, 708 anchors) as WebVTT line/position; none: every cue at the bottom"),
     ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

@@ -63,7 +63,8 @@ struct CaptionsCommandTests {
         let converted = try BuiltTool.run(["convert", dir + "/in.scc"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stdout.hasPrefix("WEBVTT"))
-        #expect(converted.stdout.contains("00:00:01.268 --> 00:00:03.003\nHi!"), "\(converted.stdout)")
+        // Row 15, column 0: the W3C mapping's bottom row and left edge.
+        #expect(converted.stdout.contains("00:00:01.268 --> 00:00:03.003 line:84.67%,start position:10%,line-left align:left\nHi!"), "\(converted.stdout)")
         let toSRT = try BuiltTool.run(["convert", dir + "/in.scc", "--to", "srt"])
         #expect(toSRT.stdout.contains("00:00:01,268 --> 00:00:03,003\nHi!"), "\(toSRT.stdout)")
         let cues = try BuiltTool.run(["cues", dir + "/in.scc", "--json"])

@@ -3,6 +3,7 @@ import Containers
 import TestSupport
 import Testing
 import Timebase
+import TimedText
 
 /// CEA-708 decoding from hand-built DTVCC packets (TestSupport.DTVCC), each case from CTA-708-E's
 /// text, through the whole path (cc_data of types 2 and 3, presentation order, packets, service
@@ -184,5 +185,50 @@ struct CEA708Tests {
         #expect(cues.map(\.text).last == "Fresh", "\(cues)")
         #expect(cues.map(\.text).contains("Type") && !cues.map(\.text).contains("lost"), "\(cues)")
         #expect(abs((cues.last?.end ?? 0) - Self.seconds(70)) < 1e-6)
+    }
+}
+
+/// Where decoded captions were put, as WebVTT settings (the W3C's 608-to-WebVTT mapping; 708
+/// anchors in percent of the picture).
+struct CaptionPlacementTests {
+    @Test func cea608RowsAndIndents() {
+        var decoder = CaptionDecoder(codec: .h264)
+        var script = CaptionScript()
+        script.send([CC608.command(0x20), CC608.command(0x2E), CC608.pac(row: 1, indent: 4)] + CC608.text("One") + [CC608.command(0x2F)], at: 5)
+        script.send(
+            [CC608.command(0x20), CC608.command(0x2E), CC608.pac(row: 14)] + CC608.text("Two") + [CC608.pac(row: 15)] + CC608.text("Rows") + [
+                CC608.command(0x2F)
+            ], at: 40)
+        script.send([CC608.command(0x2C)], at: 90)
+        for frame in 0..<100 {
+            let data = script.field1[frame].map { [CCData(type: 0, valid: true, byte1: $0.0, byte2: $0.1)] } ?? []
+            decoder.add(captionData: data, time: MediaTime(ticks: Int64(frame) * 3003))
+        }
+        decoder.finish(at: MediaTime(ticks: 100 * 3003))
+        let cues = decoder.collector.take().map(\.cue)
+        #expect(cues.map(\.text) == ["One", "Two\nRows"])
+        // Row 1: 10 %; indent 4 is column 4: 10 % + 4 × 2.5 %; rows 14-15: the top row, 79.33 %.
+        #expect(cues.first?.settings == CueSettings(line: .percentage("10"), lineAlign: .start, position: "20", positionAlign: .lineLeft, align: .left))
+        #expect(cues.last?.settings.line == .percentage("79.33") && cues.last?.settings.position == "10")
+    }
+
+    @Test func cea708Anchors() {
+        var stream = CEA708Tests.Stream()
+        // Grid anchor (row 0, column 0), top left; then a relative anchor at (90 %, 50 %), bottom centre.
+        stream.send(DTVCC.defineWindow(0, visible: true, anchorVertical: 0, anchorHorizontal: 0), DTVCC.text("Top left"), at: 5)
+        stream.send(
+            DTVCC.deleteWindows([0]), DTVCC.defineWindow(1, visible: true, anchorVertical: 90, anchorHorizontal: 50, relative: true, anchorPoint: 7),
+            DTVCC.text("Bottom"), at: 40)
+        stream.send(DTVCC.deleteWindows([1]), at: 80)
+        var decoder = CaptionDecoder(codec: .h264)
+        for frame in 0..<100 {
+            let data = (stream.frames[frame] ?? []).map { CCData(type: $0.0 & 3, valid: true, byte1: $0.1, byte2: $0.2) }
+            decoder.add(captionData: data, time: MediaTime(ticks: Int64(frame) * 3003))
+        }
+        decoder.finish(at: MediaTime(ticks: 100 * 3003))
+        let cues = decoder.collector.take().map(\.cue)
+        #expect(cues.map(\.text) == ["Top left", "Bottom"])
+        #expect(cues.first?.settings == CueSettings(line: .percentage("0"), lineAlign: .start, position: "0", positionAlign: .lineLeft, align: .left))
+        #expect(cues.last?.settings == CueSettings(line: .percentage("90"), lineAlign: .end, position: "50", positionAlign: .center, align: .center))
     }
 }

@@ -210,6 +210,40 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// Placement as players honour it: a 608 caption sent to row 2 gets `line:15.33%` (the top
+    /// third), one on row 15 `line:84.67%` (the bottom), and Chromium's VTTCue holds exactly
+    /// those (snapToLines off, start-aligned), with the indent as `position:`; with
+    /// `--caption-placement none` the cues have no placement (`auto`, drawn at the bottom).
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func captionPlacementReachesThePlayer() throws {
+        var script = CaptionScript()
+        var pairs = [CC608.command(0x20), CC608.command(0x2E), CC608.pac(row: 2, indent: 8)] + CC608.text("Top")
+        pairs.append(CC608.command(0x2F))
+        script.send(pairs, at: 10)
+        script.send([CC608.command(0x2C)], at: 50)
+        script.popOn(["Bottom"], at: 60)  // row 15, no indent
+        script.send([CC608.command(0x2C)], at: 120)
+        for placement in ["auto", "none"] {
+            let site = try CaptionedStream.hls(script: script, frames: 150)
+            let packaged = try BuiltTool.run(["package", site + "/master.m3u8", "--caption-language", "en", "--caption-placement", placement])
+            #expect(packaged.status == 0, "\(packaged.stderr)")
+            try Self.addPlayer(to: site)
+            let result = try Self.play(site: site)
+            let cues = try #require(result.tracks.first { $0.language == "en" }?.cues, "no cues: \(result)")
+            #expect(cues.map(\.text) == ["Top", "Bottom"], "\(cues)")
+            guard cues.count == 2 else { continue }
+            if placement == "auto" {
+                #expect(cues[0].snapToLines == false && abs((cues[0].line ?? -1) - 15.33) < 0.01 && cues[0].lineAlign == "start", "\(cues[0])")
+                #expect((cues[0].line ?? 100) < 100.0 / 3, "row 2 is in the top third")
+                #expect(abs((cues[0].position ?? -1) - 30) < 0.01, "indent 8 is column 8: 10 % + 8 × 2.5 %: \(cues[0])")
+                #expect(cues[1].snapToLines == false && abs((cues[1].line ?? -1) - 84.67) < 0.01, "\(cues[1])")
+                #expect((cues[1].line ?? 0) > 200.0 / 3, "row 15 is in the bottom third")
+            } else {
+                #expect(cues.allSatisfy { $0.line == nil && $0.snapToLines != false }, "\(cues)")
+            }
+        }
+    }
+
     /// A live EVENT stream, published a segment a second while `package --follow` writes its
     /// subtitles and hls.js plays it from the start: every cue hls.js loads lands on its frame.
     @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))

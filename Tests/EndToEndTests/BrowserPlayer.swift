@@ -13,7 +13,17 @@ extension BrowserPlaybackTests {
 
     struct PlayerResult: Decodable, CustomStringConvertible {
         struct Track: Decodable { let label: String; let language: String; let mode: String; let cues: [Cue]? }
-        struct Cue: Decodable { let start: Double; let end: Double; let text: String }
+        struct Cue: Decodable {
+            let start: Double
+            let end: Double
+            let text: String
+            /// The VTTCue's placement as the browser parsed it (nil: `auto`).
+            var line: Double?
+            var snapToLines: Bool?
+            var lineAlign: String?
+            var position: Double?
+            var align: String?
+        }
         let tracks: [Track]
         let errors: [String]
         let log: [String]?
@@ -86,7 +96,9 @@ extension BrowserPlaybackTests {
             // A disabled track hides its cue list; hidden shows it without rendering.
             if (t.mode === 'disabled') { t.mode = 'hidden'; }
             return { label: t.label, language: t.language, mode: mode,
-                     cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text })) : null };
+                     cues: t.cues ? Array.from(t.cues).map(c => ({ start: c.startTime, end: c.endTime, text: c.text,
+                       line: typeof c.line === 'number' ? c.line : null, snapToLines: c.snapToLines, lineAlign: c.lineAlign,
+                       position: typeof c.position === 'number' ? c.position : null, align: c.align })) : null };
           });
           if (video.buffered.length > 0) state.bufferedStart = video.buffered.start(0);
           out.textContent = JSON.stringify(state);

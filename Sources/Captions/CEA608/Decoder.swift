@@ -6,7 +6,9 @@ import TimedText
 ///
 /// It knows nothing of WebVTT.
 package protocol CaptionSink {
-    mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime)
+    /// A caption shown from `start` to `end`; `placement` says where it was put on screen (as
+    /// WebVTT cue settings; empty when it is not known).
+    mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime, placement: CueSettings)
 }
 
 /// Decodes the 608 byte pairs of one field (CTA-608-E): a dispatcher over its two data channels,
@@ -167,7 +169,7 @@ struct Channel608 {
         if let shown {
             let added = screen.keepsEveryCharacter(of: shown.screen)
             let end = added ? time : min(time, shown.start + Self.maximumDuration)
-            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end, placement: shown.screen.placement) }
         }
         shown = text.isEmpty ? nil : Shown(text: text, screen: screen, start: max(time, shown?.start ?? time))
     }
@@ -182,7 +184,7 @@ struct Channel608 {
         flushGathered(into: &sink)
         if let shown {
             let end = min(time, shown.start + Self.maximumDuration)
-            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end, placement: shown.screen.placement) }
         }
         shown = nil
     }

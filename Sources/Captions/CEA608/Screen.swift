@@ -1,4 +1,5 @@
 import Timebase
+import TimedText
 
 /// A caption memory: 15 rows of 32 cells (CTA-608-E §B.1).
 ///
@@ -60,6 +61,19 @@ struct Screen: Equatable {
         return true
     }
 
+    /// Where the text is, as WebVTT settings.
+    ///
+    /// After the W3C's mapping of CEA-608 to WebVTT: the 15 rows and 32 columns fill the middle 80 % of the picture, so a row is 5.33 % of its height
+    /// and a column 2.5 % of its width; the cue's top is its top row (`line:`, start-aligned)
+    /// and its left edge the leftmost text (`position:`, `align:left`). Empty for an empty screen.
+    var placement: CueSettings {
+        guard let top = cells.firstIndex(where: { row in row.contains { $0 != " " && $0 != "\u{00A0}" } }) else { return CueSettings() }
+        let left = cells.compactMap { row in row.firstIndex { $0 != " " && $0 != "\u{00A0}" } }.min() ?? 0
+        return CueSettings(
+            line: .percentage(CuePercent.text(10 + Double(top) * 80 / Double(Screen.rows))), lineAlign: .start,
+            position: CuePercent.text(10 + Double(left) * 80 / Double(Screen.columns)), positionAlign: .lineLeft, align: .left)
+    }
+
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
     var text: String {
         var out = ""
@@ -73,5 +87,15 @@ struct Screen: Equatable {
             for character in row[first...last] { out.append(character) }
         }
         return out
+    }
+}
+
+/// Percentages for cue settings: at most two decimals, no trailing zeros (`84.67`, `10`).
+enum CuePercent {
+    static func text(_ value: Double) -> String {
+        let hundredths = Int((min(max(value, 0), 100) * 100).rounded())
+        let whole = hundredths / 100, fraction = hundredths % 100
+        if fraction == 0 { return String(whole) }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

@@ -1,4 +1,5 @@
 import Timebase
+import TimedText
 
 /// Decodes one CEA-708 service's blocks (CTA-708-E §7–8): its windows, the commands that define,
 /// show, hide and clear them, the pen, and the G0–G3 characters; and turns what its visible
@@ -14,7 +15,7 @@ struct ServiceDecoder708 {
     let service: CaptionService
     private var windows = Array(repeating: Window708(), count: 8)
     private var current: Int?
-    private var shown: (text: String, start: MediaTime)?
+    private var shown: (text: String, start: MediaTime, placement: CueSettings)?
     private var gathering: (first: MediaTime, last: MediaTime)?
     /// DLY: data waits until this time (a DLC or RST ends the wait).
     private var delayedUntil: MediaTime?
@@ -71,7 +72,7 @@ struct ServiceDecoder708 {
         if let gathering { changeState(at: gathering.last, into: &sink) }
         if let shown {
             let end = min(time, shown.start + Channel608.maximumDuration)
-            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end, placement: shown.placement) }
         }
         shown = nil
     }
@@ -79,7 +80,7 @@ struct ServiceDecoder708 {
     /// What the service shows at `time` and since when, if anything.
     func openCaption(at time: MediaTime) -> (text: String, start: MediaTime)? {
         guard let shown, shown.start < time else { return nil }
-        return shown
+        return (shown.text, shown.start)
     }
 
     // MARK: - Interpretation
@@ -223,35 +224,45 @@ struct ServiceDecoder708 {
     /// their own (as shown just before), then the change makes the next state at once.
     private mutating func change<S: CaptionSink>(at time: MediaTime, into sink: inout S, _ body: (inout ServiceDecoder708) -> Void) {
         let before = visibleText
+        let placedBefore = placement
         body(&self)
         guard visibleText != before else { return }
-        if let gathering { changeState(to: before, at: gathering.last, into: &sink) }
+        if let gathering { changeState(to: before, placement: placedBefore, at: gathering.last, into: &sink) }
         changeState(at: time, into: &sink)
     }
 
     private mutating func changeState<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
-        changeState(to: visibleText, at: time, into: &sink)
+        changeState(to: visibleText, placement: placement, at: time, into: &sink)
     }
 
-    private mutating func changeState<S: CaptionSink>(to text: String, at time: MediaTime, into sink: inout S) {
+    private mutating func changeState<S: CaptionSink>(to text: String, placement: CueSettings, at time: MediaTime, into sink: inout S) {
         gathering = nil
         if let shown, shown.text == text { return }
         if let shown {
             // Text only added to: the earlier state runs until the addition; else it is capped.
             let added = text.hasPrefix(shown.text)
             let end = added ? time : min(time, shown.start + Channel608.maximumDuration)
-            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end) }
+            if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end, placement: shown.placement) }
         }
-        shown = text.isEmpty ? nil : (text, max(time, shown?.start ?? time))
+        shown = text.isEmpty ? nil : (text, max(time, shown?.start ?? time), placement)
     }
 
-    /// The visible windows' text, top to bottom by anchor, then by priority.
-    var visibleText: String {
+    /// Where the visible text is: the top visible window's anchor (see ``Window708/placement``).
+    private var placement: CueSettings {
+        visibleOrder.first(where: { !windows[$0].text.isEmpty }).map { windows[$0].placement } ?? CueSettings()
+    }
+
+    /// The visible windows, top to bottom by anchor, then by priority.
+    private var visibleOrder: [Int] {
         windows.indices.filter { windows[$0].defined && windows[$0].visible }
             .sorted { a, b in
                 let x = windows[a], y = windows[b]
                 return (x.anchorVertical, x.priority, a) < (y.anchorVertical, y.priority, b)
             }
-            .map { windows[$0].text }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// The visible windows' text, top to bottom by anchor, then by priority.
+    var visibleText: String {
+        visibleOrder.map { windows[$0].text }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 }

@@ -1,3 +1,5 @@
+import TimedText
+
 /// One of a 708 service's eight windows (CTA-708-E §8.4): where it is, how many rows and
 /// columns it has, whether it is shown, and its text.
 struct Window708: Equatable {
@@ -8,6 +10,10 @@ struct Window708: Equatable {
     /// The anchor: vertical and horizontal (in the 75 × 210 grid, or percent when relative).
     var anchorVertical = 0
     var anchorHorizontal = 0
+    /// Whether the anchor is in percent of the screen (else in the 75 × 210 grid).
+    var relative = false
+    /// 0–8: which point of the window the anchor is (top left … bottom right).
+    var anchorPoint = 0
     var rowCount = 1
     var columnCount = 32
     /// The text, row by row; a row may run past the column count (nothing is cut).
@@ -24,8 +30,10 @@ struct Window708: Equatable {
         defined = true
         visible = b[0] & 0x20 != 0
         priority = Int(b[0] & 0x07)
+        relative = b[1] & 0x80 != 0
         anchorVertical = Int(b[1] & 0x7F)
         anchorHorizontal = Int(b[2])
+        anchorPoint = Int(b[3] >> 4)
         rowCount = Int(b[3] & 0x0F) + 1
         columnCount = Int(b[4] & 0x3F) + 1
         if !wasDefined {
@@ -84,6 +92,20 @@ struct Window708: Equatable {
     mutating func setPen(row: Int, column: Int) {
         penRow = min(row, max(rowCount - 1, 0))
         penColumn = column
+    }
+
+    /// Where the window is, as WebVTT settings: its anchor in percent of the picture (the grid is
+    /// 75 rows by 210 columns, 16:9, unless the anchor is relative) as `line:` and `position:`,
+    /// aligned by the anchor point (top, middle or bottom; left, centre or right).
+    var placement: CueSettings {
+        let vertical = relative ? Double(min(anchorVertical, 100)) : Double(min(anchorVertical, 74)) * 100 / 74
+        let horizontal = relative ? Double(min(anchorHorizontal, 100)) : Double(min(anchorHorizontal, 209)) * 100 / 209
+        let point = min(anchorPoint, 8)
+        let lineAlign: CueSettings.LineAlign = point < 3 ? .start : point < 6 ? .center : .end
+        let positionAlign: CueSettings.PositionAlign = point % 3 == 0 ? .lineLeft : point % 3 == 1 ? .center : .lineRight
+        return CueSettings(
+            line: .percentage(CuePercent.text(vertical)), lineAlign: lineAlign, position: CuePercent.text(horizontal), positionAlign: positionAlign,
+            align: point % 3 == 0 ? .left : point % 3 == 1 ? .center : .right)
     }
 
     /// The window's text: non-blank rows, top to bottom, trimmed, joined by LF.

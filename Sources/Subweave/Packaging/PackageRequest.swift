@@ -76,6 +76,10 @@ public struct PackageRequest: Sendable {
     public var closedCaptions: ClosedCaptionsRequest
     /// Whether in-band CEA-608 captions become subtitle renditions.
     public var captions: CaptionMode
+    /// Whether decoded captions keep where they were put on screen (608 rows and columns, 708
+    /// window anchors, as WebVTT `line:`/`position:`/`align:`); false writes them without
+    /// placement, where players put every cue at the bottom.
+    public var captionPlacement = true
     /// What the operator says of each caption service (language, name, whether to publish).
     public var captionServices = CaptionServiceSettings()
     /// The request is the whole set of side-loaded tracks: every rendition an earlier run

@@ -39,7 +39,7 @@ extension Presentation {
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
-        if request.captions == .auto { planner.add(captions) }
+        if request.captions == .auto { planner.add(captions, placement: request.captionPlacement) }
         var warnings = self.warnings
         try checkEmpty(planner, request, &warnings)
 

@@ -185,12 +185,14 @@ package struct RenditionPlanner {
         "neither the stream nor the operator names the language of \(service.rawValue): it is declared LANGUAGE=\"und\", which Apple's validator refuses; name it with caption service setting \(service.rawValue):language=TAG or a default caption language"
     }
 
-    /// Adds a subtitle rendition for each published caption service.
-    mutating func add(_ captions: ProgrammeCaptions) {
+    /// Adds a subtitle rendition for each published caption service; without `placement`, its
+    /// cues carry no position settings.
+    mutating func add(_ captions: ProgrammeCaptions, placement: Bool = true) {
         for service in captions.published {
             let language = captions.language(for: service.service) ?? .undetermined
             let identity = RenditionIdentity.cea608(service.service)
             var cues = service.cues
+            if !placement { for i in cues.indices { cues[i].settings = CueSettings() } }
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
             let name = captions.name(for: service.service)
             let writable = SegmentCues.writable(cues, sanitizing: false)

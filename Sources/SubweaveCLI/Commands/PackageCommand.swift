@@ -10,6 +10,7 @@ enum PackageCommand {
             closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
             captions: arguments.value("--captions") == "off" ? .off : .auto)
         request.captionServices = try captionServices(arguments)
+        request.captionPlacement = arguments.value("--caption-placement") != "none"
         request.replace = arguments.flag("--replace")
         request.refreshExisting = !arguments.flag("--no-refresh")
         request.retimeExisting = arguments.flag("--retime-existing")
@@ -84,6 +85,7 @@ enum PackageCommand {
     static func refresh(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
         var request = PackageRequest(tracks: [], captions: arguments.value("--captions") == "off" ? .off : .auto)
+        request.captionPlacement = arguments.value("--caption-placement") != "none"
         request.retimeExisting = arguments.flag("--retime-existing")
         request.captionServices = try captionServices(arguments)
         return try await write(request, context)
