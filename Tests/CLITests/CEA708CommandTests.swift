@@ -74,3 +74,25 @@ struct CEA708CommandTests {
         #expect(master.contains("captions/service2/"), "\(master)")
     }
 }
+
+/// validate: a 708 service declared in a playlist of a version below 7.
+struct ServiceVersionRuleTests {
+    @Test(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+    func aServiceDeclarationNeedsVersion7() throws {
+        let dir = try Fixtures.copyExample()
+        let master = dir + "/master.m3u8"
+        var text = try String(contentsOfFile: master, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "#EXT-X-STREAM-INF:",
+            with:
+                "#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"708\",LANGUAGE=\"en\",INSTREAM-ID=\"SERVICE1\"\n#EXT-X-STREAM-INF:CLOSED-CAPTIONS=\"cc\",",
+            options: [], range: text.range(of: "#EXT-X-STREAM-INF:"))
+        text = text.replacingOccurrences(of: "#EXT-X-STREAM-INF:BANDWIDTH=160000", with: "#EXT-X-STREAM-INF:CLOSED-CAPTIONS=\"cc\",BANDWIDTH=160000")
+        try text.write(toFile: master, atomically: true, encoding: .utf8)
+        let old = try BuiltTool.run(["validate", master, "--json"])
+        #expect(old.stdout.contains("captions.service-needs-version-7"), "\(old.stdout)")
+        try text.replacingOccurrences(of: "#EXT-X-VERSION:3", with: "#EXT-X-VERSION:7").write(toFile: master, atomically: true, encoding: .utf8)
+        let new = try BuiltTool.run(["validate", master, "--json"])
+        #expect(!new.stdout.contains("captions.service-needs-version-7"), "\(new.stdout)")
+    }
+}

@@ -155,6 +155,22 @@ package enum MasterRules {
                 }
             }
         },
+        MasterRule("captions.service-needs-version-7") { c, sink in
+            // RFC 8216bis §7 (protocol version compatibility): INSTREAM-ID "SERVICEn" needs version 7.
+            let playlist = c.master.playlist
+            let versionLine = (0..<playlist.count).first { playlist.lineClass($0) == .tag(TagName.version) }
+            let version =
+                versionLine.flatMap { line in
+                    playlist.lines[line].content.split(separator: ":", maxSplits: 1).last.flatMap { Int($0.trimming([" ", "\t", "\r"])) }
+                } ?? 1
+            guard version < 7 else { return }
+            for r in c.renditions where r.type == .closedCaptions {
+                guard let id = r.attributes["INSTREAM-ID"], id.isQuoted, id.unquoted.hasPrefix("SERVICE") else { continue }
+                sink.add(
+                    .error, c.line(r.lineIndex), "RFC 8216bis §7", "INSTREAM-ID \"SERVICEn\" (CEA-708) requires EXT-X-VERSION 7 or higher",
+                    "INSTREAM-ID=\(id.rawValue) in a playlist of version \(version)")
+            }
+        },
         MasterRule("media.forced-only-subtitles") { c, sink in
             for r in c.renditions where r.type != .subtitles && r.type != nil && r.attributes["FORCED"] != nil {
                 sink.add(
