@@ -9,7 +9,7 @@ package struct CaptionCollector: CaptionSink {
     package init() {}
 
     package mutating func caption(_ text: String, service: CaptionService, from start: MediaTime, to end: MediaTime, placement: CueSettings) {
-        cues[service, default: []].append(Cue(start: start, end: end, settings: placement, text: CueText.sanitized(CueText.escaped(text)).text))
+        cues[service, default: []].append(Cue(start: start, end: end, settings: placement, text: CaptionStyle.webVTT(text)))
     }
 
     /// The cues collected so far, in service order then time, emptying the collector (a reader

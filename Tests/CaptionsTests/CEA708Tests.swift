@@ -232,3 +232,34 @@ struct CaptionPlacementTests {
         #expect(cues.last?.settings == CueSettings(line: .percentage("90"), lineAlign: .end, position: "50", positionAlign: .center, align: .center))
     }
 }
+
+/// Italics and underline as WebVTT `<i>`/`<u>`: 608 PACs and mid-row codes, 708 SetPenAttributes
+/// (the peer's case: plain, italic and underlined, plain).
+struct CaptionStyleTests {
+    @Test func cea608ItalicsAndUnderline() {
+        var decoder = CaptionDecoder(codec: .h264)
+        var script = CaptionScript()
+        // PAC row 15 with white italics (attribute 0x0E); a mid-row code to white underline (0x21) mid-row.
+        let italicPAC = CC608.pair(0x14, 0x6E)
+        script.send(
+            [CC608.command(0x20), CC608.command(0x2E), italicPAC] + CC608.text("Sung") + [CC608.code(0x11, 0x21)] + CC608.text("line")
+                + [CC608.command(0x2F)], at: 5)
+        script.send([CC608.command(0x2C)], at: 60)
+        for frame in 0..<80 {
+            let data = script.field1[frame].map { [CCData(type: 0, valid: true, byte1: $0.0, byte2: $0.1)] } ?? []
+            decoder.add(captionData: data, time: MediaTime(ticks: Int64(frame) * 3003))
+        }
+        decoder.finish(at: MediaTime(ticks: 80 * 3003))
+        #expect(decoder.collector.take().map(\.cue.text) == ["<i>Sung</i> <u>line</u>"])
+    }
+
+    @Test func cea708PenAttributes() {
+        var stream = CEA708Tests.Stream()
+        stream.send(
+            DTVCC.defineWindow(0, visible: false), DTVCC.text("test"), DTVCC.setPenAttributes(italic: true, underline: true), DTVCC.text("test"),
+            DTVCC.setPenAttributes(), DTVCC.text("test"), at: 5)
+        stream.send(DTVCC.displayWindows([0]), at: 10)
+        stream.send(DTVCC.hideWindows([0]), at: 40)
+        #expect(stream.decode(frames: 50)[.dtvcc(1)!]?.map(\.text) == ["test<i><u>test</u></i>test"])
+    }
+}

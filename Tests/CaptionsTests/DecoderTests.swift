@@ -144,8 +144,9 @@ struct DecoderTests {
 
     @Test func midRowCodesShowAsSpaces() {
         var run = Run()
+        // 0x2E is white italics: the space it shows, then italic text.
         run.send([rcl] + CC608.text("a") + [CC608.code(0x11, 0x2E)] + CC608.text("b") + [eoc])
-        #expect(run.cues().map(\.2) == ["a b"])
+        #expect(run.cues().map(\.2) == ["a <i>b</i>"])
     }
 
     @Test func parityErrors() {

@@ -136,6 +136,8 @@ struct Channel608 {
     var nonDisplayed = Screen()
     var row = 14
     var column = 0
+    /// The pen's italics and underline (``CaptionStyle``), set by PACs and mid-row codes.
+    var style: UInt8 = 0
     /// The cue on screen; nil when the screen is empty.
     var shown: Shown?
     /// The first and last painted-character changes not yet in a cue.
@@ -195,10 +197,10 @@ struct Channel608 {
         case .text:
             return
         case .popOn:
-            nonDisplayed.set(character, row: row, column: column)
+            nonDisplayed.set(character, row: row, column: column, style: style)
         case .rollUp, .paintOn:
             let before = displayed
-            displayed.set(character, row: row, column: column)
+            displayed.set(character, row: row, column: column, style: style)
             if displayed != before {
                 gathering = (gathering?.first ?? time, time)
             }
@@ -239,7 +241,10 @@ struct Channel608 {
         case (0x17, 0x21...0x23):
             column = min(column + Int(c2 - 0x20), Screen.columns - 1)  // TO1-TO3
         case (0x11, 0x20...0x2F):
-            write(" ", at: time, into: &sink)  // a mid-row code shows as a space; its style is dropped
+            // A mid-row code shows as a space and sets the style from there: italics (0x2E, 0x2F)
+            // or a colour (which ends italics), underline in its low bit; the colour is dropped.
+            write(" ", at: time, into: &sink)
+            style = (c2 & 0x0E == 0x0E ? CaptionStyle.italic : 0) | (c2 & 0x01 != 0 ? CaptionStyle.underline : 0)
         case (0x11, 0x30...0x3F):
             write(CharacterSets.special[Int(c2 - 0x30)], at: time, into: &sink)
         case (0x12, 0x20...0x3F), (0x13, 0x20...0x3F):
@@ -266,6 +271,8 @@ struct Channel608 {
         row = newRow
         let attribute = c2 & 0x1F
         column = attribute >= 0x10 ? Int((attribute - 0x10) >> 1) * 4 : 0  // indent codes
+        // The row's style: underline in the low bit; italics for 0x0E/0x0F (white italics).
+        style = (attribute & 0x0E == 0x0E && attribute < 0x10 ? CaptionStyle.italic : 0) | (attribute & 0x01 != 0 ? CaptionStyle.underline : 0)
     }
 
     private mutating func command<S: CaptionSink>(_ code: UInt8, at time: MediaTime, into sink: inout S) {

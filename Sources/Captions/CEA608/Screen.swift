@@ -9,19 +9,27 @@ struct Screen: Equatable {
     static let rows = 15
     static let columns = 32
     private(set) var cells: [[Character]] = Array(repeating: Array(repeating: " ", count: Screen.columns), count: Screen.rows)
+    /// Each cell's style (``CaptionStyle`` bits), moved with its character.
+    private(set) var styles: [[UInt8]] = Array(repeating: Array(repeating: 0, count: Screen.columns), count: Screen.rows)
+    private static let blankStyles = Array(repeating: UInt8(0), count: Screen.columns)
 
     var isEmpty: Bool { cells.allSatisfy { $0.allSatisfy { $0 == " " } } }
 
     mutating func erase() {
         cells = Array(repeating: Array(repeating: " ", count: Screen.columns), count: Screen.rows)
+        styles = Array(repeating: Self.blankStyles, count: Screen.rows)
     }
 
-    mutating func set(_ character: Character, row: Int, column: Int) {
+    mutating func set(_ character: Character, row: Int, column: Int, style: UInt8 = 0) {
         cells[row][column] = character
+        styles[row][column] = character == " " ? 0 : style
     }
 
     mutating func eraseToEndOfRow(row: Int, from column: Int) {
-        for c in column..<Screen.columns { cells[row][c] = " " }
+        for c in column..<Screen.columns {
+            cells[row][c] = " "
+            styles[row][c] = 0
+        }
     }
 
     /// Rolls the window `bottom - depth + 1 ... bottom` up one row: its top row leaves, the
@@ -30,26 +38,41 @@ struct Screen: Equatable {
     mutating func rollUp(bottom: Int, depth: Int) {
         let top = max(0, bottom - depth + 1)
         let blank = Array(repeating: Character(" "), count: Screen.columns)
-        for r in top..<bottom { cells[r] = cells[r + 1] }
+        for r in top..<bottom {
+            cells[r] = cells[r + 1]
+            styles[r] = styles[r + 1]
+        }
         cells[bottom] = blank
-        for r in 0..<Screen.rows where r < top || r > bottom { cells[r] = blank }
+        styles[bottom] = Self.blankStyles
+        for r in 0..<Screen.rows where r < top || r > bottom {
+            cells[r] = blank
+            styles[r] = Self.blankStyles
+        }
     }
 
     /// Clears every row outside the roll-up window ending at `bottom`.
     mutating func keepWindow(bottom: Int, depth: Int) {
         let top = max(0, bottom - depth + 1)
-        for r in 0..<Screen.rows where r < top || r > bottom { cells[r] = Array(repeating: " ", count: Screen.columns) }
+        for r in 0..<Screen.rows where r < top || r > bottom {
+            cells[r] = Array(repeating: " ", count: Screen.columns)
+            styles[r] = Self.blankStyles
+        }
     }
 
     /// Moves the roll-up window so it ends at `newBottom` (a PAC naming another base row).
     mutating func moveWindow(from oldBottom: Int, to newBottom: Int, depth: Int) {
         guard oldBottom != newBottom else { return }
         var moved = Array(repeating: Array(repeating: Character(" "), count: Screen.columns), count: Screen.rows)
+        var movedStyles = Array(repeating: Self.blankStyles, count: Screen.rows)
         for offset in 0..<depth {
             let from = oldBottom - offset, to = newBottom - offset
-            if from >= 0 && to >= 0 { moved[to] = cells[from] }
+            if from >= 0 && to >= 0 {
+                moved[to] = cells[from]
+                movedStyles[to] = styles[from]
+            }
         }
         cells = moved
+        styles = movedStyles
     }
 
     /// True when every character `earlier` shows is still shown, in the same cell (this screen
@@ -77,16 +100,74 @@ struct Screen: Equatable {
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
     var text: String {
         var out = ""
-        for row in cells {
+        for (index, row) in cells.enumerated() {
             // Trimmed of spaces and no-break spaces at both ends (compared directly: this runs on
             // every change of the screen).
             guard let first = row.firstIndex(where: { $0 != " " && $0 != "\u{00A0}" }),
                 let last = row.lastIndex(where: { $0 != " " && $0 != "\u{00A0}" })
             else { continue }
             if !out.isEmpty { out += "\n" }
-            for character in row[first...last] { out.append(character) }
+            CaptionStyle.append(row[first...last], styles: styles[index][first...last], to: &out)
         }
         return out
+    }
+}
+
+/// Italics and underline of caption text (608 PACs and mid-row codes, 708 SetPenAttributes).
+///
+/// They are carried in a caption's text as private-use marks around each styled run until the collector
+/// writes them as WebVTT `<i>` and `<u>` (``webVTT(_:)``). Colours and the rest are left to the viewer.
+package enum CaptionStyle {
+    static let italic: UInt8 = 1
+    static let underline: UInt8 = 2
+    private static let italicOn: Character = "\u{E000}", italicOff: Character = "\u{E001}"
+    private static let underlineOn: Character = "\u{E002}", underlineOff: Character = "\u{E003}"
+
+    /// Appends `characters` with their `styles`, marking where each style starts and ends.
+    static func append(_ characters: ArraySlice<Character>, styles: ArraySlice<UInt8>, to out: inout String) {
+        // Most text has no style: copied as it is.
+        guard styles.contains(where: { $0 != 0 }) else {
+            for character in characters { out.append(character) }
+            return
+        }
+        var current: UInt8 = 0
+        let characters = Array(characters), styles = Array(styles)
+        // The style of the next character that is not a space, from each position (one pass back).
+        var nextStyle = [UInt8](repeating: 0, count: characters.count + 1)
+        for index in characters.indices.reversed() { nextStyle[index] = characters[index] == " " ? nextStyle[index + 1] : styles[index] }
+        for (index, character) in characters.enumerated() {
+            // A space takes the styles in force on both sides of it: inside a styled phrase it
+            // is styled, between two runs it belongs to neither.
+            let wanted = character == " " ? current & nextStyle[index] : styles[index]
+            if wanted != current {
+                if current & underline != 0 && wanted & underline == 0 { out.append(underlineOff) }
+                if current & italic != 0 && wanted & italic == 0 { out.append(italicOff) }
+                if wanted & italic != 0 && current & italic == 0 { out.append(italicOn) }
+                if wanted & underline != 0 && current & underline == 0 { out.append(underlineOn) }
+                current = wanted
+            }
+            out.append(character)
+        }
+        if current & underline != 0 { out.append(underlineOff) }
+        if current & italic != 0 { out.append(italicOff) }
+    }
+
+    /// A caption's text as WebVTT cue text: escaped, the style marks as `<i>`/`<u>` tags,
+    /// sanitised (tags balanced).
+    package static func webVTT(_ text: String) -> String {
+        let escaped = CueText.escaped(text)
+        guard escaped.unicodeScalars.contains(where: { (0xE000...0xE003).contains($0.value) }) else { return CueText.sanitized(escaped).text }
+        var tagged = ""
+        for character in escaped {
+            switch character {
+            case italicOn: tagged += "<i>"
+            case italicOff: tagged += "</i>"
+            case underlineOn: tagged += "<u>"
+            case underlineOff: tagged += "</u>"
+            default: tagged.append(character)
+            }
+        }
+        return CueText.sanitized(tagged).text
     }
 }
 

@@ -180,7 +180,11 @@ struct ServiceDecoder708 {
         case 0x8F:
             reset(at: time, into: &sink)
             return 0
-        case 0x90: return parameters(2) == nil ? nil : 2  // SPA: pen attributes (styling)
+        case 0x90:  // SPA: SetPenAttributes; italics (bit 7) and underline (bit 6) of the second byte are kept
+            guard let p = parameters(2) else { return nil }
+            let b = p[p.startIndex + 1]
+            if let w = current { windows[w].penStyle = (b & 0x80 != 0 ? CaptionStyle.italic : 0) | (b & 0x40 != 0 ? CaptionStyle.underline : 0) }
+            return 2
         case 0x91: return parameters(3) == nil ? nil : 3  // SPC: pen colour
         case 0x92:  // SPL: SetPenLocation
             guard let p = parameters(2) else { return nil }

@@ -18,6 +18,10 @@ struct Window708: Equatable {
     var columnCount = 32
     /// The text, row by row; a row may run past the column count (nothing is cut).
     var rows: [[Character]] = [[]]
+    /// Each character's style (``CaptionStyle``), row by row as `rows`.
+    var styles: [[UInt8]] = [[]]
+    /// The pen's italics and underline (SetPenAttributes).
+    var penStyle: UInt8 = 0
     var penRow = 0
     var penColumn = 0
 
@@ -39,6 +43,7 @@ struct Window708: Equatable {
         if !wasDefined {
             clear()
         } else if rows.count > rowCount {
+            styles.removeFirst(rows.count - rowCount)
             rows.removeFirst(rows.count - rowCount)
             penRow = min(penRow, rowCount - 1)
         }
@@ -47,18 +52,28 @@ struct Window708: Equatable {
     /// Clears the text and puts the pen at the top left (ClearWindows, FF).
     mutating func clear() {
         rows = Array(repeating: [], count: rowCount)
+        styles = Array(repeating: [], count: rowCount)
         penRow = 0
         penColumn = 0
     }
 
     /// Writes a character at the pen and moves it right.
     mutating func write(_ character: Character) {
-        if penRow >= rows.count { rows += Array(repeating: [], count: penRow - rows.count + 1) }
-        while rows[penRow].count < penColumn { rows[penRow].append(" ") }
+        if penRow >= rows.count {
+            rows += Array(repeating: [], count: penRow - rows.count + 1)
+            styles += Array(repeating: [], count: penRow - styles.count + 1)
+        }
+        while rows[penRow].count < penColumn {
+            rows[penRow].append(" ")
+            styles[penRow].append(0)
+        }
+        let style = character == " " ? 0 : penStyle
         if penColumn < rows[penRow].count {
             rows[penRow][penColumn] = character
+            styles[penRow][penColumn] = style
         } else {
             rows[penRow].append(character)
+            styles[penRow].append(style)
         }
         penColumn += 1
     }
@@ -67,7 +82,10 @@ struct Window708: Equatable {
     mutating func backspace() {
         guard penColumn > 0, penRow < rows.count else { return }
         penColumn -= 1
-        if penColumn < rows[penRow].count { rows[penRow][penColumn] = " " }
+        if penColumn < rows[penRow].count {
+            rows[penRow][penColumn] = " "
+            styles[penRow][penColumn] = 0
+        }
     }
 
     /// Carriage return: the next row; past the last one the rows scroll up (roll-up).
@@ -77,14 +95,23 @@ struct Window708: Equatable {
             penRow += 1
             return
         }
-        if !rows.isEmpty { rows.removeFirst() }
-        while rows.count < rowCount { rows.append([]) }
+        if !rows.isEmpty {
+            rows.removeFirst()
+            styles.removeFirst()
+        }
+        while rows.count < rowCount {
+            rows.append([])
+            styles.append([])
+        }
         penRow = rowCount - 1
     }
 
     /// Horizontal carriage return: the pen's row is cleared and the pen goes to its start.
     mutating func horizontalCarriageReturn() {
-        if penRow < rows.count { rows[penRow] = [] }
+        if penRow < rows.count {
+            rows[penRow] = []
+            styles[penRow] = []
+        }
         penColumn = 0
     }
 
@@ -110,19 +137,14 @@ struct Window708: Equatable {
 
     /// The window's text: non-blank rows, top to bottom, trimmed, joined by LF.
     var text: String {
-        rows.compactMap { row -> String? in
-            let line = String(row).trimmingCharacters(in: [" ", "\u{00A0}"])
-            return line.isEmpty ? nil : line
-        }.joined(separator: "\n")
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        var start = startIndex
-        var end = endIndex
-        while start < end, set.contains(self[start]) { start = index(after: start) }
-        while end > start, set.contains(self[index(before: end)]) { end = index(before: end) }
-        return String(self[start..<end])
+        var out = ""
+        for (index, row) in rows.enumerated() {
+            guard let first = row.firstIndex(where: { $0 != " " && $0 != "\u{00A0}" }),
+                let last = row.lastIndex(where: { $0 != " " && $0 != "\u{00A0}" })
+            else { continue }
+            if !out.isEmpty { out += "\n" }
+            CaptionStyle.append(row[first...last], styles: styles[index][first...last], to: &out)
+        }
+        return out
     }
 }
