@@ -129,28 +129,37 @@ public struct SubtitleTrack: Sendable, Equatable {
         var delayText: String?
     }
 
+    /// What is wrong with a source ID, if anything: empty, unsafe in a file name or playlist,
+    /// shaped like a path, or too long for its folder name.
+    static func sourceIDProblem(_ id: String, language: LanguageTag) -> (code: RegistrationError.Code, text: String)? {
+        if id.trimmingCharacters(in: .whitespaces).isEmpty {
+            return (.emptySourceID, "the source ID is empty; set id=… (by default it is the file name without its extension)")
+        } else if let bad = id.unicodeScalars.first(where: { LabelText.isRefused($0) || $0 == "\"" }) {
+            return (
+                .unsafeText,
+                "the source ID contains \(LabelText.describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'"
+            )
+        } else if id == "." || id == ".." || id.contains("/") || id.contains("\\") {
+            return (
+                .unsafeText,
+                "the source ID \"\(LabelText.excerpt(id))\" looks like a path; it names a folder inside the output, so it cannot contain '/' or be '.' or '..'"
+            )
+        } else if let length = Optional(RenditionLayout.folderNameLength(sourceID: id, language: language)), length > 255 {
+            return (
+                .invalidValue,
+                "the source ID is \(id.utf8.count) bytes long; with the language it names a folder of \(length) bytes, and file names are limited to 255 bytes: shorten id="
+            )
+        }
+        return nil
+    }
+
     /// Checks `fields` and makes the track, appending every problem found to `problems`.
     static func check(_ fields: Fields, origin: String, problems: inout [RegistrationError]) -> SubtitleTrack? {
         func fail(_ code: RegistrationError.Code, _ text: String) { problems.append(RegistrationError(code, descriptor: origin, text)) }
         let before = problems.count
 
         let id = fields.id ?? fields.source.defaultID
-        if id.trimmingCharacters(in: .whitespaces).isEmpty {
-            fail(.emptySourceID, "the source ID is empty; set id=… (by default it is the file name without its extension)")
-        } else if let bad = id.unicodeScalars.first(where: { LabelText.isRefused($0) || $0 == "\"" }) {
-            fail(
-                .unsafeText,
-                "the source ID contains \(LabelText.describe(bad)), which cannot appear in a file name or playlist; use letters, digits, '.', '_' or '-'")
-        } else if id == "." || id == ".." || id.contains("/") || id.contains("\\") {
-            fail(
-                .unsafeText,
-                "the source ID \"\(LabelText.excerpt(id))\" looks like a path; it names a folder inside the output, so it cannot contain '/' or be '.' or '..'")
-        } else if let length = Optional(RenditionLayout.folderNameLength(sourceID: id, language: fields.language)), length > 255 {
-            fail(
-                .invalidValue,
-                "the source ID is \(id.utf8.count) bytes long; with the language it names a folder of \(length) bytes, and file names are limited to 255 bytes: shorten id="
-            )
-        }
+        if let problem = sourceIDProblem(id, language: fields.language) { fail(problem.code, problem.text) }
 
         var label = fields.name ?? ""
         var derived = false
