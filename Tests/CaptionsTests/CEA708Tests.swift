@@ -173,6 +173,18 @@ struct CEA708Tests {
         #expect(cues.count == 2 && abs(cues[1].start - Self.seconds(100)) < 1e-6, "\(cues)")
     }
 
+    /// During a delay, a parameter byte that happens to be 0x8E (DLC's code: here a window's
+    /// horizontal anchor) is not a DelayCancel: the window still waits for the delay.
+    @Test func aParameterByteIsNotADelayCancel() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: false), DTVCC.text("Held"), DTVCC.delay(tenths: 20), at: 5)
+        stream.send(DTVCC.defineWindow(0, visible: true, anchorHorizontal: 0x8E), at: 10)
+        stream.send(DTVCC.hideWindows([0]), at: 150)
+        let cues = stream.decode(frames: 160)[.dtvcc(1)!] ?? []
+        #expect(cues.map(\.text) == ["Held"], "\(cues)")
+        #expect(cues.first.map { $0.start >= Self.seconds(5) + 2.0 - 1e-6 } == true, "shown before the delay ended: \(cues)")
+    }
+
     /// Reset (RST) ends what is shown and forgets every window; backspace, form feed and HCR edit
     /// the current window.
     @Test func resetAndEdits() {

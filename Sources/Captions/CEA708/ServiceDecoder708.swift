@@ -34,8 +34,9 @@ struct ServiceDecoder708 {
     /// Feeds one service block, received at `time`.
     mutating func feed<S: CaptionSink>(_ block: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) {
         if delayedUntil != nil {
-            // DLC (0x8E) and RST (0x8F) act at once even during a delay (§8.10.5.6–7).
-            if let cancel = block.firstIndex(where: { $0 == 0x8E || $0 == 0x8F }) {
+            // DLC (0x8E) and RST (0x8F) act at once even during a delay (§8.10.5.6–7): found at
+            // a command's start (a parameter byte of the same value is not one).
+            if let cancel = Self.firstDelayBreak(in: block) {
                 let reset = block[cancel] == 0x8F
                 let waiting = delayed + block[..<cancel]
                 delayedUntil = nil
@@ -81,6 +82,40 @@ struct ServiceDecoder708 {
     func openCaption(at time: MediaTime) -> (text: String, start: MediaTime)? {
         guard let shown, shown.start < time else { return nil }
         return (shown.text, shown.start)
+    }
+
+    /// Where a DLC or RST command starts in `block`, stepping over whole commands.
+    static func firstDelayBreak(in block: ArraySlice<UInt8>) -> ArraySlice<UInt8>.Index? {
+        var i = block.startIndex
+        while i < block.endIndex {
+            let code = block[i]
+            if code == 0x8E || code == 0x8F { return i }
+            i += commandLength(
+                code, next: block.index(after: i) < block.endIndex ? block[block.index(after: i)] : nil,
+                afterNext: i + 2 < block.endIndex ? block[i + 2] : nil)
+        }
+        return nil
+    }
+
+    /// The bytes a command takes, its code included (CTA-708-E §7.1: C0, C1, EXT1 and what
+    /// follows it; characters are one byte, P16 three).
+    static func commandLength(_ code: UInt8, next: UInt8?, afterNext: UInt8?) -> Int {
+        switch code {
+        case 0x10:
+            guard let next else { return 2 }
+            switch next {
+            case 0x20...0x7F, 0xA0...0xFF: return 2
+            default: return 2 + CharacterSets708.extendedParameterCount(next, next: afterNext)
+            }
+        case 0x11...0x17: return 2
+        case 0x18...0x1F: return 3
+        case 0x88...0x8D: return 2
+        case 0x90, 0x92: return 3
+        case 0x91: return 4
+        case 0x97: return 5
+        case 0x98...0x9F: return 7
+        default: return 1
+        }
     }
 
     // MARK: - Interpretation
