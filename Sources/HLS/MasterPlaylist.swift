@@ -155,10 +155,8 @@ public struct MasterPlaylist: Sendable, Equatable {
                 rewrites.append((tag, attributeEdits))
             case .requireVersion(let version):
                 let text = "\(TagName.version):\(version)"
-                if let line = lines.indices.first(where: { playlist.lineClass($0) == .tag(TagName.version) }) {
-                    let value = lines[line].content.split(separator: ":", maxSplits: 1).last.map { String($0.trimming([" ", "\t", "\r"])) }
-                    let current = value.flatMap { Int($0) } ?? 1
-                    if current < version { replacing[line] = text }
+                if let declared = versionTag {
+                    if declared.version < version { replacing[declared.line] = text }
                 } else {
                     inserting[min(1, lines.count), default: []].append(playlist.makeLine(text))
                 }
@@ -177,6 +175,14 @@ public struct MasterPlaylist: Sendable, Equatable {
         (variants, renditions, iFrameStreams) = ([], [], [])
         playlist.rewriteURIs(rewriter)
         try parseViews()
+    }
+
+    /// The first `EXT-X-VERSION` tag: its line and the version it declares (1 when the value is
+    /// not a number), or nil when there is none (version 1).
+    public var versionTag: (line: Int, version: Int)? {
+        guard let line = (0..<playlist.count).first(where: { playlist.lineClass($0) == .tag(TagName.version) }) else { return nil }
+        let value = playlist.lines[line].content.split(separator: ":", maxSplits: 1).last.flatMap { Int($0.trimming([" ", "\t", "\r"])) }
+        return (line, value ?? 1)
     }
 
     /// The text of a tag line: `#EXT-X-MEDIA:` and the attribute list.

@@ -16,10 +16,7 @@ struct CEA708Tests {
 
         /// Puts `commands` for `service` in one packet, carried by `frame`.
         mutating func send(_ commands: [UInt8]..., service: Int = 1, at frame: Int) {
-            let data = commands.flatMap { $0 }
-            var blocks: [(service: Int, data: [UInt8])] = []
-            for start in stride(from: 0, to: data.count, by: 31) { blocks.append((service, Array(data[start..<min(start + 31, data.count)]))) }
-            send(packet: DTVCC.packet(sequence: sequence, blocks: blocks), at: frame)
+            send(packet: DTVCC.packet(sequence: sequence, blocks: DTVCC.blocks(commands.flatMap { $0 }, service: service)), at: frame)
         }
 
         /// Puts a whole packet (header byte included) on `frame`, as cc_data.

@@ -46,9 +46,7 @@ public struct CaptionScript: Sendable {
 
     /// Sends `commands` to 708 service `service` in one DTVCC packet carried by `frame`.
     public mutating func send708(_ commands: [UInt8]..., service: Int = 1, at frame: Int) {
-        let data = commands.flatMap { $0 }
-        var blocks: [(service: Int, data: [UInt8])] = []
-        for start in stride(from: 0, to: data.count, by: 31) { blocks.append((service, Array(data[start..<min(start + 31, data.count)]))) }
+        let blocks = DTVCC.blocks(commands.flatMap { $0 }, service: service)
         dtvcc[frame, default: []] += DTVCC.triplets(DTVCC.packet(sequence: dtvccSequence, blocks: blocks))
         dtvccSequence = (dtvccSequence + 1) & 3
     }

@@ -23,6 +23,11 @@ public enum DTVCC {
         return [UInt8(sequence & 3) << 6 | UInt8(size == 64 ? 0 : size)] + body
     }
 
+    /// `commands` for `service` as service blocks of at most 31 bytes each (a block's limit).
+    public static func blocks(_ commands: [UInt8], service: Int) -> [(service: Int, data: [UInt8])] {
+        stride(from: 0, to: commands.count, by: 31).map { (service, Array(commands[$0..<min($0 + 31, commands.count)])) }
+    }
+
     /// The cc_data triplets of a packet: the first with cc_type 3 (DTVCC_PACKET_START), the rest
     /// with cc_type 2 (DTVCC_PACKET_DATA); each first byte is marker bits, cc_valid and cc_type.
     public static func triplets(_ packet: [UInt8]) -> [(UInt8, UInt8, UInt8)] {

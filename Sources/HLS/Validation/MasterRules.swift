@@ -157,12 +157,7 @@ package enum MasterRules {
         },
         MasterRule("captions.service-needs-version-7") { c, sink in
             // RFC 8216bis §7 (protocol version compatibility): INSTREAM-ID "SERVICEn" needs version 7.
-            let playlist = c.master.playlist
-            let versionLine = (0..<playlist.count).first { playlist.lineClass($0) == .tag(TagName.version) }
-            let version =
-                versionLine.flatMap { line in
-                    playlist.lines[line].content.split(separator: ":", maxSplits: 1).last.flatMap { Int($0.trimming([" ", "\t", "\r"])) }
-                } ?? 1
+            let version = c.master.versionTag?.version ?? 1
             guard version < 7 else { return }
             for r in c.renditions where r.type == .closedCaptions {
                 guard let id = r.attributes["INSTREAM-ID"], id.isQuoted, id.unquoted.hasPrefix("SERVICE") else { continue }
