@@ -112,7 +112,7 @@ package struct CaptionDecoder {
         (fields.flatMap { $0.openCaptions(at: time) } + dtvcc.openCaptions(at: time)).map {
             (
                 $0.service,
-                Cue(start: $0.start, end: min(time, $0.start + Channel608.maximumDuration), text: CaptionStyle.webVTT($0.text))
+                Cue(start: $0.start, end: min(time, $0.start + Channel608.maximumDuration), settings: $0.placement, text: CaptionStyle.webVTT($0.text))
             )
         }
     }

@@ -59,6 +59,31 @@ struct CEA708CommandTests {
         #expect(inBand.stdout.contains("INSTREAM-ID=\"CC1\"") && !inBand.stdout.contains("INSTREAM-ID=\"SERVICE1\""), "\(inBand.stdout)")
     }
 
+    /// MPEG-2 video carries the same cc_data in each picture's user data (`GA94`, ATSC A/53 Part
+    /// 4): ffmpeg's MPEG-2 encoder writes the H.264 stream's triplets there, 708 ones included,
+    /// and the services decode as from H.264, on the same frames.
+    @Test func mpeg2UserDataCarriesTheServices() throws {
+        let folder = try Scratch.make().path
+        let h264 = try CaptionedStream.make(script: Self.script(), frames: 180, folder: folder)
+        let mpeg2 = try CaptionedStream.mpeg2(from: h264, folder: folder)
+        var decoded: [[String]] = []
+        for file in [h264, mpeg2] {
+            let listed = try BuiltTool.run(["captions", file, "--json"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+            let services = try #require(object["services"] as? [[String: Any]])
+            decoded.append(
+                services.flatMap { service in
+                    ((service["cues"] as? [[String: Any]]) ?? []).map {
+                        let frames = (($0["startTime"] as? Double ?? -1) * 30000 / 1001).rounded()
+                        return "\(service["service"] ?? "?") \(Int(frames)) \($0["text"] ?? "?")"
+                    }
+                })
+        }
+        #expect(decoded[0] == ["CC1 24 English from 608", "SERVICE1 30 English from 708", "SERVICE2 75 Español™"], "\(decoded[0])")
+        #expect(decoded[1] == decoded[0], "MPEG-2: \(decoded[1])")
+    }
+
     /// The operator may publish the duplicate too, or choose 708 instead of 608.
     @Test func theOperatorChoosesPerService() throws {
         let hls = try CaptionedStream.hls(script: Self.script(), frames: 180)

@@ -8,8 +8,10 @@ import Testing
 /// Following live presentations whose video carries CEA-608 captions.
 extension LiveFollowTests {
     /// CEA-608 in a live TS: decoded segment by segment with the decoder's state carried over;
-    /// the CC1 rendition holds the captions the VOD decode of the same stream finds.
-    @Test func decodesLiveCaptions() async throws {
+    /// the CC1 rendition holds the captions the VOD decode of the same stream finds, placed where
+    /// the stream put them (or with no placement when asked).
+    @Test(arguments: [true, false])
+    func decodesLiveCaptions(placement: Bool) async throws {
         let folder = try Scratch.make().path
         var script = CaptionScript()
         script.popOn(["Live caption"], at: 10)  // RCL 10, ENM 12, PAC 14, 6 pairs 16-21, EOC 22
@@ -22,7 +24,9 @@ extension LiveFollowTests {
         var follower = LiveFollower()
         follower.pollInterval = 0.25
         follower.idleTimeout = 20
-        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: []))
+        var request = PackageRequest(tracks: [])
+        request.captionPlacement = placement
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), request)
         #expect(report.reason == "ended")
         let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/cc1")
         let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
@@ -32,6 +36,11 @@ extension LiveFollowTests {
         var pieces: [String: Set<[Double]>] = [:]
         for segment in subtitles.segments {
             let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
+            // Every piece keeps where the caption was put (row 15, column 0), open ones too.
+            for timing in text.split(separator: "\n") where timing.contains("-->") {
+                let settings = timing.split(separator: " ").dropFirst(3).joined(separator: " ")
+                #expect(settings == (placement ? "line:84.67%,start position:10%,line-left align:left" : ""), "\(segment.uri): \(timing)")
+            }
             for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues {
                 let old = spans[cue.text]
                 spans[cue.text] = (min(old?.0 ?? cue.start, cue.start), max(old?.1 ?? cue.end, cue.end))

@@ -78,10 +78,10 @@ package struct CEA608FieldDecoder {
 
     /// What each channel shows at `time` and since when (captions not ended yet), for a live
     /// output that publishes a caption while it is still on screen.
-    package func openCaptions(at time: MediaTime) -> [(service: CaptionService, text: String, start: MediaTime)] {
+    package func openCaptions(at time: MediaTime) -> [(service: CaptionService, text: String, start: MediaTime, placement: CueSettings)] {
         channels.compactMap { channel in
             guard let shown = channel.shown, shown.start < time else { return nil }
-            return (channel.service, shown.text, shown.start)
+            return (channel.service, shown.text, shown.start, shown.screen.placement)
         }
     }
 

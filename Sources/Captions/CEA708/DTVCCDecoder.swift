@@ -1,4 +1,5 @@
 import Timebase
+import TimedText
 
 /// The CEA-708 side of one video stream: cc_data of types 2 and 3 in presentation order →
 /// DTVCC packets → service blocks → one decoder per service (SERVICE1–SERVICE63).
@@ -42,10 +43,10 @@ package struct DTVCCDecoder {
     }
 
     /// What each service shows at `time` and since when.
-    package func openCaptions(at time: MediaTime) -> [(service: CaptionService, text: String, start: MediaTime)] {
+    package func openCaptions(at time: MediaTime) -> [(service: CaptionService, text: String, start: MediaTime, placement: CueSettings)] {
         active.sorted().compactMap { number in
             guard let decoder = decoders[number], let open = decoder.openCaption(at: time) else { return nil }
-            return (decoder.service, open.text, open.start)
+            return (decoder.service, open.text, open.start, open.placement)
         }
     }
 

@@ -79,9 +79,9 @@ struct ServiceDecoder708 {
     }
 
     /// What the service shows at `time` and since when, if anything.
-    func openCaption(at time: MediaTime) -> (text: String, start: MediaTime)? {
+    func openCaption(at time: MediaTime) -> (text: String, start: MediaTime, placement: CueSettings)? {
         guard let shown, shown.start < time else { return nil }
-        return (shown.text, shown.start)
+        return (shown.text, shown.start, shown.placement)
     }
 
     /// Where a DLC or RST command starts in `block`, stepping over whole commands.

@@ -81,7 +81,9 @@ extension LiveSession {
     /// The cues of rendition `index` now: its track's source read again, or its caption service.
     mutating func cues(forRendition index: Int, captions: [CaptionService: [Cue]]) async throws(SubweaveError) -> [Cue] {
         if let service = state.captionRenditions.first(where: { $0.value == index }).flatMap({ CaptionService(rawValue: $0.key) }) {
-            return captions[service] ?? []
+            var cues = captions[service] ?? []
+            if !request.captionPlacement { for i in cues.indices { cues[i].settings = CueSettings() } }
+            return cues
         }
         guard let track = request.tracks.first(where: { state.trackRenditions[$0.identity.description] == index }) else { return [] }
         let (ingested, bytes) = try await LiveSources.read(track, loader: reader.loader)
