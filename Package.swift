@@ -19,10 +19,12 @@ let package = Package(
         .target(name: "Containers", dependencies: ["Timebase"]),
         // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
         .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
+        // Sync checks: speech activity from PCM, the FFT, lining cues up with speech, the rate search.
+        .target(name: "Sync"),
         // HTTP(S) GET through libcurl, loaded with dlopen when a URL is first read.
         .target(name: "CCurl"),
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
-        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "CCurl"]),
+        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "CCurl"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave", "TimedText", "Timebase"]),
         // Library use, as a caller would write it (README "Use it as a library").
@@ -37,6 +39,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "Timebase", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TimedText", "TestSupport"]),
         .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),

@@ -35,6 +35,18 @@ extension CommandTable {
             Example(command: "subweave captions master.m3u8", does: "decode the CEA-608 captions of the title's video"),
             Example(command: "subweave captions --detect init.mp4", does: "a bounded look for captions in the first minute"),
         ],
+        "sync": [
+            Example(
+                command: "subweave sync master.m3u8 --subtitle url=subs/en.srt,language=en", does: "say whether en.srt fits the programme's speech, and the fix"
+            ),
+            Example(
+                command: "subweave sync master.m3u8 --subtitle url=en.srt,language=en,rate=25/23.976 --json",
+                does: "check the file as a 25 fps version, as JSON"),
+        ],
+        "report": [
+            Example(command: "subweave report master.m3u8 --speech --html report.html", does: "a page showing every rendition against the speech"),
+            Example(command: "subweave report master.m3u8 --json", does: "the findings per rendition, as JSON"),
+        ],
         "completions": [Example(command: "subweave completions bash > /etc/bash_completion.d/subweave", does: "install bash completion")],
     ]
 }

@@ -75,7 +75,36 @@ enum CommandTable {
         name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc", "ass", "ttml"],
         help: "the input's format (default: from its content, then its extension)")
 
-    static let all: [CommandSpec] = [package, list, remove, refresh, batch, cues, convert, validate, inspect, captions, completions]
+    static let all: [CommandSpec] = [package, list, remove, refresh, batch, cues, convert, validate, inspect, captions, sync, report, completions]
+
+    static let report = CommandSpec(
+        name: "report", summary: "the presentation at a glance: segments, speech, every rendition's cues and what is wrong where",
+        positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
+        options: [
+            OptionSpec(name: "--html", value: "FILE", help: "write one self-contained HTML page (inline SVG, no script or network needed)"),
+            OptionSpec(name: "--speech", help: "listen to the programme's sound (ffmpeg): draw its speech and check each rendition's sync"),
+            json, limit,
+        ],
+        discussion: """
+            Draws the programme's timeline with its segments, a lane per subtitle and caption rendition with its cues, the speech
+            (with --speech), and marks what a person should look at: cues past the end, a minute or more without a cue, segments
+            without a cue, a rendition out of sync (its measured offset and rate in its label).
+            """)
+
+    static let sync = CommandSpec(
+        name: "sync", summary: "check each subtitle file against the programme's speech: offset, drift, fix",
+        positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
+        options: [
+            OptionSpec(
+                name: "--subtitle", value: "DESCRIPTOR", repeatable: true, help: "a track, as for package (its rate=, offset= and delay= are applied first)"),
+            OptionSpec(name: "--tracks", value: "FILE", help: "tracks as a JSON array of objects with the descriptor keys"), json, limit,
+        ],
+        discussion: """
+            Decodes the sound of the reference variant (its AUDIO rendition, else its own audio) with ffmpeg, finds the speech in 10 ms
+            frames, and lines each track's cues up with it over every offset and the standard speed changes (24000/1001, 24, 25 fps,
+            each way). Reports sidecar time = rate × programme time + offset_s, a confidence, a verdict (in_sync, offset, rate,
+            rate_and_offset, no_match) and the descriptor keys that fix the track. Writes nothing.
+            """)
 
     /// Options every command that writes a master takes.
     static let writing: [OptionSpec] = [
@@ -107,17 +136,30 @@ enum CommandTable {
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
+    /// A subtitle file's clock (`cues`, `convert`), as the descriptor keys rate= and offset= set it.
+    static let timing: [OptionSpec] = [
+        OptionSpec(name: "--rate", value: "RATIO", help: "divide every cue time by this clock rate first (25/23.976, 24/25, 1.0427)", group: "TIMING"),
+        OptionSpec(name: "--offset", value: "TIME", help: "then add this to every cue time (seconds, or [-]HH:MM:SS[.mmm])", group: "TIMING"),
+    ]
+
     static let package = CommandSpec(
         name: "package", summary: "side-load subtitle tracks (and in-band captions) into an HLS presentation",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
             OptionSpec(
                 name: "--subtitle", value: "DESCRIPTOR", repeatable: true,
-                help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,forced][,sdh][,default]"),
+                help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,forced][,sdh][,default]"),
             OptionSpec(
                 name: "--tracks", value: "FILE",
                 help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
             OptionSpec(name: "--preferred-language", value: "TAG", help: "the matching rendition becomes the group's only DEFAULT=YES"),
+            OptionSpec(
+                name: "--check-sync",
+                help:
+                    "check each track against the programme's speech (ffmpeg decodes the sound); warn when one is off by more than \(SyncCheck.tolerance) s or fits nothing",
+                group: "SYNC"),
+            OptionSpec(
+                name: "--fix-sync", help: "as --check-sync, and retime a track found off as `subweave sync` suggests (the report says so)", group: "SYNC"),
         ]
             + ([
                 OptionSpec(
@@ -228,7 +270,7 @@ enum CommandTable {
     static let cues = CommandSpec(
         name: "cues", summary: "print the cues a subtitle file yields, as the packager uses them",
         positionals: [PositionalSpec(name: "file|url|-", help: "the subtitle file, an http(s) URL, or - for standard input")],
-        options: [format, encoding, json] + [limit].grouped("READING"),
+        options: [format, encoding, json] + timing + [limit].grouped("READING"),
         discussion: """
             Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
             with no cue prints an empty list.
@@ -240,7 +282,7 @@ enum CommandTable {
         options: [
             OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write here instead of stdout"),
             OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)"),
-        ] + [format, encoding, limit].grouped("READING"),
+        ] + timing + [format, encoding, limit].grouped("READING"),
         discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.")
 
     static let validate = CommandSpec(

@@ -45,6 +45,12 @@ struct SubweaveMain {
             } catch let error as CommandError {
                 context.fail(error.message, code: "command")
                 return 1
+            } catch let error as UsageError {
+                // A value only the command can judge (a rate, an offset): a usage error all the same.
+                Output.error("Error: \(error.message)")
+                if let spec = CommandTable.named(name) { Output.error("Usage: \(HelpText.usage(spec))") }
+                Output.error("See 'subweave \(name) --help'.")
+                return 64
             } catch {
                 context.fail("\(error)", code: "unexpected")
                 return 1

@@ -11,6 +11,7 @@ enum Vocabulary {
         .replace: "--replace", .retimeExisting: "--retime-existing", .forceRemoval: "--force", .removals: "subweave remove",
         .playlistLimit: "--limit playlist=SIZE", .subtitleLimit: "--limit subtitle=SIZE", .segmentLimit: "--limit segment=SIZE",
         .follow: "--follow", .captionService: "--caption-service", .captionLanguage: "--caption-language",
+        .checkSync: "--check-sync", .fixSync: "--fix-sync",
     ]
 
     /// `text` with every setting it names written as the command line's option.

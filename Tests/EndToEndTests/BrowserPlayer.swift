@@ -47,6 +47,16 @@ extension BrowserPlaybackTests {
     static func play(site: String, query: String, meanwhile: ((TestHTTPServer) throws -> Void)? = nil) throws -> (
         result: PlayerResult, requests: [(path: String, status: Int)]
     ) {
+        let (data, requests) = try open("page.html" + (query.isEmpty ? "" : "?" + query), in: site, meanwhile: meanwhile)
+        return (try JSONDecoder().decode(PlayerResult.self, from: data), requests)
+    }
+
+    /// Serves `site` and opens its `page` in headless Chromium, in real time, running `meanwhile`
+    /// (given the server) once the browser has started; returns what the page posted to
+    /// `/result` and every request it made.
+    static func open(_ page: String, in site: String, meanwhile: ((TestHTTPServer) throws -> Void)? = nil) throws -> (
+        data: Data, requests: [(path: String, status: Int)]
+    ) {
         let server = try #require(try TestHTTPServer(root: site))
         let profile = try Scratch.make().path
         // Foundation starts the child as the leader of its own process group, which Chromium's
@@ -55,7 +65,7 @@ extension BrowserPlaybackTests {
         chrome.executableURL = URL(fileURLWithPath: chromium!)
         chrome.arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
-            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/page.html" + (query.isEmpty ? "" : "?" + query)),
+            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", server.url("files/" + page),
         ]
         chrome.standardOutput = FileHandle.nullDevice
         chrome.standardError = FileHandle.nullDevice
@@ -72,7 +82,7 @@ extension BrowserPlaybackTests {
         guard let data = FileManager.default.contents(atPath: resultPath) else {
             throw MissingTool(name: "the page's report within 120 s (is chromium able to run headless here?)")
         }
-        return (try JSONDecoder().decode(PlayerResult.self, from: data), try server.requests())
+        return (data, try server.requests())
     }
 
     /// The page: hls.js with a long forward buffer so every subtitle segment loads at position 0;

@@ -21,10 +21,10 @@ public struct SpokenText: Sendable {
     public static var espeak: String? { Tools.which("espeak-ng") }
 
     /// Speaks `sentences` from `start` seconds: `wordGap` of silence between words, `sentenceGap`
-    /// between sentences, at `rate` words a minute.
-    public static func speak(_ sentences: [String], start: Double = 1, wordGap: Double = 0.06, sentenceGap: Double = 0.7, rate: Int = 170) throws
-        -> SpokenText
-    {
+    /// between sentences, at `rate` words a minute, in espeak-ng's `voice`.
+    public static func speak(
+        _ sentences: [String], start: Double = 1, wordGap: Double = 0.06, sentenceGap: Double = 0.7, rate: Int = 170, voice: String = "en"
+    ) throws -> SpokenText {
         guard let espeak else { throw MissingTool(name: "espeak-ng") }
         let folder = try Scratch.make().path
         var sounds: [String: [Int16]] = [:]
@@ -37,7 +37,7 @@ public struct SpokenText: Sendable {
                 if sounds[text] == nil {
                     let file = folder + "/word.wav"
                     let spoken = text.trimmingCharacters(in: .punctuationCharacters)
-                    let outcome = try Tools.run(espeak, ["-w", file, "-s", String(rate), spoken.isEmpty ? text : spoken])
+                    let outcome = try Tools.run(espeak, ["-v", voice, "-w", file, "-s", String(rate), spoken.isEmpty ? text : spoken])
                     guard outcome.status == 0 else { throw MissingTool(name: "a working espeak-ng (\(outcome.stderr.prefix(200)))") }
                     let wav = try WAV.read(file)
                     sampleRate = wav.sampleRate
@@ -49,7 +49,7 @@ public struct SpokenText: Sendable {
                 words.append(Word(text: text, onset: onset, end: Double(samples.count) / Double(sampleRate), sentence: index))
                 samples += [Int16](repeating: 0, count: Int(wordGap * Double(sampleRate)))
             }
-            samples += [Int16](repeating: 0, count: Int((sentenceGap - wordGap) * Double(sampleRate)))
+            samples += [Int16](repeating: 0, count: max(0, Int((sentenceGap - wordGap) * Double(sampleRate))))
         }
         return SpokenText(words: words, sampleRate: sampleRate, samples: samples)
     }

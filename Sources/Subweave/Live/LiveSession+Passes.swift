@@ -97,7 +97,7 @@ extension LiveSession {
             cues.removeLast()
         }
         sourceHashes[track.identity.description] = hash
-        return SubtitleIngest.applyDelay(track.offset + track.delay, to: cues).0
+        return SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: cues).0
     }
 
     /// Writes the window's segments rendition `index` has not written; returns how many.

@@ -82,6 +82,9 @@ public struct PackageRequest: Sendable {
     public var captionPlacement = true
     /// What the operator says of each caption service (language, name, whether to publish).
     public var captionServices = CaptionServiceSettings()
+    /// Whether each side-loaded track is checked against the programme's speech before it is
+    /// published (``Presentation/checkSync(_:)``), and fixed when it is off.
+    public var sync = SyncMode.off
     /// The request is the whole set of side-loaded tracks: every rendition an earlier run
     /// created that this run does not write again is removed.
     public var replace = false
@@ -115,4 +118,15 @@ public struct PackageRequest: Sendable {
         self.closedCaptions = closedCaptions
         self.captions = captions
     }
+}
+
+/// What `package` does about the sync of side-loaded tracks.
+public enum SyncMode: String, Sendable {
+    /// Nothing: times are as the descriptors say.
+    case off
+    /// Each track is checked against the programme's speech; one off by more than
+    /// ``SyncCheck/tolerance``, or that fits no part of it, is a warning. Times are not changed.
+    case check
+    /// As `check`, and a track found off is retimed as the check suggests (the report says so).
+    case fix
 }

@@ -32,15 +32,22 @@ extension Presentation {
             scanner.onProgress = onProgress
             captions = try await scanner.scan(timeline, playlistURL: reference.url).with(request.captionServices)
         }
+        // Each track against the programme's speech, when asked: warned of, or retimed.
+        var request = request
+        var syncWarnings: [PackageWarning] = []
+        var syncEntries: [PackageReport.Sync] = []
+        if request.sync != .off, !request.tracks.isEmpty {
+            let checked = SyncCheck.apply(try await checkSync(request.tracks), to: request.tracks, fixing: request.sync == .fix)
+            (request.tracks, syncWarnings, syncEntries) = (checked.tracks, checked.warnings, checked.entries)
+        }
         // An open programme's renditions are appended to, under the URIs players already follow.
         let published = output == masterURL ? publishedRenditions() : [:]
         let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published)
-        var request = request
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         if request.captions == .auto { planner.add(captions, placement: request.captionPlacement) }
-        var warnings = self.warnings
+        var warnings = self.warnings + syncWarnings
         try checkEmpty(planner, request, &warnings)
 
         // What earlier runs (and other tools) left: removed, refreshed, retimed.
@@ -60,6 +67,7 @@ extension Presentation {
         warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
         var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
         report.removed = removal.removed
+        report.sync = syncEntries
         if request.strict { try Self.failOnWarnings(report) }
         let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
         return PackagePlan(

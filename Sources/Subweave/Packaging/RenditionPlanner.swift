@@ -41,7 +41,7 @@ package struct RenditionPlanner {
     static func rendition(for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil)
         -> TrackRendition
     {
-        var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.offset + track.delay, to: ingested.cues)
+        var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         // Nothing shows after the programme: a cue running past its end (an SCC caption never
         // erased, say) ends with it, once the video playlist has ended. The source's cues are

@@ -190,11 +190,27 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var unchanged = false
     /// Renditions taken out of the master.
     public var removed: [Removed] = []
+    /// What the sync check found per track (empty when it did not run).
+    public var sync: [Sync] = []
+
+    /// One track's sync check: ``SyncFinding`` as the report keeps it, and whether it was fixed.
+    public struct Sync: Sendable, Codable, Equatable {
+        public var identity: String
+        public var verdict: String
+        public var offset: Double?
+        public var rate: Double?
+        public var confidence: Double
+        public var suggested: String?
+        /// The track was retimed as suggested before it was segmented.
+        public var fixed: Bool
+
+        enum CodingKeys: String, CodingKey { case identity, verdict, offset = "offset_s", rate, confidence, suggested, fixed }
+    }
 
     enum CodingKeys: String, CodingKey {
         case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", referenceReason = "reference_reason"
         case segmentCount = "segment_count"
-        case duration, timeline, groups, tracks, captions, warnings, unchanged, removed
+        case duration, timeline, groups, tracks, captions, warnings, unchanged, removed, sync
     }
 
     /// A few lines for a person.
@@ -208,6 +224,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
         for gone in removed { lines.append("\(gone.reason): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
+        for check in sync where check.fixed { lines.append("sync: \(check.identity) was \(check.verdict), retimed with \(check.suggested ?? "")") }
         for warning in warnings { lines.append("warning: \(warning.message)") }
         if let output, unchanged {
             lines.append("unchanged: \(output) already holds this result; nothing was written")

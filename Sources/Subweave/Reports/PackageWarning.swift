@@ -39,6 +39,12 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case cuesOutsideProgramme = "cues_outside_programme"
         /// Subweave skipped or assumed something about the media.
         case media = "media"
+        /// A track's cues are off the programme's speech by more than the sync tolerance.
+        case outOfSync = "out_of_sync"
+        /// A track's cues fit no part of the programme's speech (a file for another programme?).
+        case syncNoMatch = "sync_no_match"
+        /// A track was retimed to fit the programme's speech.
+        case syncFixed = "sync_fixed"
     }
 
     public let code: Code

@@ -18,6 +18,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case follow = "LiveFollower.follow"
     case captionService = "CaptionServiceSettings.services"
     case captionLanguage = "CaptionServiceSettings.defaultLanguage"
+    case checkSync = "SyncMode.check"
+    case fixSync = "SyncMode.fix"
 
     /// The setting as a message writes it: its name in backquotes.
     public var mention: String { "`\(rawValue)`" }

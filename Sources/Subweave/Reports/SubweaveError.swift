@@ -32,6 +32,8 @@ public enum SubweaveError: ExplainedError {
     case emptyTrack(EmptyTrack)
     /// A strict run had warnings; nothing was written.
     case strict([PackageWarning])
+    /// A program Subweave runs for part of the work (ffmpeg, to decode sound) was not found.
+    case missingTool(name: String, purpose: String)
 
     /// A stable, machine-readable name for the case (`registration`, `playlist`, …).
     public var code: String {
@@ -48,6 +50,7 @@ public enum SubweaveError: ExplainedError {
         case .removal: return "removal"
         case .emptyTrack: return "empty_track"
         case .strict: return "strict"
+        case .missingTool: return "missing_tool"
         }
     }
 
@@ -92,6 +95,8 @@ public enum SubweaveError: ExplainedError {
         case .strict(let warnings):
             let lines = warnings.map { "  - \($0.message)" }.joined(separator: "\n")
             return "\(Setting.strict.mention): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:\n\(lines)"
+        case .missingTool(let name, let purpose):
+            return "\(name) is needed to \(purpose), and none was found: install it (apt-get install \(name)) or name it in SUBWEAVE_FFMPEG"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Timebase
 import TimedText
 
 /// Cues read from a subtitle file, ready to segment, and how they were read.
@@ -17,6 +18,18 @@ public struct IngestedSubtitles: Sendable, Equatable {
     public let warnings: [IngestWarning]
     /// The language the file declares (a TTML document's `xml:lang`), if any.
     public var declaredLanguage: String? = nil
+
+    /// The same subtitles on another clock: each cue time divided by `rate`, then `offset` added
+    /// (the descriptor keys `rate=` and `offset=`); cues that end before 0 are dropped, with a
+    /// warning.
+    public func retimed(rate: ClockRate, offset: MediaTime) -> IngestedSubtitles {
+        let (moved, notes) = SubtitleIngest.applyDelay(offset, rate: rate, to: cues)
+        var copy = IngestedSubtitles(
+            ingestFormat: ingestFormat, cues: moved, headerBlocks: headerBlocks, regions: regions, encoding: encoding, warnings: warnings + notes,
+            declaredLanguage: declaredLanguage)
+        copy.encodingConfidence = encodingConfidence
+        return copy
+    }
 
     /// The same subtitles with `warning` first among their warnings.
     package func adding(_ warning: IngestWarning) -> IngestedSubtitles {

@@ -260,14 +260,14 @@ package enum SubtitleIngest {
 
     /// Shifts every cue by `delay`; cues that end at or before 0 are dropped and starts before 0
     /// are clamped, with warnings.
-    package static func applyDelay(_ delay: MediaTime, to cues: [Cue]) -> ([Cue], [IngestWarning]) {
-        guard delay != .zero else { return (cues, []) }
+    package static func applyDelay(_ delay: MediaTime, rate: ClockRate = .one, to cues: [Cue]) -> ([Cue], [IngestWarning]) {
+        guard delay != .zero || !rate.isOne else { return (cues, []) }
         var result: [Cue] = []
         var dropped = 0
         var clamped = 0
         for var cue in cues {
-            cue.start += delay
-            cue.end += delay
+            cue.start = rate.divide(cue.start) + delay
+            cue.end = rate.divide(cue.end) + delay
             if cue.end <= .zero { dropped += 1; continue }
             if cue.start < .zero { cue.start = .zero; clamped += 1 }
             result.append(cue)

@@ -34,6 +34,9 @@ public struct SubtitleTrack: Sendable, Equatable {
     /// Added to every cue time first, any size: moves a timecoded sidecar (a broadcast file that
     /// starts at 01:00:00:00) onto the programme (`-01:00:00`).
     public let offset: MediaTime
+    /// How fast the file's clock runs against the programme's: cue times are divided by it
+    /// before ``offset`` is added (`25/23.976` for a file timed on the 25 fps version).
+    public package(set) var rate = ClockRate.one
     /// A forced text encoding, or nil to detect.
     public let encoding: TextEncoding?
     /// Things registration adjusted (a clamped delay).
@@ -58,16 +61,17 @@ public struct SubtitleTrack: Sendable, Equatable {
     ///   - delay: seconds added after `offset`, clamped to ±10 s (with a note).
     ///   - offset: added to every cue first, any size.
     ///   - encoding: force a text encoding.
+    ///   - rate: the file's clock against the programme's; cue times are divided by it first.
     /// - Throws: the first problem; ``register(_:)`` reports every problem of every descriptor.
     public init(
         source: SubtitleSource, id: String? = nil, language: LanguageTag? = nil, name: String? = nil,
         format: SubtitleFormat? = nil, isForced: Bool = false, isSDH: Bool = false, isDefault: Bool = false,
-        delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil
+        delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil, rate: ClockRate = .one
     ) throws(RegistrationError) {
         var problems: [RegistrationError] = []
         let fields = Fields(
             source: source, id: id, language: language ?? .undetermined, name: name, format: format,
-            isForced: isForced, isSDH: isSDH, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding)
+            isForced: isForced, isSDH: isSDH, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding, rate: rate)
         guard let track = Self.check(fields, origin: "track", problems: &problems), problems.isEmpty else {
             throw problems.first ?? RegistrationError(.invalidValue, descriptor: "track", "the track is not valid")
         }
@@ -106,11 +110,27 @@ public struct SubtitleTrack: Sendable, Equatable {
         if labelIsDerived {
             label = (language.autonym ?? language.description) + (isSDH ? " (SDH)" : "") + (isForced ? " (Forced)" : "")
         }
-        return SubtitleTrack(
+        var track = SubtitleTrack(
             sourceID: sourceID, source: source, language: language, label: label, labelIsDerived: labelIsDerived, declaredFormat: declaredFormat,
             format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: delay, offset: offset, encoding: encoding,
             notes: notes + ["language \(language) from the file's xml:lang"])
+        track.rate = rate
+        return track
     }
+
+    /// The track with its clock set to `rate` and `offset` (and no delay): what a sync fix makes.
+    package func retimed(rate: ClockRate, offset: MediaTime, note: String) -> SubtitleTrack {
+        var track = SubtitleTrack(
+            sourceID: sourceID, source: source, language: language, label: label, labelIsDerived: labelIsDerived, declaredFormat: declaredFormat,
+            format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: .zero, offset: offset, encoding: encoding,
+            notes: notes + [note])
+        track.rate = rate
+        return track
+    }
+
+    /// A cue time of the file on the programme's clock: divided by the rate, then the offset and
+    /// the delay added.
+    package var timing: (rate: ClockRate, shift: MediaTime) { (rate, offset + delay) }
 
     /// The typed values a track is made of, before they are checked.
     struct Fields {
@@ -125,6 +145,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         var delay = MediaTime.zero
         var offset = MediaTime.zero
         var encoding: TextEncoding?
+        var rate = ClockRate.one
         /// The delay as written, for the clamping note.
         var delayText: String?
     }
@@ -202,10 +223,12 @@ public struct SubtitleTrack: Sendable, Equatable {
             delay = clamped
         }
         guard problems.count == before, let format else { return nil }
-        return SubtitleTrack(
+        var track = SubtitleTrack(
             sourceID: id, source: fields.source, language: fields.language, label: label, labelIsDerived: derived,
             declaredFormat: fields.format, format: format, isDefault: fields.isDefault, isForced: fields.isForced,
             isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
+        track.rate = fields.rate
+        return track
     }
 }
 

@@ -120,7 +120,7 @@ public struct TrackDescriptor: Sendable, Equatable {
 extension SubtitleTrack {
     /// The keys a descriptor may hold, and the aliases other tools use for them (Shaka
     /// Packager's `in=`/`input=`, `lang=`).
-    static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "encoding"]
+    static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "rate", "encoding"]
     static let aliases: [String: String] = ["in": "url", "input": "url", "lang": "language", "label": "name"]
 
     /// Whether `key` names the track's file (`url` or an alias of it).
@@ -177,6 +177,9 @@ extension TrackDescriptor {
         let offset = reader.typed(
             "offset", { Self.signedSeconds($0) ?? Self.signedClock($0) },
             "is not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm] (-01:00:00)")
+        let rate = reader.typed(
+            "rate", ClockRate.init(parsing:),
+            "is not a clock rate; write a ratio of frame rates (25/23.976, 23.976/25, 25/24) or a decimal between 0.5 and 2 (1.0427)")
         let encoding = reader.typed(
             "encoding", TextEncoding.init(label:),
             "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -187,6 +190,7 @@ extension TrackDescriptor {
             isForced: forced, isSDH: sdh, isDefault: isDefault, delay: delay ?? .zero, offset: offset ?? .zero,
             encoding: encoding)
         fields.delayText = reader.values["delay"]
+        fields.rate = rate ?? .one
         return fields
     }
 
@@ -216,6 +220,9 @@ extension TrackDescriptor {
         }
         return values
     }
+
+    /// An offset as `offset=` reads it: `[+-]seconds[.fraction]` or `[+-]HH:MM:SS[.mmm]`.
+    public static func time(_ text: String) -> MediaTime? { signedSeconds(text) ?? signedClock(text) }
 
     /// `[+-]seconds[.fraction]`.
     static func signedSeconds(_ text: String) -> MediaTime? {

@@ -15,6 +15,8 @@ enum Commands {
         case "validate": return try await ValidateCommand.run(context)
         case "inspect": return try await InspectCommand.run(context)
         case "captions": return try await CaptionsCommand.run(context)
+        case "sync": return try await SyncCommand.run(context)
+        case "report": return try await ReportCommand.run(context)
         case "completions":
             Output.raw(HelpText.completions(context.arguments.positionals[0]))
             return 0

@@ -1,5 +1,6 @@
 import Foundation
 import Subweave
+import Timebase
 import TimedText
 
 /// Reading one subtitle file for `cues` and `convert`: the library's reader, with the options.
@@ -16,8 +17,24 @@ enum SubtitleArguments {
             }
         }
         let encoding = arguments.value("--encoding").flatMap(TextEncoding.init(label:))
-        let ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
+        var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
             input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding, asWritten: asWritten)
+        let rate =
+            try arguments.value("--rate").map { text in
+                guard let rate = ClockRate(parsing: text) else {
+                    throw UsageError(
+                        message: "--rate \(text): not a clock rate; write a ratio of frame rates (25/23.976) or a decimal between 0.5 and 2", command: nil)
+                }
+                return rate
+            } ?? .one
+        let offset =
+            try arguments.value("--offset").map { text in
+                guard let time = Self.offset(text) else {
+                    throw UsageError(message: "--offset \(text): not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm]", command: nil)
+                }
+                return time
+            } ?? .zero
+        if !rate.isOne || offset != .zero { ingested = ingested.retimed(rate: rate, offset: offset) }
         for warning in ingested.warnings { context.note("warning: \(input): \(warning)") }
         if let confidence = ingested.encodingConfidence {
             context.note(
@@ -26,6 +43,9 @@ enum SubtitleArguments {
         }
         return ingested
     }
+
+    /// `--offset`: signed seconds or [-]HH:MM:SS[.mmm], as the descriptor key reads it.
+    static func offset(_ text: String) -> MediaTime? { TrackDescriptor.time(text) }
 }
 
 /// `subweave cues`.

@@ -11,6 +11,7 @@ enum PackageCommand {
             captions: arguments.value("--captions") == "off" ? .off : .auto)
         request.captionServices = try captionServices(arguments)
         request.captionPlacement = arguments.value("--caption-placement") != "none"
+        request.sync = arguments.flag("--fix-sync") ? .fix : arguments.flag("--check-sync") ? .check : .off
         request.replace = arguments.flag("--replace")
         request.refreshExisting = !arguments.flag("--no-refresh")
         request.retimeExisting = arguments.flag("--retime-existing")

@@ -1,0 +1,43 @@
+/// Keeps, of a transport stream, the packets a sound decoder needs.
+///
+/// Those are the PAT, the PMTs and the audio streams'. Video (most of a programme's bytes) and other streams are dropped, so a
+/// decoder fed the result demuxes a small part of what it would otherwise read.
+///
+/// Fed in pieces of any size; a packet split between pieces is carried over. Packets of a PID
+/// no PMT has described yet are kept, as is everything when the data is not a transport stream
+/// (fragmented MP4, packed audio), which passes through unchanged.
+package struct AudioPacketFilter: Sendable {
+    private var tables = ProgramTables()
+    private var carry: [UInt8] = []
+    private var isTransportStream: Bool?
+    /// Bytes dropped so far.
+    package private(set) var dropped = 0
+
+    package init() {}
+
+    /// The packets of `bytes` (after any carried over) to keep, in order.
+    package mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
+        if isTransportStream == nil { isTransportStream = TransportStream.firstPacketOffset(bytes) != nil }
+        guard isTransportStream == true else { return bytes }
+        let data = carry.isEmpty ? bytes : carry + bytes
+        let size = TransportStream.packetSize
+        var kept: [UInt8] = []
+        kept.reserveCapacity(data.count / 8)
+        var i = 0
+        while i + size <= data.count {
+            guard data[i] == TransportStream.syncByte, let packet = TransportStream.Packet(data, at: i) else {
+                i += 1  // lost sync: look for the next packet start
+                continue
+            }
+            let known = tables.streams[packet.pid]
+            if tables.consume(packet, in: data) || known == nil || known?.kind == .audio {
+                kept += data[i..<i + size]
+            } else {
+                dropped += size
+            }
+            i += size
+        }
+        carry = Array(data[i...])
+        return kept
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Timebase
+import TimedText
+
+/// One self-contained HTML page of a ``ProgrammeOverview``.
+///
+/// Inline SVG and CSS, no script, no network. The programme's timeline runs left to right over ``width`` pixels; below the time
+/// axis, a lane of segments, a lane of speech (when the sound was listened to), then a lane per
+/// rendition with its cues and its findings marked where they occur: past the end, long gaps,
+/// segments without a cue, out of sync (the whole lane, with the measured offset and rate in its
+/// label). Lanes with a finding are labelled in red, so the one that drifts stands out.
+///
+/// Every drawn element carries its data (`data-start`, `data-end` in seconds, `data-kind`), so
+/// a reader of the page — or a test — can check it is where the data says.
+public enum OverviewPage {
+    /// The timeline's width in pixels; the labels take ``labelWidth`` to its left.
+    public static let width = 1000.0
+    public static let labelWidth = 260.0
+    static let laneHeight = 26.0
+    static let axisHeight = 30.0
+
+    /// The page.
+    public static func html(_ overview: ProgrammeOverview) -> String {
+        let duration = max(overview.duration.seconds, 0.001)
+        func x(_ t: MediaTime) -> Double { labelWidth + min(max(t.seconds, 0), duration) / duration * width }
+        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        var rows: [String] = []
+        var y = axisHeight
+        // Time axis: about ten ticks at a round step.
+        let step = [1.0, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].first { duration / $0 <= 12 } ?? 3600
+        var axis = "<g class=\"axis\">"
+        var tick = 0.0
+        while tick <= duration + 0.0001 {
+            let px = labelWidth + tick / duration * width
+            axis += "<line x1=\"\(f(px))\" y1=\"\(f(axisHeight - 8))\" x2=\"\(f(px))\" y2=\"\(f(axisHeight))\" class=\"tick\"/>"
+            axis += "<text x=\"\(f(px))\" y=\"\(f(axisHeight - 12))\" class=\"time\">\(clock(tick))</text>"
+            tick += step
+        }
+        axis += "</g>"
+        rows.append(axis)
+        // Segments.
+        var segments = "<g class=\"lane segments\" data-kind=\"segments\" data-count=\"\(overview.segments.count)\">"
+        segments += label("segments (\(overview.segments.count))", y: y, alert: false)
+        for (i, s) in overview.segments.enumerated() {
+            segments +=
+                "<rect class=\"segment s\(i % 2)\" x=\"\(f(x(s.lowerBound)))\" y=\"\(f(y + 4))\" width=\"\(f(max(0.5, x(s.upperBound) - x(s.lowerBound))))\" height=\"\(f(laneHeight - 8))\" data-start=\"\(s.lowerBound.decimalSeconds)\" data-end=\"\(s.upperBound.decimalSeconds)\"/>"
+        }
+        rows.append(segments + "</g>")
+        y += laneHeight
+        if let speech = overview.speech {
+            var lane = "<g class=\"lane speech\" data-kind=\"speech\">" + label("speech", y: y, alert: false)
+            for r in merged(speech, minimumGap: MediaTime(ticks: Int64(duration / width * 90_000))) {
+                lane +=
+                    "<rect class=\"speech\" x=\"\(f(x(r.lowerBound)))\" y=\"\(f(y + 6))\" width=\"\(f(max(0.5, x(r.upperBound) - x(r.lowerBound))))\" height=\"\(f(laneHeight - 12))\" data-start=\"\(r.lowerBound.decimalSeconds)\" data-end=\"\(r.upperBound.decimalSeconds)\"/>"
+            }
+            rows.append(lane + "</g>")
+            y += laneHeight
+        }
+        for lane in overview.lanes {
+            let alert = lane.findings.contains { $0.kind != .emptySegment }
+            let verdict = lane.sync?.verdict.rawValue ?? ""
+            var g =
+                "<g class=\"lane rendition\" data-kind=\"\(lane.kind)\" data-identity=\"\(escape(lane.identity))\" data-cues=\"\(lane.cues.count)\" data-verdict=\"\(verdict)\">"
+            g += "<rect class=\"band\" x=\"\(f(labelWidth))\" y=\"\(f(y + 2))\" width=\"\(f(width))\" height=\"\(f(laneHeight - 4))\"/>"
+            var text = "\(lane.name.isEmpty ? lane.identity : lane.name)\(lane.language.map { " · \($0)" } ?? "")"
+            if let sync = lane.sync, sync.verdict != .inSync {
+                if let offset = sync.offset, abs(offset) >= 0.005 { text += String(format: " · %+.2f s", offset) }
+                if let rate = sync.rate, !rate.isOne { text += " · rate \(rate)" }
+                if sync.offset == nil { text += " · no match" }
+            }
+            g += label(text, y: y, alert: alert)
+            for finding in lane.findings where finding.kind == .emptySegment {
+                g += mark(finding, x: x, y: y)
+            }
+            for cue in merged(lane.cues, minimumGap: MediaTime(ticks: Int64(duration / width * 90_000))) {
+                g +=
+                    "<rect class=\"cue\" x=\"\(f(x(cue.lowerBound)))\" y=\"\(f(y + 6))\" width=\"\(f(max(0.5, x(cue.upperBound) - x(cue.lowerBound))))\" height=\"\(f(laneHeight - 12))\" data-start=\"\(cue.lowerBound.decimalSeconds)\" data-end=\"\(cue.upperBound.decimalSeconds)\"/>"
+            }
+            for finding in lane.findings where finding.kind != .emptySegment { g += mark(finding, x: x, y: y) }
+            if let note = lane.note { g += "<text x=\"\(f(labelWidth + 6))\" y=\"\(f(y + laneHeight / 2 + 4))\" class=\"note\">\(escape(note))</text>" }
+            rows.append(g + "</g>")
+            y += laneHeight
+        }
+        let height = y + 10
+        let findings = overview.lanes.flatMap { lane in
+            lane.findings.filter { $0.kind != .emptySegment }.map {
+                "<li class=\"finding\" data-kind=\"\($0.kind.rawValue)\"><b>\(escape(lane.identity))</b>: \(escape($0.text))</li>"
+            }
+        }
+        let empty = overview.lanes.map { ($0.identity, $0.findings.filter { $0.kind == .emptySegment }.count) }.filter { $0.1 > 0 }
+        let emptyItems = empty.map { "<li class=\"quiet\"><b>\(escape($0.0))</b>: \($0.1.counted("segment")) without a cue</li>" }
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>Subweave: \(escape(overview.master))</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 20px; color: #222; }
+            h1 { font-size: 18px; margin: 0 0 4px; } p.meta { color: #666; margin: 0 0 12px; }
+            svg text { font: 12px system-ui, sans-serif; } .time { text-anchor: middle; fill: #555; } .tick { stroke: #999; }
+            .label { fill: #222; } .label.alert { fill: #c00; font-weight: bold; } .note { fill: #888; font-style: italic; }
+            .segment.s0 { fill: #d9dde3; } .segment.s1 { fill: #c3c9d1; } .speech { fill: #4caf50; } .band { fill: #f4f6f8; }
+            .cue { fill: #2f6fd6; } .mark.empty-segment { fill: #f6d5d5; } .mark.past-end, .mark.long-gap { fill: #e69500; opacity: .55; }
+            .mark.out-of-sync, .mark.no-match { fill: none; stroke: #c00; stroke-width: 2; }
+            li.finding { color: #900; } li.quiet { color: #777; }
+            </style></head><body>
+            <h1>\(escape(overview.master))</h1>
+            <p class="meta">\(overview.duration.decimalSeconds) s, \(overview.segments.count.counted("segment")), \(overview.lanes.count.counted("rendition"))\(overview.speech == nil ? "; sound not listened to" : "; speech from the sound")</p>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(f(labelWidth + width + 10))" height="\(f(height))" data-duration="\(overview.duration.decimalSeconds)" data-left="\(f(labelWidth))" data-width="\(f(width))">
+            \(rows.joined(separator: "\n"))
+            </svg>
+            <ul>\((findings + emptyItems).joined(separator: "\n"))</ul>
+            </body></html>
+
+            """
+    }
+
+    static func label(_ text: String, y: Double, alert: Bool) -> String {
+        "<text x=\"4\" y=\"\(String(format: "%.2f", y + laneHeight / 2 + 4))\" class=\"label\(alert ? " alert" : "")\">\(escape(text))</text>"
+    }
+
+    static func mark(_ finding: ProgrammeOverview.Finding, x: (MediaTime) -> Double, y: Double) -> String {
+        let from = x(finding.start), to = max(x(finding.end), from + 3)
+        let inset = finding.kind == .outOfSync || finding.kind == .noMatch ? 1.0 : 2.0
+        return
+            "<rect class=\"mark \(finding.kind.rawValue)\" data-kind=\"\(finding.kind.rawValue)\" x=\"\(String(format: "%.2f", from))\" y=\"\(String(format: "%.2f", y + inset))\" width=\"\(String(format: "%.2f", to - from))\" height=\"\(String(format: "%.2f", laneHeight - 2 * inset))\" data-start=\"\(finding.start.decimalSeconds)\" data-end=\"\(finding.end.decimalSeconds)\"><title>\(escape(finding.text))</title></rect>"
+    }
+
+    /// Ranges closer than `minimumGap` joined: a pixel holds one rectangle, however many cues.
+    static func merged(_ ranges: [Range<MediaTime>], minimumGap: MediaTime) -> [Range<MediaTime>] {
+        var out: [Range<MediaTime>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound + minimumGap {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    /// Text for HTML, in an element or a quoted attribute.
+    static func escape(_ text: String) -> String { CueText.escaped(text).replacingOccurrences(of: "\"", with: "&quot;") }
+}

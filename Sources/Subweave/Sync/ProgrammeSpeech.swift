@@ -1,0 +1,156 @@
+import Containers
+import Foundation
+import HLS
+import Sync
+import Timebase
+
+/// The speech in a programme's sound, in 10 ms frames from programme time 0 (the first presented
+/// video frame, the zero the packager maps subtitle time 0 to).
+///
+/// The sound is the reference variant's audio rendition (`EXT-X-MEDIA:TYPE=AUDIO` of its `AUDIO`
+/// group: the DEFAULT=YES one, else the first with a URI), or the variant's own audio when it
+/// has none. Subweave reads the segments (files or URLs, as it reads every segment) and pipes
+/// them, a muxed TS without its video packets, to ffmpeg, which decodes them to 8 kHz mono PCM from time 0 (silence before the audio
+/// starts, nothing before the video does); the PCM is read as it comes and never kept.
+struct ProgrammeSpeech {
+    let presentation: Presentation
+
+    /// The ffmpeg to use: `SUBWEAVE_FFMPEG`, else `ffmpeg` on `PATH`.
+    static func ffmpeg() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let given = environment["SUBWEAVE_FFMPEG"], !given.isEmpty { return FileManager.default.isExecutableFile(atPath: given) ? given : nil }
+        for folder in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/ffmpeg"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The playlist whose segments carry the sound, and how it is named in messages.
+    func audioPlaylist(reader: MediaReader) async throws(SubweaveError) -> (url: URL, playlist: MediaPlaylist, name: String) {
+        let master = presentation.master
+        let variant = master.variants[presentation.reference.index]
+        if let group = variant.attributes["AUDIO"]?.unquoted {
+            let members = master.renditions.filter { $0.type == .audio && $0.groupID == group && $0.uri != nil }
+            if let chosen = members.first(where: \.isDefault) ?? members.first, let uri = chosen.uri,
+                let url = MediaReader.resolve(uri, against: presentation.masterURL)
+            {
+                let bytes = try await reader.read(url, kind: .playlist, what: "the audio rendition \(chosen.name.map { "\"\($0)\"" } ?? uri)")
+                do {
+                    let playlist = try MediaPlaylist(parsing: bytes, source: MediaReader.display(url), imports: master.definitions)
+                    return (url, playlist, "the audio rendition \(MediaReader.display(url))")
+                } catch {
+                    throw .playlist(error)
+                }
+            }
+        }
+        return (presentation.reference.url, presentation.reference.playlist, "the audio of \(MediaReader.display(presentation.reference.url))")
+    }
+
+    /// Decodes the sound and finds its speech; says which sound it was.
+    func read() async throws(SubweaveError) -> (speech: SpeechActivity, audio: String) {
+        guard let ffmpeg = Self.ffmpeg() else {
+            throw .missingTool(name: "ffmpeg", purpose: "decode the programme's sound for a sync check")
+        }
+        let reader = MediaReader(loader: presentation.loader)
+        let (url, playlist, name) = try await audioPlaylist(reader: reader)
+        // Time 0: the first presented video frame, on the media clock.
+        let zero = Double(presentation.timeline.sequences.first?.media.start ?? 0) / Double(MediaTime.ticksPerSecond)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = [
+            "-hide_banner", "-loglevel", "error", "-copyts", "-i", "pipe:0", "-map", "0:a:0", "-vn", "-ac", "1", "-ar", String(SpeechDetector.sampleRate),
+            "-af", "asetpts=PTS-\(String(format: "%.6f", zero))/TB,aresample=async=1:first_pts=0", "-f", "s16le", "pipe:1",
+        ]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        // A decoder that stops early must not end this process with SIGPIPE: writes then fail.
+        signal(SIGPIPE, SIG_IGN)
+        do { try process.run() } catch {
+            throw .io(path: ffmpeg, reason: "could not start ffmpeg: \(error.localizedDescription)")
+        }
+        async let detected = Self.detect(output.fileHandleForReading)
+        async let stderr = Self.collect(errors.fileHandleForReading, limit: 4096)
+        var stoppedEarly = false
+        var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
+        // Only the sound goes to the decoder: a muxed TS loses its video on the way.
+        var filter = AudioPacketFilter()
+        var lastMap: MediaSegment.Initialization?
+        do {
+            for segment in playlist.segments where !segment.isGap {
+                let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
+                if let map = segment.map, map != lastMap, let data = try await reader.initializationSection(segment, of: url, cache: &initializations) {
+                    lastMap = map
+                    if !Self.write(data, to: input.fileHandleForWriting) { stoppedEarly = true; break }
+                }
+                let bytes = try await reader.read(segmentURL, kind: .segment, range: segment.byteRange, what: "an audio segment")
+                if !Self.write(filter.filter(bytes), to: input.fileHandleForWriting) { stoppedEarly = true; break }
+            }
+        } catch {
+            try? input.fileHandleForWriting.close()
+            process.terminate()
+            _ = await detected
+            _ = await stderr
+            throw error
+        }
+        try? input.fileHandleForWriting.close()
+        let detector = await detected
+        let message = await stderr
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !stoppedEarly else {
+            let said = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw .io(
+                path: MediaReader.display(url),
+                reason: "ffmpeg could not decode \(name) (exit \(process.terminationStatus))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")")
+        }
+        guard detector.frames > 0 else {
+            throw .io(path: MediaReader.display(url), reason: "\(name) holds no sound to check the subtitles against")
+        }
+        return (detector.finish(), name)
+    }
+
+    /// Writes all of `bytes`; false when the reader has gone.
+    static func write(_ bytes: [UInt8], to handle: FileHandle) -> Bool {
+        do {
+            try handle.write(contentsOf: bytes)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Feeds everything `handle` yields to a speech detector, on a thread of its own (not a
+    /// Dispatch worker: blocked in a read, it would hold back the file reads queued there).
+    static func detect(_ handle: FileHandle) async -> SpeechDetector {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var detector = SpeechDetector()
+                var carry: [UInt8] = []
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    detector.feed(bytes: [UInt8](data), carry: &carry)
+                }
+                continuation.resume(returning: detector)
+            }.start()
+        }
+    }
+
+    /// The first `limit` bytes `handle` yields, as text (the rest is read and dropped), on a
+    /// thread of its own.
+    static func collect(_ handle: FileHandle, limit: Int) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var kept: [UInt8] = []
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    if kept.count < limit { kept += data.prefix(limit - kept.count) }
+                }
+                continuation.resume(returning: String(decoding: kept, as: UTF8.self))
+            }.start()
+        }
+    }
+}

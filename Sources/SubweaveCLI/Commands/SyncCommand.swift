@@ -1,0 +1,69 @@
+import Foundation
+import Subweave
+
+/// `subweave sync`: each track's cues against the programme's speech; writes nothing.
+enum SyncCommand {
+    struct TrackJSON: Encodable {
+        let identity: String
+        let source: String
+        let offsetSeconds: Double?
+        let rate: Double?
+        let rateText: String?
+        let confidence: Double
+        let verdict: String
+        let suggested: String?
+        let cues: Int
+
+        init(_ finding: SyncFinding) {
+            identity = finding.identity
+            source = finding.source
+            offsetSeconds = finding.offset
+            rate = finding.rate.map { ($0.value * 1_000_000).rounded() / 1_000_000 }
+            rateText = finding.rate?.description
+            confidence = finding.confidence
+            verdict = finding.verdict.rawValue
+            suggested = finding.suggested
+            cues = finding.cues
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case identity, source, offsetSeconds = "offset_s", rate, rateText = "rate_text", confidence, verdict, suggested, cues
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(identity, forKey: .identity)
+            try c.encode(source, forKey: .source)
+            try c.encode(offsetSeconds, forKey: .offsetSeconds)  // null when there is no match
+            try c.encode(rate, forKey: .rate)
+            try c.encode(rateText, forKey: .rateText)
+            try c.encode(confidence, forKey: .confidence)
+            try c.encode(verdict, forKey: .verdict)
+            try c.encode(suggested, forKey: .suggested)
+            try c.encode(cues, forKey: .cues)
+        }
+    }
+
+    struct ReportJSON: Encodable {
+        let audio: String
+        let speechShare: Double
+        let tracks: [TrackJSON]
+        enum CodingKeys: String, CodingKey { case audio, speechShare = "speech_share", tracks }
+    }
+
+    static func run(_ context: Context) async throws -> Int32 {
+        let arguments = context.arguments
+        let tracks = try PackageCommand.registerTracks(arguments)
+        guard !tracks.isEmpty else { throw UsageError(message: "give at least one --subtitle (or --tracks) to check", command: "sync") }
+        let presentation = try await Presentation(master: Commands.url(arguments.positionals[0]), loader: Commands.loader(context))
+        let report = try await presentation.checkSync(tracks)
+        if context.json {
+            try Output.json(
+                ReportJSON(audio: report.audio, speechShare: (report.speechShare * 1000).rounded() / 1000, tracks: report.tracks.map(TrackJSON.init)),
+                schema: "subweave.sync/1")
+        } else {
+            for finding in report.tracks { Output.out(finding.summary) }
+        }
+        return 0
+    }
+}
