@@ -78,6 +78,16 @@ package struct SpeechDetector: Sendable {
         feed(samples)
     }
 
+    /// Puts `other`'s frames after this one's from frame `start` on: frames past it are dropped,
+    /// a gap before it is silence.
+    package mutating func join(_ other: SpeechDetector, at start: Int) {
+        for band in energies.indices {
+            if energies[band].count > start { energies[band].removeLast(energies[band].count - start) }
+            energies[band] += [Float](repeating: -100, count: start - energies[band].count)
+            energies[band] += other.energies[band]
+        }
+    }
+
     /// The speech activity of the frames fed.
     package func finish() -> SpeechActivity {
         let n = frames

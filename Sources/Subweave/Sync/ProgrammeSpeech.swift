@@ -48,6 +48,11 @@ struct ProgrammeSpeech {
     }
 
     /// Decodes the sound and finds its speech; says which sound it was.
+    ///
+    /// The segments are cut into as many runs as there are processors (each at least eight
+    /// segments), decoded by one ffmpeg each at the same time, and their frames joined at the
+    /// frame where each run starts: every run's PCM is placed on programme time by ffmpeg
+    /// (padded or trimmed to begin exactly there), so the joins are seamless.
     func read() async throws(SubweaveError) -> (speech: SpeechActivity, audio: String) {
         guard let ffmpeg = Self.ffmpeg() else {
             throw .missingTool(name: "ffmpeg", purpose: "decode the programme's sound for a sync check")
@@ -56,59 +61,114 @@ struct ProgrammeSpeech {
         let (url, playlist, name) = try await audioPlaylist(reader: reader)
         // Time 0: the first presented video frame, on the media clock.
         let zero = Double(presentation.timeline.sequences.first?.media.start ?? 0) / Double(MediaTime.ticksPerSecond)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = [
-            "-hide_banner", "-loglevel", "error", "-copyts", "-i", "pipe:0", "-map", "0:a:0", "-vn", "-ac", "1", "-ar", String(SpeechDetector.sampleRate),
-            "-af", "asetpts=PTS-\(String(format: "%.6f", zero))/TB,aresample=async=1:first_pts=0", "-f", "s16le", "pipe:1",
-        ]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        // A decoder that stops early must not end this process with SIGPIPE: writes then fail.
-        signal(SIGPIPE, SIG_IGN)
-        do { try process.run() } catch {
-            throw .io(path: ffmpeg, reason: "could not start ffmpeg: \(error.localizedDescription)")
-        }
-        async let detected = Self.detect(output.fileHandleForReading)
-        async let stderr = Self.collect(errors.fileHandleForReading, limit: 4096)
-        var stoppedEarly = false
-        var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
-        // Only the sound goes to the decoder: a muxed TS loses its video on the way.
-        var filter = AudioPacketFilter()
-        var lastMap: MediaSegment.Initialization?
-        do {
-            for segment in playlist.segments where !segment.isGap {
-                let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
-                if let map = segment.map, map != lastMap, let data = try await reader.initializationSection(segment, of: url, cache: &initializations) {
-                    lastMap = map
-                    if !Self.write(data, to: input.fileHandleForWriting) { stoppedEarly = true; break }
-                }
-                let bytes = try await reader.read(segmentURL, kind: .segment, range: segment.byteRange, what: "an audio segment")
-                if !Self.write(filter.filter(bytes), to: input.fileHandleForWriting) { stoppedEarly = true; break }
+        let segments = playlist.segments.filter { !$0.isGap }
+        let runs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, segments.count / 8))
+        let bounds = (0...runs).map { $0 * segments.count / runs }
+        let starts = (0..<runs).map { run in run == 0 ? 0 : Int((segments[bounds[run]].start.seconds * Double(SpeechDetector.frameRate)).rounded()) }
+        // The decoders are started one after another: Foundation's Process is not safe to start
+        // from several threads at once (their pipes can cross).
+        var decoders: [Decoder] = []
+        for run in 0..<runs {
+            do {
+                decoders.append(try Decoder(ffmpeg: ffmpeg, zero: zero, startFrame: starts[run]))
+            } catch {
+                for started in decoders { started.process.terminate() }
+                throw error
             }
-        } catch {
-            try? input.fileHandleForWriting.close()
-            process.terminate()
-            _ = await detected
-            _ = await stderr
-            throw error
         }
-        try? input.fileHandleForWriting.close()
-        let detector = await detected
-        let message = await stderr
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !stoppedEarly else {
-            let said = message.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .io(
-                path: MediaReader.display(url),
-                reason: "ffmpeg could not decode \(name) (exit \(process.terminationStatus))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")")
+        let launched = decoders
+        let decoded: [Result<SpeechDetector, SubweaveError>] = await withTaskGroup(of: (Int, Result<SpeechDetector, SubweaveError>).self) { group in
+            for run in 0..<runs {
+                let part = Array(segments[bounds[run]..<bounds[run + 1]]), decoder = launched[run]
+                group.addTask {
+                    let result: Result<SpeechDetector, SubweaveError>
+                    do throws(SubweaveError) {
+                        result = .success(try await decoder.decode(part, of: playlist, at: url, reader: reader, name: name))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    return (run, result)
+                }
+            }
+            var results: [(run: Int, result: Result<SpeechDetector, SubweaveError>)] = []
+            for await (run, result) in group { results.append((run, result)) }
+            return results.sorted { $0.run < $1.run }.map(\.result)
         }
+        var detector = try decoded[0].get()
+        for run in 1..<max(1, runs) { detector.join(try decoded[run].get(), at: starts[run]) }
         guard detector.frames > 0 else {
             throw .io(path: MediaReader.display(url), reason: "\(name) holds no sound to check the subtitles against")
         }
         return (detector.finish(), name)
+    }
+
+    /// One ffmpeg decoding a run of segments, placed from `startFrame` on.
+    struct Decoder: @unchecked Sendable {  // Process and Pipe are used by one task at a time.
+        let process = Process()
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+
+        init(ffmpeg: String, zero: Double, startFrame: Int) throws(SubweaveError) {
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = [
+                "-hide_banner", "-loglevel", "error", "-copyts", "-i", "pipe:0", "-map", "0:a:0", "-vn", "-ac", "1", "-ar",
+                String(SpeechDetector.sampleRate),
+                // The rate first (a short filter: speech detection needs no hi-fi), as aresample
+                // counts first_pts in its input's samples.
+                "-af",
+                "asetpts=PTS-\(String(format: "%.6f", zero))/TB,aresample=\(SpeechDetector.sampleRate):filter_size=4:phase_shift=2,aresample=async=1:first_pts=\(startFrame * SpeechDetector.frameLength)",
+                "-f", "s16le", "pipe:1",
+            ]
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            // A decoder that stops early must not end this process with SIGPIPE: writes then fail.
+            signal(SIGPIPE, SIG_IGN)
+            do { try process.run() } catch {
+                throw .io(path: ffmpeg, reason: "could not start ffmpeg: \(error.localizedDescription)")
+            }
+        }
+
+        /// Feeds `segments` (of `playlist`, read from `url`) to the decoder and detects the speech
+        /// in what it returns.
+        func decode(_ segments: [MediaSegment], of playlist: MediaPlaylist, at url: URL, reader: MediaReader, name: String) async throws(SubweaveError)
+            -> SpeechDetector
+        {
+            async let detected = ProgrammeSpeech.detect(output.fileHandleForReading)
+            async let stderr = ProgrammeSpeech.collect(errors.fileHandleForReading, limit: 4096)
+            var stoppedEarly = false
+            var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
+            // Only the sound goes to the decoder: a muxed TS loses its video on the way.
+            var filter = AudioPacketFilter()
+            var lastMap: MediaSegment.Initialization?
+            do {
+                for segment in segments {
+                    let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
+                    if let map = segment.map, map != lastMap, let data = try await reader.initializationSection(segment, of: url, cache: &initializations) {
+                        lastMap = map
+                        if !ProgrammeSpeech.write(data, to: input.fileHandleForWriting) { stoppedEarly = true; break }
+                    }
+                    let bytes = try await reader.read(segmentURL, kind: .segment, range: segment.byteRange, what: "an audio segment")
+                    if !ProgrammeSpeech.write(filter.filter(bytes), to: input.fileHandleForWriting) { stoppedEarly = true; break }
+                }
+            } catch {
+                try? input.fileHandleForWriting.close()
+                process.terminate()
+                _ = await detected
+                _ = await stderr
+                throw error
+            }
+            try? input.fileHandleForWriting.close()
+            let detector = await detected
+            let message = await stderr
+            process.waitUntilExit()
+            guard process.terminationStatus == 0, !stoppedEarly else {
+                let said = message.trimmingCharacters(in: .whitespacesAndNewlines)
+                throw .io(
+                    path: MediaReader.display(url),
+                    reason: "ffmpeg could not decode \(name) (exit \(process.terminationStatus))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")")
+            }
+            return detector
+        }
     }
 
     /// Writes all of `bytes`; false when the reader has gone.
