@@ -32,7 +32,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
         // The fuzz targets: linked into libFuzzer binaries by Scripts/fuzz.sh, replayed by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Subweave"], path: "Tests/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "Subweave"], path: "Tests/FuzzTargets"),
         .testTarget(name: "LibraryAPITests", dependencies: ["Subweave", "TestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport", "Captions", "Containers"]),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),

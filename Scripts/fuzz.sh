@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [libFuzzer options...]     e.g. Scripts/fuzz.sh webvtt -runs=10000000
 #   Scripts/fuzz.sh list
 #
-# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff. The corpus lives in .build/fuzz/corpus/TARGET,
+# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync. The corpus lives in .build/fuzz/corpus/TARGET,
 # seeded from Fixtures (and Fixtures/fuzz/TARGET, the committed regression inputs); crash, timeout
 # and OOM inputs land in .build/fuzz/artifacts/TARGET/. Copy a crash input to Fixtures/fuzz/TARGET/
 # under a name that says what it broke: `swift test` replays it from then on.
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-targets="m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff"
+targets="m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync"
 target=${1:-}
 if [ -z "$target" ] || [ "$target" = list ]; then echo "$targets"; exit 0; fi
 case " $targets " in *" $target "*) ;; *) echo "unknown target $target (one of: $targets)" >&2; exit 64;; esac
@@ -36,7 +36,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 EOF
 objects=()
-for module in Timebase HLS TimedText Containers Captions CCurl Subweave FuzzTargets; do
+for module in Timebase HLS TimedText Containers Captions Sync CCurl Subweave FuzzTargets; do
   objects+=("$debug/$module.build"/*.o)
 done
 binary="$build/fuzz-$target"
@@ -57,6 +57,16 @@ case $target in
   ass) seed $(find Fixtures -name '*.ass' -o -name '*.ssa');;
   ttml) seed $(find Fixtures -name '*.ttml' -o -name '*.dfxp');;
   mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts;;
+  rate) for r in 25/23.976 24/23.976 23.976/25 1.0427 29.97/25 0.96; do printf '%s' "$r" > "$corpus/seed-${r//\//-}"; done;;
+  sync)
+    # Two seconds of a tone that comes and goes as 8 kHz PCM, then cue times (tenths of a second).
+    python3 - "$corpus/seed-sync" <<'PY'
+import math, struct, sys
+pcm = b"".join(struct.pack("<h", int(8000 * math.sin(i / 5) * (1 if (i // 2000) % 2 else 0))) for i in range(16000))
+cues = b"".join(struct.pack(">HH", a, a + 3) for a in range(0, 20, 5))
+open(sys.argv[1], "wb").write(pcm + cues * (len(pcm) // 2 // len(cues)))
+PY
+    ;;
   dtvcc)
     # A frame of two services' packets as cc_data, the form the target reads (Benchmarks/dtvcc_inject.py).
     python3 - "$corpus/seed-dtvcc" <<'PY'

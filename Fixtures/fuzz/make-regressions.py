@@ -147,3 +147,20 @@ write("dtvcc", "define-window-cut-off.bin", dtvcc([(True, 0x03, 0x24), (False, 0
 write("dtvcc", "ext1-at-block-end.bin", dtvcc([(True, 0x02, 0x22), (False, 0x41, 0x10)]))
 write("dtvcc", "delay-never-cancelled.bin", dtvcc([(True, 0x06, 0x2A), (False, 0x98, 0x38), (False, 0x00, 0x00), (False, 0x1F, 0x00),
                                                   (False, 0x8D, 0xFF), (False, 0x89, 0x01), (False, 0x41, 0x42)]))
+
+
+# Clock rates (the rate target: `rate=` text). A zero denominator, a ratio outside 0.5...2, digits
+# that overflow 64 bits when the two fractions are multiplied out, a second dot, a sign.
+for name, text in [("zero-denominator", "25/0"), ("outside-range", "1/3"), ("overflow", "999999.999999999/0.000000001"),
+                   ("two-dots", "23.976.5/25"), ("signed", "-25/23.976"), ("empty-sides", "/"), ("ntsc-both", "29.97/23.976")]:
+    write("rate", name + ".txt", text)
+
+
+# The sync stages (the sync target: two thirds PCM, then cue times in tenths). Nothing at all;
+# one odd byte; full-scale square PCM with cues that all start and end together; a second of
+# silence with cues an hour and a half away.
+write("sync", "empty.bin", b"")
+write("sync", "odd-byte.bin", b"\x01")
+write("sync", "square-and-point-cues.bin", struct.pack("<h", 32767) * 8000 + struct.pack("<h", -32768) * 8000
+      + struct.pack(">HH", 50, 50) * 4000)
+write("sync", "silence-and-far-cues.bin", b"\x00" * 16000 + struct.pack(">HH", 65000, 65535) * 2000)

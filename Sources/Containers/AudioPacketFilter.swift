@@ -16,10 +16,31 @@ package struct AudioPacketFilter: Sendable {
     package init() {}
 
     /// The packets of `bytes` (after any carried over) to keep, in order.
+    ///
+    /// Whether the data is a transport stream is decided once three packets' worth has arrived
+    /// (a piece shorter than that is held); ``flush()`` gives what is held at the end.
     package mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
-        if isTransportStream == nil { isTransportStream = TransportStream.firstPacketOffset(bytes) != nil }
+        let size = TransportStream.packetSize
+        if isTransportStream == nil {
+            carry += bytes
+            guard carry.count >= 3 * size else { return [] }
+            isTransportStream = TransportStream.firstPacketOffset(carry) != nil
+            let held = carry
+            carry = []
+            return isTransportStream == true ? packets(held) : held
+        }
         guard isTransportStream == true else { return bytes }
-        let data = carry.isEmpty ? bytes : carry + bytes
+        return packets(carry.isEmpty ? bytes : carry + bytes)
+    }
+
+    /// What is held at the end of the stream: a stream too short to tell passes through whole,
+    /// the bytes after a transport stream's last whole packet are dropped.
+    package mutating func flush() -> [UInt8] {
+        defer { carry = [] }
+        return isTransportStream == nil ? carry : []
+    }
+
+    private mutating func packets(_ data: [UInt8]) -> [UInt8] {
         let size = TransportStream.packetSize
         var kept: [UInt8] = []
         kept.reserveCapacity(data.count / 8)

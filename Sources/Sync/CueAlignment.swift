@@ -41,6 +41,11 @@ package enum CueAlignment {
     package static func fit(_ cues: [(start: Double, end: Double)], to speech: SpeechActivity, rates: [Double] = standardRates) -> ClockFit? {
         let frameRate = Double(SpeechDetector.frameRate)
         guard !cues.isEmpty, speech.frames.contains(true) else { return nil }
+        // No standard rate stretches a programme by more than 5 %: cues beyond 1.2 times its
+        // length (and ten minutes) after the first cannot line up, and would only cost memory.
+        let first = cues.map(\.start).min() ?? 0
+        let reach = 1.2 * Double(speech.frames.count) / frameRate + 600
+        let cues = cues.filter { $0.start < first + reach }.map { (start: $0.start, end: min($0.end, first + reach)) }
         let fine = centred(speech.frames.map { $0 ? 1 : 0 })
         let coarse = centred(decimate(speech.frames, by: coarseFactor))
         // Coarse: every shift, every rate.
@@ -166,10 +171,21 @@ package enum CueAlignment {
         let base = (first / rate - 1).rounded(.down)
         let count = Int(((last / rate - base) * frameRate).rounded(.up)) + 1
         var signal = [Float](repeating: 0, count: max(1, min(count, 50_000_000)))
+        // Starts and ends marked, then summed in one pass: linear in frames and cues however
+        // much the cues overlap.
+        var edges = [Int32](repeating: 0, count: signal.count + 1)
         for cue in cues where cue.end > cue.start {
-            let from = max(0, Int(((cue.start / rate - base) * frameRate).rounded()))
-            let to = min(signal.count, Int(((cue.end / rate - base) * frameRate).rounded()))
-            if from < to { for i in from..<to { signal[i] = 1 } }
+            let from = max(0, min(signal.count, Int(((cue.start / rate - base) * frameRate).rounded())))
+            let to = max(0, min(signal.count, Int(((cue.end / rate - base) * frameRate).rounded())))
+            if from < to {
+                edges[from] += 1
+                edges[to] -= 1
+            }
+        }
+        var depth: Int32 = 0
+        for i in signal.indices {
+            depth += edges[i]
+            if depth > 0 { signal[i] = 1 }
         }
         return (base, signal)
     }

@@ -29,20 +29,25 @@ public struct ClockRate: Sendable, Hashable, CustomStringConvertible {
         self = rate
     }
 
-    /// A decimal or an NTSC rate as an exact fraction (numerator, denominator).
+    /// A decimal or an NTSC rate as an exact fraction (numerator, denominator); nil when it is
+    /// not one, or too long to hold exactly.
     private static func exact(_ text: Substring) -> (Int64, Int64)? {
         let ntsc: [String: (Int64, Int64)] = ["23.976": (24000, 1001), "29.97": (30000, 1001), "59.94": (60000, 1001), "119.88": (120000, 1001)]
         if let known = ntsc[String(text)] { return known }
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard pieces.count <= 2, let whole = pieces.first, !whole.isEmpty || pieces.count == 2,
-            whole.allSatisfy(\.isASCII), whole.allSatisfy(\.isNumber), whole.count <= 6
-        else { return nil }
+        guard pieces.count <= 2, let whole = pieces.first else { return nil }
         let fraction = pieces.count == 2 ? pieces[1] : ""
-        guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber), fraction.count <= 9, !(whole.isEmpty && fraction.isEmpty) else { return nil }
+        guard !(whole.isEmpty && fraction.isEmpty), whole.count <= 18, fraction.count <= 9,
+            (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
         var scale: Int64 = 1
         for _ in fraction { scale *= 10 }
-        guard let value = Int64(whole.isEmpty ? "0" : String(whole)).map({ $0 * scale + (Int64(fraction) ?? 0) }), value > 0 else { return nil }
-        return (value, scale)
+        guard let units = Int64(whole.isEmpty ? "0" : String(whole)), let part = fraction.isEmpty ? 0 : Int64(fraction) else { return nil }
+        let scaled = units.multipliedReportingOverflow(by: scale)
+        guard !scaled.overflow else { return nil }
+        let value = scaled.partialValue.addingReportingOverflow(part)
+        guard !value.overflow, value.partialValue > 0 else { return nil }
+        return (value.partialValue, scale)
     }
 
     /// The ratio as a number.

@@ -2,6 +2,7 @@ import Captions
 import Containers
 import HLS
 import Subweave
+import Sync
 import Timebase
 import TimedText
 
@@ -24,7 +25,49 @@ public enum FuzzEntry {
         "isobmff": isoBMFF,
         "ass": ass,
         "ttml": ttml,
+        "rate": clockRate,
+        "sync": sync,
     ]
+
+    /// A clock rate as `rate=` reads it: any text either is refused or reads as a ratio between
+    /// 0.5 and 2 that its own description reads back to.
+    public static func clockRate(_ bytes: [UInt8]) -> [String] {
+        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
+        guard let rate = ClockRate(parsing: text) else { return [] }
+        var violations: [String] = []
+        if !(0.5...2).contains(rate.value) { violations.append("\(text) read as \(rate.value), outside 0.5...2") }
+        if ClockRate(parsing: rate.description) != rate { violations.append("\(text) → \(rate) does not read back") }
+        let divided = rate.divide(MediaTime(seconds: 3600))
+        if divided.ticks <= 0 { violations.append("\(text): an hour divided by \(rate) is \(divided.ticks) ticks") }
+        return violations
+    }
+
+    /// The sync stages: the first two thirds of the bytes as 8 kHz PCM (fed in two pieces, split
+    /// at an odd byte), the rest as cue times (pairs of 16-bit tenths of a second); the fit, when
+    /// there is one, is finite and at a standard rate.
+    public static func sync(_ bytes: [UInt8]) -> [String] {
+        let cut = bytes.count * 2 / 3
+        var detector = SpeechDetector()
+        var carry: [UInt8] = []
+        let split = min(cut, cut / 2 | 1)
+        detector.feed(bytes: Array(bytes[..<split]), carry: &carry)
+        detector.feed(bytes: Array(bytes[split..<cut]), carry: &carry)
+        let speech = detector.finish()
+        var cues: [(start: Double, end: Double)] = []
+        var i = cut
+        while i + 3 < bytes.count {
+            let a = Double(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])) / 10, b = Double(UInt16(bytes[i + 2]) << 8 | UInt16(bytes[i + 3])) / 10
+            cues.append((min(a, b), max(a, b)))
+            i += 4
+        }
+        var violations: [String] = []
+        if speech.frames.count != detector.frames { violations.append("\(speech.frames.count) activity frames for \(detector.frames) frames") }
+        if let fit = CueAlignment.fit(cues, to: speech) {
+            if !fit.offset.isFinite || !fit.score.isFinite { violations.append("a fit that is not finite: \(fit)") }
+            if !CueAlignment.standardRates.contains(fit.rate) { violations.append("rate \(fit.rate) is not a standard one") }
+        }
+        return violations
+    }
 
     /// ASS/SSA through ingest: what is written parses back.
     public static func ass(_ bytes: [UInt8]) -> [String] { ingest(bytes, .ass) }
@@ -204,6 +247,12 @@ public enum FuzzEntry {
         let a = whole.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
         let b = chunked.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
         if a != b { violations.append("captions differ when the stream is fed in two chunks (split at \(split))") }
+        // The packets kept for the sound decoder: the same whole or in two pieces, whole packets.
+        var one = AudioPacketFilter(), two = AudioPacketFilter()
+        let kept = one.filter(bytes) + one.flush()
+        let pieces = two.filter(Array(bytes[..<split])) + two.filter(Array(bytes[split...])) + two.flush()
+        if kept.count > bytes.count { violations.append("the audio filter kept more than it was given") }
+        if kept != pieces { violations.append("the audio filter keeps other bytes when the stream comes in two pieces (split at \(split))") }
         for (service, cues) in whole.services {
             violations += RoundTrip.violations(cues, headerBlocks: [], context: "608 \(service.rawValue)")
         }

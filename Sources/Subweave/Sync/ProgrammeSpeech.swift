@@ -157,6 +157,7 @@ struct ProgrammeSpeech {
                 _ = await stderr
                 throw error
             }
+            if !stoppedEarly, !ProgrammeSpeech.write(filter.flush(), to: input.fileHandleForWriting) { stoppedEarly = true }
             try? input.fileHandleForWriting.close()
             let detector = await detected
             let message = await stderr
