@@ -33,7 +33,7 @@ def main():
         page = os.path.join(work, "report.html")
         subprocess.run([subweave, "report", master, "--speech", "--html", page], check=True)
         subprocess.run(["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={work}/profile",
-                        "--window-size=1300,330", f"--screenshot={args.out}", "file://" + page], check=True,
+                        "--window-size=1340,370", "--hide-scrollbars", f"--screenshot={args.out}", "file://" + page], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     print("wrote", args.out)
 
