@@ -104,7 +104,7 @@ public enum OverviewPage {
             </style></head><body>
             <h1>\(escape(overview.master))</h1>
             <p class="meta">\(overview.duration.decimalSeconds) s, \(overview.segments.count.counted("segment")), \(overview.lanes.count.counted("rendition"))\(overview.speech == nil ? "; sound not listened to" : "; speech from the sound")</p>
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(f(labelWidth + width + 10))" height="\(f(height))" data-duration="\(overview.duration.decimalSeconds)" data-left="\(f(labelWidth))" data-width="\(f(width))">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(f(labelWidth + width + 30))" height="\(f(height))" data-duration="\(overview.duration.decimalSeconds)" data-left="\(f(labelWidth))" data-width="\(f(width))">
             \(rows.joined(separator: "\n"))
             </svg>
             <ul>\((findings + emptyItems).joined(separator: "\n"))</ul>
