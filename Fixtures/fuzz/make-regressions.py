@@ -164,3 +164,10 @@ write("sync", "odd-byte.bin", b"\x01")
 write("sync", "square-and-point-cues.bin", struct.pack("<h", 32767) * 8000 + struct.pack("<h", -32768) * 8000
       + struct.pack(">HH", 50, 50) * 4000)
 write("sync", "silence-and-far-cues.bin", b"\x00" * 16000 + struct.pack(">HH", 65000, 65535) * 2000)
+
+
+# Packed audio (the mpegts target reads an opening ID3 tag's timestamp): a tag whose size runs past
+# the data, a PRIV frame cut inside its owner, an extended header longer than the tag.
+write("mpegts", "id3-size-past-end.bin", b"ID3\x04\x00\x00\x7f\x7f\x7f\x7fPRIV\x00\x00\x00\x35\x00\x00com.apple")
+write("mpegts", "id3-priv-cut.bin", b"ID3\x03\x00\x00\x00\x00\x00\x20PRIV\x00\x00\x00\x40\x00\x00com.apple.streaming.transport")
+write("mpegts", "id3-extended-header-long.bin", b"ID3\x04\x00\x40\x00\x00\x00\x10\x7f\x7f\x7f\x7f" + b"\x00" * 12)

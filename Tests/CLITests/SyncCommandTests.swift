@@ -123,6 +123,36 @@ struct SyncCommandTests {
         #expect(found["verdict"] as? String == verdict && abs((found["offset_s"] as? Double ?? 99) - offset) <= 0.1, "\(found)")
     }
 
+    /// An audio rendition of packed audio (ADTS after an ID3 timestamp, which decoders reading
+    /// the frames alone start at 0): placed by its timestamps, the offset is the same.
+    @Test(arguments: [(0.0, "in_sync"), (2.5, "offset")])
+    func packedAudioIsPlacedByItsTimestamps(offset: Double, verdict: String) throws {
+        let programme = try Self.plain.get()
+        let folder = try Scratch.make().path
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.copyItem(atPath: (programme.master as NSString).deletingLastPathComponent, toPath: folder)
+        let ffmpeg = try #require(Tools.ffmpeg), ffprobe = try #require(Tools.ffprobe)
+        let adts = folder + "/audio.adts"
+        #expect(
+            try Tools.run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-i", folder + "/prog.m3u8", "-map", "0:a", "-c", "copy", "-f", "adts", adts]).status
+                == 0)
+        let probe = try Tools.run(
+            ffprobe, ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=start_pts", "-of", "csv=p=0", folder + "/seg_000.ts"])
+        let start = try #require(
+            probe.stdout.split(whereSeparator: \.isNewline).compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.first, "\(probe.stdout)")
+        try PackedAudioWriter.write(adts: [UInt8](try Data(contentsOf: URL(fileURLWithPath: adts))), start: start, into: folder)
+        try """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="audio.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64000d,mp4a.40.2",RESOLUTION=160x90,AUDIO="aud"
+        prog.m3u8
+
+        """.write(toFile: folder + "/packed.m3u8", atomically: true, encoding: .utf8)
+        let cues = programme.sentences.map { (start: $0.start + offset, end: $0.end + offset, text: $0.text) }
+        let found = try Self.sync(folder + "/packed.m3u8", try SpokenProgramme.subRip(cues))
+        #expect(found["verdict"] as? String == verdict && abs((found["offset_s"] as? Double ?? 99) - offset) <= 0.1, "\(found)")
+    }
+
     /// `--check-sync` warns (and fails under --strict, writing nothing); `--fix-sync` retimes the
     /// track and the segments hold the truth.
     @Test func packageChecksAndFixes() throws {

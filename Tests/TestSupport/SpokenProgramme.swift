@@ -115,3 +115,40 @@ struct SplitMix {
     mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
     mutating func gaussian() -> Double { sqrt(-2 * log(max(1e-12, uniform()))) * cos(2 * Double.pi * uniform()) }
 }
+
+/// Packed audio (RFC 8216bis §3.4) for tests: an ADTS stream cut into segments of about
+/// `seconds`, each opened by an ID3 tag whose PRIV frame carries its first sample's 90 kHz
+/// timestamp, as Apple's packagers write audio-only renditions.
+public enum PackedAudioWriter {
+    /// Writes `audio.m3u8` and its `.aac` segments into `folder` from the ADTS bytes `adts`,
+    /// whose first sample is at `start` (90 kHz).
+    public static func write(adts: [UInt8], start: Int64, seconds: Double = 6, into folder: String) throws {
+        var frames: [Range<Int>] = []
+        var i = 0
+        while i + 7 <= adts.count, adts[i] == 0xFF, adts[i + 1] & 0xF0 == 0xF0 {
+            let length = Int(adts[i + 3] & 0x03) << 11 | Int(adts[i + 4]) << 3 | Int(adts[i + 5]) >> 5
+            guard length > 7, i + length <= adts.count else { break }
+            frames.append(i..<i + length)
+            i += length
+        }
+        guard let first = frames.first else { throw MissingTool(name: "ADTS frames") }
+        let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+        let rate = rates[Int(adts[first.lowerBound + 2] >> 2 & 0x0F)]
+        let perSegment = Int(seconds * Double(rate) / 1024)
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(Int(seconds.rounded(.up)) + 1)\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        for (number, from) in stride(from: 0, to: frames.count, by: perSegment).enumerated() {
+            let to = min(frames.count, from + perSegment)
+            let timestamp = start + Int64(from) * 1024 * 90000 / Int64(rate)
+            let owner = Array("com.apple.streaming.transportStreamTimestamp".utf8) + [0]
+            let priv = owner + (0..<8).reversed().map { UInt8(truncatingIfNeeded: timestamp >> (8 * $0)) }
+            let frame = Array("PRIV".utf8) + [0, 0, 0, UInt8(priv.count), 0, 0] + priv  // ID3v2.4: size syncsafe (< 128)
+            let tag = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame
+            let body = adts[frames[from].lowerBound..<frames[to - 1].upperBound]
+            let name = String(format: "a%03d.aac", number)
+            try Data(tag + body).write(to: URL(fileURLWithPath: folder + "/" + name))
+            playlist += String(format: "#EXTINF:%.6f,\n", Double((to - from) * 1024) / Double(rate)) + name + "\n"
+        }
+        playlist += "#EXT-X-ENDLIST\n"
+        try playlist.write(toFile: folder + "/audio.m3u8", atomically: true, encoding: .utf8)
+    }
+}

@@ -60,7 +60,8 @@ struct ProgrammeSpeech {
         let reader = MediaReader(loader: presentation.loader)
         let (url, playlist, name) = try await audioPlaylist(reader: reader)
         // Time 0: the first presented video frame, on the media clock.
-        let zero = Double(presentation.timeline.sequences.first?.media.start ?? 0) / Double(MediaTime.ticksPerSecond)
+        let zeroTicks = presentation.timeline.sequences.first?.media.start ?? 0
+        let zero = Double(zeroTicks) / Double(MediaTime.ticksPerSecond)
         let segments = playlist.segments.filter { !$0.isGap }
         let runs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, segments.count / 8))
         let bounds = (0...runs).map { $0 * segments.count / runs }
@@ -69,8 +70,15 @@ struct ProgrammeSpeech {
         // from several threads at once (their pipes can cross).
         var decoders: [Decoder] = []
         for run in 0..<runs {
+            // Packed audio starts each run at time 0 in ffmpeg: its ID3 timestamp says where it is.
+            let first = segments[bounds[run]]
+            let head = try await reader.read(
+                try reader.resolve(first.uri, against: url, in: playlist, line: first.line), kind: .segment, range: first.byteRange, what: "an audio segment")
+            let shift =
+                PackedAudio.timestamp(head).map { Double(PresentationTimestamp.wrappedDifference($0, zeroTicks)) / Double(MediaTime.ticksPerSecond) }
+                ?? -zero
             do {
-                decoders.append(try Decoder(ffmpeg: ffmpeg, zero: zero, startFrame: starts[run]))
+                decoders.append(try Decoder(ffmpeg: ffmpeg, shift: shift, startFrame: starts[run]))
             } catch {
                 for started in decoders { started.process.terminate() }
                 throw error
@@ -102,12 +110,14 @@ struct ProgrammeSpeech {
         return (detector.finish(), name)
     }
 
-    /// One ffmpeg decoding a run of segments, placed from `startFrame` on.
+    /// One ffmpeg decoding a run of segments, placed from `startFrame` on; programme time is
+    /// ffmpeg's time plus `shift` seconds (less the first video frame's time, for segments that
+    /// keep their timestamps; the ID3 timestamp less it, for packed audio).
     struct Decoder: @unchecked Sendable {  // Process and Pipe are used by one task at a time.
         let process = Process()
         let input = Pipe(), output = Pipe(), errors = Pipe()
 
-        init(ffmpeg: String, zero: Double, startFrame: Int) throws(SubweaveError) {
+        init(ffmpeg: String, shift: Double, startFrame: Int) throws(SubweaveError) {
             process.executableURL = URL(fileURLWithPath: ffmpeg)
             process.arguments = [
                 "-hide_banner", "-loglevel", "error", "-copyts", "-i", "pipe:0", "-map", "0:a:0", "-vn", "-ac", "1", "-ar",
@@ -115,7 +125,7 @@ struct ProgrammeSpeech {
                 // The rate first (a short filter: speech detection needs no hi-fi), as aresample
                 // counts first_pts in its input's samples.
                 "-af",
-                "asetpts=PTS-\(String(format: "%.6f", zero))/TB,aresample=\(SpeechDetector.sampleRate):filter_size=4:phase_shift=2,aresample=async=1:first_pts=\(startFrame * SpeechDetector.frameLength)",
+                "asetpts=PTS+(\(String(format: "%.6f", shift)))/TB,aresample=\(SpeechDetector.sampleRate):filter_size=4:phase_shift=2,aresample=async=1:first_pts=\(startFrame * SpeechDetector.frameLength)",
                 "-f", "s16le", "pipe:1",
             ]
             process.standardInput = input
