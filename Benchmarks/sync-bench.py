@@ -188,7 +188,7 @@ def timed(cmd):
         time.sleep(0.01)
     wall = time.perf_counter() - start
     out.seek(0)
-    return wall, peak / 1024, out.read().decode(), proc.returncode
+    return wall, peak / 1024, out.read().decode(errors="replace"), proc.returncode
 
 
 def long_cases(work, subweave, ffsubsync, minutes):
@@ -198,6 +198,14 @@ def long_cases(work, subweave, ffsubsync, minutes):
                               video=("960x540", "25", ["-b:v", "3M"]), audio=("128k", 2))
     size = sum(os.path.getsize(os.path.join(work, "long", f)) for f in os.listdir(os.path.join(work, "long")) if f.startswith("seg_"))
     print(f"\nlong programme: {minutes} min, {size / 2**20:.0f} MiB of segments, {len(truth)} cues")
+    # The floor both tools stand on: ffmpeg alone decoding the programme's sound (its audio
+    # packets only) to 8 kHz mono, the median of three.
+    audio = os.path.join(work, "long-audio.ts")
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", os.path.join(work, "long", "whole.ts"), "-map", "0:a",
+                    "-c", "copy", audio], check=True)
+    floor = sorted(timed(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", audio, "-ac", "1", "-ar", "8000", "-f", "s16le", "-"])[0]
+                   for _ in range(3))[1]
+    print(f"  ffmpeg alone decoding its sound to 8 kHz mono: {floor:.2f} s")
     for label, off, r in [("+2.5 s", 2.5, 1.0), ("rate 25/23.976", 0.0, 25 / FILM)]:
         sidecar = [(r * a + off, r * b + off, text, ident) for a, b, text, ident in truth]
         srt = os.path.join(work, "long.srt")
