@@ -45,32 +45,49 @@ struct RollUpLagTests {
         }
     }
 
-    @Test func rollUpLagAgainstTheSpokenWord() throws {
-        let spoken = try SpokenText.speak(Self.script, start: 3)
+    /// The stream: the script spoken, captioned on CC1 (pop-on title, RU2, RU3, RU4 word by word,
+    /// paint-on line), CC3 (RU3 a line at once), SERVICE1 (3 rows word by word) and SERVICE2 (2
+    /// rows a line at once); what each captioner sent, and the frame the title shows.
+    struct Stream {
+        let ts: String
+        let spoken: SpokenText
+        let sent: [(label: String, service: String, sent: LiveCaptioner.Sent)]
+        let titleShown: Int
+    }
+
+    static func stream() throws -> Stream {
+        let spoken = try SpokenText.speak(script, start: 3)
         let words = spoken.words
-        let sentenceStarts = (0...Self.script.count).map { s in words.firstIndex { $0.sentence >= s } ?? words.count }
+        let sentenceStarts = (0...script.count).map { s in words.firstIndex { $0.sentence >= s } ?? words.count }
         func sentences(_ r: Range<Int>) -> Range<Int> { sentenceStarts[r.lowerBound]..<sentenceStarts[r.upperBound] }
+        var captions = CaptionScript()
+        let titleShown = captions.popOn(["Opening titles"], at: 10) - 2
+        captions.send([CC608.command(0x2C)], at: 70)
+        var sent: [(label: String, service: String, sent: LiveCaptioner.Sent)] = []
+        for (label, range, depth) in [("CC1 RU2", 0..<4, 2), ("CC1 RU3", 4..<8, 3), ("CC1 RU4", 8..<12, 4)] {
+            let run = LiveCaptioner.rollUp608(
+                spoken, range: sentences(range), depth: depth, pace: .wordByWord, field: 1, continuing: range.lowerBound > 0, into: &captions)
+            sent.append((label + ", word by word", "CC1", run))
+        }
+        let paint = LiveCaptioner.frame(at: words.last!.end) + 60
+        captions.send([CC608.command(0x2C), CC608.command(0x29), CC608.pac(row: 14)] + CC608.text("Paint-on caf\u{5C}"), at: paint)
+        captions.send([CC608.command(0x2C)], at: paint + 90)
+        let all = 0..<words.count
+        sent.append(("CC3 RU3, a line at once", "CC3", LiveCaptioner.rollUp608(spoken, range: all, depth: 3, pace: .lineAtOnce, field: 2, into: &captions)))
+        sent.append(
+            ("SERVICE1 3 rows, word by word", "SERVICE1", LiveCaptioner.rollUp708(spoken, range: all, rows: 3, pace: .wordByWord, service: 1, into: &captions)))
+        sent.append(
+            (
+                "SERVICE2 2 rows, a line at once", "SERVICE2",
+                LiveCaptioner.rollUp708(spoken, range: all, rows: 2, pace: .lineAtOnce, service: 2, into: &captions)
+            ))
+        let ts = try CaptionedStream.make(script: captions, frames: paint + 150, folder: try Scratch.make().path)
+        return Stream(ts: ts, spoken: spoken, sent: sent, titleShown: titleShown)
+    }
 
-        var script = CaptionScript()
-        // CC1: a pop-on title before the speech, roll-up at three depths, a paint-on line after it.
-        let titleShown = script.popOn(["Opening titles"], at: 10) - 2
-        script.send([CC608.command(0x2C)], at: 70)
-        var cc1: [(String, LiveCaptioner.Sent)] = []
-        cc1.append(("CC1 RU2", LiveCaptioner.rollUp608(spoken, range: sentences(0..<4), depth: 2, pace: .wordByWord, field: 1, into: &script)))
-        cc1.append(
-            ("CC1 RU3", LiveCaptioner.rollUp608(spoken, range: sentences(4..<8), depth: 3, pace: .wordByWord, field: 1, continuing: true, into: &script)))
-        cc1.append(
-            ("CC1 RU4", LiveCaptioner.rollUp608(spoken, range: sentences(8..<12), depth: 4, pace: .wordByWord, field: 1, continuing: true, into: &script)))
-        let end = LiveCaptioner.frame(at: words.last!.end)
-        let paint = end + 60
-        script.send([CC608.command(0x2C), CC608.command(0x29), CC608.pac(row: 14)] + CC608.text("Paint-on caf\u{5C}"), at: paint)
-        script.send([CC608.command(0x2C)], at: paint + 90)
-        let cc3 = LiveCaptioner.rollUp608(spoken, range: 0..<words.count, depth: 3, pace: .lineAtOnce, field: 2, into: &script)
-        let service1 = LiveCaptioner.rollUp708(spoken, range: 0..<words.count, rows: 3, pace: .wordByWord, service: 1, into: &script)
-        let service2 = LiveCaptioner.rollUp708(spoken, range: 0..<words.count, rows: 2, pace: .lineAtOnce, service: 2, into: &script)
-        let folder = try Scratch.make().path
-        let ts = try CaptionedStream.make(script: script, frames: paint + 150, folder: folder)
-
+    @Test func rollUpLagAgainstTheSpokenWord() throws {
+        let stream = try Self.stream()
+        let ts = stream.ts, words = stream.spoken.words, titleShown = stream.titleShown
         let listed = try BuiltTool.run(["captions", ts, "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
@@ -86,9 +103,7 @@ struct RollUpLagTests {
         #expect(title?.text == "Opening titles" && abs((title?.start ?? 0) - Double(titleShown) * frame) < 0.001, "\(String(describing: title))")
         #expect(decoded["CC1"]?.contains { $0.text == "Paint-on café" } == true, "\(decoded["CC1"]?.suffix(3) ?? [])")
 
-        var cases: [(label: String, service: String, sent: LiveCaptioner.Sent)] = cc1.map { ($0.0 + ", word by word", "CC1", $0.1) }
-        cases += [("CC3 RU3, a line at once", "CC3", cc3), ("SERVICE1 3 rows, word by word", "SERVICE1", service1)]
-        cases.append(("SERVICE2 2 rows, a line at once", "SERVICE2", service2))
+        let cases = stream.sent
         let peer = try ["CC1": FFmpegCaptions.decode(ts, dataField: 0), "CC3": FFmpegCaptions.decode(ts, dataField: 1)].mapValues { cues in
             cues.map { (start: $0.start, text: $0.text) }
         }

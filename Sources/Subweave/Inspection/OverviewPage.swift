@@ -21,67 +21,87 @@ public enum OverviewPage {
 
     /// The page.
     public static func html(_ overview: ProgrammeOverview) -> String {
-        let duration = max(overview.duration.seconds, 0.001)
+        let scale = Scale(duration: max(overview.duration.seconds, 0.001))
+        var rows = [axis(scale), segmentLane(overview.segments, y: axisHeight, scale: scale)]
+        var y = axisHeight + laneHeight
+        if let speech = overview.speech {
+            rows.append(spanLane(speech, kind: "speech", title: "speech", rectClass: "speech", y: y, scale: scale))
+            y += laneHeight
+        }
+        for lane in overview.lanes {
+            rows.append(renditionLane(lane, y: y, scale: scale))
+            y += laneHeight
+        }
+        return page(overview, svg: rows.joined(separator: "\n"), height: y + 10)
+    }
+
+    /// Programme seconds to the page's pixels.
+    struct Scale {
+        let duration: Double
         func x(_ t: MediaTime) -> Double { labelWidth + min(max(t.seconds, 0), duration) / duration * width }
-        func f(_ v: Double) -> String { String(format: "%.2f", v) }
-        var rows: [String] = []
-        var y = axisHeight
-        // Time axis: about ten ticks at a round step.
-        let step = [1.0, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].first { duration / $0 <= 12 } ?? 3600
+        /// Ranges closer than a pixel are drawn as one.
+        var pixel: MediaTime { MediaTime(ticks: Int64(duration / width * 90_000)) }
+    }
+
+    static func f(_ v: Double) -> String { String(format: "%.2f", v) }
+
+    /// The time axis: about ten ticks at a round step.
+    static func axis(_ scale: Scale) -> String {
+        let step = [1.0, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].first { scale.duration / $0 <= 12 } ?? 3600
         var axis = "<g class=\"axis\">"
         var tick = 0.0
-        while tick <= duration + 0.0001 {
-            let px = labelWidth + tick / duration * width
+        while tick <= scale.duration + 0.0001 {
+            let px = labelWidth + tick / scale.duration * width
             axis += "<line x1=\"\(f(px))\" y1=\"\(f(axisHeight - 8))\" x2=\"\(f(px))\" y2=\"\(f(axisHeight))\" class=\"tick\"/>"
             axis += "<text x=\"\(f(px))\" y=\"\(f(axisHeight - 12))\" class=\"time\">\(clock(tick))</text>"
             tick += step
         }
-        axis += "</g>"
-        rows.append(axis)
-        // Segments.
-        var segments = "<g class=\"lane segments\" data-kind=\"segments\" data-count=\"\(overview.segments.count)\">"
-        segments += label("segments (\(overview.segments.count))", y: y, alert: false)
-        for (i, s) in overview.segments.enumerated() {
-            segments +=
-                "<rect class=\"segment s\(i % 2)\" x=\"\(f(x(s.lowerBound)))\" y=\"\(f(y + 4))\" width=\"\(f(max(0.5, x(s.upperBound) - x(s.lowerBound))))\" height=\"\(f(laneHeight - 8))\" data-start=\"\(s.lowerBound.decimalSeconds)\" data-end=\"\(s.upperBound.decimalSeconds)\"/>"
+        return axis + "</g>"
+    }
+
+    /// A rectangle over `range`, inset `inset` pixels from the lane's edges, carrying its times.
+    static func span(_ range: Range<MediaTime>, rectClass: String, y: Double, inset: Double, scale: Scale) -> String {
+        let from = scale.x(range.lowerBound), to = scale.x(range.upperBound)
+        return
+            "<rect class=\"\(rectClass)\" x=\"\(f(from))\" y=\"\(f(y + inset))\" width=\"\(f(max(0.5, to - from)))\" height=\"\(f(laneHeight - 2 * inset))\" data-start=\"\(range.lowerBound.decimalSeconds)\" data-end=\"\(range.upperBound.decimalSeconds)\"/>"
+    }
+
+    static func segmentLane(_ segments: [Range<MediaTime>], y: Double, scale: Scale) -> String {
+        var lane =
+            "<g class=\"lane segments\" data-kind=\"segments\" data-count=\"\(segments.count)\">" + label("segments (\(segments.count))", y: y, alert: false)
+        for (i, s) in segments.enumerated() { lane += span(s, rectClass: "segment s\(i % 2)", y: y, inset: 4, scale: scale) }
+        return lane + "</g>"
+    }
+
+    static func spanLane(_ ranges: [Range<MediaTime>], kind: String, title: String, rectClass: String, y: Double, scale: Scale) -> String {
+        var lane = "<g class=\"lane \(kind)\" data-kind=\"\(kind)\">" + label(title, y: y, alert: false)
+        for r in merged(ranges, minimumGap: scale.pixel) { lane += span(r, rectClass: rectClass, y: y, inset: 6, scale: scale) }
+        return lane + "</g>"
+    }
+
+    /// A rendition: its band, its label (red when something is wrong, with the measured offset
+    /// and rate), empty segments under its cues, its cues, then its other marks on top.
+    static func renditionLane(_ lane: ProgrammeOverview.Lane, y: Double, scale: Scale) -> String {
+        let alert = lane.findings.contains { $0.kind != .emptySegment }
+        var g =
+            "<g class=\"lane rendition\" data-kind=\"\(lane.kind)\" data-identity=\"\(escape(lane.identity))\" data-cues=\"\(lane.cues.count)\" data-verdict=\"\(lane.sync?.verdict.rawValue ?? "")\">"
+        g += "<rect class=\"band\" x=\"\(f(labelWidth))\" y=\"\(f(y + 2))\" width=\"\(f(width))\" height=\"\(f(laneHeight - 4))\"/>"
+        var text = "\(lane.name.isEmpty ? lane.identity : lane.name)\(lane.language.map { " · \($0)" } ?? "")"
+        if let sync = lane.sync, sync.verdict != .inSync {
+            if let offset = sync.offset, abs(offset) >= 0.005 { text += String(format: " · %+.2f s", offset) }
+            if let rate = sync.rate, !rate.isOne { text += " · rate \(rate)" }
+            if sync.offset == nil { text += " · no match" }
         }
-        rows.append(segments + "</g>")
-        y += laneHeight
-        if let speech = overview.speech {
-            var lane = "<g class=\"lane speech\" data-kind=\"speech\">" + label("speech", y: y, alert: false)
-            for r in merged(speech, minimumGap: MediaTime(ticks: Int64(duration / width * 90_000))) {
-                lane +=
-                    "<rect class=\"speech\" x=\"\(f(x(r.lowerBound)))\" y=\"\(f(y + 6))\" width=\"\(f(max(0.5, x(r.upperBound) - x(r.lowerBound))))\" height=\"\(f(laneHeight - 12))\" data-start=\"\(r.lowerBound.decimalSeconds)\" data-end=\"\(r.upperBound.decimalSeconds)\"/>"
-            }
-            rows.append(lane + "</g>")
-            y += laneHeight
-        }
-        for lane in overview.lanes {
-            let alert = lane.findings.contains { $0.kind != .emptySegment }
-            let verdict = lane.sync?.verdict.rawValue ?? ""
-            var g =
-                "<g class=\"lane rendition\" data-kind=\"\(lane.kind)\" data-identity=\"\(escape(lane.identity))\" data-cues=\"\(lane.cues.count)\" data-verdict=\"\(verdict)\">"
-            g += "<rect class=\"band\" x=\"\(f(labelWidth))\" y=\"\(f(y + 2))\" width=\"\(f(width))\" height=\"\(f(laneHeight - 4))\"/>"
-            var text = "\(lane.name.isEmpty ? lane.identity : lane.name)\(lane.language.map { " · \($0)" } ?? "")"
-            if let sync = lane.sync, sync.verdict != .inSync {
-                if let offset = sync.offset, abs(offset) >= 0.005 { text += String(format: " · %+.2f s", offset) }
-                if let rate = sync.rate, !rate.isOne { text += " · rate \(rate)" }
-                if sync.offset == nil { text += " · no match" }
-            }
-            g += label(text, y: y, alert: alert)
-            for finding in lane.findings where finding.kind == .emptySegment {
-                g += mark(finding, x: x, y: y)
-            }
-            for cue in merged(lane.cues, minimumGap: MediaTime(ticks: Int64(duration / width * 90_000))) {
-                g +=
-                    "<rect class=\"cue\" x=\"\(f(x(cue.lowerBound)))\" y=\"\(f(y + 6))\" width=\"\(f(max(0.5, x(cue.upperBound) - x(cue.lowerBound))))\" height=\"\(f(laneHeight - 12))\" data-start=\"\(cue.lowerBound.decimalSeconds)\" data-end=\"\(cue.upperBound.decimalSeconds)\"/>"
-            }
-            for finding in lane.findings where finding.kind != .emptySegment { g += mark(finding, x: x, y: y) }
-            if let note = lane.note { g += "<text x=\"\(f(labelWidth + 6))\" y=\"\(f(y + laneHeight / 2 + 4))\" class=\"note\">\(escape(note))</text>" }
-            rows.append(g + "</g>")
-            y += laneHeight
-        }
-        let height = y + 10
+        g += label(text, y: y, alert: alert)
+        for finding in lane.findings where finding.kind == .emptySegment { g += mark(finding, x: scale.x, y: y) }
+        for cue in merged(lane.cues, minimumGap: scale.pixel) { g += span(cue, rectClass: "cue", y: y, inset: 6, scale: scale) }
+        for finding in lane.findings where finding.kind != .emptySegment { g += mark(finding, x: scale.x, y: y) }
+        if let note = lane.note { g += "<text x=\"\(f(labelWidth + 6))\" y=\"\(f(y + laneHeight / 2 + 4))\" class=\"note\">\(escape(note))</text>" }
+        return g + "</g>"
+    }
+
+    /// The page around the drawing: its style, the programme's line, and the findings listed.
+    static func page(_ overview: ProgrammeOverview, svg: String, height: Double) -> String {
         let findings = overview.lanes.flatMap { lane in
             lane.findings.filter { $0.kind != .emptySegment }.map {
                 "<li class=\"finding\" data-kind=\"\($0.kind.rawValue)\"><b>\(escape(lane.identity))</b>: \(escape($0.text))</li>"
@@ -105,7 +125,7 @@ public enum OverviewPage {
             <h1>\(escape(overview.master))</h1>
             <p class="meta">\(overview.duration.decimalSeconds) s, \(overview.segments.count.counted("segment")), \(overview.lanes.count.counted("rendition"))\(overview.speech == nil ? "; sound not listened to" : "; speech from the sound")</p>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(f(labelWidth + width + 30))" height="\(f(height))" data-duration="\(overview.duration.decimalSeconds)" data-left="\(f(labelWidth))" data-width="\(f(width))">
-            \(rows.joined(separator: "\n"))
+            \(svg)
             </svg>
             <ul>\((findings + emptyItems).joined(separator: "\n"))</ul>
             </body></html>

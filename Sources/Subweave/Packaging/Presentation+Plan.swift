@@ -34,12 +34,7 @@ extension Presentation {
         }
         // Each track against the programme's speech, when asked: warned of, or retimed.
         var request = request
-        var syncWarnings: [PackageWarning] = []
-        var syncEntries: [PackageReport.Sync] = []
-        if request.sync != .off, !request.tracks.isEmpty {
-            let checked = SyncCheck.apply(try await checkSync(request.tracks), to: request.tracks, fixing: request.sync == .fix)
-            (request.tracks, syncWarnings, syncEntries) = (checked.tracks, checked.warnings, checked.entries)
-        }
+        let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
         let published = output == masterURL ? publishedRenditions() : [:]
         let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published)
@@ -75,6 +70,15 @@ extension Presentation {
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
             removedFolders: removal.folders.subtracting(named.keys))
+    }
+
+    /// Checks the request's tracks against the programme's speech when it asks (``SyncMode``),
+    /// retiming them for `.fix`; the warnings and the report's account.
+    private func checkSync(_ request: inout PackageRequest) async throws(SubweaveError) -> ([PackageWarning], [PackageReport.Sync]) {
+        guard request.sync != .off, !request.tracks.isEmpty else { return ([], []) }
+        let checked = SyncCheck.apply(try await checkSync(request.tracks), to: request.tracks, fixing: request.sync == .fix)
+        request.tracks = checked.tracks
+        return (checked.warnings, checked.entries)
     }
 
     /// A track of the request that ends with no cue fails the run, unless empty tracks are
