@@ -1,25 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Sync
-
-/// A small deterministic generator (SplitMix64), so every run sees the same signals.
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The FFT against the textbook DFT and the correlation against its definition.
 struct FFTTests {
     @Test(arguments: [2, 8, 64, 1024])
     func matchesTheDefinition(size: Int) {
-        var random = Seeded(state: UInt64(size))
+        var random = SeededGenerator(seed: UInt64(size))
         let x = (0..<size).map { _ in Float.random(in: -1...1, using: &random) }
         let y = (0..<size).map { _ in Float.random(in: -1...1, using: &random) }
         var re = x, im = y
@@ -38,7 +27,7 @@ struct FFTTests {
     }
 
     @Test func crossCorrelationIsTheSumOfProducts() {
-        var random = Seeded(state: 7)
+        var random = SeededGenerator(seed: 7)
         let a = (0..<300).map { _ in Float.random(in: -1...1, using: &random) }
         let b = (0..<120).map { _ in Float.random(in: -1...1, using: &random) }
         let (lags, values) = FFT.crossCorrelation(a, b)
@@ -58,8 +47,8 @@ struct SyntheticSpeech {
     var truth: [Bool]
     var stretches: [(start: Double, end: Double)]
 
-    init(seconds: Double, seed: UInt64, level: Double = 0.3, bed: (inout Seeded, Int) -> Double = { _, _ in 0 }) {
-        var random = Seeded(state: seed)
+    init(seconds: Double, seed: UInt64, level: Double = 0.3, bed: (inout SeededGenerator, Int) -> Double = { _, _ in 0 }) {
+        var random = SeededGenerator(seed: seed)
         let rate = Double(SpeechDetector.sampleRate)
         var signal = [Double](repeating: 0, count: Int(seconds * rate))
         var truth = [Bool](repeating: false, count: signal.count / SpeechDetector.frameLength)
@@ -176,7 +165,7 @@ struct CueAlignmentTests {
 
     /// Editors drop cues and merge others; speech is found where no cue is (untitled chatter).
     @Test func survivesEditing() throws {
-        var random = Seeded(state: 5)
+        var random = SeededGenerator(seed: 5)
         let truth = SyntheticSpeech(seconds: 400, seed: 12).stretches
         var edited: [(start: Double, end: Double)] = []
         for s in truth {

@@ -47,8 +47,8 @@ public struct SpokenProgramme: Sendable {
                 samples[i] = Self.clip(Double(samples[i]) + 1500 * (0.7 + 0.3 * sin(2 * Double.pi * 0.1 * time)) * chord)
             }
         case .noise:
-            var random = SplitMix(state: 9)
-            for i in samples.indices { samples[i] = Self.clip(Double(samples[i]) + 700 * random.gaussian()) }
+            var random = SeededGenerator(seed: 9)
+            for i in samples.indices { samples[i] = Self.clip(Double(samples[i]) + 700 * gaussian(&random)) }
         }
         let folder = try Scratch.make().path
         try WAV.write(samples, sampleRate: rate, to: folder + "/sound.wav")
@@ -90,30 +90,16 @@ public struct SpokenProgramme: Sendable {
 
     /// A SubRip file of `cues` (start, end, text) written into a scratch folder; returns its path.
     public static func subRip(_ cues: [(start: Double, end: Double, text: String)], name: String = "sidecar") throws -> String {
-        func time(_ t: Double) -> String {
-            let ms = max(0, Int((t * 1000).rounded()))
-            return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000)
-        }
-        let text = cues.enumerated().map { "\($0.offset + 1)\n\(time($0.element.start)) --> \(time($0.element.end))\n\($0.element.text)\n" }
-            .joined(separator: "\n")
         let path = try Scratch.make().path + "/\(name).srt"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try SubtitleText.srt(cues.map { ($0.start, $0.end, $0.text) }).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 }
 
-/// SplitMix64 with a Gaussian draw (Box–Muller), so a noise bed is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double { sqrt(-2 * log(max(1e-12, uniform()))) * cos(2 * Double.pi * uniform()) }
+/// A normal draw (Box–Muller) from the repeating generator, so a noise bed is the same on every run.
+func gaussian(_ random: inout SeededGenerator) -> Double {
+    let u = Double(random.next() >> 11) / Double(1 << 53), v = Double(random.next() >> 11) / Double(1 << 53)
+    return sqrt(-2 * log(max(1e-12, u))) * cos(2 * Double.pi * v)
 }
 
 /// Packed audio (RFC 8216bis §3.4) for tests: an ADTS stream cut into segments of about
