@@ -120,6 +120,25 @@ package struct CaptionDecoder {
     /// DTVCC packets cut short and sequence numbers skipped so far.
     package var damagedDTVCCPackets: (truncated: Int, gaps: Int) { (dtvcc.truncatedPackets, dtvcc.sequenceGaps) }
 
+    /// What the CEA-708 data lost, as sentences for the report: packets cut short, commands cut
+    /// off, characters dropped past a row's end (empty when nothing was lost).
+    package var dtvccLosses: [String] {
+        var notes: [String] = []
+        let packets = damagedDTVCCPackets, services = dtvcc.serviceLosses
+        if packets.truncated > 0 {
+            notes.append("\(packets.truncated) CEA-708 caption channel packet(s) were cut short; what they held past the cut was skipped")
+        }
+        if services.truncatedCommands > 0 {
+            notes.append("\(services.truncatedCommands) CEA-708 command(s) were cut off by the end of their service block and skipped")
+        }
+        if services.droppedCharacters > 0 {
+            notes.append(
+                "\(services.droppedCharacters) CEA-708 character(s) were written past column \(Window708.maximumRowLength) of a window row (wider than any window can be) and dropped"
+            )
+        }
+        return notes
+    }
+
     /// For a bounded scan (`limit` access units): whether it is over — text found, or the limit
     /// reached (then the access units still waiting to be put in order are decoded).
     package mutating func scanIsOver(limit: Int?) -> Bool {

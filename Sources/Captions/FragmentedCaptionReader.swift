@@ -120,6 +120,7 @@ package struct FragmentedCaptionReader {
     /// Ends the input: open captions end at `end` (or the last frame seen).
     package mutating func finish(at end: MediaTime? = nil) {
         decoder.finish(at: end)
+        notes += decoder.dtvccLosses
         finished = true
     }
 

@@ -84,6 +84,7 @@ package struct TransportStreamCaptionReader {
             self.decoder = nil
             for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
             decoder.finish(at: end)
+            notes += decoder.dtvccLosses
             self.decoder = decoder
         }
         finished = true
@@ -119,6 +120,8 @@ package struct TransportStreamCaptions: Sendable {
     /// Video access units read, and those that carried line-21 caption data.
     package let accessUnits: Int
     package let captionDataUnits: Int
+    /// What was read although malformed, skipped or lost, each naming its byte offset.
+    package let notes: [String]
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
@@ -143,6 +146,7 @@ package struct TransportStreamCaptions: Sendable {
         }
         return TransportStreamCaptions(
             services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
-            announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0)
+            announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0,
+            notes: reader.notes)
     }
 }

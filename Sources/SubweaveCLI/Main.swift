@@ -1,5 +1,6 @@
 import Foundation
 import Subweave
+import Synchronization
 
 /// The `subweave` command: a thin shell over the library.
 ///
@@ -12,7 +13,10 @@ struct SubweaveMain {
         // A file-size limit (or a full quota) makes write(2) fail with EFBIG, handled like ENOSPC,
         // instead of killing the process mid-run.
         signal(SIGXFSZ, SIG_IGN)
-        exit(await run(Array(CommandLine.arguments.dropFirst())))
+        // A reader that goes away (`| head`) makes write(2) fail with EPIPE, said and exit 1,
+        // instead of killing the process by a signal.
+        signal(SIGPIPE, SIG_IGN)
+        exit(Output.exitStatus(await run(Array(CommandLine.arguments.dropFirst()))))
     }
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -89,7 +93,14 @@ struct Context {
 }
 
 /// stdout and stderr, with terminal escapes in diagnostics made harmless.
+///
+/// Written with `write(2)`, never a call that traps: a full disk, a closed pipe or
+/// `/dev/full` behind stdout is remembered (the first errno), said once on stderr, and the run
+/// finishes what it can without its output and exits 1 (``exitStatus(_:)``).
 enum Output {
+    /// The errno of the first failed write to stdout; 0 while every write succeeded.
+    private static let stdoutFailure = Atomic<Int32>(0)
+
     /// A human-readable line on stdout (a finding, a listing), made harmless to a terminal.
     static func out(_ text: String) {
         let safe = LabelText.visible(Vocabulary.translate(text))
@@ -97,25 +108,73 @@ enum Output {
     }
 
     static func raw(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { toStandardOutput($0) }
     }
 
     /// UTF-8 bytes on stdout, as they are.
     static func raw(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        bytes.withUnsafeBufferPointer { toStandardOutput($0) }
     }
 
     /// A line on stderr, made harmless to a terminal (``LabelText/visible(_:)``).
     static func error(_ text: String) {
         let safe = LabelText.visible(Vocabulary.translate(text))
-        FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
+        toStandardError(safe.hasSuffix("\n") ? safe : safe + "\n")
+    }
+
+    /// `text` on stderr as it is (a progress line's escapes); a failure is ignored: there is
+    /// nowhere left to say it.
+    static func toStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = writeAll(STDERR_FILENO, $0) }
+    }
+
+    /// The status a run ends with: `status`, or 1 when stdout could not be written.
+    static func exitStatus(_ status: Int32) -> Int32 {
+        status == 0 && stdoutFailure.load(ordering: .relaxed) != 0 ? 1 : status
+    }
+
+    private static func toStandardOutput(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard stdoutFailure.load(ordering: .relaxed) == 0 else { return }
+        if let code = writeAll(STDOUT_FILENO, bytes),
+            stdoutFailure.compareExchange(expected: 0, desired: code, ordering: .relaxed).exchanged
+        {
+            toStandardError(
+                "Error: cannot write to standard output (errno \(code): \(String(cString: strerror(code)))); the run goes on without it and exits 1\n")
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`; the errno when a write fails.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard var next = bytes.baseAddress else { return nil }
+        var left = bytes.count
+        while left > 0 {
+            let n = Foundation.write(fd, next, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            next += n
+            left -= n
+        }
+        return nil
     }
 
     /// `value` as pretty JSON with a `"schema"` field naming its shape and version.
     ///
     /// With `pretty` false, one line (JSON Lines: a stream of results).
+    ///
+    /// The text is written as encoded (no setting renamed, no character replaced), with the
+    /// characters a terminal would act on escaped the JSON way (``PrettyJSON/escapingInvisible(_:)``).
     static func json<T: Encodable>(_ value: T, schema: String, pretty: Bool = true) throws {
-        out(String(decoding: try jsonData(value, schema: schema, pretty: pretty), as: UTF8.self))
+        raw(PrettyJSON.escapingInvisible(try jsonData(value, schema: schema, pretty: pretty)) + [0x0A])
+    }
+
+    /// JSON bytes made elsewhere (``PrettyJSON``, ``jsonData(_:schema:pretty:)``), on stdout as
+    /// ``json(_:schema:pretty:)`` writes them.
+    static func jsonBytes(_ bytes: some Collection<UInt8>) {
+        raw(PrettyJSON.escapingInvisible(bytes))
     }
 
     /// What ``json(_:schema:pretty:)`` writes, without the final line break.

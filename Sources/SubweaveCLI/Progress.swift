@@ -40,7 +40,7 @@ final class ProgressLine: @unchecked Sendable {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { Output.toStandardError("\r\u{1B}[K") }
         shown = false
     }
 
@@ -52,7 +52,7 @@ final class ProgressLine: @unchecked Sendable {
         guard force || now - lastDrawn >= 100_000_000 else { return }
         lastDrawn = now
         shown = true
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        Output.toStandardError("\r\u{1B}[K\(text)")
     }
 
     /// The line's text, such as `12/40 titles · 3.1/s · 9 s left`.
@@ -103,10 +103,10 @@ final class FollowStatus: @unchecked Sendable {
         total += update.segmentsWritten
         let text = Self.line(update, pass: passes, total: total)
         if terminal {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+            Output.toStandardError("\r\u{1B}[K\(text)")
             shown = true
         } else {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            Output.toStandardError(text + "\n")
         }
     }
 
@@ -114,7 +114,7 @@ final class FollowStatus: @unchecked Sendable {
     func done() {
         lock.lock()
         defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\n".utf8)) }
+        if shown { Output.toStandardError("\n") }
         shown = false
     }
 

@@ -48,6 +48,31 @@ struct CEA708Tests {
 
     static func seconds(_ frame: Int) -> Double { Stream.time(frame).seconds }
 
+    /// A hostile service: a 10,000-character row in a visible window, then 5,000 toggles of it.
+    ///
+    /// One toggle a frame. A row holds at most 64 characters (the widest window a stream can
+    /// define); the rest is dropped and said, and no state carries more than a window can show
+    /// (each state used to carry the whole row: the work and the output grew with row × commands).
+    @Test func aRowWiderThanAnyWindowIsCutAndSaid() {
+        var stream = Stream()
+        stream.send(DTVCC.defineWindow(0, visible: true, rows: 1, columns: 32), at: 0)
+        let row = (0..<10_000).map { Character(Unicode.Scalar(UInt8(0x41 + $0 % 26))) }
+        for (index, start) in stride(from: 0, to: row.count, by: 100).enumerated() {
+            stream.send(DTVCC.text(String(row[start..<min(start + 100, row.count)])), at: 1 + index / 4)
+        }
+        for frame in 0..<5_000 { stream.send(DTVCC.toggleWindows([0]), at: 40 + frame) }
+        var decoder = CaptionDecoder(codec: .h264)
+        for frame in 0..<5_050 {
+            let data = (stream.frames[frame] ?? []).map { CCData(type: $0.0 & 3, valid: $0.0 & 4 != 0, byte1: $0.1, byte2: $0.2) }
+            decoder.add(captionData: data, time: Stream.time(frame))
+        }
+        decoder.finish(at: Stream.time(5_050))
+        let cues = decoder.collector.take().map(\.cue)
+        #expect(cues.count == 2_501, "the row as it is written, then every other toggle: \(cues.count) cues")
+        #expect(cues.allSatisfy { $0.text == String(row[..<64]) }, "\(cues.first?.text.count ?? 0) characters")
+        #expect(decoder.dtvccLosses.contains { $0.hasPrefix("9936 CEA-708 character(s) were written past column 64") }, "\(decoder.dtvccLosses)")
+    }
+
     /// A hidden window is loaded, then shown (DSW) and hidden (HDW): the cue spans exactly that.
     @Test func aWindowShownThenHiddenIsOneCue() {
         var stream = Stream()

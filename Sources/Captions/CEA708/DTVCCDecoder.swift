@@ -17,6 +17,15 @@ package struct DTVCCDecoder {
     package var truncatedPackets: Int { assembler.truncatedPackets }
     package var sequenceGaps: Int { assembler.sequenceGaps }
 
+    /// What the services lost: commands cut off by the end of their block, and characters
+    /// written past the widest row a window can have (``Window708/maximumRowLength``).
+    package var serviceLosses: (truncatedCommands: Int, droppedCharacters: Int) {
+        decoders.reduce((0, 0)) { total, decoder in
+            guard let decoder else { return total }
+            return (total.0 + decoder.truncatedCommands, total.1 + decoder.droppedCharacters)
+        }
+    }
+
     /// Feeds one valid cc_data pair of type 2 or 3, carried by the frame shown at `time`.
     package mutating func decode<S: CaptionSink>(type: UInt8, _ byte1: UInt8, _ byte2: UInt8, at time: MediaTime, into sink: inout S) {
         for packet in assembler.add(type: type, byte1, byte2) { decode(packet: packet, at: time, into: &sink) }

@@ -25,6 +25,8 @@ struct ServiceDecoder708 {
     /// Bytes of commands or parameters cut off by the end of a block (the rest of the block is
     /// skipped).
     private(set) var truncatedCommands = 0
+    /// Characters dropped past the widest row by windows since deleted or reset.
+    private var dropped = 0
 
     init(service: CaptionService) { self.service = service }
 
@@ -201,6 +203,7 @@ struct ServiceDecoder708 {
                     case 0x8A: decoder.windows[w].visible = false
                     case 0x8B: decoder.windows[w].visible.toggle()
                     default:
+                        decoder.dropped += decoder.windows[w].droppedCharacters
                         decoder.windows[w] = Window708()
                         if decoder.current == w { decoder.current = nil }
                     }
@@ -238,6 +241,7 @@ struct ServiceDecoder708 {
 
     private mutating func reset<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
         change(at: time, into: &sink) { decoder in
+            decoder.dropped += decoder.windows.reduce(0) { $0 + $1.droppedCharacters }
             decoder.windows = Array(repeating: Window708(), count: 8)
             decoder.current = nil
         }
@@ -262,16 +266,16 @@ struct ServiceDecoder708 {
     /// A change other than a written character: the gathered characters first become a state of
     /// their own (as shown just before), then the change makes the next state at once.
     private mutating func change<S: CaptionSink>(at time: MediaTime, into sink: inout S, _ body: (inout ServiceDecoder708) -> Void) {
-        let before = visibleText
-        let placedBefore = placement
+        let before = visibleText()
+        let placedBefore = placement()
         body(&self)
-        guard visibleText != before else { return }
+        guard visibleText() != before else { return }
         if let gathering { changeState(to: before, placement: placedBefore, at: gathering.last, into: &sink) }
         changeState(at: time, into: &sink)
     }
 
     private mutating func changeState<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
-        changeState(to: visibleText, placement: placement, at: time, into: &sink)
+        changeState(to: visibleText(), placement: placement(), at: time, into: &sink)
     }
 
     private mutating func changeState<S: CaptionSink>(to text: String, placement: CueSettings, at time: MediaTime, into sink: inout S) {
@@ -287,8 +291,9 @@ struct ServiceDecoder708 {
     }
 
     /// Where the visible text is: the top visible window's anchor (see ``Window708/placement``).
-    private var placement: CueSettings {
-        visibleOrder.first(where: { !windows[$0].text.isEmpty }).map { windows[$0].placement } ?? CueSettings()
+    private mutating func placement() -> CueSettings {
+        for w in visibleOrder where !windows[w].currentText().isEmpty { return windows[w].placement }
+        return CueSettings()
     }
 
     /// The visible windows, top to bottom by anchor, then by priority.
@@ -301,7 +306,17 @@ struct ServiceDecoder708 {
     }
 
     /// The visible windows' text, top to bottom by anchor, then by priority.
-    var visibleText: String {
-        visibleOrder.map { windows[$0].text }.filter { !$0.isEmpty }.joined(separator: "\n")
+    mutating func visibleText() -> String {
+        var out = ""
+        for w in visibleOrder {
+            let text = windows[w].currentText()
+            guard !text.isEmpty else { continue }
+            if !out.isEmpty { out += "\n" }
+            out += text
+        }
+        return out
     }
+
+    /// Characters written past the widest row a window can have, in every window so far.
+    var droppedCharacters: Int { windows.reduce(dropped) { $0 + $1.droppedCharacters } }
 }

@@ -16,10 +16,19 @@ struct Window708: Equatable {
     var anchorPoint = 0
     var rowCount = 1
     var columnCount = 32
-    /// The text, row by row; a row may run past the column count (nothing is cut).
-    var rows: [[Character]] = [[]]
+    /// The text, row by row; a row may run past the window's column count, up to
+    /// ``maximumRowLength`` (the widest window a stream can define).
+    var rows: [[Character]] = [[]] { didSet { rendered = nil } }
     /// Each character's style (``CaptionStyle``), row by row as `rows`.
-    var styles: [[UInt8]] = [[]]
+    var styles: [[UInt8]] = [[]] { didSet { rendered = nil } }
+    /// ``text`` as last made, until the rows change: a state is compared and shown after every
+    /// command, and remaking it each time made a long row quadratic.
+    private var rendered: String?
+    /// Characters written past ``maximumRowLength`` (dropped, and said in the report).
+    private(set) var droppedCharacters = 0
+    /// The most characters a row holds: `column_count` is six bits, so no window is wider than 64
+    /// columns (CTA-708-E §8.10.5.2); a character written beyond is dropped and counted.
+    static let maximumRowLength = 64
     /// The pen's italics and underline (SetPenAttributes).
     var penStyle: UInt8 = 0
     var penRow = 0
@@ -59,6 +68,10 @@ struct Window708: Equatable {
 
     /// Writes a character at the pen and moves it right.
     mutating func write(_ character: Character) {
+        guard penColumn < Self.maximumRowLength else {
+            droppedCharacters += 1
+            return
+        }
         if penRow >= rows.count {
             rows += Array(repeating: [], count: penRow - rows.count + 1)
             styles += Array(repeating: [], count: penRow - styles.count + 1)
@@ -133,6 +146,14 @@ struct Window708: Equatable {
         return CueSettings(
             line: .percentage(CuePercent.text(vertical)), lineAlign: lineAlign, position: CuePercent.text(horizontal), positionAlign: positionAlign,
             align: point % 3 == 0 ? .left : point % 3 == 1 ? .center : .right)
+    }
+
+    /// ``text``, made once per change of the rows.
+    mutating func currentText() -> String {
+        if let rendered { return rendered }
+        let made = text
+        rendered = made
+        return made
     }
 
     /// The window's text: non-blank rows, top to bottom, trimmed, joined by LF.

@@ -80,10 +80,12 @@ public enum CaptionFile {
             }
             let result = TransportStreamCaptions.decode(chunks)
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
-            return ProgrammeCaptions(
+            var captions = ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
                 languages: CaptionLanguages(announced: result.announced, video: result.language),
                 coverage: ProgrammeCaptions.Coverage(accessUnits: result.accessUnits, captionDataUnits: result.captionDataUnits))
+            captions.notes = result.notes
+            return captions
         }
     }
 
@@ -159,9 +161,11 @@ public enum CaptionFile {
             }
             return ProgrammeCaptions.Service(service: service, cues: shifted, firstSeen: shifted.first?.start, segment: path)
         }
-        return ProgrammeCaptions(
+        var captions = ProgrammeCaptions(
             services: services,
             coverage: ProgrammeCaptions.Coverage(accessUnits: reader.decoder.accessUnits, captionDataUnits: reader.decoder.captionDataUnits))
+        captions.notes = reader.notes
+        return captions
     }
 
     /// Chunks of a whole number of 188-byte transport packets (about 1 MiB), so that the

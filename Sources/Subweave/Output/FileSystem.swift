@@ -245,24 +245,121 @@ package enum FileSystem {
         close(fd)
     }
 
-    /// Writes a whole file through a temporary sibling (for files outside the managed layout,
-    /// such as `convert -o`); not made durable.
-    static func writeFile(at path: String, _ text: String) throws(SubweaveError) {
-        var info = stat()
-        if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-            throw .io(path: path, reason: "is a folder; give a file path")
+    /// What is at a path an output is written to, as `lstat` sees it (a link is never followed).
+    package enum Occupant: Equatable, Sendable {
+        case nothing, regularFile, folder, symbolicLink, fifo, characterDevice, blockDevice, socket
+
+        init(_ path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                self = .nothing
+                return
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: self = .regularFile
+            case S_IFDIR: self = .folder
+            case S_IFLNK: self = .symbolicLink
+            case S_IFIFO: self = .fifo
+            case S_IFCHR: self = .characterDevice
+            case S_IFBLK: self = .blockDevice
+            default: self = .socket
+            }
+        }
+
+        /// "a FIFO (named pipe)", "a character device", … for messages.
+        var described: String {
+            switch self {
+            case .nothing: return "nothing"
+            case .regularFile: return "a regular file"
+            case .folder: return "a folder"
+            case .symbolicLink: return "a symbolic link"
+            case .fifo: return "a FIFO (named pipe)"
+            case .characterDevice: return "a character device"
+            case .blockDevice: return "a block device"
+            case .socket: return "a socket"
+            }
+        }
+    }
+
+    /// Fails unless `path` is absent or a regular file: a file Subweave replaces (a master) is
+    /// renamed over, which would put a regular file in place of a link, a device or a FIFO.
+    static func refuseReplacing(_ path: String, what: String) throws(SubweaveError) {
+        let occupant = Occupant(path)
+        switch occupant {
+        case .nothing, .regularFile: return
+        case .symbolicLink:
+            throw .io(
+                path: path,
+                reason:
+                    "is a symbolic link; Subweave replaces \(what) by renaming a new file over it, which would replace the link and not its target. Give the target's own path"
+            )
+        default:
+            throw .io(path: path, reason: "is \(occupant.described), not a regular file; \(what) must be a regular file (or not exist yet)")
+        }
+    }
+
+    /// How ``writeFile(at:_:)`` wrote its file.
+    package enum WriteManner: Equatable, Sendable {
+        /// A new regular file, renamed over whatever regular file was there.
+        case replaced
+        /// Into the FIFO or character device at the path (`/dev/stdout`, `/dev/null`, a pipe),
+        /// which stays what it is.
+        case wroteThrough(Occupant)
+    }
+
+    /// Writes a whole file outside the managed layout (`convert -o`, `report --html`).
+    ///
+    /// A regular file (or nothing) at `path` is replaced through a temporary sibling; a FIFO or a
+    /// character device is written through, as a shell's `>` does; a link, a folder, a block
+    /// device or a socket is refused. Not made durable.
+    @discardableResult
+    static func writeFile(at path: String, _ text: String) throws(SubweaveError) -> WriteManner {
+        let occupant = Occupant(path)
+        switch occupant {
+        case .nothing, .regularFile: break
+        case .fifo, .characterDevice:
+            try writeThrough(path, text)
+            return .wroteThrough(occupant)
+        case .folder: throw .io(path: path, reason: "is a folder; give a file path")
+        case .symbolicLink:
+            throw .io(
+                path: path,
+                reason: "is a symbolic link; Subweave writes no file through a link (it would replace the link, not its target). Give the target's own path")
+        case .blockDevice, .socket:
+            throw .io(path: path, reason: "is \(occupant.described); Subweave writes only regular files, FIFOs and character devices")
         }
         let name = RenditionLayout.temporaryPrefix + "\(getpid()).tmp"
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + name
         _ = unlink(temporary)
         try writeNewFile(temporary, text)
+        var info = stat()
         if stat(path, &info) == 0 { chmod(temporary, info.st_mode & 0o7777) }
+        // The path may have become something else meanwhile: rename only over a regular file.
+        let now = Occupant(path)
+        guard now == .nothing || now == .regularFile else {
+            _ = unlink(temporary)
+            throw .io(path: path, reason: "became \(now.described) while the file was written; nothing was written")
+        }
         if rename(temporary, path) != 0 {
             let error = failure(path, "cannot rename the temporary file into place")
             _ = unlink(temporary)
             throw error
         }
+        return .replaced
+    }
+
+    /// Writes `text` into the FIFO or character device at `path`, opened without following a
+    /// link and checked after opening (the path cannot be swapped for a regular file meanwhile).
+    private static func writeThrough(_ path: String, _ text: String) throws(SubweaveError) {
+        let fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path, "cannot open for writing") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFCHR else {
+            throw .io(path: path, reason: "changed while it was opened; nothing was written")
+        }
+        guard writeAll(fd, text) else { throw failure(path, "cannot write") }
     }
 
     /// Flushes every file of the file system that holds `path` to stable storage (`syncfs(2)`;
@@ -366,9 +463,13 @@ package enum FileSystem {
 
 /// A single file written outside the managed layout (`subweave convert -o`).
 public enum OutputFile {
-    /// Writes `text` to `path` through a temporary sibling renamed into place; a folder at `path`
-    /// is an error.
-    public static func write(_ text: String, to path: String) throws(SubweaveError) {
-        try FileSystem.writeFile(at: path, text)
+    /// Writes `text` to `path`; true when a regular file was written, false when written through.
+    ///
+    /// A regular file is written through a temporary sibling renamed into place; a folder at
+    /// `path` is an error. A FIFO or a character device at `path` (`/dev/stdout`, a pipe) is written through and
+    /// stays what it is; a symbolic link, a block device or a socket is refused.
+    @discardableResult
+    public static func write(_ text: String, to path: String) throws(SubweaveError) -> Bool {
+        try FileSystem.writeFile(at: path, text) == .replaced
     }
 }

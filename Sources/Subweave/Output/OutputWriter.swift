@@ -167,13 +167,13 @@ package struct OutputWriter: Sendable {
         for path in missing.reversed() where try FileSystem.makeRealFolder(path, within: folder) { created.folders.append(path) }
     }
 
-    /// The master's own path must be a regular file or absent (never a folder).
+    /// The master's own path must be a regular file or absent (never a folder, a link, a FIFO or
+    /// a device).
     private func checkMasterTarget() throws(SubweaveError) {
-        var info = stat()
-        guard lstat(masterPath, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR {
+        if FileSystem.Occupant(masterPath) == .folder {
             throw .io(path: masterPath, reason: "is a folder; the output master must be a file path")
         }
+        try FileSystem.refuseReplacing(masterPath, what: "the master")
     }
 
     /// Makes `folder` (relative) and its parent as real folders, refusing symbolic links.

@@ -23,6 +23,8 @@ extension Presentation {
                 path: MediaReader.display(output),
                 reason: "the master is not a local file; give an output path (\(Setting.output.mention)) to write the new master to")
         }
+        // Said before any work: the master is replaced by renaming a new file over it.
+        try FileSystem.refuseReplacing(output.path, what: "the master")
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.

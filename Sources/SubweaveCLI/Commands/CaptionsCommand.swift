@@ -14,6 +14,12 @@ enum CaptionsCommand {
         enum CodingKeys: String, CodingKey { case service, language, languageSource = "language_source", cues }
     }
 
+    /// The services, and what was read although malformed or lost on the way.
+    struct DocumentJSON: Encodable {
+        let services: [ServiceJSON]
+        let notes: [String]
+    }
+
     struct CueJSON: Encodable {
         let startTime: Double
         let endTime: Double
@@ -52,9 +58,10 @@ enum CaptionsCommand {
                 cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
         }
         if context.json {
-            try Output.json(["services": services], schema: "subweave.captions/1")
+            try Output.json(DocumentJSON(services: services, notes: captions.notes), schema: "subweave.captions/1")
             return 0
         }
+        for note in captions.notes { context.note("note: \(note)") }
         if services.isEmpty { context.note("no CEA-608 captions found") }
         for service in services {
             Output.out("\(service.service)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count.counted("cue"))")

@@ -194,15 +194,16 @@ enum PackageCommand {
         let data = Array(try Output.jsonData(JSONReport(report: report, masterText: plan.map { _ in marker }), schema: "subweave.package/1"))
         let escaped = Array("\"\\u0001subweave-master-text\\u0001\"".utf8)
         guard let plan, let at = data.firstRange(of: escaped) else {
-            Output.raw(data + [0x0A])
+            Output.jsonBytes(data + [0x0A])
             return
         }
-        Output.raw(Array(data[..<at.lowerBound]))
+        Output.jsonBytes(data[..<at.lowerBound])
         var out = PrettyJSON(flushing: Output.raw)
         out.openString()
         plan.writeMasterText { out.stringContent($0) }
         out.closeString()
-        Output.raw(out.bytes + data[at.upperBound...] + [0x0A])
+        Output.raw(out.bytes)
+        Output.jsonBytes(data[at.upperBound...] + [0x0A])
     }
 
     /// The report with, on a dry run, the master that would have been written.
