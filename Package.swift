@@ -23,8 +23,13 @@ let package = Package(
         .target(name: "Sync"),
         // HTTP(S) GET through libcurl, loaded with dlopen when a URL is first read.
         .target(name: "CCurl"),
+        // The C side of starting a child process (fork, the parent-death signal, exec).
+        .target(name: "CPlatform"),
+        // What touches the operating system below the library: child processes (ffmpeg), bounded
+        // and stopped on every exit path.
+        .target(name: "Platform", dependencies: ["CPlatform"]),
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
-        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "CCurl"]),
+        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "CCurl", "Platform"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave", "TimedText", "Timebase"]),
         // Library use, as a caller would write it (README "Use it as a library").
@@ -33,6 +38,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
         // The fuzz targets: linked into libFuzzer binaries by Scripts/fuzz.sh, replayed by FuzzRegressionTests.
         .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "Subweave"], path: "Tests/FuzzTargets"),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "LibraryAPITests", dependencies: ["Subweave", "TestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport", "Captions", "Containers"]),
         .testTarget(name: "TimebaseTests", dependencies: ["Timebase", "TestSupport"]),

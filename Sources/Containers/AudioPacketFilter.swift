@@ -12,6 +12,8 @@ package struct AudioPacketFilter: Sendable {
     private var isTransportStream: Bool?
     /// Bytes dropped so far.
     package private(set) var dropped = 0
+    /// The PTS (90 kHz, as written) of the first audio PES packet kept, once one has been.
+    package private(set) var firstAudioPTS: Int64?
 
     package init() {}
 
@@ -52,6 +54,11 @@ package struct AudioPacketFilter: Sendable {
             }
             let known = tables.streams[packet.pid]
             if tables.consume(packet, in: data) || known == nil || known?.kind == .audio {
+                if firstAudioPTS == nil, known?.kind == .audio, packet.payloadUnitStart,
+                    let header = TransportStream.PESHeader(data[packet.payload]), let pts = header.pts
+                {
+                    firstAudioPTS = pts
+                }
                 kept += data[i..<i + size]
             } else {
                 dropped += size

@@ -12,6 +12,13 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var hasEndList: Bool
     public var segments: [MediaSegment]
 
+    /// The largest media or discontinuity sequence number a playlist may reach, segments counted.
+    ///
+    /// 2^53, the last integer a JavaScript player (hls.js) counts exactly. The spec allows
+    /// up to 2^64 - 1; at a segment a second, 2^53 takes 285 million years, so a number beyond it
+    /// is an error, never a sum that wraps.
+    public static let largestSequenceNumber = 1 << 53
+
     /// Parses a media playlist.
     ///
     /// `source` names it in errors; `imports` are the master's variables,
@@ -162,8 +169,15 @@ private struct MediaPlaylistReader {
             lastRangeEnd[uriString] = end
         }
         if discontinuity && !segments.isEmpty { discontinuities += 1 }
-        guard discontinuitySequence <= Int.max - discontinuities, let end = MediaTime.checkedSum(start, time) else {
-            throw problem(line, "the playlist's sequence numbers or total duration leave the range Subweave can represent (\(MediaTime.limit / 90_000) s)")
+        let largest = MediaPlaylist.largestSequenceNumber
+        guard mediaSequence <= largest - segments.count, discontinuitySequence <= largest - discontinuities else {
+            throw problem(
+                line,
+                "EXT-X-MEDIA-SEQUENCE \(mediaSequence) or EXT-X-DISCONTINUITY-SEQUENCE \(discontinuitySequence), counted to this segment, passes 2^53 (\(largest)), the last number JavaScript players count exactly; no stream numbers its segments this far"
+            )
+        }
+        guard let end = MediaTime.checkedSum(start, time) else {
+            throw problem(line, "the playlist's total duration leaves the range Subweave can represent (\(MediaTime.limit / 90_000) s)")
         }
         segments.append(
             MediaSegment(

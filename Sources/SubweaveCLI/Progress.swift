@@ -125,6 +125,7 @@ final class FollowStatus: @unchecked Sendable {
         let written = update.writtenByRendition.map { "\($0.identity) +\($0.count)" }.joined(separator: " ")
         text += ", written \(written.isEmpty ? "nothing" : written) (\(total) in all)"
         if update.lateCues > 0 { text += ", \(update.lateCues.counted("late cue"))" }
+        if let skipped = update.skipped { text += "; \(skipped)" }
         return text
     }
 }

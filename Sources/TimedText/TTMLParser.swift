@@ -25,7 +25,10 @@ package enum TTMLParser {
     package static func parse(_ text: String) throws(SubtitleFileError) -> (cues: [Cue], warnings: [IngestWarning], language: String?) {
         let data = Data(try guarded(Array(text.utf8)))
         let builder = TTMLTreeBuilder()
-        let parser = XMLParser(data: data)
+        // Given as a stream, the parser hands libxml2 the document in pieces: given whole, libxml2
+        // refuses a document over 10 MB in one piece (XML_MAX_LOOKUP_LIMIT; Foundation cannot
+        // ask for XML_PARSE_HUGE), with "error 1".
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder

@@ -134,3 +134,54 @@ struct BatchRootTests {
         #expect(unconfined["absolute"] == "ok", "\(unconfined)")
     }
 }
+
+/// `--root` confines what a title reads and writes while it runs, not only the paths its line
+/// names when the catalogue is read.
+struct BatchRootWhileRunningTests {
+    /// The root, with the example title at `t0` and a catalogue naming it; a copy of the title
+    /// outside the root.
+    static func setUp() throws -> (root: String, titles: [Result<CatalogueTitle, CatalogueLineError>], outside: String) {
+        let root = try Scratch.make().path
+        try FileManager.default.copyItem(atPath: Fixtures.repository.appendingPathComponent("Examples/basic").path, toPath: root + "/t0")
+        let outside = try Scratch.make().path + "/t9"
+        try FileManager.default.copyItem(atPath: root + "/t0", toPath: outside)
+        let line = #"{"id": "t0", "master": "t0/master.m3u8", "tracks": [{"url": "t0/subs/en.srt", "language": "en"}]}"#
+        let titles = Catalogue.titles(line + "\n", path: root + "/catalogue.jsonl", root: URL(fileURLWithPath: root))
+        return (root, titles, outside)
+    }
+
+    static func run(_ titles: [Result<CatalogueTitle, CatalogueLineError>], root: String) async -> TitleResult? {
+        var loader = ResourceLoader()
+        loader.root = URL(fileURLWithPath: root)
+        return await BatchRunner(loader: loader).run(titles).first
+    }
+
+    /// The title folder is replaced by a link to a folder outside the root after the catalogue
+    /// was checked (it was written through).
+    @Test func aTitleFolderSwappedForALinkIsNeitherReadNorWritten() async throws {
+        let (root, titles, outside) = try Self.setUp()
+        let before = try FolderSnapshot(outside)
+        #expect(rename(root + "/t0", root + "/t0-moved") == 0)
+        #expect(symlink(outside, root + "/t0") == 0)
+        let result = await Self.run(titles, root: root)
+        #expect(result?.status == .failed, "\(String(describing: result))")
+        #expect(result?.error?.message.contains("outside the root") == true, "\(String(describing: result?.error))")
+        #expect(try FolderSnapshot(outside) == before, "a file outside the root changed")
+    }
+
+    /// A master inside the root that names a variant outside it, or on a URL.
+    @Test(arguments: ["../OUTSIDE/video/high/prog.m3u8", "http://127.0.0.1:9/prog.m3u8"])
+    func aVariantOutsideTheRootIsNotRead(_ uri: String) async throws {
+        let (root, titles, outside) = try Self.setUp()
+        let master = root + "/t0/master.m3u8"
+        let relative = uri.replacingOccurrences(
+            of: "OUTSIDE", with: "../" + URL(fileURLWithPath: outside).deletingLastPathComponent().lastPathComponent + "/t9")
+        let text = try String(contentsOfFile: master, encoding: .utf8).replacingOccurrences(of: "video/high/prog.m3u8", with: relative)
+        try text.write(toFile: master, atomically: true, encoding: .utf8)
+        let result = await Self.run(titles, root: root)
+        #expect(result?.status == .failed, "\(String(describing: result))")
+        let message = result?.error?.message ?? ""
+        #expect(message.contains("outside the root") || message.contains("is a URL"), "\(message)")
+        #expect(try String(contentsOfFile: master, encoding: .utf8) == text, "the master was rewritten")
+    }
+}

@@ -123,6 +123,175 @@ struct HostileSurfaceTests {
         #expect(notes.contains { $0.contains("past column 64") }, "\(object.keys) \(notes)")
     }
 
+    /// A media sequence near Int64.max: numbering summed past it (SIGILL in `--follow`).
+    ///
+    /// Numbers past 2^53 are refused at the line that reaches them, by every command.
+    @Test func aMediaSequenceNearTheLargestIntegerIsRefused() throws {
+        let dir = try Fixtures.copyExample()
+        for variant in ["high", "low"] {
+            let path = dir + "/video/\(variant)/prog.m3u8"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try text.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:9223372036854775800")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let track = "url=\(dir)/subs/en.srt,language=en"
+        for arguments in [
+            ["package", dir + "/master.m3u8", "--subtitle", track, "--follow", "--poll", "0.1"], ["package", dir + "/master.m3u8", "--subtitle", track],
+        ] {
+            let outcome = try BuiltTool.run(arguments)
+            #expect(outcome.status == 1, "\(arguments.suffix(2)): \(outcome.status) \(outcome.stderr)")
+            #expect(outcome.stderr.contains("prog.m3u8") && outcome.stderr.contains("2^53"), "\(outcome.stderr)")
+        }
+        // At the bound itself, a follow still works.
+        for variant in ["high", "low"] {
+            let path = dir + "/video/\(variant)/prog.m3u8"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try text.replacingOccurrences(of: "9223372036854775800", with: String((1 << 53) - 5)).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let atBound = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", track, "--follow", "--poll", "0.1"])
+        #expect(atBound.status == 0, "\(atBound.stderr)")
+        let validated = try BuiltTool.run(["validate", dir + "/master.m3u8"])
+        #expect(validated.status == 0, "\(validated.stdout) \(validated.stderr)")
+    }
+
+    /// A stand-in for ffmpeg: a shell script that writes its pid to `pidFile` and then runs
+    /// `body` in its place (`exec`, so the pid is the process that must end).
+    static func fakeDecoder(_ body: String, pidFile: String) throws -> String {
+        let path = try Scratch.make().path + "/ffmpeg"
+        try "#!/bin/sh\necho $$ > '\(pidFile)'\nexec \(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    /// Whether process `pid` exists (a zombie counts as gone).
+    static func alive(_ pidFile: String) -> Bool {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return false
+        }
+        guard kill(pid, 0) == 0 else { return false }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return !status.contains(") Z ")
+    }
+
+    /// Waits up to `seconds` for the process in `pidFile` to be gone.
+    static func gone(_ pidFile: String, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if !alive(pidFile) { return true }
+            usleep(50_000)
+        }
+        return !alive(pidFile)
+    }
+
+    /// A decoder that hangs is stopped once it has made no progress for the stall limit, and
+    /// the check fails saying so; one that never stops sending sound is read up to the
+    /// programme's length and stopped.
+    @Test func aHungOrEndlessDecoderIsBoundedAndStopped() throws {
+        let dir = try Fixtures.copyExample()
+        let pidFile = dir + "/decoder.pid"
+        let binary = try #require(BuiltTool.subweave)
+        let sync = ["sync", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SUBWEAVE_DECODER_STALL"] = "1"
+        environment["SUBWEAVE_FFMPEG"] = try Self.fakeDecoder("sleep 600", pidFile: pidFile)
+        let hung = try Tools.run(binary, sync, environment: environment, timeout: 60)
+        #expect(hung.status == 1 && hung.stderr.contains("took no input and gave no sound for 1.000 s"), "\(hung.status) \(hung.stderr)")
+        #expect(Self.gone(pidFile, within: 2), "the hung decoder was left running")
+        // Silence for ever, never reading its input: read for the programme's length and stopped.
+        environment["SUBWEAVE_FFMPEG"] = try Self.fakeDecoder("cat /dev/zero", pidFile: pidFile)
+        let endless = try Tools.run("/usr/bin/time", ["-f", "peak %M KB", binary] + sync, environment: environment, timeout: 60)
+        #expect(endless.status == 0 || endless.status == 1, "\(endless.status) \(endless.stderr)")
+        #expect(!endless.stderr.contains("took no input"), "\(endless.stderr)")
+        let peak = endless.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? .max
+        #expect(peak < 200_000, "peak memory \(peak) KB")
+        #expect(Self.gone(pidFile, within: 2), "the endless decoder was left running")
+    }
+
+    /// `kill -9` of Subweave while its decoder runs: the kernel ends the decoder too.
+    @Test func aKilledRunLeavesNoDecoderBehind() throws {
+        let dir = try Fixtures.copyExample()
+        let pidFile = dir + "/decoder.pid"
+        let binary = try #require(BuiltTool.subweave)
+        let decoder = try Self.fakeDecoder("sleep 600", pidFile: pidFile)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["sync", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SUBWEAVE_FFMPEG"] = decoder
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !Self.alive(pidFile) && Date() < deadline { usleep(20_000) }
+        #expect(Self.alive(pidFile), "the decoder never started")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(Self.gone(pidFile, within: 5), "the decoder outlived the run")
+    }
+
+    /// Sound whose timestamps begin 20 hours after the video's: refused at once, before ffmpeg
+    /// pads 20 hours of silence (it took 100 s and 3 GiB).
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func soundTwentyHoursLateIsRefusedAtOnce() throws {
+        let dir = try Scratch.make().path
+        let ffmpeg = try #require(Tools.ffmpeg)
+        let made = try Tools.run(
+            ffmpeg,
+            [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25", "-itsoffset", "72000", "-f", "lavfi", "-i",
+                "sine=frequency=440:sample_rate=48000", "-t", "8", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+                "-c:a", "aac", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename", dir + "/s%d.ts", dir + "/video.m3u8",
+            ])
+        try #require(made.status == 0, "\(made.stderr)")
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=300000\nvideo.m3u8\n".write(toFile: dir + "/master.m3u8", atomically: true, encoding: .utf8)
+        try "1\n00:00:01,000 --> 00:00:02,000\nHello\n".write(toFile: dir + "/en.srt", atomically: true, encoding: .utf8)
+        let outcome = try Tools.run(
+            "/usr/bin/time",
+            ["-f", "peak %M KB", try #require(BuiltTool.subweave), "sync", dir + "/master.m3u8", "--subtitle", "url=\(dir)/en.srt,language=en"],
+            timeout: 60)
+        #expect(outcome.status == 1, "\(outcome.status) \(outcome.stderr)")
+        #expect(outcome.stderr.contains("the first video frame, further than the programme is long"), "\(outcome.stderr)")
+    }
+
+    /// A NAME with a right-to-left override, a line separator, a C1 control and DEL: every
+    /// `--json` output is JSON a parser takes, and the NAME decodes to exactly what the master
+    /// says (it was printed as `\u{202E}`, which no JSON parser accepts).
+    @Test func jsonCarriesHostileTextAsJSON() throws {
+        let dir = try Fixtures.copyExample()
+        let name = "Fran\u{202E}çais\u{2028}x\u{85}y\u{7F}z"
+        try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\ns.vtt\n#EXT-X-ENDLIST\n".write(
+            toFile: dir + "/other/index.m3u8", atomically: true, encoding: .utf8)
+        try "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhi\n".write(toFile: dir + "/other/s.vtt", atomically: true, encoding: .utf8)
+        let master = dir + "/master.m3u8"
+        var text = try String(contentsOfFile: master, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
+            with: "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"\(name)\",LANGUAGE=\"fr\",URI=\"other/index.m3u8\"\n")
+        text = text.replacingOccurrences(of: "FRAME-RATE=25.000\n", with: "FRAME-RATE=25.000,SUBTITLES=\"subs\"\n")
+        try text.write(toFile: master, atomically: true, encoding: .utf8)
+        for command in ["list", "inspect", "validate", "report"] {
+            let outcome = try BuiltTool.run([command, master, "--json"])
+            let parsed = try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))
+            #expect(parsed != nil, "\(command) --json is not JSON: \(outcome.stdout.prefix(400)) \(outcome.stderr)")
+            #expect(!outcome.stdout.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x2028 || $0.value == 0x85 }, "\(command): raw")
+            if command == "list" || command == "inspect" {
+                #expect(Self.strings(in: parsed).contains(name), "\(command): the NAME was rewritten")
+            }
+        }
+    }
+
+    /// Every string in a parsed JSON value.
+    static func strings(in value: Any?) -> [String] {
+        switch value {
+        case let text as String: return [text]
+        case let array as [Any]: return array.flatMap { strings(in: $0) }
+        case let object as [String: Any]: return object.values.flatMap { strings(in: $0) }
+        default: return []
+        }
+    }
+
     static func kind(_ path: String) -> mode_t {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0

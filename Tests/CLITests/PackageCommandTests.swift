@@ -212,15 +212,6 @@ struct PackageCommandTests {
     }
 }
 
-extension Fixtures {
-    /// A temporary copy of Examples/basic.
-    public static func copyExample() throws -> String {
-        let destination = try Scratch.make().appendingPathComponent("basic").path
-        try FileManager.default.copyItem(atPath: repository.appendingPathComponent("Examples/basic").path, toPath: destination)
-        return destination
-    }
-}
-
 @Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
 struct TracksFileTests {
     @Test func tracksFileTakesTheSameKeys() throws {

@@ -26,7 +26,7 @@ struct ValidationJSONTests {
             var written: [UInt8] = []
             let rest = ValidationJSON.document(report, flushing: { written += $0 })
             written += rest
-            let expected = Array(try Output.jsonData(report, schema: "subweave.validate/1")) + [0x0A]
+            let expected = PrettyJSON.escapingInvisible(try Output.jsonData(report, schema: "subweave.validate/1")) + [0x0A]
             #expect(written == expected, "trial \(trial)")
         }
     }

@@ -20,6 +20,13 @@ public enum Fixtures {
         String(decoding: try bytes(relative), as: UTF8.self)
     }
 
+    /// A temporary copy of Examples/basic.
+    public static func copyExample() throws -> String {
+        let destination = try Scratch.make().appendingPathComponent("basic").path
+        try FileManager.default.copyItem(atPath: repository.appendingPathComponent("Examples/basic").path, toPath: destination)
+        return destination
+    }
+
     /// Copies `Fixtures/<relative>` (a folder) into a new temporary folder and returns the copy's path.
     public static func copy(_ relative: String) throws -> String {
         let destination = try Scratch.make().appendingPathComponent(URL(fileURLWithPath: relative).lastPathComponent)

@@ -94,7 +94,8 @@ public struct BatchRunner: Sendable {
         }
         let output = title.request.output ?? title.master
         let record = TitleFingerprint.recordPath(output: output)
-        if let kept = TitleFingerprint.read(record), let now = TitleFingerprint.compute(title), kept == now {
+        let confinement = loader.confinement
+        if let kept = TitleFingerprint.read(record, within: confinement), let now = TitleFingerprint.compute(title, within: confinement), kept == now {
             return TitleResult(
                 index: title.index, line: title.line, id: title.id, master: MediaReader.display(title.master), status: .skipped, error: nil,
                 renditions: nil, seconds: elapsed())
@@ -103,7 +104,7 @@ public struct BatchRunner: Sendable {
         packager.lockTimeout = lockTimeout
         do {
             let plan = try await packager.run(master: title.master, title.request)
-            if let fingerprint = TitleFingerprint.compute(title) { TitleFingerprint.write(fingerprint, to: record) }
+            if let fingerprint = TitleFingerprint.compute(title, within: confinement) { TitleFingerprint.write(fingerprint, to: record, within: confinement) }
             return TitleResult(
                 index: title.index, line: title.line, id: title.id, master: MediaReader.display(title.master), status: .ok, error: nil,
                 renditions: plan.report.tracks.count, seconds: elapsed())
@@ -124,25 +125,26 @@ enum TitleFingerprint {
 
     /// The hash of the title's inputs as they are now; nil when one is not a local file (a
     /// remote master or track is always fetched and run).
-    static func compute(_ title: CatalogueTitle) -> String? {
+    static func compute(_ title: CatalogueTitle, within confinement: Confinement? = nil) -> String? {
         let output = title.request.output ?? title.master
         guard title.master.isFileURL, output.isFileURL else { return nil }
         var hash = ContentHash()
         hash.add("subweave-batch-1")
         hash.add(title.canonical)
-        guard let master = try? ResourceLoader.readFile(output.path, limit: ReadLimits().playlist, kind: .playlist) else { return nil }
+        guard let master = try? ResourceLoader.readFile(output.path, limit: ReadLimits().playlist, kind: .playlist, within: confinement) else { return nil }
         hash.add(master)
         // The variants' media playlists: a re-encode changes them.
         if let parsed = try? MasterPlaylist(parsing: master, source: output.path) {
             for variant in parsed.variants {
                 guard let url = MediaReader.resolve(variant.uri, against: output), url.isFileURL,
-                    let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist)
+                    let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist, within: confinement)
                 else { return nil }
                 hash.add(bytes)
             }
         }
         for track in title.request.tracks {
-            guard case .file(let url) = track.source, let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().subtitle, kind: .subtitle)
+            guard case .file(let url) = track.source,
+                let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().subtitle, kind: .subtitle, within: confinement)
             else { return nil }
             hash.add(bytes)
         }
@@ -154,17 +156,17 @@ enum TitleFingerprint {
         let fingerprint: String
     }
 
-    static func read(_ path: String) -> String? {
-        guard let bytes = try? ResourceLoader.readFile(path, limit: 1 << 16, kind: .playlist) else { return nil }
+    static func read(_ path: String, within confinement: Confinement? = nil) -> String? {
+        guard let bytes = try? ResourceLoader.readFile(path, limit: 1 << 16, kind: .playlist, within: confinement) else { return nil }
         return (try? JSONDecoder().decode(Record.self, from: Data(bytes)))?.fingerprint
     }
 
     /// Written beside the master through a temporary file renamed into place; a failure only
     /// means the title runs again next time.
-    static func write(_ fingerprint: String, to path: String) {
+    static func write(_ fingerprint: String, to path: String, within confinement: Confinement? = nil) {
         guard let data = try? JSONEncoder().encode(Record(fingerprint: fingerprint)) else { return }
         try? FileSystem.replaceFile(
             at: path, with: String(decoding: data, as: UTF8.self) + "\n",
-            temporaryName: RenditionLayout.temporaryPrefix + "batch-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+            temporaryName: RenditionLayout.temporaryPrefix + "batch-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp", within: confinement)
     }
 }

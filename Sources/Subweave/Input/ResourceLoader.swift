@@ -77,6 +77,15 @@ public struct ResourceLoader: Sendable {
     public var concurrency: Int
     /// The most bytes read of one file of each kind.
     public var limits: ReadLimits
+    /// A folder every file read (and, by the packager, written) must be inside; URLs are refused.
+    ///
+    /// Checked on each file once it is open (its real path), so a link swapped in after the
+    /// catalogue was read cannot lead outside (`batch --root`).
+    public var root: URL? {
+        get { confinement.map { URL(fileURLWithPath: $0.shown) } }
+        set { confinement = newValue.map(Confinement.init) }
+    }
+    package private(set) var confinement: Confinement?
 
     /// A loader with an idle `timeout`, an `overallTimeout`, `retries` of transient failures, `concurrency` and `limits`.
     public init(
@@ -101,13 +110,16 @@ public struct ResourceLoader: Sendable {
     public func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil) async throws(Failure) -> [UInt8] {
         let limit = limits[kind]
         if url.isFileURL {
-            let path = url.path
+            let path = url.path, confinement = self.confinement
             return try await onDispatch { () throws(Failure) in
                 if let range, let offset = range.offset {
-                    return try Self.readFile(path, offset: offset, length: range.length, limit: limit, kind: kind)
+                    return try Self.readFile(path, offset: offset, length: range.length, limit: limit, kind: kind, within: confinement)
                 }
-                return try Self.readFile(path, limit: limit, kind: kind)
+                return try Self.readFile(path, limit: limit, kind: kind, within: confinement)
             }
+        }
+        if let confinement {
+            throw Failure(explanation: "is a URL; with a root (--root \(confinement.shown)) only files inside it are read")
         }
         let bytes = try await fetch(url, kind: kind)
         if let range, let offset = range.offset {
@@ -121,7 +133,12 @@ public struct ResourceLoader: Sendable {
 
     /// Reads a local regular file of at most `limit` bytes.
     public static func readFile(_ path: String, limit: Int = ReadLimits().subtitle, kind: ResourceKind = .subtitle) throws(Failure) -> [UInt8] {
-        let fd = try openRegular(path)
+        try readFile(path, limit: limit, kind: kind, within: nil)
+    }
+
+    /// ``readFile(_:limit:kind:)``, the file open checked to be inside `confinement`.
+    static func readFile(_ path: String, limit: Int, kind: ResourceKind, within confinement: Confinement?) throws(Failure) -> [UInt8] {
+        let fd = try openRegular(path, within: confinement)
         defer { close(fd) }
         var info = stat()
         fstat(fd, &info)
@@ -132,8 +149,15 @@ public struct ResourceLoader: Sendable {
 
     /// Reads `length` bytes at `offset` of a local regular file (for `EXT-X-BYTERANGE`).
     public static func readFile(_ path: String, offset: Int, length: Int, limit: Int, kind: ResourceKind) throws(Failure) -> [UInt8] {
+        try readFile(path, offset: offset, length: length, limit: limit, kind: kind, within: nil)
+    }
+
+    /// ``readFile(_:offset:length:limit:kind:)``, the file open checked to be inside `confinement`.
+    static func readFile(
+        _ path: String, offset: Int, length: Int, limit: Int, kind: ResourceKind, within confinement: Confinement?
+    ) throws(Failure) -> [UInt8] {
         guard length <= limit else { throw tooLarge(length, limit, kind) }
-        let fd = try openRegular(path)
+        let fd = try openRegular(path, within: confinement)
         defer { close(fd) }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw errnoFailure("could not be read at offset \(offset)") }
         let bytes = try readAll(fd, upTo: length, kind: kind, exact: true)
@@ -147,7 +171,7 @@ public struct ResourceLoader: Sendable {
     }
 
     /// Opens `path` for reading if it is a regular file; never blocks (a FIFO is refused).
-    static func openRegular(_ path: String) throws(Failure) -> Int32 {
+    static func openRegular(_ path: String, within confinement: Confinement? = nil) throws(Failure) -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -172,6 +196,10 @@ public struct ResourceLoader: Sendable {
             default: kind = "not a regular file"
             }
             throw Failure(explanation: "is \(kind), not a regular file; Subweave reads only regular files")
+        }
+        if let problem = confinement?.problem(descriptor: fd, path: path) {
+            close(fd)
+            throw Failure(explanation: problem)
         }
         return fd
     }

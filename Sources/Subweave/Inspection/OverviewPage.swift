@@ -45,18 +45,31 @@ public enum OverviewPage {
 
     static func f(_ v: Double) -> String { String(format: "%.2f", v) }
 
-    /// The time axis: about ten ticks at a round step.
+    /// The time axis: at most twelve ticks at a round step, however long the programme claims
+    /// to be.
     static func axis(_ scale: Scale) -> String {
-        let step = [1.0, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].first { scale.duration / $0 <= 12 } ?? 3600
+        let step = tickStep(scale.duration)
         var axis = "<g class=\"axis\">"
-        var tick = 0.0
-        while tick <= scale.duration + 0.0001 {
+        for index in 0...12 {
+            let tick = Double(index) * step
+            guard tick <= scale.duration + 0.0001 else { break }
             let px = labelWidth + tick / scale.duration * width
             axis += "<line x1=\"\(f(px))\" y1=\"\(f(axisHeight - 8))\" x2=\"\(f(px))\" y2=\"\(f(axisHeight))\" class=\"tick\"/>"
             axis += "<text x=\"\(f(px))\" y=\"\(f(axisHeight - 12))\" class=\"time\">\(clock(tick))</text>"
-            tick += step
         }
         return axis + "</g>"
+    }
+
+    /// The round step (seconds) that puts at most twelve ticks on `duration`: a clock step up
+    /// to an hour, then 1, 2 or 5 times a power of ten hours.
+    static func tickStep(_ duration: Double) -> Double {
+        guard duration.isFinite, duration > 0 else { return 3600 }
+        if let step = [1.0, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].first(where: { duration / $0 <= 12 }) { return step }
+        var hours = 1.0
+        while true {
+            for factor in [1.0, 2, 5] where duration / (hours * factor * 3600) <= 12 { return hours * factor * 3600 }
+            hours *= 10
+        }
     }
 
     /// A rectangle over `range`, inset `inset` pixels from the lane's edges, carrying its times.
@@ -162,6 +175,9 @@ public enum OverviewPage {
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
-    /// Text for HTML, in an element or a quoted attribute.
-    static func escape(_ text: String) -> String { CueText.escaped(text).replacingOccurrences(of: "\"", with: "&quot;") }
+    /// Text for HTML, in an element or a quoted attribute: control, bidirectional and invisible
+    /// characters (a hostile NAME's ESC or BEL) shown as `\u{1B}` (``LabelText/visible(_:)``).
+    static func escape(_ text: String) -> String {
+        CueText.escaped(LabelText.visible(text)).replacingOccurrences(of: "\"", with: "&quot;")
+    }
 }

@@ -21,6 +21,8 @@ public struct LiveUpdate: Sendable, Equatable {
     public var writtenByRendition: [RenditionCount] = []
     /// Cues that arrived after their segment was published, every rendition, so far.
     public var lateCues = 0
+    /// Why the pass wrote nothing although the playlist changed (it went back: a stale copy).
+    public var skipped: String?
 
     /// A rendition's identity and a count.
     public struct RenditionCount: Sendable, Equatable {
@@ -62,7 +64,8 @@ public struct LiveFollower: Sendable {
     /// In a sliding window the publisher deletes a segment once it leaves the window, so one the
     /// playlist listed can be gone by the time it is read; the next pass reads the playlist again.
     public var readRetries = 3
-    /// Told after every pass that wrote something.
+    /// Told after every pass that wrote something, and after a pass skipped for a reason not
+    /// told the pass before (a playlist that went back).
     public var onUpdate: @Sendable (LiveUpdate) -> Void = { _ in }
     /// Told when a pass failed and will be tried again (what failed, and when it is retried).
     public var onRetry: @Sendable (String) -> Void = { _ in }
@@ -94,6 +97,7 @@ public struct LiveFollower: Sendable {
         let idle = idleTimeout ?? Double(session.targetDuration) * 30
         var lastChange = Date()
         var total = 0
+        var lastSkipped: String?
         failures = 0
         while true {
             let update: LiveUpdate
@@ -118,7 +122,10 @@ public struct LiveFollower: Sendable {
             if !update.newSegments.isEmpty || update.segmentsWritten > 0 {
                 lastChange = Date()
                 onUpdate(update)
+            } else if let skipped = update.skipped, skipped != lastSkipped {
+                onUpdate(update)
             }
+            lastSkipped = update.skipped
             if update.ended { return session.report(reason: "ended", written: total) }
             if Date().timeIntervalSince(lastChange) > idle { return session.report(reason: "idle", written: total) }
             try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))

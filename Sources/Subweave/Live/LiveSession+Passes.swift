@@ -26,10 +26,12 @@ extension LiveSession {
             }
             let start = MediaTime(ticks: sequence.start), base = sequence.media
             source.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
-            let bytes = try await reader.read(url, kind: .segment, range: segment.byteRange, what: "a video segment's captions")
+            let bytes = try await reader.read(
+                url, kind: .segment, range: segment.byteRange,
+                what: "the video segment of media sequence \(number), listed in the live playlist and read for its captions,")
             try source.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
             captionsThrough = (number, entry.discontinuitySequence)
-            decodedEnd = MediaTime(ticks: entry.start + entry.duration)
+            decodedEnd = MediaTime(ticks: entry.end)
         }
         captions = source
         captionLanguages = source.languages
@@ -109,7 +111,7 @@ extension LiveSession {
             guard !state.renditions[index].written.contains(number), let entry = state.timeline.segments[number],
                 let mapping = state.timeline.mapping(forSegment: number)
             else { continue }
-            let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.start + entry.duration)
+            let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.end)
             let text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
             let name = RenditionLayout.segmentName(number)
             try FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: RenditionLayout.temporaryPrefix + "live-" + name)

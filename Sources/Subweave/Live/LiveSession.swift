@@ -17,6 +17,14 @@ struct LiveState: Codable {
     /// The caption services found so far (text decoded), as the master declares them; nil in a
     /// state written before services were kept.
     var captionServices: [String]?
+    /// The video playlist's window at the last pass: its media sequence number and the number
+    /// after its last segment (nil in a state written before windows were kept).
+    var window: Window?
+
+    struct Window: Codable, Equatable {
+        let mediaSequence: Int
+        let end: Int
+    }
 }
 
 /// One live follow: the presentation, what has been written, and the caption decoder carried
@@ -78,7 +86,8 @@ struct LiveSession {
 
     func readState() -> LiveState? {
         guard let bytes = try? ResourceLoader.readFile(statePath, limit: 64 << 20, kind: .playlist) else { return nil }
-        return try? JSONDecoder().decode(LiveState.self, from: Data(bytes))
+        guard let state = try? JSONDecoder().decode(LiveState.self, from: Data(bytes)), state.timeline.isWithinLimits else { return nil }
+        return state
     }
 
     /// A rendition per track; caption renditions are added by the first pass that finds text.
@@ -101,6 +110,19 @@ struct LiveSession {
         }
     }
 
+    /// Why `playlist` is skipped, when it goes back from the last pass's window: a server only
+    /// adds segments at the end and removes them from the start (RFC 8216bis §6.2.1), so a lower
+    /// media sequence number, or a last segment before the last one seen, is an older copy (a
+    /// stale cache, a restarted packager); following it would write segments again.
+    func wentBack(_ playlist: MediaPlaylist) -> String? {
+        guard let last = state.window else { return nil }
+        let end = playlist.mediaSequence + playlist.segments.count
+        guard playlist.mediaSequence < last.mediaSequence || end < last.end else { return nil }
+        let what = playlist.mediaSequence < last.mediaSequence ? "its media sequence went back" : "it lost segments at its end"
+        return
+            "the video playlist went back (\(what)): segments \(playlist.mediaSequence)-\(end - 1) after \(last.mediaSequence)-\(last.end - 1); a server only adds segments at the end and removes them from the start (RFC 8216bis §6.2.1), so this copy is older (a stale cache?) and was skipped"
+    }
+
     /// The caption reader for the reference variant's segments, if its first segment can carry captions.
     mutating func captionSource() async throws(SubweaveError) -> CaptionSource? {
         let playlist = presentation.reference.playlist
@@ -119,12 +141,22 @@ struct LiveSession {
         } catch {
             throw .playlist(error)
         }
+        if let skipped = wentBack(playlist) {
+            if state.timeline.notes.last != skipped { state.timeline.notes.append(skipped) }
+            var update = LiveUpdate(
+                newSegments: [], segmentsWritten: 0, ended: false, mediaSequence: playlist.mediaSequence, segmentCount: playlist.segments.count)
+            update.skipped = skipped
+            return update
+        }
+        state.window = LiveState.Window(mediaSequence: playlist.mediaSequence, end: playlist.mediaSequence + playlist.segments.count)
         let reader = self.reader
         var cache = initializations
         let added = try await state.timeline.extend(with: playlist) { index throws(SubweaveError) in
             let segment = playlist.segments[index]
             let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
-            let data = try await reader.read(segmentURL, kind: .segment, range: segment.byteRange, what: "a new video segment")
+            let data = try await reader.read(
+                segmentURL, kind: .segment, range: segment.byteRange,
+                what: "the video segment of media sequence \(LiveTimeline.number(playlist, index)), new in the live playlist,")
             let initialization = try await reader.initializationSection(segment, of: url, cache: &cache)
             do throws(ContainerError) { return try TimelineProbe.probe(segment: data, initialization: initialization) } catch {
                 throw .media(file: MediaReader.display(segmentURL), error)

@@ -18,6 +18,10 @@ struct LiveTimeline: Codable, Equatable {
         let start: Int64
         let duration: Int64
         let discontinuitySequence: Int
+
+        /// Where the segment ends on programme time (start and duration are kept within
+        /// ``MediaTime/limit``, so the sum cannot overflow).
+        var end: Int64 { start + duration }
     }
 
     struct Sequence: Codable, Equatable {
@@ -31,6 +35,14 @@ struct LiveTimeline: Codable, Equatable {
     var sequences: [Int: Sequence] = [:]
     /// Warnings raised while following (a gap in the media sequence, say).
     var notes: [String] = []
+
+    /// Whether every time kept is within media time's range (a state file read back from disk
+    /// may have been edited: its numbers are not trusted).
+    var isWithinLimits: Bool {
+        let limit = MediaTime.limit
+        return segments.values.allSatisfy { (0...limit).contains($0.start) && (0...limit).contains($0.duration) }
+            && sequences.values.allSatisfy { (0...limit).contains($0.start) && abs($0.media) <= limit }
+    }
 
     /// The media sequence number of `playlist`'s segment at `index`.
     static func number(_ playlist: MediaPlaylist, _ index: Int) -> Int { playlist.mediaSequence + index }
@@ -46,15 +58,24 @@ struct LiveTimeline: Codable, Equatable {
             if segments[number] != nil { continue }
             let start: Int64
             if let previous = segments[number - 1] {
-                start = previous.start + previous.duration
+                start = previous.end
             } else if segments.isEmpty {
                 start = 0
             } else {
                 // Segments were missed (a restart after the window slid past): time goes on from
                 // the last one known; the gap's own durations are not known.
-                let last = segments.max { $0.key < $1.key }.map { $0.value.start + $0.value.duration } ?? 0
+                let last = segments.max { $0.key < $1.key }.map { $0.value.end } ?? 0
                 notes.append("segments before media sequence \(number) were not seen; times continue from \(MediaTime(ticks: last).decimalSeconds) s")
                 start = last
+            }
+            // Every pass adds its durations to the last end: an event whose segments claim more
+            // than the range of media time stops with an error, never a sum that wraps.
+            guard MediaTime.checkedSum(MediaTime(ticks: start), segment.duration) != nil else {
+                throw .media(
+                    file: "media sequence \(number)",
+                    ContainerError(
+                        .malformed, offset: 0,
+                        "the event's segments add up past \(MediaTime.limit / 90_000) s, the range of media time Subweave represents"))
             }
             // Probed before the segment is recorded: a segment that could not be read (gone from
             // a sliding window) is new again on the next pass.

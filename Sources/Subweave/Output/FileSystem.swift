@@ -49,7 +49,7 @@ package enum FileSystem {
     ///
     /// A
     /// symbolic link (to anywhere) or a file in its place is an error naming it.
-    static func makeRealFolder(_ path: String, within root: String) throws(SubweaveError) -> Bool {
+    static func makeRealFolder(_ path: String, within root: String, confinement: Confinement? = nil) throws(SubweaveError) -> Bool {
         var info = stat()
         if lstat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -63,6 +63,12 @@ package enum FileSystem {
         guard mkdir(path, 0o755) == 0 else {
             if errno == EEXIST, isRealFolder(path) { return false }
             throw failure(path, "cannot create the folder")
+        }
+        if let confinement {
+            do throws(SubweaveError) { try confinement.check(folder: path) } catch {
+                _ = rmdir(path)
+                throw error
+            }
         }
         return true
     }
@@ -119,7 +125,7 @@ package enum FileSystem {
     ///
     /// If `target` appears meanwhile, it holds the same content (its name is its hash) and the
     /// staging folder goes.
-    static func writeFolder(at target: String, staging: String, _ make: FileMaker) throws(SubweaveError) {
+    static func writeFolder(at target: String, staging: String, within confinement: Confinement? = nil, _ make: FileMaker) throws(SubweaveError) {
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else { throw failure(staging, "cannot create a temporary folder") }
         // Files are created relative to the folder's descriptor: one path walk, not one per file.
@@ -131,6 +137,7 @@ package enum FileSystem {
         }
         do throws(SubweaveError) {
             defer { close(folder) }
+            try confinement?.check(descriptor: folder, path: staging)
             try make { name, content throws(SubweaveError) in try writeNewFile(name, in: folder, folderPath: staging, content) }
         } catch {
             removeTree(staging)
@@ -178,13 +185,15 @@ package enum FileSystem {
     /// `fsync`ed before the rename; the folder is `fsync`ed after it.
     ///
     /// The file keeps its permission bits.
-    static func replaceFile(at path: String, with text: String, temporaryName: String) throws(SubweaveError) {
-        try replaceFile(at: path, temporaryName: temporaryName) { fd in writeAll(fd, text) }
+    static func replaceFile(at path: String, with text: String, temporaryName: String, within confinement: Confinement? = nil) throws(SubweaveError) {
+        try replaceFile(at: path, temporaryName: temporaryName, within: confinement) { fd in writeAll(fd, text) }
     }
 
     /// ``replaceFile(at:with:temporaryName:)`` with content handed out in pieces.
-    static func replaceFile(at path: String, with content: FileContent, temporaryName: String) throws(SubweaveError) {
-        try replaceFile(at: path, temporaryName: temporaryName) { fd in
+    static func replaceFile(
+        at path: String, with content: FileContent, temporaryName: String, within confinement: Confinement? = nil
+    ) throws(SubweaveError) {
+        try replaceFile(at: path, temporaryName: temporaryName, within: confinement) { fd in
             do throws(SubweaveError) {
                 try content { piece throws(SubweaveError) in
                     guard writeAll(fd, piece) else { throw .io(path: path, reason: "write failed") }
@@ -198,8 +207,10 @@ package enum FileSystem {
 
     /// Replaces `path` with the bytes of `playlist`, written in pieces (the text is never made
     /// whole), as ``replaceFile(at:with:temporaryName:)`` does.
-    static func replaceFile(at path: String, with playlist: Playlist, temporaryName: String) throws(SubweaveError) {
-        try replaceFile(at: path, temporaryName: temporaryName) { fd in
+    static func replaceFile(
+        at path: String, with playlist: Playlist, temporaryName: String, within confinement: Confinement? = nil
+    ) throws(SubweaveError) {
+        try replaceFile(at: path, temporaryName: temporaryName, within: confinement) { fd in
             struct Failed: Error {}
             do throws(Failed) {
                 try playlist.write { (piece) throws(Failed) in if !writeAll(fd, piece) { throw Failed() } }
@@ -212,12 +223,19 @@ package enum FileSystem {
 
     /// Replaces `path` with what `write` writes to a temporary sibling (false: it failed, with
     /// errno set), made durable and renamed into place.
-    private static func replaceFile(at path: String, temporaryName: String, _ write: (Int32) -> Bool) throws(SubweaveError) {
+    private static func replaceFile(
+        at path: String, temporaryName: String, within confinement: Confinement?, _ write: (Int32) -> Bool
+    ) throws(SubweaveError) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + temporaryName
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(temporary, "cannot create a temporary file beside \(path)") }
+        if let problem = confinement?.problem(descriptor: fd, path: temporary) {
+            close(fd)
+            _ = unlink(temporary)
+            throw .io(path: path, reason: problem)
+        }
         var ok = write(fd)
         if ok && fsync(fd) != 0 { ok = false }
         let code = errno

@@ -73,6 +73,9 @@ package struct OutputWriter: Sendable {
     package var now: @Sendable () -> Date = { Date() }
     /// Told once when the lock is held by another run (the CLI prints it).
     package var onWait: @Sendable (String) -> Void = { _ in }
+    /// A folder everything written must be inside (`batch --root`), checked on each folder and
+    /// file as it is made, before it is renamed into place.
+    package var confinement: Confinement?
 
     /// A writer for the master at `masterPath`: its folder is resolved once (a `current` link to
     /// a release folder is followed here), and no link below it is ever followed.
@@ -112,6 +115,7 @@ package struct OutputWriter: Sendable {
         var wrote = true
         do {
             try makeOutputFolder(created: &created)
+            try confinement?.check(folder: folder)
             try checkMasterTarget()
             for relative in managedFolders.union(removedFolders).union(generations.map(\.folder)).sorted() {
                 try FileSystem.refuseLinks(relative, below: folder)
@@ -128,14 +132,17 @@ package struct OutputWriter: Sendable {
                 for write in generations { try prepareFolder(write.folder, created: &created) }
                 try writeGenerations(generations, created: &created)
                 try FileSystem.syncFileSystem(of: folder)
-                try FileSystem.replaceFile(at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp")
+                try FileSystem.replaceFile(
+                    at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
             }
         } catch {
             created.undo()
             throw error
         }
         // The master names the new generations now: what it no longer names is retired, and
-        // goes once it has been retired for the grace period.
+        // goes once it has been retired for the grace period (never in a folder that has left
+        // the root since: clean-up waits for a later run).
+        if let confinement, (try? confinement.check(folder: folder)) == nil { return wrote }
         for (folder, generation) in named { _ = FileSystem.removeFile(self.folder + "/" + folder + "/" + generation + "/" + RenditionLayout.retiredMarkerName) }
         for folder in managedFolders.sorted() {
             var keep: Set<String> = []
@@ -164,7 +171,9 @@ package struct OutputWriter: Sendable {
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
-        for path in missing.reversed() where try FileSystem.makeRealFolder(path, within: folder) { created.folders.append(path) }
+        for path in missing.reversed() where try FileSystem.makeRealFolder(path, within: folder, confinement: confinement) {
+            created.folders.append(path)
+        }
     }
 
     /// The master's own path must be a regular file or absent (never a folder, a link, a FIFO or
@@ -181,7 +190,7 @@ package struct OutputWriter: Sendable {
         var path = folder
         for component in relative.split(separator: "/") {
             path += "/" + component
-            if try FileSystem.makeRealFolder(path, within: folder) { created.folders.append(path) }
+            if try FileSystem.makeRealFolder(path, within: folder, confinement: confinement) { created.folders.append(path) }
         }
     }
 
@@ -195,7 +204,8 @@ package struct OutputWriter: Sendable {
                     throw .io(path: target, reason: "the published rendition to append to is gone; nothing was changed")
                 }
                 try make { name, content throws(SubweaveError) in
-                    try FileSystem.replaceFile(at: target + "/" + name, with: content, temporaryName: RenditionLayout.temporaryPrefix + "append-" + name)
+                    try FileSystem.replaceFile(
+                        at: target + "/" + name, with: content, temporaryName: RenditionLayout.temporaryPrefix + "append-" + name, within: self.confinement)
                 }
                 continue
             }
@@ -219,7 +229,7 @@ package struct OutputWriter: Sendable {
         let done = Mutex<[String]>([])
         let next = Atomic<Int>(0)
         let workers = min(pending.count, max(1, min(4, ProcessInfo.processInfo.activeProcessorCount * 2)))
-        let root = folder
+        let root = folder, confinement = self.confinement
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -228,7 +238,7 @@ package struct OutputWriter: Sendable {
                 do throws(SubweaveError) {
                     try FileSystem.writeFolder(
                         at: write.target, staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())",
-                        write.make)
+                        within: confinement, write.make)
                     done.withLock { $0.append(write.target) }
                 } catch {
                     firstError.withLock { if $0 == nil { $0 = error } }

@@ -13,18 +13,24 @@ package struct RenditionStager: Sendable {
     /// The output folder, and the staging folder in it.
     let folder: String
     let root: String
+    let confinement: Confinement?
 
     /// The staging folder's name in the output folder.
     static var name: String { RenditionLayout.temporaryPrefix + "stage-\(getpid())" }
 
     /// A staging folder in `folder`, or nil when `folder` is not (yet) a real folder: a run whose
     /// output folder is new keeps its renditions in memory until it commits.
-    static func open(in folder: String) throws(SubweaveError) -> RenditionStager? {
+    static func open(in folder: String, within confinement: Confinement? = nil) throws(SubweaveError) -> RenditionStager? {
         guard FileSystem.isRealFolder(folder) else { return nil }
+        try confinement?.check(folder: folder)
         let root = folder + "/" + name
         FileSystem.removeTree(root)
         guard mkdir(root, 0o755) == 0 else { throw FileSystem.failure(root, "cannot create the staging folder") }
-        return RenditionStager(folder: folder, root: root)
+        do throws(SubweaveError) { try confinement?.check(folder: root) } catch {
+            _ = rmdir(root)
+            throw error
+        }
+        return RenditionStager(folder: folder, root: root, confinement: confinement)
     }
 
     /// Writes `rendition`'s files into the staging folder, unless its generation is already in
@@ -38,7 +44,7 @@ package struct RenditionStager: Sendable {
         var name = ContentHash()
         name.add(rendition.folder)
         let path = root + "/" + name.hex() + "-" + rendition.generation
-        try FileSystem.writeFolder(at: path, staging: path + ".partial") { emit throws(SubweaveError) in try rendition.eachFile(emit) }
+        try FileSystem.writeFolder(at: path, staging: path + ".partial", within: confinement) { emit throws(SubweaveError) in try rendition.eachFile(emit) }
         return .staged(path: path)
     }
 

@@ -43,7 +43,7 @@ public struct Packager: Sendable {
         presentation.onProgress = onProgress
         // Each track's rendition is staged as soon as it is made: the run holds a few tracks'
         // cues at a time however many tracks there are.
-        let stager = try await onDispatch { () throws(SubweaveError) in try RenditionStager.open(in: writer.folder) }
+        let stager = try await onDispatch { () throws(SubweaveError) in try RenditionStager.open(in: writer.folder, within: writer.confinement) }
         defer { stager?.remove() }
         var plan = try await presentation.plan(request, stager: stager)
         if try await !commit(plan, writer: writer) { plan.report.unchanged = true }
@@ -65,6 +65,7 @@ public struct Packager: Sendable {
         writer.keepPrevious = keepPrevious
         writer.retireAfter = retireAfter
         writer.onWait = onWait
+        writer.confinement = loader.confinement
         return writer
     }
 

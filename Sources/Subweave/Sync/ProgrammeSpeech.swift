@@ -1,6 +1,7 @@
 import Containers
 import Foundation
 import HLS
+import Platform
 import Sync
 import Timebase
 
@@ -69,6 +70,7 @@ struct ProgrammeSpeech {
         // The decoders are started one after another: Foundation's Process is not safe to start
         // from several threads at once (their pipes can cross).
         var decoders: [Decoder] = []
+        var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
         for run in 0..<runs {
             // Packed audio starts each run at time 0 in ffmpeg: its ID3 timestamp says where it is.
             let first = segments[bounds[run]]
@@ -77,10 +79,17 @@ struct ProgrammeSpeech {
             let shift =
                 PackedAudio.timestamp(head).map { Double(PresentationTimestamp.wrappedDifference($0, zeroTicks)) / Double(MediaTime.ticksPerSecond) }
                 ?? -zero
+            if run == 0 {
+                let initialization = try await reader.initializationSection(first, of: url, cache: &initializations)
+                try checkSoundStart(head: head, initialization: initialization, zero: zeroTicks, name: name, url: url)
+            }
+            let last = segments[bounds[run + 1] - 1]
+            let seconds = (last.start + last.duration - first.start).seconds
             do {
-                decoders.append(try Decoder(ffmpeg: ffmpeg, shift: shift, startFrame: starts[run]))
+                decoders.append(
+                    try Decoder(ffmpeg: ffmpeg, shift: shift, startFrame: starts[run], seconds: seconds, zero: zeroTicks, end: presentation.timeline.duration))
             } catch {
-                for started in decoders { started.process.terminate() }
+                for started in decoders { started.child.stop() }
                 throw error
             }
         }
@@ -110,17 +119,60 @@ struct ProgrammeSpeech {
         return (detector.finish(), name)
     }
 
+    /// Fails when the sound begins further from the first video frame than the programme is long:
+    /// ffmpeg would pad the silence between, hours of it for a hostile timestamp, and there is
+    /// nothing to check against.
+    ///
+    /// The first segment's sound start: its ID3 timestamp (packed audio), else its earliest audio
+    /// presentation time (fragmented MP4; a transport stream is checked as it is fed, see
+    /// ``Decoder``). Unreadable: no check here (the decoder says what is wrong).
+    func checkSoundStart(head: [UInt8], initialization: [UInt8]?, zero: Int64, name: String, url: URL) throws(SubweaveError) {
+        let start: Int64?
+        if let stamp = PackedAudio.timestamp(head) {
+            start = stamp
+        } else if TransportStream.firstPacketOffset(head) == nil, let probed = try? TimelineProbe.probe(segment: head, initialization: initialization) {
+            start = probed.start
+        } else {
+            start = nil
+        }
+        guard let start else { return }
+        try Self.checkSoundStart(
+            MediaTime(ticks: PresentationTimestamp.wrappedDifference(start, zero)), end: presentation.timeline.duration, name: name, url: url)
+    }
+
+    /// Fails when sound that begins `lead` from the first video frame (negative: before it) is
+    /// further from it than the programme is long, either way: after the programme's end, or so
+    /// early that none of it overlaps (a timestamp gap taken modulo 2^33 reads either way).
+    static func checkSoundStart(_ lead: MediaTime, end: MediaTime, name: String, url: URL) throws(SubweaveError) {
+        guard lead > end || lead < -end else { return }
+        let side = lead > .zero ? "after" : "before"
+        throw .io(
+            path: MediaReader.display(url),
+            reason:
+                "the sound of \(name) begins \(abs(lead.seconds).decimalSeconds) s \(side) the first video frame, further than the programme is long (\(end.decimalSeconds) s): there is no sound to check the subtitles against"
+        )
+    }
+
     /// One ffmpeg decoding a run of segments, placed from `startFrame` on; programme time is
     /// ffmpeg's time plus `shift` seconds (less the first video frame's time, for segments that
     /// keep their timestamps; the ID3 timestamp less it, for packed audio).
-    struct Decoder: @unchecked Sendable {  // Process and Pipe are used by one task at a time.
-        let process = Process()
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+    ///
+    /// Bounded: the PCM read stops at `seconds` of sound past `startFrame` (the run's length and
+    /// half a minute: a decoder that never stops sending is stopped), and a decoder that neither
+    /// takes input nor gives output for ``ProgrammeSpeech/stallLimit`` seconds is killed.
+    struct Decoder: Sendable {
+        let child: ChildProcess
+        let ffmpeg: String
+        /// The most PCM bytes read from it.
+        let byteLimit: Int
+        /// The first video frame's time (90 kHz, wrapped) and the programme's end: sound that
+        /// begins after the end is refused before ffmpeg sees it.
+        let zero: Int64
+        let end: MediaTime
 
-        init(ffmpeg: String, shift: Double, startFrame: Int) throws(SubweaveError) {
-            process.executableURL = URL(fileURLWithPath: ffmpeg)
-            process.arguments = [
-                "-hide_banner", "-loglevel", "error", "-copyts", "-i", "pipe:0", "-map", "0:a:0", "-vn", "-ac", "1", "-ar",
+        init(ffmpeg: String, shift: Double, startFrame: Int, seconds: Double, zero: Int64, end: MediaTime) throws(SubweaveError) {
+            let arguments = [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-copyts", "-i", "pipe:0", "-map", "0:a:0", "-vn", "-ac", "1", "-ar",
                 String(SpeechDetector.sampleRate),
                 // The rate first (a short filter: speech detection needs no hi-fi), as aresample
                 // counts first_pts in its input's samples.
@@ -128,14 +180,13 @@ struct ProgrammeSpeech {
                 "asetpts=PTS+(\(String(format: "%.6f", shift)))/TB,aresample=\(SpeechDetector.sampleRate):filter_size=4:phase_shift=2,aresample=async=1:first_pts=\(startFrame * SpeechDetector.frameLength)",
                 "-f", "s16le", "pipe:1",
             ]
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            // A decoder that stops early must not end this process with SIGPIPE: writes then fail.
-            signal(SIGPIPE, SIG_IGN)
-            do { try process.run() } catch {
-                throw .io(path: ffmpeg, reason: "could not start ffmpeg: \(error.localizedDescription)")
+            do { child = try ChildProcess.launch(ffmpeg, arguments) } catch {
+                throw .io(path: ffmpeg, reason: error.message)
             }
+            self.ffmpeg = ffmpeg
+            self.zero = zero
+            self.end = end
+            byteLimit = Int((max(0, seconds) + 30) * Double(SpeechDetector.sampleRate)) * 2
         }
 
         /// Feeds `segments` (of `playlist`, read from `url`) to the decoder and detects the speech
@@ -143,8 +194,9 @@ struct ProgrammeSpeech {
         func decode(_ segments: [MediaSegment], of playlist: MediaPlaylist, at url: URL, reader: MediaReader, name: String) async throws(SubweaveError)
             -> SpeechDetector
         {
-            async let detected = ProgrammeSpeech.detect(output.fileHandleForReading)
-            async let stderr = ProgrammeSpeech.collect(errors.fileHandleForReading, limit: 4096)
+            child.watch(stallLimit: ProgrammeSpeech.stallLimit)
+            async let detected = ProgrammeSpeech.detect(child, byteLimit: byteLimit)
+            async let stderr = ProgrammeSpeech.collect(child, limit: 4096)
             var stoppedEarly = false
             var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
             // Only the sound goes to the decoder: a muxed TS loses its video on the way.
@@ -155,68 +207,92 @@ struct ProgrammeSpeech {
                     let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
                     if let map = segment.map, map != lastMap, let data = try await reader.initializationSection(segment, of: url, cache: &initializations) {
                         lastMap = map
-                        if !ProgrammeSpeech.write(data, to: input.fileHandleForWriting) { stoppedEarly = true; break }
+                        if !child.write(data) { stoppedEarly = true; break }
                     }
                     let bytes = try await reader.read(segmentURL, kind: .segment, range: segment.byteRange, what: "an audio segment")
-                    if !ProgrammeSpeech.write(filter.filter(bytes), to: input.fileHandleForWriting) { stoppedEarly = true; break }
+                    let sound = filter.filter(bytes)
+                    if let first = filter.firstAudioPTS {
+                        let lead = MediaTime(ticks: PresentationTimestamp.wrappedDifference(first, zero))
+                        try ProgrammeSpeech.checkSoundStart(lead, end: end, name: name, url: segmentURL)
+                    }
+                    if !child.write(sound) { stoppedEarly = true; break }
                 }
             } catch {
-                try? input.fileHandleForWriting.close()
-                process.terminate()
+                child.stop()
                 _ = await detected
                 _ = await stderr
+                child.waitForExit()
                 throw error
             }
-            if !stoppedEarly, !ProgrammeSpeech.write(filter.flush(), to: input.fileHandleForWriting) { stoppedEarly = true }
-            try? input.fileHandleForWriting.close()
-            let detector = await detected
+            if !stoppedEarly, !child.write(filter.flush()) { stoppedEarly = true }
+            child.closeInput()
+            let (detector, bounded) = await detected
             let message = await stderr
-            process.waitUntilExit()
-            guard process.terminationStatus == 0, !stoppedEarly else {
+            let status = child.waitForExit()
+            if child.stalled {
+                throw .io(
+                    path: MediaReader.display(url),
+                    reason:
+                        "ffmpeg (\(ffmpeg)) took no input and gave no sound for \(ProgrammeSpeech.stallLimit.decimalSeconds) s while decoding \(name); it was stopped"
+                )
+            }
+            // A decoder stopped at the bound has given all the sound the check can use.
+            guard bounded || (status == 0 && !stoppedEarly) else {
                 let said = message.trimmingCharacters(in: .whitespacesAndNewlines)
                 throw .io(
                     path: MediaReader.display(url),
-                    reason: "ffmpeg could not decode \(name) (exit \(process.terminationStatus))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")")
+                    reason: "ffmpeg could not decode \(name) (exit \(status))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")")
             }
             return detector
         }
     }
 
-    /// Writes all of `bytes`; false when the reader has gone.
-    static func write(_ bytes: [UInt8], to handle: FileHandle) -> Bool {
-        do {
-            try handle.write(contentsOf: bytes)
-            return true
-        } catch {
-            return false
+    /// How long a decoder may take no input and give no sound before it is killed, in seconds:
+    /// `SUBWEAVE_DECODER_STALL` when set to a positive number, else a minute.
+    static var stallLimit: Double {
+        if let text = ProcessInfo.processInfo.environment["SUBWEAVE_DECODER_STALL"], let value = Double(text), value > 0, value.isFinite {
+            return value
         }
+        return 60
     }
 
-    /// Feeds everything `handle` yields to a speech detector, on a thread of its own (not a
-    /// Dispatch worker: blocked in a read, it would hold back the file reads queued there).
-    static func detect(_ handle: FileHandle) async -> SpeechDetector {
+    /// Feeds what the decoder writes to a speech detector, up to `byteLimit` bytes.
+    ///
+    /// On a thread of its own (not a Dispatch worker: blocked in a read, it would hold back the
+    /// file reads queued there); past the bound the decoder is stopped. Also says whether the
+    /// bound was reached.
+    static func detect(_ child: ChildProcess, byteLimit: Int) async -> (SpeechDetector, bounded: Bool) {
         await withCheckedContinuation { continuation in
             Thread {
                 var detector = SpeechDetector()
                 var carry: [UInt8] = []
+                var read = 0
+                var bounded = false
                 while true {
-                    let data = handle.availableData
+                    let data = child.readOutput()
                     if data.isEmpty { break }
-                    detector.feed(bytes: [UInt8](data), carry: &carry)
+                    let wanted = data.prefix(byteLimit - read)
+                    detector.feed(bytes: Array(wanted), carry: &carry)
+                    read += wanted.count
+                    if read >= byteLimit {
+                        bounded = true
+                        child.stop()
+                        break
+                    }
                 }
-                continuation.resume(returning: detector)
+                continuation.resume(returning: (detector, bounded))
             }.start()
         }
     }
 
-    /// The first `limit` bytes `handle` yields, as text (the rest is read and dropped), on a
-    /// thread of its own.
-    static func collect(_ handle: FileHandle, limit: Int) async -> String {
+    /// The first `limit` bytes the decoder writes to its standard error, as text (the rest is
+    /// read and dropped), on a thread of its own.
+    static func collect(_ child: ChildProcess, limit: Int) async -> String {
         await withCheckedContinuation { continuation in
             Thread {
                 var kept: [UInt8] = []
                 while true {
-                    let data = handle.availableData
+                    let data = child.readErrors()
                     if data.isEmpty { break }
                     if kept.count < limit { kept += data.prefix(limit - kept.count) }
                 }

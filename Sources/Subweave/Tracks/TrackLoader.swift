@@ -58,9 +58,11 @@ struct TrackLoader: Sendable {
         }
         do {
             // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
-            if let (ingested, size) = try await SubtitleIngest.readLocalInPieces(
-                track.source.url, format: track.declaredFormat, fallback: track.format, encoding: track.encoding, limit: loader.limits.subtitle,
-                sourceID: track.sourceID, location: track.source.description, purpose: .packaging)
+            // Under a root, read whole through the loader, which checks where the file is.
+            if loader.confinement == nil,
+                let (ingested, size) = try await SubtitleIngest.readLocalInPieces(
+                    track.source.url, format: track.declaredFormat, fallback: track.format, encoding: track.encoding, limit: loader.limits.subtitle,
+                    sourceID: track.sourceID, location: track.source.description, purpose: .packaging)
             {
                 return checked(ingested, track, empty: size == 0)
             }

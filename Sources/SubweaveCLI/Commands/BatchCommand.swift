@@ -20,9 +20,12 @@ enum BatchCommand {
             root = URL(fileURLWithPath: folder)
         }
         let titles = Catalogue.titles(text, path: path, root: root)
+        var loader = Commands.loader(context)
+        // Every read and write of every title, not only the paths the catalogue names.
+        loader.root = root
         var runner = BatchRunner(
             jobs: context.arguments.value("--jobs").flatMap(Int.init) ?? 1,
-            shard: context.arguments.value("--shard").flatMap(Shard.init(parsing:)) ?? .all, loader: Commands.loader(context))
+            shard: context.arguments.value("--shard").flatMap(Shard.init(parsing:)) ?? .all, loader: loader)
         if let timeout = context.arguments.value("--lock-timeout").flatMap(Double.init) { runner.lockTimeout = timeout }
         let total = titles.indices.filter { runner.shard.takes($0) }.count
         let progress = ProgressLine(context)
