@@ -4,7 +4,8 @@
 #   Scripts/fuzz.sh TARGET [libFuzzer options...]     e.g. Scripts/fuzz.sh webvtt -runs=10000000
 #   Scripts/fuzz.sh list
 #
-# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync. The corpus lives in .build/fuzz/corpus/TARGET,
+# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync text language descriptor
+# catalogue. The corpus lives in .build/fuzz/corpus/TARGET,
 # seeded from Fixtures (and Fixtures/fuzz/TARGET, the committed regression inputs); crash, timeout
 # and OOM inputs land in .build/fuzz/artifacts/TARGET/. Copy a crash input to Fixtures/fuzz/TARGET/
 # under a name that says what it broke: `swift test` replays it from then on.
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-targets="m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync"
+targets="m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync text language descriptor catalogue"
 target=${1:-}
 if [ -z "$target" ] || [ "$target" = list ]; then echo "$targets"; exit 0; fi
 case " $targets " in *" $target "*) ;; *) echo "unknown target $target (one of: $targets)" >&2; exit 64;; esac
@@ -36,13 +37,15 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 EOF
 objects=()
-for module in Timebase HLS TimedText Containers Captions Sync CCurl Subweave FuzzTargets; do
+for module in Timebase HLS TimedText Containers Captions Sync CCurl CPlatform Platform Subweave FuzzTargets; do
   objects+=("$debug/$module.build"/*.o)
 done
 binary="$build/fuzz-$target"
-# CCurl is a C target: its module map is SwiftPM's, and it loads libcurl with dlopen (-ldl).
+# CCurl and CPlatform are C targets: their module maps are SwiftPM's; CCurl loads libcurl with
+# dlopen (-ldl).
 swiftc -parse-as-library -sanitize=fuzzer,address -I "$debug/Modules" -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap" \
-  -I Sources/CCurl/include "$main" "${objects[@]}" -ldl -o "$binary" 2>&1 \
+  -Xcc -fmodule-map-file="$debug/CPlatform.build/module.modulemap" -I Sources/CCurl/include -I Sources/CPlatform/include \
+  "$main" "${objects[@]}" -ldl -o "$binary" 2>&1 \
   | grep -v "Cannot export local symbol" >&2 || true
 
 corpus="$build/corpus/$target"
@@ -58,6 +61,9 @@ case $target in
   ttml) seed $(find Fixtures -name '*.ttml' -o -name '*.dfxp');;
   mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts;;
   rate) for r in 25/23.976 24/23.976 23.976/25 1.0427 29.97/25 0.96; do printf '%s' "$r" > "$corpus/seed-${r//\//-}"; done;;
+  text) seed $(find Fixtures/subtitles -type f | head -200);;
+  descriptor) seed $(find Fixtures Examples -name '*.json' | head -50);;
+  catalogue) seed $(find Examples -name '*.jsonl');;
   sync)
     # Two seconds of a tone that comes and goes as 8 kHz PCM, then cue times (tenths of a second).
     python3 - "$corpus/seed-sync" <<'PY'

@@ -39,6 +39,9 @@ package struct TransportStreamDemuxer {
     /// What was read although malformed, by kind: how often, and the first byte offset.
     private var anomalies: [String: (count: Int, first: Int)] = [:]
     private var currentOffset = 0
+    /// The bytes the PES being assembled has carried so far, header included, collected or not:
+    /// checked against its PES_packet_length.
+    private var currentLength = 0
     private var lastCounter: UInt8?
     private var synced = false
     /// Whether the PES being assembled still collects payload (see ``pictureData``).
@@ -159,12 +162,16 @@ package struct TransportStreamDemuxer {
             currentOffset = absolute
             collecting = true
             current = Array(data[packet.payload])
+            currentLength = packet.payload.count
             headerPending = true
             parseHeader()
         } else if headerPending {
+            currentLength += packet.payload.count
             current.append(contentsOf: data[packet.payload])
             parseHeader()
-        } else if currentHeader != nil && collecting {
+        } else if currentHeader != nil {
+            currentLength += packet.payload.count
+            guard collecting else { return }
             let before = current.count
             current.append(contentsOf: data[packet.payload])
             truncateAtPictureData(from: max(0, before - 3))
@@ -243,11 +250,19 @@ package struct TransportStreamDemuxer {
         }
         guard let header = currentHeader else { return }
         var payload = current
-        if header.packetLength > 0 && collecting {
-            // PES_packet_length counts the bytes after itself; a header that claims more than the
-            // packet holds leaves no payload.
-            let expected = max(0, header.packetLength + 6 - header.headerLength)
-            if payload.count > expected { payload.removeLast(payload.count - expected) }
+        if header.packetLength > 0 {
+            // PES_packet_length counts the bytes after itself.
+            let declared = header.packetLength + 6
+            if currentLength > declared {
+                note(
+                    "a PES packet carries more bytes than its PES_packet_length declares (the container is damaged); it was cut at the declared length",
+                    at: currentOffset)
+            } else if currentLength < declared {
+                note("a PES packet ends before the length its PES_packet_length declares (the container is damaged); what it holds was read", at: currentOffset)
+            }
+            // A header that claims more than the packet holds leaves no payload.
+            let expected = max(0, declared - header.headerLength)
+            if collecting && payload.count > expected { payload.removeLast(payload.count - expected) }
         }
         emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload, offset: currentOffset))
         current = []

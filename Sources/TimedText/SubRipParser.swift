@@ -25,9 +25,15 @@ package enum SubRipParser {
     /// timing line to the next line that is, or tries to be, a timing line.
     package static func parse(_ text: String) -> (cues: [Cue], warnings: [IngestWarning]) {
         var text = text
-        var reader = Reader(expectedCues: text.withUTF8 { arrowCount($0) })
-        reader.read(text, isFirst: true, isLast: true)
-        return reader.finish()
+        return text.withUTF8 { bytes in
+            var reader = Reader(expectedCues: arrowCount(bytes))
+            // The text outlives the reading: long lines are kept as ranges of it, not copied (a
+            // cue of one giant line costs its text once more, not twice).
+            reader.cues.source = bytes
+            reader.read(bytes: bytes, isFirst: true, isLast: true)
+            let read = reader.finish()
+            return read
+        }
     }
 
     /// Reads a file a piece at a time, so that a large file is never held whole: the cues are
@@ -36,7 +42,7 @@ package enum SubRipParser {
     /// Every piece but the last ends with a line break (LF, or a CR whose next byte is not LF),
     /// and the last is read even when empty.
     package struct Reader {
-        private var cues = CueReader()
+        fileprivate var cues = CueReader()
         private var number = 0
 
         /// A reader whose cue list is sized once for `expectedCues` (``arrowCount(_:)`` of the file).
@@ -140,7 +146,15 @@ package enum SubRipParser {
         var body: [UInt8] = []
         /// The last two lines (blank or not), oldest first: the next cue's counter may be among them.
         var tail: [[UInt8]] = [[], []]
+        /// With a `source` that outlives the reading, a long tail line is its range there instead.
+        var tailRange: [Range<Int>?] = [nil, nil]
         var tailCount = 0
+        /// The whole text when it is read at once (its lines stay valid until the reading ends).
+        var source: UnsafeBufferPointer<UInt8>?
+        /// Lines longer than this are kept as ranges of `source`.
+        static let longLine = 1 << 12
+        /// The most bytes a line buffer keeps between cues (a giant cue's buffers are let go).
+        static let keptCapacity = 1 << 16
 
         mutating func begin(number: Int, line: UnsafeBufferPointer<UInt8>, timing: Timing?) {
             current = (number, timing, timing == nil ? Array(line) : [])
@@ -149,16 +163,38 @@ package enum SubRipParser {
         mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
             guard current != nil else { return }
             if tailCount == 2 {
-                append(tail[0])
+                appendTail(0)
                 tail.swapAt(0, 1)
+                tailRange.swapAt(0, 1)
                 tailCount = 1
             }
             tail[tailCount].removeAll(keepingCapacity: true)
-            tail[tailCount].append(contentsOf: line)
+            if let source, let base = source.baseAddress, let start = line.baseAddress, line.count > Self.longLine {
+                let offset = start - base
+                tailRange[tailCount] = offset..<(offset + line.count)
+            } else {
+                tailRange[tailCount] = nil
+                tail[tailCount].append(contentsOf: line)
+            }
             tailCount += 1
         }
 
-        private mutating func append(_ line: [UInt8]) {
+        /// Tail line `t`'s bytes: its copy, or its range of the source.
+        func withTail<R>(_ t: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let range = tailRange[t], let source { return body(UnsafeBufferPointer(rebasing: source[range])) }
+            return tail[t].withUnsafeBufferPointer(body)
+        }
+
+        private mutating func appendTail(_ t: Int) {
+            if let range = tailRange[t], let source {
+                append(UnsafeBufferPointer(rebasing: source[range]))
+            } else {
+                let line = tail[t]
+                line.withUnsafeBufferPointer { append($0) }
+            }
+        }
+
+        private mutating func append(_ line: UnsafeBufferPointer<UInt8>) {
             guard !SubRipParser.isBlank(line) else { return }
             if !body.isEmpty { body.append(0x0A) }
             body.append(contentsOf: line[..<SubRipParser.trimmedEnd(line)])
@@ -191,18 +227,20 @@ package enum SubRipParser {
             guard let (number, timing, line) = current else { return }
             defer {
                 current = nil
-                body.removeAll(keepingCapacity: true)
+                // Buffers keep their size for the next cue, unless one cue's text made them large.
+                body.removeAll(keepingCapacity: body.capacity <= Self.keptCapacity)
+                for t in tail.indices where tail[t].capacity > Self.keptCapacity { tail[t] = [] }
                 tailCount = 0
             }
             if followedByAnother, tailCount > 0 {
-                let candidate = tail[tailCount - 1]
-                let afterBlank = tailCount == 2 && SubRipParser.isBlank(tail[0])
-                if SubRipParser.isCounter(candidate) || (afterBlank && !SubRipParser.isBlank(candidate)) { tailCount -= 1 }
+                let isCounter = withTail(tailCount - 1) { SubRipParser.isCounter($0) }
+                let afterBlank = tailCount == 2 && withTail(0) { SubRipParser.isBlank($0) }
+                if isCounter || (afterBlank && !withTail(tailCount - 1) { SubRipParser.isBlank($0) }) { tailCount -= 1 }
             }
             guard let timing = usableTiming(timing, line: line, number: number) else { return }
             var textLines = 0
             var lastTextLine = -1
-            for t in 0..<tailCount where !SubRipParser.isBlank(tail[t]) {
+            for t in 0..<tailCount where !withTail(t, { SubRipParser.isBlank($0) }) {
                 textLines += 1
                 lastTextLine = t
             }
@@ -210,12 +248,12 @@ package enum SubRipParser {
             let plain: Bool
             if body.isEmpty && textLines == 1 {
                 // One line: its text straight from the line, copied once.
-                let only = tail[lastTextLine]
-                let trimmed = only[..<SubRipParser.trimmedEnd(only)]
-                plain = trimmed.withUnsafeBufferPointer { SubRipParser.isPlain($0) }
-                text = String(decoding: trimmed, as: UTF8.self)
+                (plain, text) = withTail(lastTextLine) { only in
+                    let trimmed = UnsafeBufferPointer(rebasing: only[..<SubRipParser.trimmedEnd(only)])
+                    return (SubRipParser.isPlain(trimmed), String(decoding: trimmed, as: UTF8.self))
+                }
             } else {
-                for t in 0..<tailCount { append(tail[t]) }
+                for t in 0..<tailCount { appendTail(t) }
                 guard !body.isEmpty else {
                     warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
                     return
@@ -259,18 +297,18 @@ package enum SubRipParser {
 
     /// Whether the line holds only spaces and tabs (compared on bytes: a space or tab cannot
     /// start a grapheme cluster that holds anything else).
-    static func isBlank(_ line: [UInt8]) -> Bool {
+    static func isBlank(_ line: some Collection<UInt8>) -> Bool {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
     /// Where `line` ends without its trailing spaces and tabs.
-    static func trimmedEnd(_ line: [UInt8]) -> Int {
+    static func trimmedEnd(_ line: UnsafeBufferPointer<UInt8>) -> Int {
         var end = line.count
         while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         return end
     }
 
-    static func isCounter(_ line: [UInt8]) -> Bool {
+    static func isCounter(_ line: some Collection<UInt8>) -> Bool {
         var sawDigit = false
         var trailing = false
         for byte in line {

@@ -6,11 +6,22 @@ package enum WebVTTWriter {
     /// settings, text lines.
     package static func block(_ cue: Cue) -> String {
         var out = ""
-        if !cue.identifier.isEmpty { out += cue.identifier + "\n" }
-        out += WebVTTTimestamp.format(cue.start) + " --> " + WebVTTTimestamp.format(cue.end)
         let settings = cue.settings.text
-        if !settings.isEmpty { out += " " + settings }
-        out += "\n" + cue.text
+        // Sized once: a cue's text may be as large as its file, and is copied once.
+        out.reserveCapacity(cue.identifier.utf8.count + settings.utf8.count + cue.text.utf8.count + 40)
+        if !cue.identifier.isEmpty {
+            out += cue.identifier
+            out += "\n"
+        }
+        out += WebVTTTimestamp.format(cue.start)
+        out += " --> "
+        out += WebVTTTimestamp.format(cue.end)
+        if !settings.isEmpty {
+            out += " "
+            out += settings
+        }
+        out += "\n"
+        out += cue.text
         return out
     }
 

@@ -297,3 +297,62 @@ struct HostileSurfaceTests {
         return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
     }
 }
+
+/// The smaller edges the last hardening round found, each through the built binary.
+@Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+struct SmallerEdgeTests {
+    /// A title made only by `--follow` (its event ended) is a title like any other: `refresh`
+    /// segments its renditions again (it said there was nothing to refresh).
+    @Test func aFollowedTitleRefreshes() throws {
+        let dir = try Fixtures.copyExample()
+        let followed = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--follow", "--poll", "0.1", "--captions", "off",
+        ])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        let refreshed = try BuiltTool.run(["refresh", dir + "/master.m3u8", "--captions", "off"])
+        #expect(refreshed.status == 0 && refreshed.stderr.contains("refreshed: external:en:en: 4 cues"), "\(refreshed.stderr)")
+        let validated = try BuiltTool.run(["validate", dir + "/master.m3u8"])
+        #expect(validated.status == 0 && validated.stderr.contains("0 errors, 0 warnings"), "\(validated.stdout) \(validated.stderr)")
+    }
+
+    /// A captioned TS whose every PES header declares a wrong PES_packet_length: the captions
+    /// are read and the damage is said (it decoded without a word).
+    @Test(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+    func aWrongPESLengthIsSaid() throws {
+        var script = CaptionScript()
+        script.popOn(["Damaged but read"], at: 5)
+        script.send([CC608.command(0x2C)], at: 50)
+        let folder = try Scratch.make().path
+        let ts = try CaptionedStream.make(script: script, frames: 60, folder: folder, remux: false)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ts)))
+        var patched = 0
+        for offset in stride(from: 0, to: bytes.count - 188, by: 188) where bytes[offset + 1] & 0x40 != 0 {
+            // Payload unit start: after the header and any adaptation field, the PES start code.
+            let adaptation = bytes[offset + 3] & 0x20 != 0 ? Int(bytes[offset + 4]) + 1 : 0
+            let pes = offset + 4 + adaptation
+            guard bytes[pes] == 0, bytes[pes + 1] == 0, bytes[pes + 2] == 1, bytes[pes + 3] == 0xE0 else { continue }
+            bytes[pes + 4] = 0x00
+            bytes[pes + 5] = 0x40  // 64 bytes: far fewer than a frame
+            patched += 1
+        }
+        #expect(patched > 50)
+        try Data(bytes).write(to: URL(fileURLWithPath: ts))
+        let outcome = try BuiltTool.run(["captions", ts, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let notes = (object["notes"] as? [String]) ?? []
+        #expect(notes.contains { $0.contains("PES_packet_length") && $0.contains("damaged") }, "\(notes)")
+    }
+
+    /// A killed run's staging folder goes at the next run on the folder, even one that refuses
+    /// (it stayed behind a `remove` that matched nothing).
+    @Test func aKilledRunsStagingFolderGoesAtTheNextRun() throws {
+        let dir = try Fixtures.copyExample()
+        let stage = dir + "/.subweave-stage-999999"
+        try FileManager.default.createDirectory(atPath: stage + "/abc-0123456789ab", withIntermediateDirectories: true)
+        try "WEBVTT\n".write(toFile: stage + "/abc-0123456789ab/00000.vtt", atomically: true, encoding: .utf8)
+        let refused = try BuiltTool.run(["remove", dir + "/master.m3u8", "--id", "nothing-here"])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stage), "the killed run's staging folder is still there")
+    }
+}

@@ -27,6 +27,10 @@ public enum FuzzEntry {
         "ttml": ttml,
         "rate": clockRate,
         "sync": sync,
+        "text": text,
+        "language": language,
+        "descriptor": descriptor,
+        "catalogue": catalogue,
     ]
 
     /// A clock rate as `rate=` reads it: any text either is refused or reads as a ratio between

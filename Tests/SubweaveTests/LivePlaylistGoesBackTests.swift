@@ -26,7 +26,8 @@ struct LivePlaylistGoesBackTests {
         let skipped = Mutex<[String]>([])
         var follower = LiveFollower()
         follower.pollInterval = 0.05
-        follower.idleTimeout = 20
+        // Ends by ENDLIST; the idle bound only stops a broken test (a starved pool can stall a pass).
+        follower.idleTimeout = 600
         follower.onUpdate = { update in
             if let reason = update.skipped { skipped.withLock { $0.append(reason) } }
             switch passes.next() {

@@ -102,6 +102,25 @@ extension LiveSession {
         return SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: cues).0
     }
 
+    /// Keeps each rendition's record and cues beside it (`rendition.json`, `cues.vtt`), as a
+    /// package run does: once the event has ended, it is a title like any other, which
+    /// `refresh`, `remove` and `list` read.
+    mutating func keepRecords(captions: [CaptionService: [Cue]]) async throws(SubweaveError) {
+        for index in state.renditions.indices {
+            let cues = try await cues(forRendition: index, captions: captions)
+            let rendition = state.renditions[index], record = rendition.record
+            let kept = RenditionRecord(
+                identity: record.identity, sourceID: record.sourceID, language: record.language, name: record.name, forced: record.forced,
+                sdh: record.sdh, prefersDefault: record.prefersDefault, ingestFormat: record.ingestFormat, source: record.source, cueCount: cues.count)
+            let generation = try generationFolder(index)
+            let text = WebVTTWriter.file(map: nil, headerBlocks: rendition.headerBlocks, cueBlocks: cues.map(WebVTTWriter.block))
+            try FileSystem.replaceFile(
+                at: generation + "/" + RenditionRecord.cuesFileName, with: text, temporaryName: RenditionLayout.temporaryPrefix + "live-cues.tmp")
+            try FileSystem.replaceFile(
+                at: generation + "/" + RenditionRecord.fileName, with: kept.json, temporaryName: RenditionLayout.temporaryPrefix + "live-record.tmp")
+        }
+    }
+
     /// Writes the window's segments rendition `index` has not written; returns how many.
     mutating func writeSegments(_ index: Int, playlist: MediaPlaylist, cues: [Cue]) throws(SubweaveError) -> Int {
         let generation = try generationFolder(index)

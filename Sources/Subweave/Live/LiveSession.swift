@@ -174,6 +174,7 @@ struct LiveSession {
             try writePlaylist(index, playlist: playlist)
         }
         if !state.masterWritten || captionServicesChanged { try await writeMaster() }
+        if playlist.hasEndList { try await keepRecords(captions: captionCues) }
         prune(playlist)
         try saveState()
         var update = LiveUpdate(

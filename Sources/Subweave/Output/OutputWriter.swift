@@ -249,20 +249,20 @@ package struct OutputWriter: Sendable {
         if let error = firstError.withLock({ $0 }) { throw error }
     }
 
-    /// Removes `.subweave-*` entries (temporary files, staging folders) of killed runs from the
-    /// output folder and the managed folders; this run's staging folder stays until its
-    /// generations are renamed out of it.
-    ///
-    /// Holding the lock, no live run owns any.
     /// Removes what killed runs left (entries named `.subweave-*`) in the output folder and in
-    /// `folders`, holding the folder's lock (a live follow that restarts does this first).
+    /// `folders`, taking the folder's lock (a live follow that restarts does this first).
     package func cleanLeftovers(in folders: Set<String>) async throws(SubweaveError) {
         let lock = try await acquireLock()
         defer { lock.release() }
         try removeLeftovers(in: folders)
     }
 
-    private func removeLeftovers(in folders: Set<String>) throws(SubweaveError) {
+    /// Removes what killed runs left (`.subweave-*` temporary files and staging folders) in the
+    /// output folder and in `folders`; this run's staging folder stays until its generations are
+    /// renamed out of it.
+    ///
+    /// Call holding the lock: then no live run owns any.
+    package func removeLeftovers(in folders: Set<String>) throws(SubweaveError) {
         var places = [folder]
         for relative in folders {
             let parts = relative.split(separator: "/")

@@ -39,6 +39,8 @@ public struct Packager: Sendable {
         let writer = makeWriter(for: request.output ?? master)
         let lock = try await writer.acquireLock()
         defer { lock.release() }
+        // What a killed run left goes first, whether or not this run writes anything.
+        try await onDispatch { () throws(SubweaveError) in try writer.removeLeftovers(in: []) }
         var presentation = try await Presentation(master: master, loader: loader)
         presentation.onProgress = onProgress
         // Each track's rendition is staged as soon as it is made: the run holds a few tracks'

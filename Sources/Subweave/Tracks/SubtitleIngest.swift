@@ -38,20 +38,23 @@ package enum SubtitleIngest {
             return finish(webVTT(document), format: format, encoding: .utf8, decodingWarnings: [], purpose: purpose)
         }
         let decoded = TextDecoder.decode(bytes, forced: forced)
-        // The bytes go once decoded: a large file is not held twice while its cues are read.
+        // The bytes go once decoded, and the text once parsed: a large file is never held three
+        // times (text, parsed cues, repaired cues) while its cues are read.
         _ = consume bytes
+        var warnings = decodingWarnings(decoded)
+        let (encoding, confidence) = (decoded.encoding, decoded.confidence)
+        let holdsText = format != .vtt && decoded.text.contains { !$0.isWhitespace }
+        let text = decoded.text
+        _ = consume decoded
         var parsed: Parsed
         do {
-            parsed = try parse(decoded.text, format: format, purpose: purpose)
+            parsed = try parse(consume text, format: format, purpose: purpose)
         } catch {
             throw wrongFormat(error.description)
         }
-        var warnings = decodingWarnings(decoded)
-        if parsed.cues.isEmpty, format != .vtt, decoded.text.contains(where: { !$0.isWhitespace }) {
-            warnings.append(noCueFound(decoded.encoding, format))
-        }
-        var ingested = finish(parsed, format: format, encoding: decoded.encoding, decodingWarnings: warnings, purpose: purpose)
-        ingested.encodingConfidence = decoded.confidence
+        if parsed.cues.isEmpty, holdsText { warnings.append(noCueFound(encoding, format)) }
+        var ingested = finish(parsed, format: format, encoding: encoding, decodingWarnings: warnings, purpose: purpose)
+        ingested.encodingConfidence = confidence
         return ingested
     }
 

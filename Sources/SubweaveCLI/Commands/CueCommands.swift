@@ -58,7 +58,16 @@ enum CuesCommand {
             // Written cue by cue: a file of millions of cues never exists twice in memory.
             var out = WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: [])
             for cue in ingested.cues {
-                out += WebVTTWriter.block(cue) + "\n\n"
+                let block = WebVTTWriter.block(cue)
+                if block.utf8.count > 1 << 20 {
+                    // A giant cue goes out as it is, never copied into the buffer.
+                    Output.raw(out)
+                    Output.raw(block)
+                    out = "\n\n"
+                    continue
+                }
+                out += block
+                out += "\n\n"
                 if out.utf8.count > 1 << 20 {
                     Output.raw(out)
                     out = ""
