@@ -253,7 +253,7 @@ enum CommandTable {
                 OptionSpec(
                     name: "--lock-timeout", value: "SECONDS",
                     help: "how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
-                limit, quiet,
+                limit, quiet, verbose,
             ].grouped("READING AND REPORTING"),
         discussion: """
             Each line is a title: "master" (required), "tracks" (the objects of --tracks), and optionally "id",

@@ -44,7 +44,7 @@ struct SubweaveMain {
             do {
                 return try await Commands.run(name, context)
             } catch let error as SubweaveError {
-                context.fail(error.description, code: error.code)
+                context.fail(Vocabulary.render(error.message), code: error.code)
                 return 1
             } catch let error as CommandError {
                 context.fail(error.message, code: "command")
@@ -103,7 +103,7 @@ enum Output {
 
     /// A human-readable line on stdout (a finding, a listing), made harmless to a terminal.
     static func out(_ text: String) {
-        let safe = LabelText.visible(Vocabulary.translate(text))
+        let safe = LabelText.visible(text)
         raw(safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 
@@ -119,7 +119,7 @@ enum Output {
 
     /// A line on stderr, made harmless to a terminal (``LabelText/visible(_:)``).
     static func error(_ text: String) {
-        let safe = LabelText.visible(Vocabulary.translate(text))
+        let safe = LabelText.visible(text)
         toStandardError(safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 
@@ -180,6 +180,8 @@ enum Output {
     /// What ``json(_:schema:pretty:)`` writes, without the final line break.
     static func jsonData<T: Encodable>(_ value: T, schema: String, pretty: Bool = true) throws -> Data {
         let encoder = JSONEncoder()
+        // Messages name settings as the command line spells them.
+        encoder.userInfo[MessageText.spellingKey] = Vocabulary.spelling
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         // Insert the schema as the first key: every JSON output says what it is.

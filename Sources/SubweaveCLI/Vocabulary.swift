@@ -1,9 +1,11 @@
 import Foundation
 import Subweave
 
-/// How the command line spells each setting the library's messages name (``Setting``): every
-/// line the command prints goes through ``translate(_:)``, so a message says `--allow-empty`
-/// here and `PackageRequest.allowEmpty` to a library caller.
+/// How the command line spells each setting the library's messages name (``Setting``): a message
+/// says `--allow-empty` here and `PackageRequest.allowEmpty` to a library caller.
+///
+/// Messages keep the settings they name apart from their text (``MessageText``), so only those
+/// parts are spelt anew: text that came from a file is printed as it is.
 enum Vocabulary {
     static let options: [Setting: String] = [
         .output: "--output FILE", .allowEmpty: "--allow-empty", .preferredLanguage: "--preferred-language",
@@ -14,32 +16,12 @@ enum Vocabulary {
         .checkSync: "--check-sync", .fixSync: "--fix-sync",
     ]
 
-    /// `text` with every setting it names written as the command line's option.
-    static func translate(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "`")) else { return text }
-        var out = removals(in: text)
-        for setting in Setting.allCases where out.contains(setting.mention) {
-            out = out.replacingOccurrences(of: setting.mention, with: options[setting] ?? setting.rawValue)
-        }
-        return out
-    }
+    /// The command line's spelling: options for settings, `subweave remove --id fr --language de`
+    /// for a removal.
+    static let spelling = MessageText.Spelling(
+        setting: { options[$0] ?? $0.rawValue },
+        removal: { id, language in "`subweave remove --id \(id)\(language.map { " --language \($0)" } ?? "")`" })
 
-    /// `` `PackageRequest.removals(id: fr, language: de)` `` → `` `subweave remove --id fr --language de` ``.
-    private static func removals(in text: String) -> String {
-        let opening = "`\(Setting.removals.rawValue)(id: "
-        var out = ""
-        var rest = Substring(text)
-        while let start = rest.range(of: opening), let end = rest[start.upperBound...].range(of: ")`") {
-            let inner = rest[start.upperBound..<end.lowerBound]
-            var command = "`subweave remove --id "
-            if let comma = inner.range(of: ", language: ", options: .backwards) {
-                command += "\(inner[..<comma.lowerBound]) --language \(inner[comma.upperBound...])`"
-            } else {
-                command += "\(inner)`"
-            }
-            out += rest[..<start.lowerBound] + command
-            rest = rest[end.upperBound...]
-        }
-        return out + rest
-    }
+    /// `message` spelt for the command line.
+    static func render(_ message: MessageText) -> String { message.rendered(spelling) }
 }

@@ -142,7 +142,7 @@ struct ClosedCaptionsPolicyTests {
 
     func rewrite(_ policy: ClosedCaptionsPolicy) throws -> (String, [String]) {
         let result = try MasterRewriter(closedCaptions: policy).rewrite(try MasterPlaylist(parsing: Array(withCaptions.utf8), source: "m"), renditions: [track])
-        return (result.master.playlist.text, result.warnings.map(\.message))
+        return (result.master.playlist.text, result.warnings.map(\.message.description))
     }
 
     @Test func automaticKeepsDeclaredCaptionsAndNeverMixesNone() throws {

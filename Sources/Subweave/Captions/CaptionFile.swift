@@ -99,7 +99,7 @@ public enum CaptionFile {
     /// frame, read one fragment (`moof` and its `mdat`) at a time so memory stays flat.
     static func decodeFragmented(_ path: String, accessUnitLimit: Int? = nil) throws(SubweaveError) -> FragmentedCaptionReader {
         let file: TopLevelBoxes
-        do { file = try TopLevelBoxes(path: path, limit: ReadLimits().segment) } catch { throw .io(path: path, reason: error.explanation) }
+        do { file = try TopLevelBoxes(path: path, limit: ReadLimits().segment) } catch { throw .io(path: path, reason: MessageText(error.explanation)) }
         var reader: FragmentedCaptionReader?
         var fragmentWithoutInit: Int?
         do throws(ContainerError) {
@@ -173,7 +173,7 @@ public enum CaptionFile {
     static let transportChunk = 188 * 5_578
 
     static func open(_ path: String, chunk: Int = transportChunk) throws(SubweaveError) -> FileChunks {
-        do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .io(path: path, reason: error.explanation) }
+        do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .io(path: path, reason: error.message) }
     }
 
     static func notTransportStream(_ path: String) -> SubweaveError {

@@ -14,7 +14,7 @@ public struct TitleResult: Sendable, Codable, Equatable {
 
     public struct Failure: Sendable, Codable, Equatable {
         public let code: String
-        public let message: String
+        public let message: MessageText
     }
 
     public let index: Int
@@ -26,8 +26,10 @@ public struct TitleResult: Sendable, Codable, Equatable {
     /// Subtitle renditions in the master after the run.
     public let renditions: Int?
     public let seconds: Double
+    /// What the run noticed and worked around, each with its code, as `package` reports them.
+    public var warnings: [PackageWarning] = []
 
-    enum CodingKeys: String, CodingKey { case index, line, id, master, status, error, renditions, seconds }
+    enum CodingKeys: String, CodingKey { case index, line, id, master, status, error, renditions, seconds, warnings }
 }
 
 /// Packages the titles of a catalogue with bounded parallelism, each as `package` would, each
@@ -88,7 +90,7 @@ public struct BatchRunner: Sendable {
         case .failure(let error):
             return TitleResult(
                 index: error.index, line: error.line, id: "line \(error.line)", master: nil, status: .failed,
-                error: TitleResult.Failure(code: "catalogue", message: error.description), renditions: nil, seconds: elapsed())
+                error: TitleResult.Failure(code: "catalogue", message: MessageText(error.description)), renditions: nil, seconds: elapsed())
         case .success(let t):
             title = t
         }
@@ -105,13 +107,15 @@ public struct BatchRunner: Sendable {
         do {
             let plan = try await packager.run(master: title.master, title.request)
             if let fingerprint = TitleFingerprint.compute(title, within: confinement) { TitleFingerprint.write(fingerprint, to: record, within: confinement) }
-            return TitleResult(
+            var result = TitleResult(
                 index: title.index, line: title.line, id: title.id, master: MediaReader.display(title.master), status: .ok, error: nil,
                 renditions: plan.report.tracks.count, seconds: elapsed())
+            result.warnings = plan.report.allWarnings
+            return result
         } catch {
             return TitleResult(
                 index: title.index, line: title.line, id: title.id, master: MediaReader.display(title.master), status: .failed,
-                error: TitleResult.Failure(code: error.code, message: error.description), renditions: nil, seconds: elapsed())
+                error: TitleResult.Failure(code: error.code, message: error.message), renditions: nil, seconds: elapsed())
         }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 final class HTTPTransfer: @unchecked Sendable {
     enum Outcome: Sendable {
         case success([UInt8])
-        case failure(String, transient: Bool)
+        case failure(MessageText, transient: Bool)
     }
 
     private let url: URL
@@ -26,7 +26,7 @@ final class HTTPTransfer: @unchecked Sendable {
     private var reason = ""
     private var contentEncoding: String?
     private var contentLength: Int64?
-    private var stopReason: String?
+    private var stopReason: MessageText?
 
     init(url: URL, limit: Int, kind: ResourceKind, idleTimeout: TimeInterval, overallTimeout: TimeInterval) {
         self.url = url
@@ -102,7 +102,7 @@ final class HTTPTransfer: @unchecked Sendable {
         }
         if let length = contentLength, length > Int64(limit) {
             stopReason =
-                "announces \(length) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind).mention)) if the file is right"
+                "announces \(length) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind))) if the file is right"
             return false
         }
         return true
@@ -115,7 +115,7 @@ final class HTTPTransfer: @unchecked Sendable {
         guard bytes.count <= limit - body.count else {
             body = []
             stopReason =
-                "sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind).mention)) if the file is right"
+                "sent more than \(limit) bytes, the limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind))) if the file is right"
             return false
         }
         body.append(contentsOf: bytes)
@@ -128,7 +128,7 @@ final class HTTPTransfer: @unchecked Sendable {
         }
         switch Int(result.stop) {
         case Int(SUBWEAVE_HTTP_UNAVAILABLE.rawValue):
-            return .failure(message, transient: false)
+            return .failure(MessageText(message), transient: false)
         case Int(SUBWEAVE_HTTP_STOPPED.rawValue):
             return .failure(stopReason ?? "was stopped", transient: false)
         case Int(SUBWEAVE_HTTP_IDLE.rawValue):
@@ -141,7 +141,7 @@ final class HTTPTransfer: @unchecked Sendable {
             switch code {
             case 6: return .failure("host not found (\(detail))", transient: false)
             case 7, 18, 28, 52, 55, 56: return .failure("could not connect or the connection was lost (\(detail))", transient: true)
-            default: return .failure(detail, transient: false)
+            default: return .failure(MessageText(detail), transient: false)
             }
         default:
             break

@@ -101,9 +101,12 @@ public struct ResourceLoader: Sendable {
 
     /// Why a read failed, as a phrase that follows the file's name ("does not exist …").
     public struct Failure: Error, Sendable, Equatable {
-        public let explanation: String
+        /// The phrase, with the settings it names (a limit to raise) kept apart.
+        public let message: MessageText
         /// A failure explained by a phrase that follows the file name.
-        public init(explanation: String) { self.explanation = explanation }
+        public init(explanation: MessageText) { message = explanation }
+        /// The phrase as the library spells it.
+        public var explanation: String { message.description }
     }
 
     /// Reads `url` (a file URL or `http(s)://`), or only `range` of it, as a file of `kind`.
@@ -199,7 +202,7 @@ public struct ResourceLoader: Sendable {
         }
         if let problem = confinement?.problem(descriptor: fd, path: path) {
             close(fd)
-            throw Failure(explanation: problem)
+            throw Failure(explanation: MessageText(problem))
         }
         return fd
     }
@@ -234,7 +237,7 @@ public struct ResourceLoader: Sendable {
     static func tooLarge(_ size: Int, _ limit: Int, _ kind: ResourceKind, atLeast: Bool = false) -> Failure {
         Failure(
             explanation:
-                "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind).mention)) if the file is right"
+                "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind))) if the file is right"
         )
     }
 
@@ -261,7 +264,7 @@ public struct ResourceLoader: Sendable {
                     continue
                 }
                 let tries = attempt > 0 ? " (after \(attempt + 1) attempts)" : ""
-                throw Failure(explanation: failure + tries)
+                throw Failure(explanation: "\(failure)\(tries)")
             }
         }
     }

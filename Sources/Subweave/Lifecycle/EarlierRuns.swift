@@ -18,7 +18,7 @@ extension Presentation {
         for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {
             guard let place = e.place, !writing.contains(place.folder) else { continue }
             if request.replace {
-                removal.remove(e, in: master, reason: "removed by \(Setting.replace.mention) (not among the tracks given)")
+                removal.remove(e, in: master, reason: "removed by \(Setting.replace) (not among the tracks given)")
             } else if request.refreshExisting || output != masterURL {
                 // A master written elsewhere needs every rendition beside it: always refreshed.
                 if let kept = try await e.keptCues(self), let record = e.record {
@@ -58,7 +58,7 @@ extension Presentation {
             warnings.append(
                 PackageWarning(
                     .noTimestampMap,
-                    "\(e.describe(in: master)) has no X-TIMESTAMP-MAP in its segments, so players disagree on when its cues show (hls.js shows them early by the first frame's time); \(Setting.retimeExisting.mention) writes it again with a map"
+                    "\(e.describe(in: master)) has no X-TIMESTAMP-MAP in its segments, so players disagree on when its cues show (hls.js shows them early by the first frame's time); \(Setting.retimeExisting) writes it again with a map"
                 ))
         }
     }

@@ -132,7 +132,7 @@ struct RemovalDecision {
     /// What went, for the report.
     var removed: [PackageReport.Removed] = []
 
-    mutating func remove(_ existing: ExistingRendition, in master: MasterPlaylist, reason: String) {
+    mutating func remove(_ existing: ExistingRendition, in master: MasterPlaylist, reason: MessageText) {
         guard !lines.contains(existing.rendition.lineIndex) else { return }
         lines.insert(existing.rendition.lineIndex)
         if let folder = existing.place?.folder { folders.insert(folder) }
@@ -167,7 +167,7 @@ struct RemovalDecision {
             }
             for e in managed { decision.remove(e, in: master, reason: "removed (\(selector))") }
             for e in foreign {
-                decision.remove(e, in: master, reason: "removed with \(Setting.forceRemoval.mention) (\(selector)); its files were left in place")
+                decision.remove(e, in: master, reason: "removed with \(Setting.forceRemoval) (\(selector)); its files were left in place")
             }
         }
         return decision

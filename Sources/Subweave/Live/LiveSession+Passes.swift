@@ -177,7 +177,7 @@ extension LiveSession {
         warnings += rewritten.warnings
         rewritten = try presentation.rebase(
             rewritten, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)), &warnings)
-        for warning in warnings where !state.timeline.notes.contains(warning.message) { note(warning.message) }
+        for warning in warnings where !state.timeline.notes.contains(warning.message.description) { note(warning.message.description) }
         var writer = OutputWriter(masterPath: output.path)
         writer.lockTimeout = lockTimeout
         let lock = try await writer.acquireLock()
@@ -225,7 +225,7 @@ enum LiveSources {
     static func read(_ track: SubtitleTrack, loader: ResourceLoader) async throws(SubweaveError) -> (IngestedSubtitles, [UInt8]) {
         let bytes: [UInt8]
         do { bytes = try await loader.read(track.source.url, kind: .subtitle) } catch {
-            throw .load(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, error.explanation))
+            throw .load(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, error.message))
         }
         do {
             return (

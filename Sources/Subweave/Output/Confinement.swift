@@ -41,7 +41,7 @@ package struct Confinement: Sendable, Equatable {
 
     /// Fails, naming `path`, unless the file open as `fd` is inside the root.
     func check(descriptor fd: Int32, path: String) throws(SubweaveError) {
-        if let problem = problem(descriptor: fd, path: path) { throw .io(path: path, reason: problem) }
+        if let problem = problem(descriptor: fd, path: path) { throw .io(path: path, reason: MessageText(problem)) }
     }
 
     /// Fails unless the folder at `path` is inside the root, checked on the folder opened.

@@ -234,7 +234,7 @@ package enum FileSystem {
         if let problem = confinement?.problem(descriptor: fd, path: temporary) {
             close(fd)
             _ = unlink(temporary)
-            throw .io(path: path, reason: problem)
+            throw .io(path: path, reason: MessageText(problem))
         }
         var ok = write(fd)
         if ok && fsync(fd) != 0 { ok = false }

@@ -21,7 +21,7 @@ extension Presentation {
         guard output.isFileURL else {
             throw .io(
                 path: MediaReader.display(output),
-                reason: "the master is not a local file; give an output path (\(Setting.output.mention)) to write the new master to")
+                reason: "the master is not a local file; give an output path (\(Setting.output)) to write the new master to")
         }
         // Said before any work: the master is replaced by renaming a new file over it.
         try FileSystem.refuseReplacing(output.path, what: "the master")
@@ -90,7 +90,7 @@ extension Presentation {
             let report = planner.reports.first { $0.identity == track.identity.description }
             let empty = EmptyTrack(sourceID: track.sourceID, source: track.source.description, why: report?.warnings.first)
             guard request.allowEmpty else { throw .emptyTrack(empty) }
-            warnings.append(PackageWarning(.emptyTrack, empty.finding + "; written empty (\(Setting.allowEmpty.mention))"))
+            warnings.append(PackageWarning(.emptyTrack, "\(empty.finding); written empty (\(Setting.allowEmpty))"))
         }
     }
 
@@ -146,7 +146,7 @@ extension Presentation {
 
     /// A strict request: every warning of the run (the run's and each track's) fails it.
     static func failOnWarnings(_ report: PackageReport) throws(SubweaveError) {
-        let all = report.warnings + report.tracks.flatMap { track in track.warnings.map { PackageWarning(.track, "\(track.identity): \($0)") } }
+        let all = report.allWarnings
         if !all.isEmpty { throw .strict(all) }
     }
 
@@ -161,7 +161,7 @@ extension Presentation {
                 warnings.append(
                     PackageWarning(
                         .track,
-                        "track \"\(track.sourceID)\" was packaged before in \(language); that rendition stays beside the new \(track.language) one. Take it out with \(Setting.removal(id: track.sourceID, language: language)), or package with \(Setting.replace.mention)"
+                        "track \"\(track.sourceID)\" was packaged before in \(language); that rendition stays beside the new \(track.language) one. Take it out with \(removal: track.sourceID, language: language), or package with \(Setting.replace)"
                     ))
             }
         }
@@ -173,11 +173,13 @@ extension Presentation {
     static func preferredLanguageWarnings(_ preferred: LanguageTag, _ master: MasterPlaylist) -> [PackageWarning] {
         let languages = master.renditions.filter { $0.type == .subtitles }.compactMap { $0.language.flatMap(LanguageTag.init(parsing:)) }
         guard !languages.contains(where: { preferred.match($0) != .none }) else { return [] }
-        var message = "the preferred language \(preferred) (\(Setting.preferredLanguage.mention)) matches no subtitle rendition"
-        message += languages.isEmpty ? "" : " (they are in \(Array(Set(languages.map(\.description))).sorted().joined(separator: ", ")))"
-        message += "; no rendition was made DEFAULT by it"
-        if let suggestion = LanguageTag.suggestion(forName: preferred.description) { message += ". Did you mean \(suggestion)?" }
-        return [PackageWarning(.preferredLanguageUnmatched, message)]
+        var rest = languages.isEmpty ? "" : " (they are in \(Array(Set(languages.map(\.description))).sorted().joined(separator: ", ")))"
+        rest += "; no rendition was made DEFAULT by it"
+        if let suggestion = LanguageTag.suggestion(forName: preferred.description) { rest += ". Did you mean \(suggestion)?" }
+        return [
+            PackageWarning(
+                .preferredLanguageUnmatched, "the preferred language \(preferred) (\(Setting.preferredLanguage)) matches no subtitle rendition\(rest)")
+        ]
     }
 
     /// The master with `declarations` added and the lines `removing` taken out, DEFAULT by the

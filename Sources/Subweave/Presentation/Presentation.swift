@@ -124,7 +124,7 @@ struct ReferenceSelection {
             warnings.append(PackageWarning(.audioOnlyReference, "no variant carries video; the subtitles follow the first variant's audio timeline"))
         }
         let (url, playlist, timeline) = try await probe(index)
-        warnings += timeline.notes.map { PackageWarning(.media, $0) }
+        warnings += timeline.notes.map { PackageWarning(.media, MessageText($0)) }
         // Other variants with video should start on the same frame.
         var compared = 0
         var seen: Set<String> = [variants[index].uri]

@@ -68,7 +68,7 @@ public struct EmptyTrack: Sendable, Equatable {
     /// What is said of it, written or not.
     var finding: String { "track \"\(sourceID)\" (\(source)) has no cue on the programme's timeline" + (why.map { " (\($0))" } ?? "") }
 
-    var message: String { "\(finding); nothing was written. Use \(Setting.allowEmpty.mention) to write an empty rendition anyway" }
+    var message: MessageText { "\(finding); nothing was written. Use \(Setting.allowEmpty) to write an empty rendition anyway" }
 }
 
 /// Why a removal cannot be done.
@@ -80,16 +80,17 @@ public enum RemovalProblem: Sendable, Equatable {
     /// The selector matches renditions Subweave did not create, and force was not given.
     case notSubweaves(selector: String, renditions: [String])
 
-    var message: String {
+    var message: MessageText {
         switch self {
         case .alsoWritten(let selector, let identity):
-            return "\(selector) names \(identity) that this run also writes; remove it in one run and add it in another, or use \(Setting.replace.mention)"
+            return "\(selector) names \(identity) that this run also writes; remove it in one run and add it in another, or use \(Setting.replace)"
         case .noMatch(let selector, let master, let declared):
-            return "\(selector) matches no subtitle rendition of \(master)"
-                + (declared.isEmpty ? "; it declares none" : "; it declares: \(declared.joined(separator: ", "))")
+            return MessageText(
+                "\(selector) matches no subtitle rendition of \(master)"
+                    + (declared.isEmpty ? "; it declares none" : "; it declares: \(declared.joined(separator: ", "))"))
         case .notSubweaves(let selector, let renditions):
-            return "\(selector) matches \(renditions.joined(separator: ", ")), which Subweave did not create; "
-                + "use \(Setting.forceRemoval.mention) to take its line out of the master (its files are left where they are)"
+            return
+                "\(selector) matches \(renditions.joined(separator: ", ")), which Subweave did not create; use \(Setting.forceRemoval) to take its line out of the master (its files are left where they are)"
         }
     }
 }

@@ -121,7 +121,8 @@ public struct PackageReport: Sendable, Codable, Equatable {
         /// Its line in the master before the run.
         public var line: Int
         public var folder: String?
-        public var reason: String
+        /// Why it went, with the setting that took it out.
+        public var reason: MessageText
     }
 
     /// Where one discontinuity sequence's presentation starts.
@@ -213,8 +214,17 @@ public struct PackageReport: Sendable, Codable, Equatable {
         case duration, timeline, groups, tracks, captions, warnings, unchanged, removed, sync
     }
 
-    /// A few lines for a person.
-    public var summary: String {
+    /// Every warning of the run: the run's, then each track's (coded `track`, named by its
+    /// identity), as a strict run fails on them.
+    public var allWarnings: [PackageWarning] {
+        warnings + tracks.flatMap { track in track.warnings.map { PackageWarning(.track, "\(track.identity): \($0)") } }
+    }
+
+    /// A few lines for a person, settings spelt as the library names them.
+    public var summary: String { summary(.library) }
+
+    /// A few lines for a person, settings spelt by `spelling`.
+    public func summary(_ spelling: MessageText.Spelling) -> String {
         var lines: [String] = []
         for track in tracks {
             let first = track.firstCueStart.map { $0.decimalSeconds + " s" } ?? "-"
@@ -223,9 +233,9 @@ public struct PackageReport: Sendable, Codable, Equatable {
             lines.append("\(verb)\(track.identity): \(track.cueCount.counted("cue")) (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
-        for gone in removed { lines.append("\(gone.reason): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
+        for gone in removed { lines.append("\(gone.reason.rendered(spelling)): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
         for check in sync where check.fixed { lines.append("sync: \(check.identity) was \(check.verdict), retimed with \(check.suggested ?? "")") }
-        for warning in warnings { lines.append("warning: \(warning.message)") }
+        for warning in warnings { lines.append("warning: \(warning.message.rendered(spelling))") }
         if let output, unchanged {
             lines.append("unchanged: \(output) already holds this result; nothing was written")
         } else if let output {

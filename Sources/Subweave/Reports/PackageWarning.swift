@@ -48,13 +48,14 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
     }
 
     public let code: Code
-    public let message: String
+    /// The words, with the settings they name kept apart (a front end spells them).
+    public let message: MessageText
 
     /// A warning of `code` worded as `message`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: MessageText) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    public var description: String { message.description }
 }

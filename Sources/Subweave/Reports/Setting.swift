@@ -1,6 +1,8 @@
-/// A setting of the API, as the library's messages name it (`PackageRequest.allowEmpty`): the
-/// library speaks its own language, and a front end shows each setting as it spells it (the
-/// command line as its option).
+/// A setting of the API, as the library's messages name it (`PackageRequest.allowEmpty`).
+///
+/// The library speaks its own language; a message keeps the settings it names apart from its
+/// text (``MessageText``), and a front end shows each as it spells it (the command line as its
+/// option).
 public enum Setting: String, CaseIterable, Sendable {
     case output = "PackageRequest.output"
     case allowEmpty = "PackageRequest.allowEmpty"
@@ -20,15 +22,6 @@ public enum Setting: String, CaseIterable, Sendable {
     case captionLanguage = "CaptionServiceSettings.defaultLanguage"
     case checkSync = "SyncMode.check"
     case fixSync = "SyncMode.fix"
-
-    /// The setting as a message writes it: its name in backquotes.
-    public var mention: String { "`\(rawValue)`" }
-
-    /// A removal of the rendition with `sourceID` (and `language`) as a message names it:
-    /// `` `PackageRequest.removals(id: fr, language: de)` ``.
-    public static func removal(id sourceID: String, language: String?) -> String {
-        "`\(Setting.removals.rawValue)(id: \(sourceID)\(language.map { ", language: \($0)" } ?? ""))`"
-    }
 
     /// The limit of `kind`'s files.
     public static func limit(_ kind: ResourceKind) -> Setting {

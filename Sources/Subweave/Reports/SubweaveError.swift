@@ -16,7 +16,7 @@ public enum SubweaveError: ExplainedError {
     /// A subtitle source could not be fetched or yielded nothing usable.
     case load(LoadFailure)
     /// A file could not be read or written.
-    case io(path: String, reason: String)
+    case io(path: String, reason: MessageText)
     /// The media is encrypted, so what Subweave needs of it cannot be read.
     case encrypted(EncryptedSegment)
     /// Two renditions of a group would have the same NAME (RFC 8216bis §4.4.6.1).
@@ -69,7 +69,7 @@ public enum SubweaveError: ExplainedError {
     /// What is wrong: the description without ``context``.
     public var explanation: String {
         switch self {
-        case .io(_, let reason): return reason
+        case .io(_, let reason): return reason.description
         case .media(_, let error): return error.description
         case .masterChanged:
             return "the master changed after it was read (another tool wrote it); nothing was written. Plan again from the master as it now stands"
@@ -77,7 +77,26 @@ public enum SubweaveError: ExplainedError {
         }
     }
 
-    public var description: String {
+    public var description: String { message.description }
+
+    /// The description as words and the settings it names, for a front end to spell
+    /// (``MessageText/rendered(_:)``); text from files is never rewritten.
+    public var message: MessageText {
+        switch self {
+        case .io(let path, let reason): return "\(path): \(reason)"
+        case .load(let failure): return failure.message
+        case .removal(let problem): return problem.message
+        case .emptyTrack(let track): return track.message
+        case .strict(let warnings):
+            var message: MessageText = "\(Setting.strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:"
+            for warning in warnings { message = message + "\n  - \(warning.message)" }
+            return message
+        default: return MessageText(plainDescription)
+        }
+    }
+
+    /// The description of the cases that name no setting.
+    private var plainDescription: String {
         switch self {
         case .registration(let errors):
             let lines = errors.map { "  - \($0)" }.joined(separator: "\n")
@@ -90,11 +109,9 @@ public enum SubweaveError: ExplainedError {
         case .nothingToPackage(let reference):
             return
                 "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(reference), and no earlier rendition was to be refreshed or removed"
-        case .removal(let problem): return problem.message
-        case .emptyTrack(let track): return track.message
-        case .strict(let warnings):
-            let lines = warnings.map { "  - \($0.message)" }.joined(separator: "\n")
-            return "\(Setting.strict.mention): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:\n\(lines)"
+        case .removal(let problem): return problem.message.description
+        case .emptyTrack(let track): return track.message.description
+        case .strict: return message.description
         case .missingTool(let name, let purpose):
             return "\(name) is needed to \(purpose), and none was found: install it (apt-get install \(name)) or name it in SUBWEAVE_FFMPEG"
         }
@@ -145,17 +162,21 @@ public struct LoadFailure: ExplainedError, Equatable {
     public let code: Code
     public let sourceID: String
     public let location: String
-    public let explanation: String
+    /// What is wrong, and the settings it names.
+    public let reason: MessageText
 
     /// A failure of `code` for track `sourceID` read from `location`, explained.
-    public init(_ code: Code, sourceID: String, location: String, _ explanation: String) {
+    public init(_ code: Code, sourceID: String, location: String, _ reason: MessageText) {
         self.code = code
         self.sourceID = sourceID
         self.location = location
-        self.explanation = explanation
+        self.reason = reason
     }
 
     public var codeName: String { code.rawValue }
     public var context: String { "\(location) (track \"\(sourceID)\")" }
+    public var explanation: String { reason.description }
     public var description: String { explainedDescription }
+    /// The description with the settings it names, for a front end to spell.
+    public var message: MessageText { "\(context): \(reason)" }
 }

@@ -142,7 +142,7 @@ struct ClosedCaptionsEdit {
         var warnings = [
             PackageWarning(
                 .captionGroupsKept,
-                "the master declares in-band closed captions (group \"\(group)\"); kept. Use \(Setting.closedCaptionsNone.mention) to remove them, or \(Setting.closedCaptionsInBand.mention) to declare what the video carries"
+                "the master declares in-band closed captions (group \"\(group)\"); kept. Use \(Setting.closedCaptionsNone) to remove them, or \(Setting.closedCaptionsInBand) to declare what the video carries"
             )
         ]
         for variant in master.variants {

@@ -181,7 +181,7 @@ struct ProgrammeSpeech {
                 "-f", "s16le", "pipe:1",
             ]
             do { child = try ChildProcess.launch(ffmpeg, arguments) } catch {
-                throw .io(path: ffmpeg, reason: error.message)
+                throw .io(path: ffmpeg, reason: MessageText(error.message))
             }
             self.ffmpeg = ffmpeg
             self.zero = zero

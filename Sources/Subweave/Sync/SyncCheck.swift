@@ -176,7 +176,7 @@ extension SyncCheck {
                     warnings.append(
                         PackageWarning(
                             .outOfSync,
-                            "\(finding.summary); nothing was changed: add the keys to its descriptor, or retime it with \(Setting.fixSync.mention)"))
+                            "\(finding.summary); nothing was changed: add the keys to its descriptor, or retime it with \(Setting.fixSync)"))
                 }
             }
             result.append(track)

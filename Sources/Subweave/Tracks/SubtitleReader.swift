@@ -47,7 +47,7 @@ public struct SubtitleReader: Sendable {
             }
         } catch {
             switch error {
-            case .unreadable(let failure): throw .io(path: input.description, reason: failure.explanation)
+            case .unreadable(let failure): throw .io(path: input.description, reason: failure.message)
             case .load(let failure): throw .load(failure)
             }
         }
@@ -58,7 +58,7 @@ public struct SubtitleReader: Sendable {
             case .standardInput: bytes = try ResourceLoader.readStandardInput(limit: loader.limits.subtitle)
             }
         } catch {
-            throw .io(path: input.description, reason: error.explanation)
+            throw .io(path: input.description, reason: error.message)
         }
         let extensionFormat: SubtitleFormat?
         if case .source(let source) = input { extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension) } else { extensionFormat = nil }

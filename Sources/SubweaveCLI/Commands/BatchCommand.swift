@@ -30,16 +30,22 @@ enum BatchCommand {
         let total = titles.indices.filter { runner.shard.takes($0) }.count
         let progress = ProgressLine(context)
         let counter = Counter()
+        let verbose = context.verbose
         let results = await runner.run(titles) { result in
             try? Output.json(result, schema: "subweave.batch-result/1", pretty: false)
+            if verbose {
+                for warning in result.warnings { context.note("\(result.id): warning [\(warning.code.rawValue)]: \(Vocabulary.render(warning.message))") }
+            }
             let done = counter.increment()
             progress.count(done, of: total, "titles")
         }
         progress.done()
         let failed = results.filter { $0.status == .failed }.count
         let skipped = results.filter { $0.status == .skipped }.count
+        let warned = results.filter { !$0.warnings.isEmpty }.count
         context.note(
-            "\(results.count.counted("title")) (shard \(runner.shard)): \(results.count - failed - skipped) packaged, \(skipped) skipped, \(failed) failed")
+            "\(results.count.counted("title")) (shard \(runner.shard)): \(results.count - failed - skipped) packaged, \(skipped) skipped, \(failed) failed"
+                + (warned == 0 ? "" : "; \(warned.counted("title")) with warnings (in each result line; --verbose prints them)"))
         return failed == 0 ? 0 : 1
     }
 }

@@ -181,7 +181,7 @@ enum PackageCommand {
             plan.writeMasterText { Output.raw(Array($0)) }
         }
         if !context.json && !context.quiet {
-            let summary = context.verbose ? report.summary + "\nreference: \(report.referencePlaylist) (\(report.referenceReason))" : report.summary
+            let summary = report.summary(Vocabulary.spelling) + (context.verbose ? "\nreference: \(report.referencePlaylist) (\(report.referenceReason))" : "")
             if !summary.isEmpty { Output.error(summary) }
         }
     }
