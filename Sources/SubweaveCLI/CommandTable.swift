@@ -123,7 +123,19 @@ enum CommandTable {
             help: "how long to wait for another run on the same folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
     ]
 
-    /// What the operator says of the caption services (`package`, `refresh`).
+    /// What becomes of the video's captions: said once, kept for every later command.
+    static let captionModeOptions: [OptionSpec] = [
+        OptionSpec(
+            name: "--captions", value: "MODE", allowed: ["auto", "off"],
+            help: "auto (default): CEA-608 and CEA-708 services found in the video become WebVTT renditions; off: leave them alone"),
+        OptionSpec(
+            name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
+            help:
+                "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups or captions would be hidden; none; in-band: declare the services the video carries (instead of renditions)"
+        ),
+    ]
+
+    /// What the operator says of the caption services (`package`, `refresh`, `remove`).
     static let captionServiceOptions: [OptionSpec] = [
         OptionSpec(
             name: "--caption-service", value: "SERVICE:KEYS", repeatable: true,
@@ -152,7 +164,9 @@ enum CommandTable {
             OptionSpec(
                 name: "--tracks", value: "FILE",
                 help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
-            OptionSpec(name: "--preferred-language", value: "TAG", help: "the matching rendition becomes the group's only DEFAULT=YES"),
+            OptionSpec(
+                name: "--preferred-language", value: "TAG",
+                help: "the matching rendition becomes the group's only DEFAULT=YES (kept for later commands; none: no preference)"),
             OptionSpec(
                 name: "--check-sync",
                 help:
@@ -161,16 +175,7 @@ enum CommandTable {
             OptionSpec(
                 name: "--fix-sync", help: "as --check-sync, and retime a track found off as `subweave sync` suggests (the report says so)", group: "SYNC"),
         ]
-            + ([
-                OptionSpec(
-                    name: "--captions", value: "MODE", allowed: ["auto", "off"],
-                    help: "auto (default): CEA-608 and CEA-708 services found in the video become WebVTT renditions; off"),
-                OptionSpec(
-                    name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
-                    help:
-                        "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups or captions would be hidden; none; in-band: declare the services the video carries"
-                ),
-            ] + captionServiceOptions).grouped("CAPTIONS")
+            + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS")
             + [
                 OptionSpec(name: "--replace", help: "the tracks given are the whole set: remove every other rendition Subweave created"),
                 OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
@@ -207,27 +212,33 @@ enum CommandTable {
             OptionSpec(name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for decoded captions)"),
             OptionSpec(name: "--language", value: "TAG", help: "the renditions in this language (with --id: only that source's)"),
             OptionSpec(name: "--force", help: "also take out a rendition another tool wrote, matched by NAME (its line only; its files stay)"),
-        ] + writing.grouped("OUTPUT") + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
+        ] + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS") + writing.grouped("OUTPUT")
+            + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
         discussion: """
-            Removes the EXT-X-MEDIA line and the rendition's folder, applies the DEFAULT/AUTOSELECT rules to the
-            renditions that remain, and drops SUBTITLES from the variants when the group ends empty; written as
-            package writes (the master last). Renditions Subweave did not create are refused unless --force.
+            Removes the EXT-X-MEDIA line, applies the DEFAULT/AUTOSELECT rules to the renditions that remain, and
+            drops SUBTITLES from the variants when the group ends empty; written as package writes (the master
+            last). The rendition's files are retired, not deleted: viewers who loaded the old master finish
+            playing, and a run --retire-after seconds later (a day by default) deletes them. Everything else the
+            operator said of the title (caption services, preferred language, CLOSED-CAPTIONS) is kept. When
+            nothing Subweave added remains, the variants get back the CLOSED-CAPTIONS they had before.
+            Renditions Subweave did not create are refused unless --force.
             """)
 
     static let refresh = CommandSpec(
         name: "refresh", summary: "segment Subweave's renditions again against the video as it is now",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(name: "--retime-existing", help: "also write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
             OptionSpec(
-                name: "--captions", value: "MODE", allowed: ["auto", "off"],
-                help: "auto (default): decode the video's CEA-608 captions again; off: keep the decoded cues"),
-        ] + captionServiceOptions.grouped("CAPTIONS") + writing.grouped("OUTPUT") + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
+                name: "--retime-existing", help: "also write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one")
+        ] + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS") + writing.grouped("OUTPUT")
+            + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
         discussion: """
             After the video is re-encoded (longer, shorter, segmented anew, with new discontinuities), writes
             every rendition Subweave manages again from the cues kept beside it, aligned to the new segments and
-            timed from the new media. With --retime-existing, other tools' renditions without a timestamp map
-            (ffmpeg's, for one) are written again in Subweave's layout with the map, in the same place in the master.
+            timed from the new media, with every setting the operator gave earlier commands (caption services,
+            preferred language, CLOSED-CAPTIONS), as kept beside the master. With --retime-existing, other tools'
+            renditions without a timestamp map (ffmpeg's, for one) are written again in Subweave's layout with the
+            map, in the same place in the master.
             """)
 
     static let list = CommandSpec(

@@ -24,9 +24,11 @@ struct CaptionPackagingTests {
         #expect(tracks.map(\.ingestFormat) == ["cea608", "cea608"])
         #expect(tracks.map(\.cueCount) == [2, 1])
         let master = try String(contentsOfFile: hls + "/master.m3u8", encoding: .utf8)
+        // No language known (und): never AUTOSELECT, SDH or not (docs/decisions.md), so two und
+        // services are not two automatic choices a player cannot tell apart.
         #expect(
             master.contains(
-                #"NAME="CC1",DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#
+                #"NAME="CC1",DEFAULT=NO,AUTOSELECT=NO,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound""#
             ))
         #expect(master.contains("CLOSED-CAPTIONS=NONE"))
         // Cue times on the programme timeline (0 = the first video frame): the EOC frames.

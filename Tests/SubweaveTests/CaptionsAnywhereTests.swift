@@ -110,7 +110,7 @@ struct CaptionsAnywhereTests {
         try SubtitleText.srt([(0.5, 1.5, "Hello")]).write(toFile: hls + "/en.srt", atomically: true, encoding: .utf8)
         let track = try SubtitleTrack.register([try TrackDescriptor(parsing: "url=\(hls)/en.srt,language=en", origin: "1")])
         let plan = try await Presentation(master: URL(fileURLWithPath: hls + "/master.m3u8"))
-            .plan(PackageRequest(tracks: track, closedCaptions: .none, captions: .off))
+            .plan(PackageRequest(tracks: track, closedCaptions: ClosedCaptionsRequest.none, captions: .off))
         #expect(plan.report.captions.isEmpty && plan.masterText.contains("CLOSED-CAPTIONS=NONE"))
     }
 

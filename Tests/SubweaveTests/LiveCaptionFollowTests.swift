@@ -58,6 +58,36 @@ extension LiveFollowTests {
         #expect(abs(across.0 - 114 * frame) <= frame && abs(across.1 - 200 * frame) <= frame, "\(across)")
     }
 
+    /// Roll-up captions typed word by word through a live event, lines starting anywhere, some in
+    /// a segment's last frames: a line still being gathered when its segment is published shows
+    /// from the next segment's start, so every published segment carries every cue shown during
+    /// it (validate rejected 6 segments of a 36 s event).
+    @Test func rollUpCaptionsThroughALiveEventStayValid() async throws {
+        let folder = try Scratch.make().path
+        var script = CaptionScript()
+        script.send([CC608.command(0x25), CC608.command(0x2D), CC608.pac(row: 15)], at: 10)
+        var generator = SeededGenerator(seed: 36)
+        var frame = 20
+        let words = ["live", "captions", "roll", "up", "word", "by", "word", "as", "they", "are", "spoken", "here"]
+        while frame < 1_000 {
+            for _ in 0..<Int.random(in: 2...5, using: &generator) {
+                frame = script.send(CC608.text(words.randomElement(using: &generator)! + " "), at: frame) + Int.random(in: 0...6, using: &generator)
+            }
+            // A carriage return starts a new line, at a random frame (some in a segment's last ones).
+            frame = script.send([CC608.command(0x2D)], at: frame + Int.random(in: 0...20, using: &generator))
+        }
+        let ts = try CaptionedStream.make(script: script, frames: 1_080, folder: folder)
+        let encoder = try Self.liveEncoder(folder: folder, seconds: 36, input: ["-i", ts, "-map", "0:v", "-c", "copy"])
+        defer { encoder.terminate() }
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 30
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: []))
+        #expect(report.reason == "ended")
+        let validated = await PresentationValidator().validate(master: URL(fileURLWithPath: folder + "/master.m3u8"))
+        #expect(validated.errors == 0 && validated.warnings == 0, "\(validated.findings.map(\.message))")
+    }
+
     /// A caption service that first appears 32 s into the event gets its rendition (covering
     /// every segment from the start) and its declaration: the master is written again.
     @Test func aServiceThatAppearsMidEventIsDeclared() async throws {

@@ -157,8 +157,9 @@ struct LiveFollowTests {
 
     @Test func followsAnEventPlaylistAndGrowingSubtitles() async throws {
         let folder = try Scratch.make().path
-        // The captioner's file: two cues now, one for 5 s appended once segment 3 (6-8 s) is out
-        // (after its own segment, 4-6 s, was published), and one for 10 s in time.
+        // The captioner's file: two cues now; appended once segment 3 (6-8 s) is out, one from 5 s
+        // to 9 s (its segments 4-6 s and 6-8 s are published: it shows from 8 s), one from 5 s to
+        // 7.5 s (every segment it shows in is published: missed, and said), and one for 10 s in time.
         try SubtitleText.srt([(0.5, 1.5, "One"), (3.5, 4.5, "Across four")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
         let encoder = try LiveSimulator(folder: folder, seconds: 12)
         let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
@@ -171,7 +172,7 @@ struct LiveFollowTests {
             observer.check((update.mediaSequence, update.segmentCount))
             if update.newSegments.contains(3), !appended.withLock({ $0 }) {
                 appended.withLock { $0 = true }
-                let late = "3\n00:00:05,000 --> 00:00:07,500\nLate cue\n\n4\n00:00:10,000 --> 00:00:11,000\nTen\n\n"
+                let late = "3\n00:00:05,000 --> 00:00:09,000\nLate cue\n\n4\n00:00:05,000 --> 00:00:07,500\nMissed\n\n5\n00:00:10,000 --> 00:00:11,000\nTen\n\n"
                 if let handle = FileHandle(forWritingAtPath: folder + "/en.srt") {
                     handle.seekToEndOfFile()
                     handle.write(Data(late.utf8))
@@ -184,10 +185,10 @@ struct LiveFollowTests {
         #expect(report.reason == "ended")
         #expect(observer.problems.withLock { $0 } == [])
         #expect(observer.passes.withLock { $0 } == 6, "one pass per published segment")
-        #expect(report.lateCues == ["external:en:en": 1], "\(report)")
+        #expect(report.lateCues == ["external:en:en": 1] && report.missedCues == ["external:en:en": 1], "\(report)")
         let placed = try Self.placed(folder, firstSegment: folder + "/v000.ts")
         #expect(placed.keys.sorted() == ["Across four", "Late cue", "One", "Ten"])
-        for (text, time) in [("One", 0.5), ("Across four", 3.5), ("Late cue", 5.0), ("Ten", 10.0)] {
+        for (text, time) in [("One", 0.5), ("Across four", 3.5), ("Late cue", 8.0), ("Ten", 10.0)] {
             #expect(abs((placed[text] ?? -1) - time) < 0.0011, "\(text) at \(placed[text] ?? -1)")
         }
         let playlist = try String(

@@ -115,11 +115,30 @@ package enum MasterRules {
         // AAS 4.6: a subtitle or caption rendition that transcribes spoken dialog (SDH) is
         // AUTOSELECT=YES, so a player whose viewer asked for accessible media can choose it.
         MasterRule("media.sdh-autoselect") { c, sink in
-            for r in c.renditions where r.type == .subtitles || r.type == .closedCaptions {
-                guard let value = r.characteristics, value.contains("public.accessibility.transcribes-spoken-dialog"), !r.isAutoselect else { continue }
-                sink.add(
-                    .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 4.6", "SDH subtitle and caption renditions are AUTOSELECT=YES",
-                    "\"\(c.name(r))\" transcribes spoken dialog but is not AUTOSELECT=YES, so players that look for accessible media skip it")
+            // Asked of each language (with FORCED and CHARACTERISTICS) of SDH renditions in a
+            // group: a second one like the first may not be AUTOSELECT=YES too
+            // (group.autoselect-distinct), and one without a real language cannot be chosen by it.
+            for group in c.groups {
+                var firsts: [String: MasterPlaylist.Rendition] = [:]
+                var order: [String] = []
+                var chosen: Set<String> = []
+                for r in group.members {
+                    guard let value = r.characteristics, value.contains("public.accessibility.transcribes-spoken-dialog"),
+                        let language = r.language, !language.isEmpty, language.lowercased() != "und"
+                    else { continue }
+                    let key = [language.lowercased(), r.isForced ? "forced" : "", value].joined(separator: "|")
+                    if firsts[key] == nil {
+                        firsts[key] = r
+                        order.append(key)
+                    }
+                    if r.isAutoselect { chosen.insert(key) }
+                }
+                for key in order where !chosen.contains(key) {
+                    guard let r = firsts[key] else { continue }
+                    sink.add(
+                        .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 4.6", "SDH subtitle and caption renditions are AUTOSELECT=YES",
+                        "\"\(c.name(r))\" transcribes spoken dialog but is not AUTOSELECT=YES, so players that look for accessible media skip it")
+                }
             }
         },
         MasterRule("subtitles.sdh-characteristics") { c, sink in

@@ -6,8 +6,12 @@ extension Presentation {
     /// the request names (and, with `replace`, every managed rendition it does not write again),
     /// segments the other managed renditions again from their kept cues, and retimes (or warns
     /// about) other tools' renditions without a timestamp map.
+    ///
+    /// A caption rendition an earlier run published goes when its service is no longer to be
+    /// published (`settings` say so, or the whole programme was read and no longer carries it).
     func planEarlierRuns(
-        _ request: PackageRequest, existing: [ExistingRendition], output: URL, planner: inout RenditionPlanner, warnings: inout [PackageWarning]
+        _ request: PackageRequest, settings: EffectiveSettings, captions: ProgrammeCaptions, existing: [ExistingRendition], output: URL,
+        planner: inout RenditionPlanner, warnings: inout [PackageWarning]
     ) async throws(SubweaveError) -> RemovalDecision {
         // A managed rendition reached through a link is neither read, refreshed nor removed.
         if let linked = existing.first(where: { $0.link != nil }), let link = linked.link {
@@ -17,7 +21,10 @@ extension Presentation {
         var removal = try RemovalDecision.resolve(request.removals, force: request.forceRemoval, existing: existing, master: master, writing: writing)
         for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {
             guard let place = e.place, !writing.contains(place.folder) else { continue }
-            if request.replace {
+            if let reason = Self.unpublished(e, settings: settings, captions: captions) {
+                removal.remove(e, in: master, reason: reason)
+                warnings.append(PackageWarning(.captionRenditionRemoved, "\(e.identity ?? place.folder) was taken out: \(reason)"))
+            } else if request.replace {
                 removal.remove(e, in: master, reason: "removed by \(Setting.replace) (not among the tracks given)")
             } else if request.refreshExisting || output != masterURL {
                 // A master written elsewhere needs every rendition beside it: always refreshed.
@@ -36,6 +43,21 @@ extension Presentation {
             try await retimeOrWarn(e, request.retimeExisting, planner: &planner, warnings: &warnings)
         }
         return removal
+    }
+
+    /// Why a caption rendition an earlier run published is published no more, if it is not.
+    static func unpublished(_ e: ExistingRendition, settings: EffectiveSettings, captions: ProgrammeCaptions) -> MessageText? {
+        guard let identity = e.record?.identity, identity.hasPrefix("cea"), let name = identity.split(separator: ":").last.map(String.init) else {
+            return nil
+        }
+        // Captions off: left alone, as an earlier run made them (segmented again from their cues).
+        if settings.captions == .off { return nil }
+        if settings.closedCaptions == .inBand { return "the captions are declared in-band instead (\(Setting.closedCaptionsInBand))" }
+        if settings.captionServices[name]?.publish == false { return "\(name) is not to be published (\(Setting.captionService) \(name):publish=no)" }
+        if captions.coverage.complete && captions.coverage.accessUnits > 0, !captions.services.contains(where: { $0.service.rawValue == name }) {
+            return "the video no longer carries \(name) (the whole programme was read)"
+        }
+        return nil
     }
 
     /// Another tool's rendition: retimed when asked, else a warning when it has no map.

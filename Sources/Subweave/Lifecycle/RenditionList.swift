@@ -43,8 +43,11 @@ public enum RenditionList {
         let playlist: MasterPlaylist
         do { playlist = try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)) } catch { throw .playlist(error) }
         var listed: [ListedRendition] = []
+        // In-band declarations Subweave wrote: the CLOSED-CAPTIONS group its record names.
+        let ownGroup = master.isFileURL ? (try? TitleIntent.recorded(for: master, loader: loader))??.declaredCaptionGroup : nil
         for rendition in playlist.renditions where rendition.type == .subtitles || rendition.type == .closedCaptions {
             let place = rendition.uri.flatMap(RenditionLayout.recognise)
+            let declared = rendition.type == .closedCaptions && ownGroup != nil && rendition.groupID == ownGroup
             var record: RenditionRecord?
             if let place, let generation = place.generation,
                 let url = MediaReader.resolve("\(place.folder)/\(generation)/\(RenditionRecord.fileName)", against: master),
@@ -54,7 +57,9 @@ public enum RenditionList {
             }
             listed.append(
                 ListedRendition(
-                    identity: record?.identity ?? place.map { identity(fromFolder: $0.folder) }, managed: place != nil, type: rendition.type?.rawValue ?? "",
+                    identity: record?.identity ?? place.map { identity(fromFolder: $0.folder) }
+                        ?? (declared ? "in-band:\(rendition.attributes["INSTREAM-ID"]?.unquoted ?? "")" : nil),
+                    managed: place != nil || declared, type: rendition.type?.rawValue ?? "",
                     groupID: rendition.groupID ?? "", name: rendition.name ?? "", language: rendition.language, isDefault: rendition.isDefault,
                     autoselect: rendition.isAutoselect, forced: rendition.isForced, characteristics: rendition.characteristics, uri: rendition.uri,
                     folder: place?.folder, generation: place?.generation, sourceID: record?.sourceID, ingestFormat: record?.ingestFormat,

@@ -39,6 +39,9 @@ public struct LiveReport: Sendable, Equatable {
     public let segmentsWritten: Int
     /// Cues published in a later segment than the one they start in, per rendition identity.
     public let lateCues: [String: Int]
+    /// Cues that became known after every segment they show in was published, per rendition
+    /// identity: left out of this event's segments (a refresh once it has ended publishes them).
+    public var missedCues: [String: Int] = [:]
     public let notes: [String]
 }
 

@@ -8,9 +8,10 @@ import TimedText
 ///
 /// A segment is written once, when its video segment appears, with every cue known then that is
 /// shown during it. A cue that becomes known after the segment it starts in was published (a
-/// captioner appending to the file late, a caption still on screen when its segment was written)
-/// goes into the next segment written: from its start when nothing of it was published, else
-/// from where its published part ended, so a player never shows it twice.
+/// captioner appending to the file late, a roll-up line still being gathered, a caption still on
+/// screen when its segment was written) goes into the next segment written: from that segment's
+/// start when nothing of it was published, else from where its published part ended, so a player
+/// never shows it twice and every published segment carries every cue shown during it.
 struct LiveRendition: Codable {
     /// The rendition's folder and live generation, relative to the master.
     let folder: String
@@ -47,6 +48,10 @@ struct LiveRendition: Codable {
     var published: [String: PublishedSpan] = [:]
     /// Cues published after their segment was (for the report).
     var lateCues = 0
+    /// Cues that became known after every segment they show in was published (keys as in
+    /// ``published``): too late for this event's segments, said in the report; a refresh after
+    /// the event publishes them (nil in a state written before they were counted).
+    var missed: Set<String>?
 
     var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
     var generationFolder: String { "\(folder)/\(generation)" }
@@ -71,8 +76,16 @@ struct LiveRendition: Codable {
             } else if cue.start >= window.upperBound {
                 continue
             } else if cue.start < window.lowerBound {
-                // Known only now, after the segment it starts in was published.
+                // Known only now, after the segment it starts in was published (a roll-up line
+                // still gathering, a captioner's late cue): shown from this segment on. The
+                // published segment cannot gain it, and a segment must carry every cue shown
+                // during it (RFC 8216bis §3.1.4), so the cue may not claim the time before.
+                guard cue.end > window.lowerBound else {
+                    missed = (missed ?? []).union([key])
+                    continue
+                }
                 lateCues += 1
+                piece.start = window.lowerBound
             }
             guard piece.end > piece.start, piece.start < window.upperBound else { continue }
             published[key] = PublishedSpan(start: piece.start.ticks, end: piece.end.ticks)

@@ -42,7 +42,7 @@ extension LiveSession {
         // A service that appears mid-event gets its rendition (every segment of the window) and
         // its declaration: the master is written again after this pass's playlists.
         let found = foundCaptions(cues)
-        for service in found.published.map(\.service) where request.captions == .auto && state.captionRenditions[service.rawValue] == nil {
+        for service in found.published.map(\.service) where settings.makesCaptionRenditions && state.captionRenditions[service.rawValue] == nil {
             addCaptionRendition(service, captions: found)
         }
         let names = found.services.map(\.service.rawValue)
@@ -61,7 +61,7 @@ extension LiveSession {
         let services = names.compactMap(CaptionService.init(rawValue:)).map {
             ProgrammeCaptions.Service(service: $0, cues: [], firstSeen: nil, segment: nil)
         }
-        return ProgrammeCaptions(services: services, languages: captionLanguages).with(request.captionServices)
+        return ProgrammeCaptions(services: services, languages: captionLanguages).with(settings.captionServices)
     }
 
     mutating func addCaptionRendition(_ service: CaptionService, captions: ProgrammeCaptions) {
@@ -84,7 +84,7 @@ extension LiveSession {
     mutating func cues(forRendition index: Int, captions: [CaptionService: [Cue]]) async throws(SubweaveError) -> [Cue] {
         if let service = state.captionRenditions.first(where: { $0.value == index }).flatMap({ CaptionService(rawValue: $0.key) }) {
             var cues = captions[service] ?? []
-            if !request.captionPlacement { for i in cues.indices { cues[i].settings = CueSettings() } }
+            if !settings.captionPlacement { for i in cues.indices { cues[i].settings = CueSettings() } }
             return cues
         }
         guard let track = request.tracks.first(where: { state.trackRenditions[$0.identity.description] == index }) else { return [] }
@@ -173,7 +173,7 @@ extension LiveSession {
         }
         var warnings: [PackageWarning] = []
         var rewritten = try presentation.rewriteMaster(
-            declarations, request: request, captions: foundCaptions(named: state.captionServices ?? []))
+            declarations, settings: settings, captions: foundCaptions(named: state.captionServices ?? []), ownCaptionGroup: intent.declaredCaptionGroup)
         warnings += rewritten.warnings
         rewritten = try presentation.rebase(
             rewritten, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)), &warnings)
@@ -183,7 +183,12 @@ extension LiveSession {
         let lock = try await writer.acquireLock()
         defer { lock.release() }
         if let expected = masterOnDisk, !FileSystem.contentsEqual(output.path, expected) { throw .masterChanged(path: output.path) }
-        try writer.commit(generations: [], master: rewritten.master.playlist, managedFolders: [], named: [:], previous: [:])
+        intent.declaredCaptionGroup = rewritten.captionGroup
+        if !state.masterWritten {
+            let identities = Set(state.renditions.map(\.record.identity))
+            _ = intent.applyTracks(request.tracks.filter { identities.contains($0.identity.description) }, removed: [], replacing: false)
+        }
+        try writer.commit(generations: [], master: rewritten.master.playlist, managedFolders: [], named: [:], previous: [:], intent: intent)
         masterOnDisk = Array(rewritten.master.playlist.text.utf8)
         state.masterWritten = true
         captionServicesChanged = false
@@ -215,7 +220,9 @@ extension LiveSession {
     func report(reason: String, written: Int) -> LiveReport {
         var late: [String: Int] = [:]
         for r in state.renditions where r.lateCues > 0 { late[r.record.identity] = r.lateCues }
-        return LiveReport(reason: reason, segmentsWritten: written, lateCues: late, notes: state.timeline.notes)
+        var report = LiveReport(reason: reason, segmentsWritten: written, lateCues: late, notes: state.timeline.notes)
+        for r in state.renditions { if let missed = r.missed, !missed.isEmpty { report.missedCues[r.record.identity] = missed.count } }
+        return report
     }
 }
 

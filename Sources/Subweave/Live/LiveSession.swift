@@ -32,6 +32,9 @@ struct LiveState: Codable {
 struct LiveSession {
     let presentation: Presentation
     let request: PackageRequest
+    /// What the operator has said of the title, this follow's options taken in.
+    var intent = TitleIntent()
+    var settings: EffectiveSettings { intent.settings }
     let output: URL
     let reader: MediaReader
     var state: LiveState
@@ -69,6 +72,8 @@ struct LiveSession {
             presentation: presentation, request: request, output: output, reader: MediaReader(loader: loader), state: LiveState(), captions: nil)
         session.lockTimeout = lockTimeout
         session.masterOnDisk = output == master ? presentation.masterBytes : FileSystem.contents(output.path)
+        session.intent = try presentation.startingIntent(output: output, existing: await ExistingRendition.read(presentation))
+        _ = session.intent.applySettings(of: request)
         if let kept = session.readState(), kept.renditions.allSatisfy({ presentation.master.playlist.text.contains($0.playlistPath) }), kept.masterWritten {
             session.state = kept
             session.state.timeline.notes.append("resumed from \(session.statePath)")

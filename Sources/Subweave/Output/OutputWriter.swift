@@ -109,7 +109,7 @@ package struct OutputWriter: Sendable {
     @discardableResult
     package func commit(
         generations: [GenerationWrite], master: Playlist, managedFolders: Set<String>,
-        named: [String: String], previous: [String: String], removedFolders: Set<String> = []
+        named: [String: String], previous: [String: String], removedFolders: Set<String> = [], intent: TitleIntent? = nil
     ) throws(SubweaveError) -> Bool {
         var created = CreatedEntries()
         var wrote = true
@@ -128,10 +128,14 @@ package struct OutputWriter: Sendable {
             }
             if existing && removedFolders.isEmpty && FileSystem.contentsEqual(masterPath, written: master.write) {
                 wrote = false
+                try writeIntent(intent)
             } else {
                 for write in generations { try prepareFolder(write.folder, created: &created) }
                 try writeGenerations(generations, created: &created)
                 try FileSystem.syncFileSystem(of: folder)
+                // The intent goes before the master: a kill between the two leaves the newer
+                // intent, which the next run carries out, never a master whose intent is lost.
+                try writeIntent(intent)
                 try FileSystem.replaceFile(
                     at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
             }
@@ -160,6 +164,18 @@ package struct OutputWriter: Sendable {
             _ = rmdir(self.folder + "/" + folder)
         }
         return wrote
+    }
+
+    /// Writes the intent record beside the master (durably) unless it already holds the same bytes.
+    private func writeIntent(_ intent: TitleIntent?) throws(SubweaveError) {
+        guard let intent else { return }
+        let path = folder + "/" + TitleIntent.fileName(forMaster: masterName)
+        let bytes = intent.bytes
+        guard !FileSystem.contentsEqual(path, bytes) else { return }
+        try FileSystem.refuseReplacing(path, what: "the intent record")
+        try FileSystem.replaceFile(
+            at: path, with: String(decoding: bytes, as: UTF8.self), temporaryName: RenditionLayout.temporaryPrefix + "intent-\(getpid()).tmp",
+            within: confinement)
     }
 
     /// Creates the output folder (and its parents) when the request's output names a new one.

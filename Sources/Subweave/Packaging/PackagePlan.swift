@@ -30,9 +30,11 @@ public struct PackagePlan: Sendable {
     let previous: [String: String]
     /// Managed folders whose renditions the run removes.
     let removedFolders: Set<String>
+    /// What the operator has said of the title, written beside the new master before it.
+    public let intent: TitleIntent
 
     /// Every path the plan writes, relative to the output folder.
     public var files: [String] {
-        renditions.flatMap(\.paths) + [output.lastPathComponent]
+        renditions.flatMap(\.paths) + [TitleIntent.fileName(forMaster: output.lastPathComponent), output.lastPathComponent]
     }
 }

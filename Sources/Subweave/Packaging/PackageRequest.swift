@@ -21,22 +21,25 @@ public enum ClosedCaptionsRequest: String, Sendable, Equatable, CaseIterable {
 }
 
 extension ClosedCaptionsRequest {
-    /// The rewriter's policy, given what the caption scan found and whether its services become
-    /// subtitle renditions (`captions`).
+    /// The rewriter's policy, given what the caption scan found and which services are
+    /// published as subtitle renditions (made now, or kept from an earlier run).
     ///
-    /// `automatic` never hides captions: `NONE` when no service carries text or every one is
-    /// published as a subtitle rendition, else the services are declared in-band.
-    func policy(_ captions: ProgrammeCaptions, mode: CaptionMode) -> ClosedCaptionsPolicy {
+    /// `automatic` never hides captions and never offers one twice: `NONE` when every service
+    /// that carries text is published as a subtitle rendition, else the others are declared
+    /// in-band. `inBand` declares every service found (none is then a rendition).
+    func policy(_ captions: ProgrammeCaptions, asRenditions: Set<String>) -> ClosedCaptionsPolicy {
         switch self {
         case .automatic:
-            return captions.published.isEmpty || mode == .auto ? .automatic : Self.inBand.policy(captions, mode: mode)
+            let hidden = captions.published.filter { !asRenditions.contains($0.service.rawValue) }
+            return hidden.isEmpty ? .automatic : .declare(Self.declarations(hidden, captions))
         case .none: return .none
-        case .inBand:
-            return .declare(
-                captions.published.map {
-                    CaptionServiceDeclaration(
-                        instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language(for: $0.service))
-                })
+        case .inBand: return .declare(Self.declarations(captions.published, captions))
+        }
+    }
+
+    private static func declarations(_ services: [ProgrammeCaptions.Service], _ captions: ProgrammeCaptions) -> [CaptionServiceDeclaration] {
+        services.map {
+            CaptionServiceDeclaration(instreamID: $0.service.rawValue, name: captions.name(for: $0.service), language: captions.language(for: $0.service))
         }
     }
 
@@ -67,20 +70,27 @@ public struct PackageRequest: Sendable {
     /// The side-loaded tracks.
     public var tracks: [SubtitleTrack]
     /// The language whose rendition becomes the group's only DEFAULT=YES.
+    ///
+    /// `und` says there is none; nil leaves what was said earlier (``TitleIntent``).
     public var preferredLanguage: LanguageTag?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
     /// Renditions go beside it; its relative URIs are rewritten to resolve from there.
     public var output: URL?
-    /// What to declare in `CLOSED-CAPTIONS`.
-    public var closedCaptions: ClosedCaptionsRequest
-    /// Whether in-band CEA-608 captions become subtitle renditions.
-    public var captions: CaptionMode
-    /// Whether decoded captions keep where they were put on screen (608 rows and columns, 708
-    /// window anchors, as WebVTT `line:`/`position:`/`align:`); false writes them without
-    /// placement, where players put every cue at the bottom.
-    public var captionPlacement = true
-    /// What the operator says of each caption service (language, name, whether to publish).
+    /// What to declare in `CLOSED-CAPTIONS`; nil leaves what was said earlier (by default
+    /// ``ClosedCaptionsRequest/automatic``).
+    public var closedCaptions: ClosedCaptionsRequest?
+    /// Whether in-band CEA-608 captions become subtitle renditions; nil leaves what was said
+    /// earlier (by default ``CaptionMode/auto``).
+    public var captions: CaptionMode?
+    /// Whether decoded captions keep where they were put on screen.
+    ///
+    /// True: 608 rows and columns and 708 window anchors as WebVTT `line:`/`position:`/`align:`;
+    /// false writes them without placement, where players put every cue at the bottom. Nil
+    /// leaves what was said earlier (by default true).
+    public var captionPlacement: Bool?
+    /// What the operator says of each caption service (language, name, whether to publish):
+    /// added to what was said earlier, a key at a time.
     public var captionServices = CaptionServiceSettings()
     /// Whether each side-loaded track is checked against the programme's speech before it is
     /// published (``Presentation/checkSync(_:)``), and fixed when it is off.
@@ -110,7 +120,7 @@ public struct PackageRequest: Sendable {
     /// A request for `tracks` and how to declare them; see each property.
     public init(
         tracks: [SubtitleTrack], preferredLanguage: LanguageTag? = nil, output: URL? = nil,
-        closedCaptions: ClosedCaptionsRequest = .automatic, captions: CaptionMode = .auto
+        closedCaptions: ClosedCaptionsRequest? = nil, captions: CaptionMode? = nil
     ) {
         self.tracks = tracks
         self.preferredLanguage = preferredLanguage

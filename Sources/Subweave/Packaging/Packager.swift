@@ -80,7 +80,7 @@ public struct Packager: Sendable {
         return try await onDispatch { () throws(SubweaveError) in
             try writer.commit(
                 generations: generations, master: plan.master, managedFolders: plan.managedFolders,
-                named: plan.named, previous: plan.previous, removedFolders: plan.removedFolders)
+                named: plan.named, previous: plan.previous, removedFolders: plan.removedFolders, intent: plan.intent)
         }
     }
 }

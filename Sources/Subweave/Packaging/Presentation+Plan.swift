@@ -25,14 +25,20 @@ extension Presentation {
         }
         // Said before any work: the master is replaced by renaming a new file over it.
         try FileSystem.refuseReplacing(output.path, what: "the master")
+        try FileSystem.refuseReplacing(TitleIntent.path(beside: output), what: "the intent record")
+        // What earlier runs (and other tools) left, and what the operator said of the title.
+        let existing = await ExistingRendition.read(self)
+        var intent = try startingIntent(output: output, existing: existing)
+        var intentChanges = intent.applySettings(of: request)
+        let settings = intent.settings
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
         var captions = ProgrammeCaptions.none
-        if request.captions == .auto || request.closedCaptions != .none {
+        if settings.captions == .auto || settings.closedCaptions != .none {
             var scanner = CaptionScanner(reader: reader)
             scanner.onProgress = onProgress
-            captions = try await scanner.scan(timeline, playlistURL: reference.url).with(request.captionServices)
+            captions = try await scanner.scan(timeline, playlistURL: reference.url).with(settings.captionServices)
         }
         // Each track against the programme's speech, when asked: warned of, or retimed.
         var request = request
@@ -43,21 +49,30 @@ extension Presentation {
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
-        if request.captions == .auto { planner.add(captions, placement: request.captionPlacement) }
+        if settings.makesCaptionRenditions { planner.add(captions, placement: settings.captionPlacement) }
         var warnings = self.warnings + syncWarnings
         try checkEmpty(planner, request, &warnings)
 
         // What earlier runs (and other tools) left: removed, refreshed, retimed.
-        let existing = await ExistingRendition.read(self)
-        let removal = try await planEarlierRuns(request, existing: existing, output: output, planner: &planner, warnings: &warnings)
-        guard !planner.renditions.isEmpty || !removal.lines.isEmpty else {
+        let removal = try await planEarlierRuns(
+            request, settings: settings, captions: captions, existing: existing, output: output, planner: &planner, warnings: &warnings)
+        // Tracks a replacing run leaves out are dropped, not named: a warning.
+        let namedRemovals = request.replace ? [] : Set(removal.removed.compactMap(\.identity))
+        let (trackChanges, dropped) = intent.applyTracks(request.tracks, removed: namedRemovals, replacing: request.replace)
+        intentChanges += trackChanges
+        warnings += dropped.map { PackageWarning(.intentDropped, "\($0) was given by an earlier run and is dropped by \(Setting.replace)") }
+        let undoes = Self.removesEverything(master, planner: planner, removal: removal)
+        var rewritten = try rewriteMaster(
+            planner.declarations, removing: removal.lines, settings: settings, captions: captions, ownCaptionGroup: intent.declaredCaptionGroup,
+            restoring: undoes && intent.closedCaptions == nil ? intent.originalClosedCaptions : nil)
+        // Nothing to add, take out or declare: a run with nothing to do is an error, not a rewrite.
+        guard !planner.renditions.isEmpty || !removal.lines.isEmpty || rewritten.captionGroup != nil else {
             throw .nothingToPackage(reference: MediaReader.display(reference.url))
         }
-        var rewritten = try rewriteMaster(planner.declarations, removing: removal.lines, request: request, captions: captions)
-        warnings += request.closedCaptions.warnings(captions, mode: request.captions)
+        warnings += settings.closedCaptions.warnings(captions, mode: settings.captions)
         warnings += captions.notes.map { PackageWarning(.media, "while reading captions: \($0)") }
         warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, made.map(\.coverageCues))
-        if let preferred = request.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
+        if let preferred = settings.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
         let previous = Self.managedGenerations(master, includingLegacy: true)
         let tracks = planner.reportsMarkingUnchanged(previous: previous)
@@ -65,13 +80,39 @@ extension Presentation {
         var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
         report.removed = removal.removed
         report.sync = syncEntries
+        intent.declaredCaptionGroup = rewritten.captionGroup
+        report.intent = intent
+        report.intentChanges = intentChanges
         if request.strict { try Self.failOnWarnings(report) }
         let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
         return PackagePlan(
             masterURL: masterURL, masterBytes: masterBytes, output: output, master: rewritten.master.playlist,
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
-            removedFolders: removal.folders.subtracting(named.keys))
+            removedFolders: removal.folders.subtracting(named.keys), intent: intent)
+    }
+
+    /// The intent a run starts from: the record beside the output (or the master), else what an
+    /// earlier Subweave without records left in its renditions; a title Subweave has never
+    /// touched also keeps its variants' CLOSED-CAPTIONS, to give them back when everything
+    /// Subweave adds is taken out again.
+    func startingIntent(output: URL, existing: [ExistingRendition]) throws(SubweaveError) -> TitleIntent {
+        if let recorded = try TitleIntent.read(output: output, master: masterURL, loader: loader) { return recorded }
+        var intent = TitleIntent.inferred(from: existing)
+        if !existing.contains(where: \.isManaged) {
+            intent.originalClosedCaptions = master.variants.map { $0.attributes["CLOSED-CAPTIONS"]?.rawValue }
+        }
+        return intent
+    }
+
+    /// Whether the new master keeps nothing Subweave manages: no rendition written, and every
+    /// managed one taken out.
+    static func removesEverything(_ master: MasterPlaylist, planner: RenditionPlanner, removal: RemovalDecision) -> Bool {
+        guard planner.renditions.isEmpty else { return false }
+        return master.renditions.allSatisfy { rendition in
+            guard let uri = rendition.uri, RenditionLayout.recognise(uri) != nil else { return true }
+            return removal.lines.contains(rendition.lineIndex)
+        }
     }
 
     /// Checks the request's tracks against the programme's speech when it asks (``SyncMode``),
@@ -185,11 +226,20 @@ extension Presentation {
     /// The master with `declarations` added and the lines `removing` taken out, DEFAULT by the
     /// request's preferred language and CLOSED-CAPTIONS as it asks given `captions`: what
     /// a package run and each pass of a live follow write.
+    ///
+    /// With `restoring`, the variants' CLOSED-CAPTIONS as they were before Subweave first wrote
+    /// the master (it takes everything it added out, and nothing was said of CLOSED-CAPTIONS).
     func rewriteMaster(
-        _ declarations: [NewSubtitleRendition], removing: Set<Int> = [], request: PackageRequest, captions: ProgrammeCaptions
+        _ declarations: [NewSubtitleRendition], removing: Set<Int> = [], settings: EffectiveSettings, captions: ProgrammeCaptions,
+        ownCaptionGroup: String? = nil, restoring original: [String?]? = nil
     ) throws(SubweaveError) -> MasterRewriter.Result {
-        try MasterRewriter(preferredLanguage: request.preferredLanguage, closedCaptions: request.closedCaptions.policy(captions, mode: request.captions))
-            .rewrite(master, renditions: declarations, removing: removing)
+        // The caption services published as subtitle renditions: made now, or kept from earlier.
+        let asRenditions = Set(declarations.compactMap { d in d.identity.hasPrefix("cea") ? d.identity.split(separator: ":").last.map(String.init) : nil })
+        var policy = settings.closedCaptions.policy(captions, asRenditions: asRenditions)
+        if let original, policy == .automatic { policy = .restore(original) }
+        var rewriter = MasterRewriter(preferredLanguage: settings.preferredLanguage, closedCaptions: policy)
+        rewriter.ownCaptionGroup = ownCaptionGroup
+        return try rewriter.rewrite(master, renditions: declarations, removing: removing)
     }
 
     /// The rewritten master with its relative URIs rewritten for `output`'s folder.
@@ -209,7 +259,9 @@ extension Presentation {
             warnings.append(
                 PackageWarning(.uriNotRebased, "\(uri) uses a variable ({$…}) and was kept as written; check that it resolves from the new master"))
         }
-        return MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
+        var result = MasterRewriter.Result(master: master, groups: rewritten.groups, warnings: rewritten.warnings)
+        result.captionGroup = rewritten.captionGroup
+        return result
     }
 
     /// The report of a run that writes `output`.

@@ -67,6 +67,7 @@ package struct RenditionPlanner {
             ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
             firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
             written: rendition.written, warnings: warnings)
+        report.notes = track.information
         if appending != nil && !rendition.appendsNothing { report.action = "appended" }
         report.encodingConfidence = ingested.encodingConfidence
         return TrackRendition(rendition: rendition, declaration: declaration, report: report)

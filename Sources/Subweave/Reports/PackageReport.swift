@@ -29,6 +29,9 @@ public struct PackageReport: Sendable, Codable, Equatable {
         /// report of many long renditions does not hold every name.
         var written: FilesWritten
         public var warnings: [String]
+        /// What was done as documented, said for the record (a language taken from the file's
+        /// `xml:lang`): never a warning, never a failure under strict.
+        public var notes: [String] = []
         /// `added` (a track of the request or decoded captions), `refreshed` (an earlier run's
         /// rendition segmented again from its kept cues), `unchanged` (refreshed to the same
         /// files: the video did not change) or `retimed` (another tool's rendition
@@ -38,7 +41,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
         enum CodingKeys: String, CodingKey {
             case sourceID = "source_id", identity, language, name, ingestFormat = "ingest_format", encoding
             case encodingConfidence = "encoding_confidence"
-            case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings, action
+            case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings, notes, action
         }
 
         /// The paths a rendition writes.
@@ -83,6 +86,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
                 playlist: try c.decode(String.self, forKey: .playlist), written: .listed(try c.decode([String].self, forKey: .filesWritten)),
                 warnings: try c.decode([String].self, forKey: .warnings))
             action = try c.decodeIfPresent(String.self, forKey: .action) ?? "added"
+            notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -98,6 +102,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
             try c.encode(playlist, forKey: .playlist)
             try c.encode(filesWritten, forKey: .filesWritten)
             try c.encode(warnings, forKey: .warnings)
+            if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
             try c.encode(action, forKey: .action)
         }
 
@@ -105,7 +110,8 @@ public struct PackageReport: Sendable, Codable, Equatable {
         public static func == (a: Track, b: Track) -> Bool {
             a.sourceID == b.sourceID && a.identity == b.identity && a.language == b.language && a.name == b.name
                 && a.ingestFormat == b.ingestFormat && a.encoding == b.encoding && a.cueCount == b.cueCount
-                && a.firstCueStart == b.firstCueStart && a.playlist == b.playlist && a.warnings == b.warnings && a.action == b.action
+                && a.firstCueStart == b.firstCueStart && a.playlist == b.playlist && a.warnings == b.warnings && a.notes == b.notes
+                && a.action == b.action
                 && (a.written == b.written || a.filesWritten == b.filesWritten)
         }
     }
@@ -193,6 +199,10 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var removed: [Removed] = []
     /// What the sync check found per track (empty when it did not run).
     public var sync: [Sync] = []
+    /// What the operator has said of the title after this run (kept beside the master).
+    public var intent: TitleIntent?
+    /// What this run changed of it, a line each.
+    public var intentChanges: [MessageText] = []
 
     /// One track's sync check: ``SyncFinding`` as the report keeps it, and whether it was fixed.
     public struct Sync: Sendable, Codable, Equatable {
@@ -211,7 +221,8 @@ public struct PackageReport: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", referenceReason = "reference_reason"
         case segmentCount = "segment_count"
-        case duration, timeline, groups, tracks, captions, warnings, unchanged, removed, sync
+        case duration, timeline, groups, tracks, captions, warnings, unchanged, removed, sync, intent
+        case intentChanges = "intent_changes"
     }
 
     /// Every warning of the run: the run's, then each track's (coded `track`, named by its
@@ -231,9 +242,11 @@ public struct PackageReport: Sendable, Codable, Equatable {
             if track.action == "unchanged" { continue }
             let verb = track.action == "added" ? "" : "\(track.action): "
             lines.append("\(verb)\(track.identity): \(track.cueCount.counted("cue")) (\(track.ingestFormat)), first at \(first) → \(track.playlist)")
+            for note in track.notes { lines.append("  note: \(note)") }
             for warning in track.warnings { lines.append("  warning: \(warning)") }
         }
         for gone in removed { lines.append("\(gone.reason.rendered(spelling)): \(gone.identity ?? "\"\(gone.name)\"") (line \(gone.line))") }
+        for change in intentChanges { lines.append("intent: \(change.rendered(spelling))") }
         for check in sync where check.fixed { lines.append("sync: \(check.identity) was \(check.verdict), retimed with \(check.suggested ?? "")") }
         for warning in warnings { lines.append("warning: \(warning.message.rendered(spelling))") }
         if let output, unchanged {

@@ -45,6 +45,12 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case syncNoMatch = "sync_no_match"
         /// A track was retimed to fit the programme's speech.
         case syncFixed = "sync_fixed"
+        /// Something an earlier run said of the title is dropped by this one without being named
+        /// (a track left out of a replacing run).
+        case intentDropped = "intent_dropped"
+        /// A caption rendition an earlier run published was taken out (its service is no longer
+        /// published, or no longer in the video).
+        case captionRenditionRemoved = "caption_rendition_removed"
     }
 
     public let code: Code

@@ -88,4 +88,7 @@ package enum ClosedCaptionsPolicy: Sendable, Equatable {
     case none
     /// Declare these services in group `cc` (or `cc2`… if taken); with none, `NONE` everywhere.
     case declare([CaptionServiceDeclaration])
+    /// Give every variant back the CLOSED-CAPTIONS it had before Subweave first wrote the master
+    /// (one value each, nil for none): Subweave takes out everything it added.
+    case restore([String?])
 }

@@ -7,6 +7,8 @@ import Timebase
 package struct MasterRewriter: Sendable {
     package var preferredLanguage: LanguageTag?
     package var closedCaptions: ClosedCaptionsPolicy
+    /// The CLOSED-CAPTIONS group an earlier run of Subweave declared, if any.
+    package var ownCaptionGroup: String?
 
     package init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
         self.preferredLanguage = preferredLanguage
@@ -19,6 +21,8 @@ package struct MasterRewriter: Sendable {
         /// The SUBTITLES groups the renditions joined.
         package let groups: [String]
         package let warnings: [PackageWarning]
+        /// The CLOSED-CAPTIONS group the rewrite declared services in, if it declared any.
+        package var captionGroup: String?
     }
 
     /// Declares `renditions` in every SUBTITLES group the variants use (or a new group `subs`),
@@ -53,12 +57,15 @@ package struct MasterRewriter: Sendable {
                 ? .remove("SUBTITLES")  // the group is gone: a variant may not name it (§4.4.6.2)
                 : .setIfAbsent("SUBTITLES", .quoted(groups[0]), order: AttributeOrder.streamInf)
         ]
-        let captions = ClosedCaptionsEdit(master: master, policy: closedCaptions).edits()
+        let captionEdit = ClosedCaptionsEdit(master: master, policy: closedCaptions, ownGroup: ownCaptionGroup)
+        let captions = captionEdit.edits()
         variantEdits += captions.variantEdits
         edits += captions.edits
         edits.append(.editAttributes(tag: TagName.streamInf, variantEdits))
         do { try master.apply(edits) } catch { throw .playlist(error) }
-        return Result(master: master, groups: remaining == 0 ? [] : groups, warnings: captions.warnings)
+        var result = Result(master: master, groups: remaining == 0 ? [] : groups, warnings: captions.warnings)
+        result.captionGroup = captionEdit.group
+        return result
     }
 
     /// The SUBTITLES groups the variants name, in order; else a new group `subs` (`subs-2` … if taken).
@@ -103,28 +110,55 @@ package struct MasterRewriter: Sendable {
 struct ClosedCaptionsEdit {
     let master: MasterPlaylist
     let policy: ClosedCaptionsPolicy
+    /// The group an earlier run of Subweave declared (``TitleIntent/declaredCaptionGroup``): its
+    /// lines are Subweave's to replace or take out; other groups are the master's own.
+    var ownGroup: String?
+
+    /// The group a `.declare` policy declares its services in (Subweave's earlier one, if any).
+    var group: String? {
+        guard case .declare(let services) = policy, !services.isEmpty else { return nil }
+        return ownGroup ?? freeGroupID()
+    }
 
     /// The edits of every variant's attributes, of the renditions, and the warnings.
     func edits() -> (variantEdits: [AttributeEdit], edits: [MasterPlaylist.Edit], warnings: [PackageWarning]) {
         let captionRenditions = master.renditions.filter { $0.type == .closedCaptions }
-        let captionGroups = Set(captionRenditions.compactMap(\.groupID))
+        let own = captionRenditions.filter { ownGroup != nil && $0.groupID == ownGroup }.map { MasterPlaylist.Edit.remove(line: $0.lineIndex) }
+        let foreign = captionRenditions.filter { ownGroup == nil || $0.groupID != ownGroup }
+        let foreignGroups = Set(foreign.compactMap(\.groupID))
         let used = master.variants.lazy.compactMap { v -> String? in
-            guard let a = v.attributes["CLOSED-CAPTIONS"], a.isQuoted, captionGroups.contains(a.unquoted) else { return nil }
+            guard let a = v.attributes["CLOSED-CAPTIONS"], a.isQuoted, foreignGroups.contains(a.unquoted) else { return nil }
             return a.unquoted
         }.first
+        let none: AttributeEdit = .set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf)
         switch policy {
+        case .restore(let original):
+            return restore(original).map { ($0.variantEdits, own + $0.edits, $0.warnings) }
+                ?? ClosedCaptionsEdit(master: master, policy: .automatic, ownGroup: ownGroup).edits()
         case .automatic where used != nil:
-            return ([.removeUnlessQuoted("CLOSED-CAPTIONS", kept: captionGroups)], [], keepDeclared(used ?? "", captionGroups))
-        case .automatic, .none, .declare([]):
+            return ([.removeUnlessQuoted("CLOSED-CAPTIONS", kept: foreignGroups)], own, keepDeclared(used ?? "", foreignGroups))
+        case .automatic where !foreign.isEmpty:
+            // Caption groups no variant names are the master's own business: kept, and said.
+            let groups = foreignGroups.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return (
+                [none], own,
+                [
+                    PackageWarning(
+                        .captionGroupsKept,
+                        "the master declares CLOSED-CAPTIONS group(s) \(groups) that no variant names; kept as they are (\(Setting.closedCaptionsNone) removes them)"
+                    )
+                ]
+            )
+        case .automatic: return ([none], own, [])
+        case .none, .declare([]):
             var warnings: [PackageWarning] = []
-            if case .declare = policy, !captionGroups.isEmpty {
+            if case .declare = policy, !foreign.isEmpty {
                 warnings.append(
                     PackageWarning(.captionGroupsRemoved, "no CEA-608 service was found in the video; the master's CLOSED-CAPTIONS renditions were removed"))
             }
-            let none: AttributeEdit = .set("CLOSED-CAPTIONS", .enumerated("NONE"), order: AttributeOrder.streamInf)
             return ([none], captionRenditions.map { .remove(line: $0.lineIndex) }, warnings)
         case .declare(let services):
-            let group = freeGroupID()
+            let group = ownGroup ?? freeGroupID()
             let anchor = master.renditions.filter { $0.type != .closedCaptions }.last.map { $0.lineIndex + 1 } ?? MasterRewriter.firstStreamLine(master)
             let inserted: MasterPlaylist.Edit = .insertTags(before: anchor, services.map { (TagName.media, $0.attributes(group: group)) })
             // INSTREAM-ID "SERVICEn" (CEA-708) needs protocol version 7 (RFC 8216bis §7).
@@ -134,6 +168,15 @@ struct ClosedCaptionsEdit {
                 captionRenditions.map { .remove(line: $0.lineIndex) } + [inserted] + version, []
             )
         }
+    }
+
+    /// Every variant's CLOSED-CAPTIONS as it was before Subweave first wrote the master, when
+    /// they were all the same (nil when they differed: the caller falls back).
+    private func restore(_ original: [String?]) -> (variantEdits: [AttributeEdit], edits: [MasterPlaylist.Edit], warnings: [PackageWarning])? {
+        guard let first = original.first, original.allSatisfy({ $0 == first }) else { return nil }
+        guard let raw = first else { return ([.remove("CLOSED-CAPTIONS")], [], []) }
+        let value: AttributeValue = raw.hasPrefix("\"") ? .quoted(String(raw.dropFirst().dropLast())) : .enumerated(raw)
+        return ([.set("CLOSED-CAPTIONS", value, order: AttributeOrder.streamInf)], [], [])
     }
 
     /// The master declares caption groups its variants use: kept, and NONE (which cannot stand

@@ -53,18 +53,15 @@ package enum RenditionRules {
 
     /// Whether a new member at `index` is AUTOSELECT=YES.
     ///
-    /// YES when it is the DEFAULT, and for SDH renditions whatever their language (Apple HLS
-    /// Authoring Spec 4.6: a rendition marked as transcribing spoken dialog must be
-    /// AUTOSELECT=YES); never for `und` (or no language) otherwise; YES for forced renditions
-    /// (5.11); otherwise YES only for the first member of the group with its
-    /// LANGUAGE/FORCED/CHARACTERISTICS combination, so AUTOSELECT members differ as RFC 8216bis
-    /// §4.4.6.1.1 asks.
+    /// YES when it is the DEFAULT; never for `und` (or no language) otherwise; else YES for the
+    /// first member of the group with its LANGUAGE/FORCED/CHARACTERISTICS combination (SDH
+    /// renditions, Apple HLS Authoring Spec 4.6, and forced ones, 5.11, among them), so that
+    /// AUTOSELECT members differ as RFC 8216bis §4.4.6.1.1 asks: a second English SDH rendition
+    /// (CC3 beside CC1) could not be told from the first by a player choosing automatically.
     package static func autoselect(at index: Int, in members: [Member], isDefault: Bool) -> Bool {
         if isDefault { return true }
         let member = members[index]
-        if isSDH(member.characteristics) { return true }
         guard let language = member.language, !language.isUndetermined else { return false }
-        if member.forced || member.characteristics != nil { return true }
         return !members[..<index].contains { other in
             other.language == language && other.forced == member.forced && other.characteristics == member.characteristics
         }

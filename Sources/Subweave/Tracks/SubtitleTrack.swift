@@ -39,8 +39,11 @@ public struct SubtitleTrack: Sendable, Equatable {
     public package(set) var rate = ClockRate.one
     /// A forced text encoding, or nil to detect.
     public let encoding: TextEncoding?
-    /// Things registration adjusted (a clamped delay).
+    /// Things registration adjusted (a clamped delay): warnings.
     public let notes: [String]
+    /// What was decided as documented (the language taken from a TTML file's `xml:lang`): said in
+    /// the report, never a warning.
+    public package(set) var information: [String] = []
 
     /// The largest delay accepted; more is clamped with a note.
     public static let maximumDelay = MediaTime(seconds: 10)
@@ -113,8 +116,9 @@ public struct SubtitleTrack: Sendable, Equatable {
         var track = SubtitleTrack(
             sourceID: sourceID, source: source, language: language, label: label, labelIsDerived: labelIsDerived, declaredFormat: declaredFormat,
             format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: delay, offset: offset, encoding: encoding,
-            notes: notes + ["language \(language) from the file's xml:lang"])
+            notes: notes)
         track.rate = rate
+        track.information = information + ["language \(language) from the file's xml:lang"]
         return track
     }
 

@@ -3,10 +3,18 @@ import Subweave
 
 /// `subweave list`.
 enum ListCommand {
+    /// The renditions, and what the operator has said of the title (nil: no record).
+    struct ListJSON: Encodable {
+        let renditions: [ListedRendition]
+        let intent: TitleIntent?
+    }
+
     static func run(_ context: Context) async throws -> Int32 {
-        let renditions = try await RenditionList.read(master: Commands.url(context.arguments.positionals[0]), loader: Commands.loader(context))
+        let master = Commands.url(context.arguments.positionals[0])
+        let renditions = try await RenditionList.read(master: master, loader: Commands.loader(context))
         if context.json {
-            try Output.json(["renditions": renditions], schema: "subweave.list/1")
+            let intent = master.isFileURL ? try TitleIntent.recorded(for: master, loader: Commands.loader(context)) : nil
+            try Output.json(ListJSON(renditions: renditions, intent: intent), schema: "subweave.list/1")
             return 0
         }
         for r in renditions {

@@ -5,12 +5,8 @@ import Subweave
 enum PackageCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
-        var request = PackageRequest(
-            tracks: try registerTracks(arguments), preferredLanguage: arguments.value("--preferred-language").flatMap(LanguageTag.init(parsing:)),
-            closedCaptions: arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
-            captions: arguments.value("--captions") == "off" ? .off : .auto)
-        request.captionServices = try captionServices(arguments)
-        request.captionPlacement = arguments.value("--caption-placement") != "none"
+        var request = PackageRequest(tracks: try registerTracks(arguments))
+        try sayCaptionSettings(arguments, into: &request)
         request.sync = arguments.flag("--fix-sync") ? .fix : arguments.flag("--check-sync") ? .check : .off
         request.replace = arguments.flag("--replace")
         request.refreshExisting = !arguments.flag("--no-refresh")
@@ -43,7 +39,9 @@ enum PackageCommand {
         }
         if context.json {
             try Output.json(
-                LiveJSON(reason: report.reason, segmentsWritten: report.segmentsWritten, lateCues: report.lateCues, notes: report.notes),
+                LiveJSON(
+                    reason: report.reason, segmentsWritten: report.segmentsWritten, lateCues: report.lateCues, missedCues: report.missedCues,
+                    notes: report.notes),
                 schema: "subweave.follow/1")
         } else {
             context.note(
@@ -51,7 +49,12 @@ enum PackageCommand {
             )
             for (identity, count) in report.lateCues.sorted(by: { $0.key < $1.key }) {
                 context.note(
-                    "warning: \(identity): \(count.counted("cue")) arrived after their segment was published; \(count == 1 ? "it" : "they") went into the next segment"
+                    "warning: \(identity): \(count.counted("cue")) arrived after the segment \(count == 1 ? "it starts" : "they start") in was published; \(count == 1 ? "it shows" : "they show") from the next segment's start"
+                )
+            }
+            for (identity, count) in report.missedCues.sorted(by: { $0.key < $1.key }) {
+                context.note(
+                    "warning: \(identity): \(count.counted("cue")) arrived after every segment \(count == 1 ? "it shows" : "they show") in was published and \(count == 1 ? "was" : "were") left out of the live segments; refresh the title once the event has ended to publish \(count == 1 ? "it" : "them")"
                 )
             }
             for note in report.notes { context.note(note) }
@@ -63,15 +66,31 @@ enum PackageCommand {
         let reason: String
         let segmentsWritten: Int
         let lateCues: [String: Int]
+        let missedCues: [String: Int]
         let notes: [String]
 
-        enum CodingKeys: String, CodingKey { case reason, segmentsWritten = "segments_written", lateCues = "late_cues", notes }
+        enum CodingKeys: String, CodingKey {
+            case reason, segmentsWritten = "segments_written", lateCues = "late_cues", missedCues = "missed_cues", notes
+        }
+    }
+
+    /// What the command says of the title's settings; an option not given says nothing (the
+    /// title keeps what was said before: ``TitleIntent``).
+    static func sayCaptionSettings(_ arguments: ParsedArguments, into request: inout PackageRequest) throws {
+        if let text = arguments.value("--preferred-language") {
+            request.preferredLanguage = text.lowercased() == "none" ? .undetermined : LanguageTag(parsing: text)
+        }
+        request.closedCaptions = arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:))
+        request.captions = arguments.value("--captions").flatMap(CaptionMode.init(rawValue:))
+        request.captionPlacement = arguments.value("--caption-placement").map { $0 != "none" }
+        request.captionServices = try captionServices(arguments)
     }
 
     /// `subweave remove`: a run that takes renditions out and adds none.
     static func remove(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
-        var request = PackageRequest(tracks: [], captions: .off)
+        var request = PackageRequest(tracks: [])
+        try sayCaptionSettings(arguments, into: &request)
         let language = arguments.value("--language").flatMap(LanguageTag.init(parsing:))
         if let id = arguments.value("--id") {
             request.removals = [RemovalSelector(sourceID: id, language: language)]
@@ -85,10 +104,9 @@ enum PackageCommand {
     /// `subweave refresh`: a run that adds nothing and writes every managed rendition again.
     static func refresh(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
-        var request = PackageRequest(tracks: [], captions: arguments.value("--captions") == "off" ? .off : .auto)
-        request.captionPlacement = arguments.value("--caption-placement") != "none"
+        var request = PackageRequest(tracks: [])
+        try sayCaptionSettings(arguments, into: &request)
         request.retimeExisting = arguments.flag("--retime-existing")
-        request.captionServices = try captionServices(arguments)
         return try await write(request, context)
     }
 

@@ -1,0 +1,137 @@
+import Foundation
+import Timebase
+
+/// The settings a run works with: what the intent says, with the defaults for what it does not.
+struct EffectiveSettings: Sendable, Equatable {
+    /// nil: no preference.
+    var preferredLanguage: LanguageTag?
+    var closedCaptions: ClosedCaptionsRequest
+    var captions: CaptionMode
+    var captionPlacement: Bool
+    var captionServices: CaptionServiceSettings
+
+    /// Whether the caption services found become subtitle renditions: captions `auto`, and not
+    /// declared in-band instead (a service is never offered twice).
+    var makesCaptionRenditions: Bool { captions == .auto && closedCaptions != .inBand }
+}
+
+extension TitleIntent {
+    /// The settings to run with: each said value, else its default.
+    var settings: EffectiveSettings {
+        var services = CaptionServiceSettings(defaultLanguage: captionLanguage.flatMap(LanguageTag.init(parsing:)))
+        for (name, said) in captionServices {
+            services.services[name] = CaptionServiceSetting(
+                language: said.language.flatMap(LanguageTag.init(parsing:)), name: said.name, publish: said.publish)
+        }
+        let preferred = preferredLanguage.flatMap(LanguageTag.init(parsing:))
+        return EffectiveSettings(
+            preferredLanguage: preferred?.isUndetermined == true ? nil : preferred,
+            closedCaptions: closedCaptions.flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
+            captions: captions.flatMap(CaptionMode.init(rawValue:)) ?? .auto, captionPlacement: captionPlacement ?? true,
+            captionServices: services)
+    }
+
+    /// Takes in what `request` says of the title's settings (a setting it leaves nil is not
+    /// said, and keeps what was said before); returns what changed, for the report.
+    mutating func applySettings(of request: PackageRequest) -> [MessageText] {
+        var changes: [MessageText] = []
+        func set<T: Equatable>(_ value: T?, _ current: inout T?, _ what: MessageText, _ show: (T?) -> String) {
+            guard let value, value != current else { return }
+            changes.append("\(what): \(show(current)) → \(show(value))")
+            current = value
+        }
+        let shown: (String?) -> String = { $0 ?? "not said" }
+        set(request.preferredLanguage.map(\.description), &preferredLanguage, "preferred language (\(Setting.preferredLanguage))") {
+            $0 == "und" ? "none" : shown($0)
+        }
+        set(request.closedCaptions?.rawValue, &closedCaptions, "CLOSED-CAPTIONS", shown)
+        set(request.captions?.rawValue, &captions, "captions", shown)
+        set(request.captionPlacement, &captionPlacement, "caption placement") { $0.map { $0 ? "kept" : "none" } ?? "not said" }
+        set(request.captionServices.defaultLanguage?.description, &captionLanguage, "caption language (\(Setting.captionLanguage))", shown)
+        for name in request.captionServices.services.keys.sorted() {
+            guard let said = request.captionServices.services[name] else { continue }
+            var service = captionServices[name] ?? Service()
+            let what: MessageText = "caption service \(name) (\(Setting.captionService))"
+            set(said.language?.description, &service.language, "\(what) language", shown)
+            set(said.name, &service.name, "\(what) name", shown)
+            set(said.publish, &service.publish, "\(what) publish") { $0.map { $0 ? "yes" : "no" } ?? "not said" }
+            captionServices[name] = service
+        }
+        return changes
+    }
+
+    /// Takes in the tracks a run writes (replacing those of the same identity), and drops those
+    /// its removals took out; with `replacing`, the tracks given are the whole set.
+    ///
+    /// Returns what changed, and the tracks said earlier that the run dropped without naming
+    /// them (`replace`): a warning, a failure under strict.
+    mutating func applyTracks(_ written: [SubtitleTrack], removed: Set<String>, replacing: Bool) -> (changes: [MessageText], dropped: [String]) {
+        var changes: [MessageText] = []
+        var dropped: [String] = []
+        let given = written.map(Track.init)
+        let givenIdentities = Set(given.map(\.identity))
+        var kept: [Track] = []
+        for track in tracks {
+            if givenIdentities.contains(track.identity) { continue }
+            if removed.contains(track.identity) {
+                changes.append("track \(track.identity): removed")
+            } else if replacing {
+                dropped.append(track.identity)
+                changes.append("track \(track.identity): removed (\(Setting.replace))")
+            } else {
+                kept.append(track)
+            }
+        }
+        for track in given {
+            if let old = tracks.first(where: { $0.identity == track.identity }) {
+                if old != track { changes.append("track \(track.identity): described again (\(old.url) → \(track.url))") }
+            } else {
+                changes.append("track \(track.identity): added")
+            }
+        }
+        tracks = kept + given
+        return (changes, dropped)
+    }
+}
+
+extension TitleIntent {
+    /// The record beside `output`, else beside `master`; nil when neither has one.
+    ///
+    /// A first run written elsewhere starts from the source title's record. A record that cannot be read is an
+    /// error naming it: a run never forgets what was said by mistaking a damaged record for none.
+    static func read(output: URL, master: URL, loader: ResourceLoader) throws(SubweaveError) -> TitleIntent? {
+        for url in output == master ? [output] : [output, master] where url.isFileURL {
+            let path = path(beside: url)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let bytes: [UInt8]
+            do { bytes = try ResourceLoader.readFile(path, limit: 16 << 20, kind: .playlist, within: loader.confinement) } catch {
+                throw .io(path: path, reason: "the intent record \(error.message)")
+            }
+            do { return try JSONDecoder().decode(TitleIntent.self, from: Data(bytes)) } catch {
+                throw .io(
+                    path: path,
+                    reason:
+                        "is not an intent record Subweave can read (\(error)); it keeps what the operator said of this title: fix it or remove it (then earlier settings are inferred from the renditions)"
+                )
+            }
+        }
+        return nil
+    }
+
+    /// What an earlier Subweave said without a record: the caption services' names and
+    /// languages kept in their renditions' records.
+    static func inferred(from existing: [ExistingRendition]) -> TitleIntent {
+        var intent = TitleIntent()
+        for e in existing where e.isManaged {
+            guard let record = e.record, record.identity.hasPrefix("cea") else { continue }
+            let service = String(record.identity.split(separator: ":").last ?? "")
+            guard CaptionServiceSettings.serviceNames.contains(service) else { continue }
+            let language = LanguageTag(parsing: record.language).flatMap { $0.isUndetermined ? nil : $0 }
+            // A name Subweave derived ("English (CC1)") was not said.
+            let derived = language?.englishName.map { "\($0) (\(service))" } ?? service
+            intent.captionServices[service] = Service(
+                language: language?.description, name: record.name == derived ? nil : record.name, publish: true)
+        }
+        return intent
+    }
+}
