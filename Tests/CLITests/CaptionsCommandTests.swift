@@ -54,6 +54,36 @@ struct CaptionsCommandTests {
         #expect(detect.stdout.contains("captions: CC1"), "\(detect.stdout)")
     }
 
+    /// `--detect` of a master finds what `--detect` of its first segment finds: the first
+    /// caption, on screen when the look stops (it said "no captions" for the master).
+    @Test(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+    func detectingAMasterAgreesWithItsFirstSegment() throws {
+        let hls = try CaptionedStream.hls()
+        let master = try BuiltTool.run(["captions", "--detect", hls + "/master.m3u8", "--json"])
+        let segment = try BuiltTool.run(["captions", "--detect", hls + "/seg_000.ts", "--json"])
+        #expect(master.status == 0 && segment.status == 0, "\(master.stderr) \(segment.stderr)")
+        let a = try #require(try JSONSerialization.jsonObject(with: Data(master.stdout.utf8)) as? [String: Any])
+        let b = try #require(try JSONSerialization.jsonObject(with: Data(segment.stdout.utf8)) as? [String: Any])
+        #expect(a["captions"] as? Bool == true && a["service"] as? String == "CC1", "\(a)")
+        #expect(b["captions"] as? Bool == true && b["service"] as? String == "CC1", "\(b)")
+        #expect(abs((a["time"] as? Double ?? -1) - (b["time"] as? Double ?? 1)) < 0.002, "\(a) \(b)")
+    }
+
+    /// `validate` on a master whose variants say nothing of CLOSED-CAPTIONS, over video that
+    /// carries captions: the advice is to declare or publish them, never NONE (which hides them).
+    @Test(.enabled(if: Tools.ffmpeg != nil && Tools.ffprobe != nil, "ffmpeg is missing"))
+    func validateNeverAdvisesNoneOverCaptions() throws {
+        let hls = try CaptionedStream.hls()
+        let validated = try BuiltTool.run(["validate", hls + "/master.m3u8"])
+        let finding = try #require(validated.stdout.split(separator: "\n").first { $0.contains("no CLOSED-CAPTIONS attribute") }, "\(validated.stdout)")
+        #expect(finding.contains("the video carries CC1") && finding.contains("NONE would hide them"), "\(finding)")
+        // Over video without captions, NONE is the advice.
+        let dir = try Fixtures.copyExample()
+        let plain = try BuiltTool.run(["validate", dir + "/master.m3u8"])
+        let advice = try #require(plain.stdout.split(separator: "\n").first { $0.contains("no CLOSED-CAPTIONS attribute") }, "\(plain.stdout)")
+        #expect(advice.contains("say CLOSED-CAPTIONS=NONE if the video carries no"), "\(advice)")
+    }
+
     /// `cues` and `convert` read SCC by its content (no `--format` needed), as `package` does:
     /// the EOC is the 9th word of the line at frame 30, so the caption shows at frame 38.
     @Test func cuesAndConvertReadSCC() throws {

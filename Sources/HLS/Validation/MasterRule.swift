@@ -25,6 +25,8 @@ struct MasterContext {
     }
 
     let master: MasterPlaylist
+    /// The caption service the video was seen to carry, when it was looked at.
+    var captionsFound: String?
     let renditions: [MasterPlaylist.Rendition]
     let variants: [MasterPlaylist.Variant]
     let groups: [Group]

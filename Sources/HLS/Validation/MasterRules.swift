@@ -4,9 +4,11 @@ import Timebase
 /// Specification, checked on a master playlist alone: a table of small rules, each with a stable
 /// identifier (`media.default-autoselect`, …) that its findings carry.
 package enum MasterRules {
-    /// Every finding for `master`, rule by rule in table order.
-    package static func check(_ master: MasterPlaylist) -> ValidationFindings {
-        let context = MasterContext(master)
+    /// Every finding for `master`, rule by rule in table order; `captionsFound` says what caption
+    /// service the video was seen to carry ("CC1, text at 0.534 s"), when it was looked at.
+    package static func check(_ master: MasterPlaylist, captionsFound: String? = nil) -> ValidationFindings {
+        var context = MasterContext(master)
+        context.captionsFound = captionsFound
         var sink = FindingSink(file: master.source)
         for rule in rules { rule.check(context, &sink) }
         return sink.findings
@@ -288,9 +290,15 @@ package enum MasterRules {
         MasterRule("variant.closed-captions") { c, sink in
             for v in c.variants {
                 guard let cc = v.attributes["CLOSED-CAPTIONS"] else {
+                    let none = "say CLOSED-CAPTIONS=NONE if the video carries no CEA-608/708 captions, else declare them in a TYPE=CLOSED-CAPTIONS group"
+                    let advice =
+                        c.captionsFound.map {
+                            "the video carries \($0): declare its services in a TYPE=CLOSED-CAPTIONS group, or publish them as subtitle renditions; NONE would hide them"
+                        } ?? none
                     sink.add(
-                        .warning, c.line(v.lineIndex), "Apple Technical Q&A QA1801", "a variant without in-band captions says CLOSED-CAPTIONS=NONE",
-                        "no CLOSED-CAPTIONS attribute: Apple players may list an \"Unknown CC\" option")
+                        .warning, c.line(v.lineIndex), "Apple Technical Q&A QA1801",
+                        "a variant says CLOSED-CAPTIONS (a group, or NONE without in-band captions)",
+                        "no CLOSED-CAPTIONS attribute, so Apple players may list an \"Unknown CC\" option; \(advice)")
                     continue
                 }
                 if cc.isQuoted && cc.unquoted == "NONE" {

@@ -55,7 +55,13 @@ package struct CaptionScanner {
         // renditions adds it then.
         if complete && playlist.hasEndList { decoding.finish(at: timeline.duration) }
         let cues = decoding.cues
+        // A bounded look stops at the first character decoded, on screen or not yet (a pop-on
+        // caption is loaded before it shows): that service is found, from that character's time.
+        let firstText = complete ? nil : decoding.firstText
         let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
+            if let firstText, firstText.service == service, cues[service]?.isEmpty ?? true {
+                return ProgrammeCaptions.Service(service: service, cues: [], firstSeen: firstText.time, segment: nil)
+            }
             guard let list = cues[service], let first = list.first else { return nil }
             let segment = playlist.segments.last { $0.start <= first.start }
             return ProgrammeCaptions.Service(

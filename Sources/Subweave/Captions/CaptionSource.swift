@@ -97,6 +97,15 @@ enum CaptionSource {
 
     /// Video access units read.
     var accessUnits: Int { decoder?.accessUnits ?? 0 }
+    /// The first printable character decoded, and its service (programme time).
+    var firstText: (service: CaptionService, time: MediaTime)? {
+        switch self {
+        case .transportStream(let r): return r.decoder?.firstText
+        case .fragmented(let r): return r.decoder.firstText
+        case .empty: return nil
+        }
+    }
+
     /// What was read although malformed, or assumed, about the media (each naming its file).
     var notes: [String] {
         switch self {

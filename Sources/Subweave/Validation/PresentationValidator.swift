@@ -68,8 +68,6 @@ public struct PresentationValidator: Sendable {
             add(PresentationRules.masterReadable, masterName, nil, Self.reason(error))
             return ValidationReport(findings: findings)
         }
-        findings += MasterRules.check(master)
-
         // The reference variant and its media timeline.
         let selection = ReferenceSelection(master: master, masterURL: masterURL, reader: reader)
         var reference: (url: URL, playlist: MediaPlaylist)
@@ -82,6 +80,8 @@ public struct PresentationValidator: Sendable {
             // The media could not be probed: check the playlists against the first variant alone.
             guard let first = master.variants.first, let read = try? await selection.readVariant(first, number: 0) else {
                 add(PresentationRules.variantReadable, masterName, nil, Self.reason(error))
+                findings += MasterRules.check(master)
+                findings.sortByPlace()
                 return ValidationReport(findings: findings)
             }
             reference = read
@@ -89,6 +89,7 @@ public struct PresentationValidator: Sendable {
                 PresentationRules.timelineReadable, MediaReader.display(read.0), nil,
                 "the video's timeline could not be read (\(Self.reason(error))); segment timing was not checked")
         }
+        findings += MasterRules.check(master, captionsFound: await captionsFound(master, reference: reference.url, timeline: timeline, reader: reader))
 
         var seen: Set<String> = []
         for rendition in master.renditions where rendition.type == .subtitles {
@@ -103,6 +104,19 @@ public struct PresentationValidator: Sendable {
         }
         findings.sortByPlace()
         return ValidationReport(findings: findings)
+    }
+
+    /// When a variant says nothing of CLOSED-CAPTIONS, the caption service a bounded look at the
+    /// video finds (``CaptionScanner/detectionAccessUnits``), for the advice: nil when none was
+    /// found or the video could not be read.
+    func captionsFound(_ master: MasterPlaylist, reference: URL, timeline: ProgrammeTimeline?, reader: MediaReader) async -> String? {
+        guard let timeline, master.variants.contains(where: { $0.attributes["CLOSED-CAPTIONS"] == nil }) else { return nil }
+        guard
+            let captions = try? await CaptionScanner(reader: reader).scan(
+                timeline, playlistURL: reference, accessUnitLimit: CaptionScanner.detectionAccessUnits),
+            let first = captions.services.compactMap({ s in s.firstSeen.map { (s.service, $0) } }).min(by: { $0.1 < $1.1 })
+        else { return nil }
+        return "\(first.0.rawValue) (text at \(first.1.decimalSeconds) s)"
     }
 
     /// A cue as a player places it on the programme timeline.
