@@ -74,6 +74,18 @@ extension Presentation {
             found = try? await RetimedRendition.read(e, presentation: self)
         }
         guard let retimed = found else { return }
+        // Named for what it is, and left alone: not WebVTT text, nothing to write again.
+        if let kind = retimed.notText {
+            if !kind.isHLSSubtitleFormat {
+                warnings.append(
+                    PackageWarning(
+                        .notHLSText,
+                        "\(e.describe(in: master)) is \(kind.described), which HLS does not define for subtitles (WebVTT is text files: RFC 8216bis §3.1.4, Apple HLS Authoring Spec 5.3; hls.js does not play it); left as it is"
+                    ))
+            }
+            return
+        }
+        warnings += retimed.skipped.map { PackageWarning(.media, "\(e.describe(in: master)): \($0)") }
         if retime {
             planner.retime(retimed)
         } else {

@@ -8,10 +8,13 @@ import TimedText
 /// it again with the map every player needs (``PackageRequest/retimeExisting``).
 ///
 /// Without a map the segments' cue times mean different things to different players: RFC 8216bis
-/// reads them as media time (cue 0 = media time 0), hls.js and ffmpeg as programme time (cue 0 =
-/// the first frame). The cues are read both ways and the reading under which more cues fall in
-/// the segment that carries them is taken; a tie (the usual case: ffmpeg's TS output starts 1.4 s
-/// in, less than a segment) goes to programme time, what the tools that write such renditions mean.
+/// reads them as media time (cue 0 = media time 0), hls.js and ffmpeg as time from the start of
+/// the stream. The cues are read both ways and the reading under which more cues fall in the
+/// segment that carries them is taken; a tie (the usual case: ffmpeg's TS output starts 1.4 s
+/// in, less than a segment) goes to the stream's start, what the tools that write such renditions
+/// mean. That start is the first *decode* time, as ffmpeg's HLS muxer (5.1 and 8.1 alike) times
+/// the cues it writes: with B-frames the first frame is shown two frames later, and a cue read
+/// from it would be two frames late.
 struct RetimedRendition: Sendable {
     /// The rendition's line in the master.
     let existing: ExistingRendition
@@ -21,6 +24,10 @@ struct RetimedRendition: Sendable {
     let reading: String
     /// The playlist it was read from.
     let playlistURL: URL
+    /// When its segments are not WebVTT text (fragmented MP4): what they are; nothing else was read.
+    var notText: TextRenditionKind?
+    /// Segments read as no cues, each saying why (empty, or not WebVTT).
+    var skipped: [String] = []
 
     /// Reads `existing` (another tool's subtitle rendition) when none of its segments has a map;
     /// nil when some segment has one (nothing to fix).
@@ -34,8 +41,15 @@ struct RetimedRendition: Sendable {
         } catch {
             throw .playlist(error)
         }
+        let kind = await TextRenditionKind.of(playlist, at: url, reader: reader)
+        guard kind == .webVTTText else {
+            var other = RetimedRendition(existing: existing, cues: [], headerBlocks: [], reading: "", playlistURL: url)
+            other.notText = kind
+            return other
+        }
         var perSegment: [(segment: MediaSegment, cues: [Cue])] = []
         var headerBlocks: [String]?
+        var skipped: [String] = []
         for segment in playlist.segments where !segment.isGap {
             if segment.encryption != nil {
                 throw .encrypted(EncryptedSegment(place: "\(MediaReader.display(url)) line \(segment.line ?? 0)", method: nil, purpose: .retiming))
@@ -43,19 +57,30 @@ struct RetimedRendition: Sendable {
             let segmentURL = try reader.resolve(segment.uri, against: url, in: playlist, line: segment.line)
             let data = try await reader.read(segmentURL, kind: .subtitle, range: segment.byteRange, what: "a subtitle segment")
             if data.withUnsafeBufferPointer({ TimestampMap.headerHasMapLine($0) }) { return nil }
+            // One bad segment of another tool's rendition is its own problem, said by name: the
+            // rest is read.
+            guard !data.isEmpty else {
+                skipped.append("segment \(MediaReader.display(segmentURL)) is empty (0 bytes); read as no cues")
+                perSegment.append((segment, []))
+                continue
+            }
             let ingested: IngestedSubtitles
             do {
                 ingested = try SubtitleIngest.read(
                     data, format: .vtt, encoding: .utf8, sourceID: existing.rendition.name ?? "", location: MediaReader.display(segmentURL))
             } catch {
-                throw .load(error)
+                skipped.append("segment \(MediaReader.display(segmentURL)) is not WebVTT (\(error.reason)); read as no cues")
+                perSegment.append((segment, []))
+                continue
             }
             if headerBlocks == nil { headerBlocks = ingested.headerBlocks }
             perSegment.append((segment, ingested.cues))
         }
         let (cues, asMedia) = Self.combine(perSegment, timeline: presentation.timeline)
-        return RetimedRendition(
+        var retimed = RetimedRendition(
             existing: existing, cues: cues, headerBlocks: headerBlocks ?? [], reading: asMedia ? "media" : "programme", playlistURL: url)
+        retimed.skipped = skipped
+        return retimed
     }
 
     /// The segments' cues on the programme timeline, read as media or as programme time
@@ -79,11 +104,18 @@ struct RetimedRendition: Sendable {
             }
             return inside
         }
-        let asMedia = score(mediaShift) > score { _ in .zero }
+        // The stream's-start reading: cue 0 is the first decode time, before the first frame shown
+        // by the frames of reordering (cue times are programme time less that lead).
+        let lead =
+            timeline.sequences.first.map { first in
+                MediaTime(ticks: PresentationTimestamp.wrappedDifference(first.media.start, first.media.decodeStart ?? first.media.start))
+            } ?? .zero
+        let fromStart = MediaTime.zero - (lead > .zero && lead < MediaTime(seconds: 1) ? lead : .zero)
+        let asMedia = score(mediaShift) > score { _ in fromStart }
         var seen: Set<String> = []
         var cues: [Cue] = []
         for (segment, segmentCues) in perSegment {
-            let shift = asMedia ? mediaShift(segment) : .zero
+            let shift = asMedia ? mediaShift(segment) : fromStart
             for var cue in segmentCues {
                 cue.start += shift
                 cue.end += shift

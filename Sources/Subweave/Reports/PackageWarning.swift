@@ -45,6 +45,9 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case syncNoMatch = "sync_no_match"
         /// A track was retimed to fit the programme's speech.
         case syncFixed = "sync_fixed"
+        /// Another tool's subtitle rendition is in a format HLS does not define for subtitles
+        /// (WebVTT in fragmented MP4); it was left alone.
+        case notHLSText = "not_hls_text"
         /// Something an earlier run said of the title is dropped by this one without being named
         /// (a track left out of a replacing run).
         case intentDropped = "intent_dropped"

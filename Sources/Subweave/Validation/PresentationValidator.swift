@@ -138,6 +138,18 @@ public struct PresentationValidator: Sendable {
             return [ValidationFinding(PresentationRules.subtitlePlaylistReadable, file: name, line: nil, Self.reason(error))]
         }
         findings += SubtitlePlaylistRules.check(playlist, file: name, reference: reference)
+        // Segments that are not WebVTT text are not read as such (IMSC1 is an HLS format; WebVTT in
+        // fragmented MP4 is not).
+        let kind = await TextRenditionKind.of(playlist, at: url, reader: reader)
+        if kind != .webVTTText {
+            if !kind.isHLSSubtitleFormat {
+                findings.append(
+                    ValidationFinding(
+                        PresentationRules.subtitleFormat, file: name, line: nil,
+                        "its segments are \(kind.described), which HLS does not define for subtitles; players such as hls.js show nothing of it"))
+            }
+            return findings
+        }
         var placed: [[PlacedCue]] = []
         var segmentNames: [String] = []
         for segment in playlist.segments {
