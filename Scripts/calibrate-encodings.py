@@ -15,14 +15,16 @@ import os
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 MARGINS = [0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 1.01]
-EVIDENCE = [10, 40, 150, 10**9]
+EVIDENCE = [4, 10, 20, 40, 150, 10**9]
+FAMILIES = ("latin", "script", "cjk")
 
 
-def rows(split):
+def rows(split, family=None):
     with open(os.path.join(ROOT, f".build/encoding-calibration-{split}.tsv")) as f:
         for line in f:
-            cut, _, codec, right, margin, evidence, confidence = line.rstrip("\n").split("\t")
-            yield int(cut), codec, int(right), float(margin), int(evidence), float(confidence)
+            cut, _, codec, right, margin, evidence, confidence, guessed = line.rstrip("\n").split("\t")
+            if family is None or guessed == family:
+                yield int(cut), codec, int(right), float(margin), int(evidence), float(confidence)
 
 
 def cell(margin, evidence):
@@ -31,9 +33,9 @@ def cell(margin, evidence):
     return e, m
 
 
-def fit():
+def fit(family):
     counts = [[[0, 0] for _ in MARGINS] for _ in EVIDENCE]
-    for _, _, right, margin, evidence, _ in rows("train"):
+    for _, _, right, margin, evidence, _ in rows("train", family):
         e, m = cell(margin, evidence)
         counts[e][m][0] += right
         counts[e][m][1] += 1
@@ -50,9 +52,9 @@ def fit():
     return table, counts
 
 
-def curve(split, bins=(0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01)):
+def curve(split, family=None, bins=(0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01)):
     groups = [[0, 0] for _ in bins]
-    for _, _, right, _, _, confidence in rows(split):
+    for _, _, right, _, _, confidence in rows(split, family):
         i = next(i for i, b in enumerate(bins) if confidence < b)
         groups[i][0] += right
         groups[i][1] += 1
@@ -61,18 +63,21 @@ def curve(split, bins=(0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.01)):
 
 
 def main():
-    table, counts = fit()
-    print("    static let table: [[Double]] = [")
-    for row in table:
-        print("        [" + ", ".join(f"{v}" for v in row) + "],")
-    print("    ]")
-    print("\ncells (right/total) by evidence bin x margin bin:")
-    for e, row in enumerate(counts):
-        print(f"  evidence < {EVIDENCE[e]}: " + "  ".join(f"{c[0]}/{c[1]}" for c in row))
+    for family in FAMILIES:
+        table, counts = fit(family)
+        name = family
+        print(f"    static let {name}: [[Double]] = [")
+        for row in table:
+            print("        [" + ", ".join(f"{v}" for v in row) + "],")
+        print("    ]")
+        print(f"\n{family} cells (right/total) by evidence bin x margin bin:")
+        for e, row in enumerate(counts):
+            print(f"  evidence < {EVIDENCE[e]}: " + "  ".join(f"{c[0]}/{c[1]}" for c in row))
     for split in ("train", "test"):
-        print(f"\n{split}: confidence given -> share right")
-        for low, high, n, share in curve(split):
-            print(f"  [{low:.2f}, {min(high, 1):.2f}): {n:4d} guesses, " + ("-" if share is None else f"{share:.3f} right"))
+        for family in FAMILIES:
+            print(f"\n{split}, {family}: confidence given -> share right")
+            for low, high, n, share in curve(split, family):
+                print(f"  [{low:.2f}, {min(high, 1):.2f}): {n:4d} guesses, " + ("-" if share is None else f"{share:.3f} right"))
 
 
 if __name__ == "__main__":

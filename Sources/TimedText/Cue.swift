@@ -207,6 +207,8 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case noCueFound = "no_cue_found"
         /// The content shows another format than the file's extension names; read by its content.
         case formatFromContent = "format_from_content"
+        /// Control characters (BEL, ESC, …) that are not text were left out of the cues.
+        case controlCharacters = "control_characters"
     }
 
     public let kind: Kind

@@ -63,7 +63,7 @@ package enum EncodingDetector {
         // every byte of this file are not rivals).
         let rival = order.dropFirst().map { scored[$0] }.first { $0.text != best.text }?.score ?? 0
         let margin = max(0, (best.score - rival) / best.score)
-        let confidence = EncodingCalibration.probability(margin: margin, evidence: best.evidence)
+        let confidence = EncodingCalibration.probability(best.encoding, margin: margin, evidence: best.evidence)
         return Guess(encoding: best.encoding, confidence: confidence, margin: (margin * 1000).rounded() / 1000, evidence: best.evidence)
     }
 
@@ -73,7 +73,9 @@ package enum EncodingDetector {
         if MultiByteDecoder.handles(encoding) {
             guard let text = MultiByteDecoder.decodeStrictly(sample, encoding) else { return (0, "", 0) }
             let (score, evidence) = cjkPlausibility(text, encoding)
-            return (score, text, evidence)
+            // Text too short for the character statistics still has its encoding's shape: most of
+            // its characters come from the rows that hold the common ones.
+            return (max(score, 0.7 * commonRowShare(sample, encoding)), text, evidence)
         }
         let (text, _) = TextDecoder.decode(sample[...], as: encoding)
         let (score, evidence) = singleBytePlausibility(text, encoding)
@@ -102,11 +104,51 @@ package enum EncodingDetector {
         }
         guard nonASCII > 0 else { return (0, 0) }
         // Kana make half or more of Japanese text, Hangul nearly all of Korean; the hundred
-        // commonest characters a quarter or more of Chinese text: each scaled so that is 1.
-        let share = Double(typical) / Double(nonASCII)
+        // commonest characters a quarter or more of Chinese text: each scaled so that is 1. The
+        // share is taken as if three more characters, none typical, had been seen: on a line of a
+        // few characters one common one by chance (還 in a GB2312 line read as Big5) is not yet
+        // the shape of a language.
+        let share = Double(typical) / Double(nonASCII + 3)
         let scale = encoding == .gb18030 || encoding == .big5 ? 4.0 : encoding == .eucKR ? 1.2 : 2.5
         let penalty = Double(odd) / Double(nonASCII)
         return (max(0, min(1, share * scale) - 2 * penalty), nonASCII)
+    }
+
+    /// The share of `sample`'s two-byte characters in the rows of `encoding` real text uses.
+    ///
+    /// Those are the rows that hold: GB2312's level-1 hanzi (leads
+    /// B0–D7), Big5's frequent characters (A4–C6), JIS X 0208's kana and level-1 kanji (EUC-JP
+    /// A4–A5 and B0–CF; Shift_JIS 82–83 and 88–98), KS X 1001's Hangul (B0–C8). The same bytes
+    /// read in another of them land in these rows far less often.
+    static func commonRowShare(_ sample: [UInt8], _ encoding: TextEncoding) -> Double {
+        let rows: [ClosedRange<UInt8>]
+        switch encoding {
+        case .gb18030: rows = [0xB0...0xD7]
+        case .big5: rows = [0xA4...0xC6]
+        case .eucJP: rows = [0xA4...0xA5, 0xB0...0xCF]
+        case .shiftJIS: rows = [0x82...0x83, 0x88...0x98]
+        case .eucKR: rows = [0xB0...0xC8]
+        default: return 0
+        }
+        var pairs = 0
+        var common = 0
+        var i = 0
+        while i < sample.count {
+            let byte = sample[i]
+            guard byte >= 0x80 else {
+                i += 1
+                continue
+            }
+            // A single-byte half-width katakana in Shift_JIS (A1–DF) is one character.
+            if encoding == .shiftJIS, (0xA1...0xDF).contains(byte) {
+                i += 1
+                continue
+            }
+            pairs += 1
+            if rows.contains(where: { $0.contains(byte) }) { common += 1 }
+            i += 2
+        }
+        return pairs == 0 ? 0 : Double(common) / Double(pairs)
     }
 
     enum Script { case latin, cyrillic, greek, hebrew, arabic, thai }
@@ -155,9 +197,13 @@ package enum EncodingDetector {
         let scalars = Array(text.unicodeScalars)
         var sum = 0
         var counted = 0
+        var neutral = 0
         var letters: [Unicode.Scalar: Int] = [:]
         for (i, scalar) in scalars.enumerated() where scalar.value >= 0x80 {
-            if isNeutral(scalar.value) { continue }
+            if isNeutral(scalar.value) {
+                neutral += 1
+                continue
+            }
             counted += 1
             let before = i > 0 ? scalars[i - 1] : " "
             let after = i + 1 < scalars.count ? scalars[i + 1] : " "
@@ -185,9 +231,16 @@ package enum EncodingDetector {
                 sum -= 1  // a soft or hard sign, or ы, beginning a word
                 continue
             }
+            if expected == .thai, !thaiOrderFits(scalar, before: before, after: after) {
+                sum -= 1  // a mark with no consonant to sit on, or a leading vowel before no consonant
+                continue
+            }
             sum += 1
             letters[scalar, default: 0] += 1
         }
+        // Only typographic quotes, dashes and the like (a text in English with curly quotes): a
+        // reading that makes them of every non-ASCII byte is likely right, if not by much.
+        if counted == 0 && neutral > 0 { return (0.9, neutral) }
         guard counted > 0, sum > 0 else { return (0, counted) }
         var base = Double(sum) / Double(counted)
         // Text is mostly lower case; a reading where most letters are capitals has the cases of
@@ -206,6 +259,30 @@ package enum EncodingDetector {
         case .latin: return (base * alphabetCoverage(letters, encoding), counted)
         default: return (base * min(1, commonShare(letters, commonLetters[expected] ?? []) / 0.6), counted)
         }
+    }
+
+    /// Whether a Thai character sits where Thai writing puts it.
+    ///
+    /// A vowel sign above or below, a tone mark or another mark follows a consonant (or, for a tone mark, such a vowel sign); a
+    /// leading vowel (เ แ โ ใ ไ) comes before a consonant; no mark begins a word. CJK bytes read
+    /// as TIS-620 break these at once.
+    static func thaiOrderFits(_ scalar: Unicode.Scalar, before: Unicode.Scalar, after: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        func isConsonant(_ s: Unicode.Scalar) -> Bool { (0x0E01...0x0E2E).contains(s.value) }
+        // ั ิ ี ึ ื ุ ู ฺ and ็ ์ ํ ๎: above or below a consonant.
+        let aboveBelow: ClosedRange<UInt32> = 0x0E34...0x0E3A
+        if v == 0x0E31 || aboveBelow.contains(v) || v == 0x0E47 || (0x0E4C...0x0E4E).contains(v) { return isConsonant(before) }
+        // ่ ้ ๊ ๋ tone marks: after a consonant or an above/below vowel sign.
+        if (0x0E48...0x0E4B).contains(v) { return isConsonant(before) || before.value == 0x0E31 || aboveBelow.contains(before.value) }
+        // เ แ โ ใ ไ are written before the consonant they are said after.
+        if (0x0E40...0x0E44).contains(v) { return isConsonant(after) }
+        // ะ า ำ ๅ follow a consonant (or its marks); ๆ follows a word.
+        if v == 0x0E30 || v == 0x0E32 || v == 0x0E33 || v == 0x0E45 || v == 0x0E46 {
+            return isConsonant(before) || (0x0E31...0x0E3A).contains(before.value) || (0x0E47...0x0E4E).contains(before.value)
+        }
+        // Thai digits and signs (๏ ๐–๙ ๚ ๛) are rare in dialogue.
+        if (0x0E4F...0x0E5B).contains(v) { return false }
+        return true
     }
 
     /// The fifteen or so commonest letters of each non-Latin script's languages (Russian,

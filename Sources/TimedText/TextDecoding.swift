@@ -124,9 +124,9 @@ package enum TextDecoder {
         case .gb18030, .big5, .shiftJIS, .eucJP, .iso2022JP, .eucKR, .iso2022KR:
             return MultiByteDecoder.decode(bytes, encoding)
         case .iso88591:
-            var scalars = String.UnicodeScalarView()
-            for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
-            return (String(scalars), nil)
+            // The WHATWG Encoding Standard has no ISO-8859-1 decoder: browsers read the label as
+            // windows-1252, whose 0x80-0x9F are ’ € Œ and the rest, not C1 controls.
+            return decode(bytes, as: .windows1252)
         default:
             let table = CodePage.table(for: encoding)
             var scalars = String.UnicodeScalarView()

@@ -16,6 +16,7 @@ import TimedText
         "0:0:4,5-->0:0:6,25 X1:10 Y1:20", "00:00:05.000 ---> 00:00:07.000", "00:00:09,000 -> 00:00:10,000", "not --> a timing",
         "Hello <i>there</i> & you", "{\\an8}Top line", "<font color=\"yellow\">Ja</font>", "Grüße — 日本語 🎬", "\u{FEFF}starts with a BOM",
         "a line with trailing spaces   ", "<b>unclosed", "x > y < z", "-->", "99:99:99,999 --> 100:00:00,000",
+        "a bell\u{07} rings", "\u{1B}[31mred\u{1B}[0m", "nul\u{00}byte\u{7F}",
     ]
 
     static func randomFile(_ rng: inout SeededGenerator) -> [UInt8] {
@@ -202,5 +203,32 @@ import TimedText
             #expect(read.warnings.contains { $0.kind == .timestampMapIgnored && $0.line == 2 }, "\(ending.debugDescription)")
             #expect(read.cues.map(\.text) == ["Hi"])
         }
+    }
+
+    /// Control characters (BEL, ESC, NUL, DEL) are not text: no cue keeps them, and the reading
+    /// says how many went and on which line the first was, whether the file is read whole or in
+    /// pieces, in UTF-8 or a code page, whatever its line endings.
+    @Test func controlCharactersAreLeftOutAndSaid() throws {
+        for ending in ["\n", "\r\n", "\r"] {
+            let text = ["1", "00:00:01,000 --> 00:00:02,000", "Hello", "", "2", "00:00:03,000 --> 00:00:04,000", "a \u{07}bell and \u{1B}[31mred", ""]
+                .joined(separator: ending)
+            for encoding in [TextEncoding.utf8, .windows1252] {
+                let read = try SubtitleIngest.read(Array(text.utf8), format: .srt, encoding: encoding, sourceID: "s", location: "l")
+                #expect(read.cues.map(\.text) == ["Hello", "a bell and [31mred"], "\(ending.debugDescription)")
+                let warning = try #require(read.warnings.first { $0.kind == .controlCharacters }, "\(ending.debugDescription)")
+                #expect(warning.line == 7)
+                #expect(warning.message.contains("2 control characters") && warning.message.contains("U+0007"), "\(warning.message)")
+            }
+            let folder = try Scratch.make()
+            let path = folder.appendingPathComponent("c.srt").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let file = LinePieces(path: path, limit: 1 << 20, readSize: 5)
+            let scan = try SubtitleIngest.scan(file)
+            let pieces = try SubtitleIngest.readPieces(file, scan: scan, format: .srt, sourceID: "s", location: "l")
+            #expect(pieces.warnings.contains { $0.kind == .controlCharacters && $0.line == 7 }, "\(ending.debugDescription)")
+        }
+        let clean = try SubtitleIngest.read(
+            Array("1\n00:00:01,000 --> 00:00:02,000\nHi\tthere\n".utf8), format: .srt, encoding: nil, sourceID: "s", location: "l")
+        #expect(!clean.warnings.contains { $0.kind == .controlCharacters })
     }
 }

@@ -42,6 +42,27 @@ public enum Iconv {
 /// The real-text encoding corpus (Fixtures/subtitles/encodings/corpus.tar.xz, made by
 /// make-corpus.py), extracted once.
 public enum EncodingCorpus {
+    /// One short subtitle line of `Fixtures/subtitles/encodings/dialogue.tsv` (written for the
+    /// tests): its language, the codecs to encode it in, and whether it is of the training half.
+    public struct Line: Sendable {
+        public let language: String
+        public let codecs: [String]
+        public let text: String
+        public let split: String
+    }
+
+    public static let dialogue: [Line] = {
+        guard let text = try? String(contentsOfFile: Fixtures.path("subtitles/encodings/dialogue.tsv"), encoding: .utf8) else { return [] }
+        var lines: [Line] = []
+        for (index, row) in text.split(separator: "\n").filter({ !$0.hasPrefix("#") }).enumerated() {
+            let fields = row.split(separator: "\t", maxSplits: 2).map(String.init)
+            guard fields.count == 3 else { continue }
+            lines.append(
+                Line(language: fields[0], codecs: fields[1].split(separator: ",").map(String.init), text: fields[2], split: index % 2 == 0 ? "train" : "test"))
+        }
+        return lines
+    }()
+
     public struct Entry: Sendable {
         public let split: String
         public let language: String

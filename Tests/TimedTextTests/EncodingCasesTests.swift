@@ -75,4 +75,38 @@ struct EncodingCasesTests {
             #expect(decoded.encoding == want && decoded.text == text, "\(name): \(decoded.encoding.rawValue)")
         }
     }
+
+    /// Labels are read as the WHATWG Encoding Standard reads them, as a browser reads a
+    /// `charset`: a file said to be `latin1` or `iso-8859-1` is windows-1252, whose 0x80-0x9F are
+    /// ’ € Œ and the rest, not C1 controls.
+    @Test func labelsAreReadAsBrowsersReadThem() {
+        let labels: [(String, TextEncoding)] = [
+            ("latin1", .windows1252), ("ISO-8859-1", .windows1252), ("US-ASCII", .windows1252), ("iso_8859-1:1987", .windows1252),
+            ("ISO-8859-9", .windows1254), ("GB2312", .gb18030), ("GBK", .gb18030), ("utf-16", .utf16LE), ("Shift_JIS", .shiftJIS),
+            ("ks_c_5601-1987", .eucKR), ("KOI8-R", .koi8R), ("windows-874", .tis620), ("UTF8", .utf8),
+        ]
+        for (label, encoding) in labels { #expect(TextEncoding(label: label) == encoding, "\(label)") }
+        #expect(TextEncoding(label: "klingon") == nil)
+        let bytes: [UInt8] = Array("It".utf8) + [0x92] + Array("s 5".utf8) + [0x80] + Array(", ".utf8) + [0x8C] + Array("uvre".utf8)
+        for label in ["latin1", "iso-8859-1"] {
+            #expect(TextDecoder.decode(bytes, forced: TextEncoding(label: label)).text == "It’s 5€, Œuvre", "\(label)")
+        }
+    }
+
+    /// A short line in a CJK encoding is read right, or the reading says it is unsure: never a
+    /// confident wrong guess.
+    @Test func shortCJKLinesAreRightOrUnsure() throws {
+        let lines: [(String, String)] = [
+            ("欢迎光临", "GB18030"), ("谢谢你", "GB18030"), ("歡迎光臨", "BIG5"), ("謝謝你", "BIG5"), ("ありがとう", "SHIFT_JIS"),
+            ("ようこそ", "EUC-JP"), ("감사합니다", "EUC-KR"), ("어서 오세요", "CP949"),
+        ]
+        for (line, codec) in lines {
+            let text = "1\n00:00:01,000 --> 00:00:02,000\n\(line)\n"
+            let bytes = try #require(Iconv.encode(text, to: codec))
+            let decoded = TextDecoder.decode(bytes)
+            #expect(
+                decoded.text == text || (decoded.confidence ?? 1) < EncodingCalibration.warningThreshold,
+                "\(line) in \(codec): \(decoded.encoding.rawValue) at \(decoded.confidence ?? 1)")
+        }
+    }
 }

@@ -52,6 +52,24 @@ struct EncodingCorpusTests {
         return result
     }
 
+    /// Every short dialogue line of `split` as a one-cue SubRip file in each of its codecs.
+    static func dialogueOutcomes(_ split: String) -> [Outcome] {
+        var result: [Outcome] = []
+        for line in EncodingCorpus.dialogue where line.split == split {
+            let text = "1\n00:00:01,000 --> 00:00:02,000\n\(line.text)\n"
+            for codec in line.codecs {
+                guard let bytes = Iconv.encode(text, to: Iconv.name(ofCodec: codec)) else { continue }
+                let decoded = TextDecoder.decode(bytes)
+                let guess = decoded.usedFallback ? EncodingDetector.detect(bytes) : nil
+                result.append(
+                    Outcome(
+                        file: "dialogue/\(line.language): \(line.text)", codec: codec, guessed: decoded.encoding, exact: decoded.text == text, near: false,
+                        confidence: decoded.confidence, margin: guess?.margin ?? 1, evidence: guess?.evidence ?? 0))
+            }
+        }
+        return result
+    }
+
     static func table(_ outcomes: [Outcome]) -> String {
         var rows = ["codec\tfiles\texact\tnear"]
         for codec in Set(outcomes.map(\.codec)).sorted() {
@@ -79,8 +97,20 @@ struct EncodingCorpusTests {
         }
     }
 
+    /// Short dialogue lines (one cue each, none seen while the tables were fitted): a guess that
+    /// says it is sure is right, nine times in ten or better, and a guess that says it is unsure
+    /// is warned about.
+    @Test func shortLinesSayHowSureTheyAre() throws {
+        try #require(!EncodingCorpus.dialogue.isEmpty, "Fixtures/subtitles/encodings/dialogue.tsv is missing")
+        let outcomes = Self.dialogueOutcomes("test")
+        let sure = outcomes.filter { ($0.confidence ?? 1) >= EncodingCalibration.warningThreshold }
+        let right = sure.filter(\.exact).count
+        #expect(outcomes.count >= 100 && sure.count >= 40, "\(outcomes.count) readings, \(sure.count) sure")
+        #expect(Double(right) >= 0.9 * Double(sure.count), "\(right) of \(sure.count) sure guesses right")
+    }
+
     /// The cuts the calibration is measured on: less text, less evidence.
-    static let cuts: [Int?] = [256, 512, 1024, 2048, nil]
+    static let cuts: [Int?] = [64, 128, 256, 512, 1024, 2048, nil]
 
     /// Outcomes of `split` at every cut, written for Scripts/calibrate-encodings.py.
     ///
@@ -90,10 +120,14 @@ struct EncodingCorpusTests {
     func calibrationData() throws {
         for split in ["train", "test"] {
             var lines: [String] = []
-            for cut in Self.cuts {
-                for o in try Self.outcomes(split, prefix: cut) where o.confidence != nil {
+            for cut in Self.cuts + [-1] {
+                // Cut -1: the short dialogue lines, one cue each.
+                let outcomes = cut == -1 ? Self.dialogueOutcomes(split) : try Self.outcomes(split, prefix: cut)
+                for o in outcomes where o.confidence != nil {
                     let evidence = o.evidence
-                    lines.append("\(cut ?? 0)\t\(o.file)\t\(o.codec)\t\(o.exact || o.near ? 1 : 0)\t\(o.margin)\t\(evidence)\t\(o.confidence ?? 0)")
+                    let family = EncodingCalibration.Family(o.guessed).rawValue
+                    lines.append(
+                        "\(cut ?? 0)\t\(o.file)\t\(o.codec)\t\(o.exact || o.near ? 1 : 0)\t\(o.margin)\t\(evidence)\t\(o.confidence ?? 0)\t\(family)")
                 }
             }
             try (lines.joined(separator: "\n") + "\n").write(

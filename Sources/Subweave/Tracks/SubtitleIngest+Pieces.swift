@@ -22,6 +22,8 @@ extension SubtitleIngest {
         package var longestBlock = 0
         /// The most bytes in a line.
         package var longestLine = 0
+        /// The control characters no cue keeps.
+        package var controls = ControlCharacters()
     }
 
     /// The longest WebVTT block, or SubRip line, read in pieces: a longer one is held whole
@@ -69,6 +71,7 @@ extension SubtitleIngest {
             guard scan.isUTF8 else { return }
             scan.isUTF8 = UTF8Check.firstInvalidOffset(piece) == nil
             scan.arrows += SubRipParser.arrowCount(piece)
+            scan.controls.scan(piece)
             blocks.measure(piece)
         }
         (scan.longestBlock, scan.longestLine) = blocks.finish()
@@ -123,7 +126,8 @@ extension SubtitleIngest {
                             .notSubtitles, sourceID: sourceID, location: location, "\(error.description); check that the declared format matches the file"))
                 }
             }
-            return finish(webVTT(reader.finish()), format: .vtt, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+            return finish(
+                webVTT(reader.finish()), format: .vtt, encoding: .utf8, decodingWarnings: scan.controls.warning.map { [$0] } ?? [], purpose: purpose)
         default:
             var reader = SubRipParser.Reader(expectedCues: scan.arrows)
             var sawText = false
@@ -133,7 +137,8 @@ extension SubtitleIngest {
             }
             let (cues, warnings) = reader.finish()
             let parsed = Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings, textSanitized: true)
-            return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: cues.isEmpty && sawText ? [noCueFound(.utf8, .srt)] : [], purpose: purpose)
+            let found = (scan.controls.warning.map { [$0] } ?? []) + (cues.isEmpty && sawText ? [noCueFound(.utf8, .srt)] : [])
+            return finish(parsed, format: .srt, encoding: .utf8, decodingWarnings: found, purpose: purpose)
         }
     }
 

@@ -29,19 +29,24 @@ package enum SubtitleIngest {
         }
         if format == .vtt, TextDecoder.isUTF8(&bytes, forced: forced) {
             // WebVTT in UTF-8 (most of it) is parsed in its own bytes, not decoded into a copy.
+            var controls = ControlCharacters()
+            bytes.withUnsafeBufferPointer { controls.scan($0) }
             let document: WebVTTDocument
             do {
                 document = try WebVTTParser.parse(utf8: consume bytes, options: webVTTOptions(purpose))
             } catch {
                 throw wrongFormat(error.description)
             }
-            return finish(webVTT(document), format: format, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+            return finish(webVTT(document), format: format, encoding: .utf8, decodingWarnings: controls.warning.map { [$0] } ?? [], purpose: purpose)
         }
         let decoded = TextDecoder.decode(bytes, forced: forced)
         // The bytes go once decoded, and the text once parsed: a large file is never held three
         // times (text, parsed cues, repaired cues) while its cues are read.
         _ = consume bytes
         var warnings = decodingWarnings(decoded)
+        var controls = ControlCharacters()
+        controls.scan(decoded.text)
+        if let warning = controls.warning { warnings.append(warning) }
         let (encoding, confidence) = (decoded.encoding, decoded.confidence)
         let holdsText = format != .vtt && decoded.text.contains { !$0.isWhitespace }
         let text = decoded.text
