@@ -209,7 +209,8 @@ enum CommandTable {
         name: "remove", summary: "take renditions Subweave added out of a presentation",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for decoded captions)"),
+            OptionSpec(
+                name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for captions, as renditions or declared in-band)"),
             OptionSpec(name: "--language", value: "TAG", help: "the renditions in this language (with --id: only that source's)"),
             OptionSpec(name: "--force", help: "also take out a rendition another tool wrote, matched by NAME (its line only; its files stay)"),
         ] + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS") + writing.grouped("OUTPUT")
@@ -219,8 +220,10 @@ enum CommandTable {
             drops SUBTITLES from the variants when the group ends empty; written as package writes (the master
             last). The rendition's files are retired, not deleted: viewers who loaded the old master finish
             playing, and a run --retire-after seconds later (a day by default) deletes them. Everything else the
-            operator said of the title (caption services, preferred language, CLOSED-CAPTIONS) is kept. When
-            nothing Subweave added remains, the variants get back the CLOSED-CAPTIONS they had before.
+            operator said of the title (caption services, preferred language, CLOSED-CAPTIONS) is kept; a caption
+            service taken out is recorded as not to be published (CC3:publish=no), so refresh does not bring it
+            back. When nothing Subweave added remains, the master is its input again, the variants' CLOSED-CAPTIONS
+            as they were.
             Renditions Subweave did not create are refused unless --force.
             """)
 

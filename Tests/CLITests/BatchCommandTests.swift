@@ -1,5 +1,6 @@
 import Foundation
 import Subweave
+import Synchronization
 import TestSupport
 import Testing
 
@@ -100,6 +101,29 @@ struct BatchCommandTests {
 /// `batch --root`: a catalogue from elsewhere may name only files inside one folder.
 @Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
 struct BatchRootTests {
+    /// A line naming `file://host` (a file URL whose path is empty) is outside any root, said at
+    /// once: resolving it walked up for ever (found by the catalogue fuzzer).
+    @Test func aFileURLWithAHostIsOutsideTheRoot() throws {
+        let text = #"{"master": "file://ster.m6u8", "tracks": []}"# + "\n"
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<[Result<CatalogueTitle, CatalogueLineError>]>([])
+        DispatchQueue.global().async {
+            let titles = Catalogue.titles(text, path: "/tmp/c.jsonl", root: URL(fileURLWithPath: "/tmp"))
+            result.withLock { $0 = titles }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 60) == .success else {
+            Issue.record("resolving file://ster.m6u8 under a root did not end in 60 s")
+            return
+        }
+        let titles = result.withLock { $0 }
+        guard case .failure(let error)? = titles.first else {
+            Issue.record("accepted: \(titles)")
+            return
+        }
+        #expect(error.line == 1 && "\(error)".contains("outside the root"), "\(error)")
+    }
+
     @Test func pathsOutsideTheRootAreRefusedAndNothingOfThemIsRead() throws {
         let (folder, path) = try BatchCommandTests().catalogue(1)
         let outside = try Scratch.make().path

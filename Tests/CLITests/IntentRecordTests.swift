@@ -94,6 +94,37 @@ struct IntentRecordTests {
         try Self.validatesClean(master)
     }
 
+    /// A caption service is taken out by its ID or language, as a rendition or as an in-band
+    /// declaration; the record says not to publish it, so a refresh does not bring it back; and
+    /// with the last one gone the master is its input again.
+    @Test func captionsTakenOutStayOut() throws {
+        let hls = try CaptionedStream.hls()
+        let master = hls + "/master.m3u8"
+        let original = try String(contentsOfFile: master, encoding: .utf8)
+        try Self.run(["package", master, "--caption-language", "en"])
+        #expect(try Self.media(master, type: "SUBTITLES").count == 2)
+        let removed = try Self.run(["remove", master, "--language", "en", "--json"])
+        #expect(try Self.media(master, type: "SUBTITLES").isEmpty, "\(removed.stdout.prefix(1500))")
+        // Nothing left to refresh is not a failure (a pipeline refreshes every title).
+        let refreshed = try Self.run(["refresh", master, "--json"])
+        #expect(refreshed.stderr.contains("nothing to refresh") && refreshed.stdout.contains("subweave.nothing/1"), "\(refreshed.stderr)")
+        #expect(try Self.media(master, type: "SUBTITLES").isEmpty, "refresh brought a removed caption back")
+        let package = try BuiltTool.run(["package", master])
+        #expect(package.status == 1 && package.stderr.contains("(CC1, CC3) are not to be published"), "\(package.stderr)")
+        #expect(try String(contentsOfFile: master, encoding: .utf8) == original)
+
+        try Self.run(["package", master, "--caption-service", "CC1:publish=yes", "--caption-service", "CC3:publish=yes", "--closed-captions", "in-band"])
+        #expect(try Self.media(master, type: "CLOSED-CAPTIONS").count == 2)
+        try Self.run(["remove", master, "--id", "CC3"])
+        let declared = try Self.media(master, type: "CLOSED-CAPTIONS")
+        #expect(declared.count == 1 && declared[0].contains("INSTREAM-ID=\"CC1\""), "\(declared)")
+        try Self.validatesClean(master)
+        try Self.run(["remove", master, "--id", "CC1"])
+        #expect(try String(contentsOfFile: master, encoding: .utf8) == original, "the last service out gives the master back")
+        let again = try BuiltTool.run(["remove", master, "--id", "CC1"])
+        #expect(again.status == 1 && again.stderr.contains("matches no subtitle rendition"), "\(again.stderr)")
+    }
+
     /// Taking out everything Subweave added gives back the input master, byte for byte (its
     /// variants had no CLOSED-CAPTIONS, as ffmpeg writes them).
     @Test func removingEverythingGivesTheMasterBack() throws {

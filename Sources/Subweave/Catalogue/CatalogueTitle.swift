@@ -187,15 +187,22 @@ struct PathConfinement {
 
     /// The path with the symbolic links of its longest existing prefix resolved (the rest, not
     /// yet made, cannot be a link).
+    ///
+    /// Only an absolute path is walked up, one component a step until it exists or is `/`: a
+    /// file URL without one (`file://host`, whose path is empty) comes back as it is, and so is
+    /// outside any root (walking it up never ended: found by the fuzzer).
     static func resolved(_ url: URL) -> URL {
         var existing = url
         var rest: [String] = []
-        while existing.path != "/", !FileManager.default.fileExists(atPath: existing.path) {
-            rest.insert(existing.lastPathComponent, at: 0)
-            existing.deleteLastPathComponent()
+        while existing.path.hasPrefix("/"), existing.path != "/", !FileManager.default.fileExists(atPath: existing.path) {
+            rest.append(existing.lastPathComponent)
+            let parent = existing.deletingLastPathComponent()
+            guard parent.path.count < existing.path.count else { break }
+            existing = parent
         }
+        guard existing.path.hasPrefix("/") else { return url }
         var result = existing.resolvingSymlinksInPath()
-        for component in rest { result.appendPathComponent(component) }
+        for component in rest.reversed() { result.appendPathComponent(component) }
         return result.standardizedFileURL
     }
 }

@@ -29,6 +29,10 @@ extension Presentation {
         // What earlier runs (and other tools) left, and what the operator said of the title.
         let existing = await ExistingRendition.read(self)
         var intent = try startingIntent(output: output, existing: existing)
+        // A caption rendition or in-band declaration the operator takes out is a service no
+        // longer to publish: said in the record, so that no later run brings it back.
+        var (request, inBandRemoved) = Self.unpublishingRemovedCaptions(
+            request, existing: existing, master: master, ownCaptionGroup: intent.declaredCaptionGroup)
         var intentChanges = intent.applySettings(of: request)
         let settings = intent.settings
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
@@ -41,7 +45,6 @@ extension Presentation {
             captions = try await scanner.scan(timeline, playlistURL: reference.url).with(settings.captionServices)
         }
         // Each track against the programme's speech, when asked: warned of, or retimed.
-        var request = request
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
         let published = output == masterURL ? publishedRenditions() : [:]
@@ -61,13 +64,20 @@ extension Presentation {
         let (trackChanges, dropped) = intent.applyTracks(request.tracks, removed: namedRemovals, replacing: request.replace)
         intentChanges += trackChanges
         warnings += dropped.map { PackageWarning(.intentDropped, "\($0) was given by an earlier run and is dropped by \(Setting.replace)") }
-        let undoes = Self.removesEverything(master, planner: planner, removal: removal)
+        // Everything Subweave added taken out: the variants get back the CLOSED-CAPTIONS they had,
+        // unless the operator said what they should be (in-band with nothing left to declare
+        // says nothing).
+        var undoes = Self.removesEverything(master, planner: planner, removal: removal)
+        if undoes, intent.closedCaptions == ClosedCaptionsRequest.inBand.rawValue {
+            undoes = (try rewriteMaster(planner.declarations, removing: removal.lines, settings: settings, captions: captions)).captionGroup == nil
+        }
+        let restoring = undoes && intent.closedCaptions != ClosedCaptionsRequest.none.rawValue
         var rewritten = try rewriteMaster(
             planner.declarations, removing: removal.lines, settings: settings, captions: captions, ownCaptionGroup: intent.declaredCaptionGroup,
-            restoring: undoes && intent.closedCaptions == nil ? intent.originalClosedCaptions : nil)
+            restoring: restoring ? intent.originalClosedCaptions : nil)
         // Nothing to add, take out or declare: a run with nothing to do is an error, not a rewrite.
-        guard !planner.renditions.isEmpty || !removal.lines.isEmpty || rewritten.captionGroup != nil else {
-            throw .nothingToPackage(reference: MediaReader.display(reference.url))
+        guard !planner.renditions.isEmpty || !removal.lines.isEmpty || !inBandRemoved.isEmpty || rewritten.captionGroup != nil else {
+            throw .nothingToPackage(reference: MediaReader.display(reference.url), unpublishedCaptions: captions.services.map(\.service.rawValue))
         }
         warnings += settings.closedCaptions.warnings(captions, mode: settings.captions)
         warnings += captions.notes.map { PackageWarning(.media, "while reading captions: \($0)") }
@@ -78,7 +88,7 @@ extension Presentation {
         let tracks = planner.reportsMarkingUnchanged(previous: previous)
         warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
         var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
-        report.removed = removal.removed
+        report.removed = removal.removed + inBandRemoved
         report.sync = syncEntries
         intent.declaredCaptionGroup = rewritten.captionGroup
         report.intent = intent
@@ -90,6 +100,50 @@ extension Presentation {
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
             removedFolders: removal.folders.subtracting(named.keys), intent: intent)
+    }
+
+    /// `request` with `publish=no` for each caption service one of its removals names.
+    ///
+    /// A removal names a service by its caption rendition, or by its in-band declaration
+    /// (unless the request says otherwise of that service). A removal that names only in-band declarations is taken out of the request
+    /// (they are not renditions; the master is written without them), and reported.
+    static func unpublishingRemovedCaptions(
+        _ request: PackageRequest, existing: [ExistingRendition], master: MasterPlaylist, ownCaptionGroup: String?
+    ) -> (request: PackageRequest, inBand: [PackageReport.Removed]) {
+        var request = request
+        var inBand: [PackageReport.Removed] = []
+        func unpublish(_ name: String) {
+            var said = request.captionServices.services[name] ?? CaptionServiceSetting()
+            if said.publish == nil { said.publish = false }
+            request.captionServices.services[name] = said
+        }
+        let declared = master.renditions.filter { $0.type == .closedCaptions && ownCaptionGroup != nil && $0.groupID == ownCaptionGroup }
+        var removals: [RemovalSelector] = []
+        for selector in request.removals {
+            var matchesRendition = false
+            for e in existing where selector.matches(managed: e) {
+                matchesRendition = true
+                guard let identity = e.record?.identity, identity.hasPrefix("cea"), let name = identity.split(separator: ":").last.map(String.init)
+                else { continue }
+                unpublish(name)
+            }
+            let lines = declared.filter { rendition in
+                guard let service = rendition.attributes["INSTREAM-ID"]?.unquoted, selector.matchesLanguage(rendition.language) else { return false }
+                return selector.sourceID.map { $0.caseInsensitiveCompare(service) == .orderedSame } ?? true
+            }
+            for rendition in lines {
+                guard let service = rendition.attributes["INSTREAM-ID"]?.unquoted else { continue }
+                unpublish(service)
+                inBand.append(
+                    PackageReport.Removed(
+                        identity: "in-band:\(service)", managed: true, name: rendition.name ?? "", language: rendition.language,
+                        line: master.playlist.lines[rendition.lineIndex].number ?? 0, folder: nil,
+                        reason: "removed (\(selector)); the service is no longer declared"))
+            }
+            if matchesRendition || lines.isEmpty { removals.append(selector) }
+        }
+        request.removals = removals
+        return (request, inBand)
     }
 
     /// The intent a run starts from: the record beside the output (or the master), else what an
@@ -236,7 +290,7 @@ extension Presentation {
         // The caption services published as subtitle renditions: made now, or kept from earlier.
         let asRenditions = Set(declarations.compactMap { d in d.identity.hasPrefix("cea") ? d.identity.split(separator: ":").last.map(String.init) : nil })
         var policy = settings.closedCaptions.policy(captions, asRenditions: asRenditions)
-        if let original, policy == .automatic { policy = .restore(original) }
+        if let original, policy == .automatic || policy == .declare([]) { policy = .restore(original) }
         var rewriter = MasterRewriter(preferredLanguage: settings.preferredLanguage, closedCaptions: policy)
         rewriter.ownCaptionGroup = ownCaptionGroup
         return try rewriter.rewrite(master, renditions: declarations, removing: removing)

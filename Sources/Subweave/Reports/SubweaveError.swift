@@ -23,7 +23,7 @@ public enum SubweaveError: ExplainedError {
     case nameClash(NameClash)
     /// No track was given, the video's reference variant (named) carries no captions, and no
     /// earlier rendition was to be refreshed or removed.
-    case nothingToPackage(reference: String)
+    case nothingToPackage(reference: String, unpublishedCaptions: [String])
     /// The master changed between reading it and writing the new one.
     case masterChanged(path: String)
     /// What to remove matches nothing, or matches what only force may remove.
@@ -106,9 +106,12 @@ public enum SubweaveError: ExplainedError {
         case .load(let failure): return failure.description
         case .encrypted(let segment): return segment.message
         case .nameClash(let clash): return clash.message
-        case .nothingToPackage(let reference):
-            return
-                "nothing to package: no subtitle track was given, no CEA-608 captions were found in \(reference), and no earlier rendition was to be refreshed or removed"
+        case .nothingToPackage(let reference, let unpublished):
+            let captions =
+                unpublished.isEmpty
+                ? "no CEA-608 or CEA-708 captions were found in \(reference)"
+                : "the captions \(reference) carries (\(unpublished.joined(separator: ", "))) are not to be published (captions off, or publish=no)"
+            return "nothing to package: no subtitle track was given, \(captions), and no earlier rendition was to be refreshed or removed"
         case .removal(let problem): return problem.message.description
         case .emptyTrack(let track): return track.message.description
         case .strict: return message.description

@@ -107,7 +107,22 @@ enum PackageCommand {
         var request = PackageRequest(tracks: [])
         try sayCaptionSettings(arguments, into: &request)
         request.retimeExisting = arguments.flag("--retime-existing")
-        return try await write(request, context)
+        do {
+            return try await write(request, context)
+        } catch SubweaveError.nothingToPackage {
+            // A pipeline refreshes every title after a re-encode, also those whose subtitles were
+            // all taken out: nothing of Subweave's to segment again is not a failure.
+            let message = "nothing to refresh: \(arguments.positionals[0]) holds nothing Subweave manages, and nothing said is to be published"
+            context.note(message)
+            if context.json { try Output.json(NothingToDo(master: arguments.positionals[0], message: message), schema: "subweave.nothing/1") }
+            return 0
+        }
+    }
+
+    /// What `refresh --json` prints when the title holds nothing to refresh.
+    struct NothingToDo: Encodable {
+        let master: String
+        let message: String
     }
 
     /// `--caption-service SERVICE:KEYS …` and `--caption-language TAG`.
