@@ -90,9 +90,53 @@ package enum CueAlignment {
         return best
     }
 
+    /// Every alignment worth a closer look: for each of `rates`, the `perRate` highest peaks of
+    /// the coarse correlation (at least a second apart), each refined on 10 ms frames.
+    ///
+    /// Evenly spaced speech correlates about as well at several shifts, and a file of another
+    /// programme about as well anywhere: which of these is right (if any) is for the cue-by-cue
+    /// check (``SyncAnalysis``) to tell, not the correlation's single highest peak.
+    package static func candidates(
+        _ cues: [(start: Double, end: Double)], to speech: SpeechActivity, rates: [Double] = standardRates, perRate: Int = 3
+    ) -> [ClockFit] {
+        let frameRate = Double(SpeechDetector.frameRate)
+        guard !cues.isEmpty, speech.frames.contains(true) else { return [] }
+        let first = cues.map(\.start).min() ?? 0
+        let reach = 1.2 * Double(speech.frames.count) / frameRate + 600
+        let cues = cues.filter { $0.start < first + reach }.map { (start: $0.start, end: min($0.end, first + reach)) }
+        let fine = centred(speech.frames.map { $0 ? 1 : 0 })
+        let coarse = centred(decimate(speech.frames, by: coarseFactor))
+        let coarseRate = frameRate / Double(coarseFactor)
+        let exclusion = SpeechDetector.frameRate / coarseFactor  // a second
+        var fits: [ClockFit] = []
+        for rate in rates {
+            let (base, signal) = activity(cues, rate: rate, frameRate: coarseRate)
+            let cueSignal = centred(signal)
+            let norm = sqrt(energy(coarse) * energy(cueSignal))
+            guard norm > 0 else { continue }
+            let (lags, values) = FFT.crossCorrelation(coarse, cueSignal)
+            // The local maxima, highest first, each at least `exclusion` from a higher one taken.
+            var peaks: [Int] = []
+            for i in values.indices where values[i] > 0 && (i == 0 || values[i] >= values[i - 1]) && (i + 1 == values.count || values[i] >= values[i + 1]) {
+                peaks.append(i)
+            }
+            peaks.sort { values[$0] > values[$1] }
+            var taken: [Int] = []
+            for peak in peaks where taken.count < perRate && !taken.contains(where: { abs($0 - peak) <= exclusion }) { taken.append(peak) }
+            let prominence = taken.first.map { Self.prominence(values, peak: $0, exclusion: 2 * exclusion) } ?? 0
+            for peak in taken {
+                let shift = base - Double(lags.lowerBound + peak) / coarseRate
+                guard var fit = fineFit(cues, speech: fine, rate: rate, around: shift) else { continue }
+                fit.peakProminence = prominence
+                fits.append(fit)
+            }
+        }
+        return fits
+    }
+
     /// The shift that lines the middle of the cues up as `fit` does, at `rate` instead: cue time
     /// t shows at t/rate − shift (a different rate moves a 10:00:00 timecode by seconds).
-    static func shift(_ fit: ClockFit, at rate: Double, cues: [(start: Double, end: Double)]) -> Double {
+    package static func shift(_ fit: ClockFit, at rate: Double, cues: [(start: Double, end: Double)]) -> Double {
         let middle = ((cues.map(\.start).min() ?? 0) + (cues.map(\.end).max() ?? 0)) / 2
         let programme = (middle - fit.offset) / fit.rate
         return middle / rate - programme

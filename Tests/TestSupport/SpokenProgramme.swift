@@ -13,11 +13,12 @@ public struct SpokenProgramme: Sendable {
     public let sentences: [(text: String, start: Double, end: Double)]
     public let seconds: Double
 
-    /// Speaks `script` from `intro` seconds with `pauses` between sentences (cycled), over `bed`,
-    /// in a programme of `seconds` (at least the speech), whose media clock starts at `startPTS`.
+    /// Speaks `script` from `intro` seconds with `pauses` between sentences (cycled), or one
+    /// sentence every `every` seconds, over `bed`, in a programme of `seconds` (at least the
+    /// speech), whose media clock starts at `startPTS`.
     public static func make(
-        _ script: [String], intro: Double = 2, pauses: [Double] = [0.9, 1.6, 0.6, 2.2, 1.1], bed: Bed = .none, startPTS: Double = 0,
-        voice: String = "en", seconds: Double? = nil
+        _ script: [String], intro: Double = 2, pauses: [Double] = [0.9, 1.6, 0.6, 2.2, 1.1], every: Double? = nil, bed: Bed = .none,
+        startPTS: Double = 0, voice: String = "en", seconds: Double? = nil
     ) throws -> SpokenProgramme {
         guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
         let spoken = try SpokenText.speak(script, start: intro, wordGap: 0.06, sentenceGap: 0, voice: voice)
@@ -32,9 +33,10 @@ public struct SpokenProgramme: Sendable {
             let from = Int(first.onset * Double(rate)), to = Int(last.end * Double(rate))
             let at = Int(t * Double(rate))
             if samples.count < at { samples += [Int16](repeating: 0, count: at - samples.count) }
+            let start = Double(samples.count) / Double(rate)  // later than t where a sentence outlasts `every`
             samples += spoken.samples[from..<min(to, spoken.samples.count)]
-            sentences.append((sentence, t, t + Double(to - from) / Double(rate)))
-            t += Double(to - from) / Double(rate) + pauses[index % pauses.count]
+            sentences.append((sentence, start, start + Double(to - from) / Double(rate)))
+            t = every.map { intro + Double(index + 1) * $0 } ?? t + Double(to - from) / Double(rate) + pauses[index % pauses.count]
         }
         let total = max(seconds ?? 0, t + 2)
         samples += [Int16](repeating: 0, count: max(0, Int(total * Double(rate)) - samples.count))

@@ -103,7 +103,8 @@ public enum OverviewPage {
         if let sync = lane.sync, sync.verdict != .inSync {
             if let offset = sync.offset, abs(offset) >= 0.005 { text += String(format: " · %+.2f s", offset) }
             if let rate = sync.rate, !rate.isOne { text += " · rate \(rate)" }
-            if sync.offset == nil { text += " · no match" }
+            if sync.verdict == .ambiguous { text += " · ambiguous" } else if sync.verdict == .partial { text += " · partial" }
+            if sync.verdict == .noMatch { text += " · no match" }
         }
         g += label(text, y: y, alert: alert)
         for finding in lane.findings where finding.kind == .emptySegment { g += mark(finding, x: scale.x, y: y) }

@@ -105,7 +105,8 @@ public struct ProgrammeOverview: Sendable {
         switch sync.verdict {
         case .inSync: return []
         case .noMatch: return [Finding(kind: .noMatch, start: .zero, end: duration, text: "the cues fit no part of the programme's speech")]
-        case .offset, .rate, .rateAndOffset:
+        case .ambiguous: return [Finding(kind: .outOfSync, start: .zero, end: duration, text: sync.measure)]
+        case .offset, .rate, .rateAndOffset, .partial:
             let end = sync.lead(at: duration.seconds).map { String(format: "; %.2f s %@ by the end", abs($0), $0 > 0 ? "late" : "early") } ?? ""
             return [Finding(kind: .outOfSync, start: .zero, end: duration, text: sync.measure + end)]
         }

@@ -214,8 +214,12 @@ public struct PackageReport: Sendable, Codable, Equatable {
         public var suggested: String?
         /// The track was retimed as suggested before it was segmented.
         public var fixed: Bool
+        /// The share of measured cues that start within 0.1 s of a speech onset at the fit.
+        public var landedShare: Double?
 
-        enum CodingKeys: String, CodingKey { case identity, verdict, offset = "offset_s", rate, confidence, suggested, fixed }
+        enum CodingKeys: String, CodingKey {
+            case identity, verdict, offset = "offset_s", rate, confidence, suggested, fixed, landedShare = "landed_share"
+        }
     }
 
     enum CodingKeys: String, CodingKey {

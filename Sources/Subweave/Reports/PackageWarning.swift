@@ -43,6 +43,9 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         case outOfSync = "out_of_sync"
         /// A track's cues fit no part of the programme's speech (a file for another programme?).
         case syncNoMatch = "sync_no_match"
+        /// A sync check cannot tell how a track is off: several alignments fit about as well, or
+        /// one fits part of the file only; nothing was changed.
+        case syncUndecided = "sync_undecided"
         /// A track was retimed to fit the programme's speech.
         case syncFixed = "sync_fixed"
         /// Another tool's subtitle rendition is in a format HLS does not define for subtitles
