@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs `subweave package` on a copy of Examples/basic (tracked files stay as they are) and shows
 # the result. SUBWEAVE=/path/to/subweave uses a binary built before (the self-contained one
-# Scripts/install.sh makes runs on any x86-64 Linux with glibc) instead of compiling here.
+# Scripts/install.sh makes needs no Swift, only a glibc and libstdc++ as new as the build
+# machine's) instead of compiling here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/subweave-example.XXXXXX")

@@ -74,14 +74,21 @@ struct BatchCommandTests {
         #expect(try BuiltTool.run(["batch", path, "--shard", "3/3"]).status == 64)
     }
 
-    /// The catalogue shipped in Examples/batch runs as its comment says (on a copy).
-    @Test func theExampleCatalogueRuns() throws {
+    /// The catalogue shipped in Examples/batch runs as it is (here on a copy of Examples): its
+    /// output goes to batch/out, valid, and the example title it reads is left as it was.
+    @Test func theExampleCatalogueRunsAndLeavesTheExampleAlone() throws {
         let copy = try Scratch.make().path + "/examples"
         try FileManager.default.copyItem(atPath: Fixtures.repository.appendingPathComponent("Examples").path, toPath: copy)
+        try? FileManager.default.removeItem(atPath: copy + "/batch/out")
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy + "/basic/master.m3u8"))
         let outcome = try BuiltTool.run(["batch", copy + "/batch/catalogue.jsonl", "--jobs", "2"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(status(try results(outcome)) == ["basic": "ok"])
-        #expect(try String(contentsOfFile: copy + "/basic/master.m3u8", encoding: .utf8).contains("LANGUAGE=\"fr\""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy + "/basic/master.m3u8")) == before, "the example's master was rewritten")
+        #expect(!FileManager.default.fileExists(atPath: copy + "/basic/subtitles"), "renditions were written into the example")
+        #expect(try String(contentsOfFile: copy + "/batch/out/master.m3u8", encoding: .utf8).contains("LANGUAGE=\"fr\""))
+        let validated = try BuiltTool.run(["validate", copy + "/batch/out/master.m3u8"])
+        #expect(validated.status == 0 && (validated.stdout + validated.stderr).contains("0 errors, 0 warnings"), "\(validated.stdout)\(validated.stderr)")
     }
 
     /// The shard arithmetic alone: for every N, the N shards partition any catalogue.
