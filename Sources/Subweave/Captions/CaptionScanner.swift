@@ -23,37 +23,23 @@ package struct CaptionScanner {
 
     /// Decodes the reference variant's segments: all of them, or with `accessUnitLimit` until
     /// the first character or that many access units.
-    func scan(_ timeline: ProgrammeTimeline, playlistURL: URL, accessUnitLimit: Int? = nil) async throws(SubweaveError) -> ProgrammeCaptions {
+    ///
+    /// With `clock`, media times are put on `clock`'s programme timeline (another variant of the
+    /// same ladder, with as many discontinuity sequences): the cues are what reading that variant
+    /// would give where both carry the captions at the same timestamps.
+    func scan(_ timeline: ProgrammeTimeline, playlistURL: URL, accessUnitLimit: Int? = nil, clock: ProgrammeTimeline? = nil) async throws(SubweaveError)
+        -> ProgrammeCaptions
+    {
         let playlist = timeline.playlist
-        guard let first = playlist.segments.first, first.encryption == nil, let firstURL = MediaReader.resolve(first.uri, against: playlistURL)
-        else { return .none }
-        var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
-        let firstInit = try await reader.initializationSection(first, of: playlistURL, cache: &initializations)
-        guard var decoding = try Self.source(firstInit, file: firstURL, accessUnitLimit: accessUnitLimit, timeOf: { _ in .zero }) else { return .none }
-        var complete = true
-        for (index, segment) in playlist.segments.enumerated() {
-            guard !timeline.sequences.isEmpty, let url = MediaReader.resolve(segment.uri, against: playlistURL) else { continue }
-            if decoding.finished {
-                complete = decoding.cannotCarryCaptions
-                break
-            }
-            let sequence = timeline.sequences[timeline.sequenceIndex(forSegment: index)]
-            if index > 0 && segment.discontinuitySequence != playlist.segments[index - 1].discontinuitySequence {
-                decoding.discontinuity(at: segment.start)
-                let initialization = try await reader.initializationSection(segment, of: playlistURL, cache: &initializations)
-                try decoding.use(initialization, file: url)
-            }
-            let base = sequence.media.start, start = sequence.playlistStart
-            decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
-            let bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
-            try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
-            onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
-        }
+        let clock = clock ?? timeline
+        guard let decoded = try await decode(timeline, playlistURL: playlistURL, accessUnitLimit: accessUnitLimit, clock: clock) else { return .none }
+        var decoding = decoded.decoding
+        let complete = decoded.complete
         let through = decoding.lastFrameEnd
         // A caption still on screen at the end of an open programme (no EXT-X-ENDLIST) is not a
         // cue yet: its end comes with later segments, and a run that appends to the published
         // renditions adds it then.
-        if complete && playlist.hasEndList { decoding.finish(at: timeline.duration) }
+        if complete && playlist.hasEndList { decoding.finish(at: clock.duration) }
         let cues = decoding.cues
         // A bounded look stops at the first character decoded, on screen or not yet (a pop-on
         // caption is loaded before it shows): that service is found, from that character's time.
@@ -69,11 +55,65 @@ package struct CaptionScanner {
                 segment: segment.flatMap { MediaReader.resolve($0.uri, against: playlistURL) }.map(MediaReader.display))
         }
         let coverage = ProgrammeCaptions.Coverage(
-            accessUnits: decoding.accessUnits, captionDataUnits: decoding.captionDataUnits, through: complete ? timeline.duration : through,
+            accessUnits: decoding.accessUnits, captionDataUnits: decoding.captionDataUnits, through: complete ? clock.duration : through,
             complete: complete)
         var captions = ProgrammeCaptions(services: services, languages: decoding.languages, coverage: coverage)
         captions.notes = decoding.notes
         return captions
+    }
+
+    /// What the segments `indices` of `timeline` carry on their own (each run of consecutive
+    /// segments decoded from its first, as a player joining there would): the services in which
+    /// text is decoded, and whether any caption data travels there (padding included).
+    func look(at indices: [Int], of timeline: ProgrammeTimeline, playlistURL: URL) async throws(SubweaveError)
+        -> (services: Set<CaptionService>, carriesData: Bool)
+    {
+        guard let (decoding, _) = try await decode(timeline, playlistURL: playlistURL, accessUnitLimit: nil, clock: timeline, only: Set(indices)) else {
+            return ([], false)
+        }
+        return (Set(decoding.servicesWithText), decoding.captionDataUnits > 0)
+    }
+
+    /// Feeds the segments of `timeline` (all, or those in `only`) to one caption reader, in order.
+    ///
+    /// Each discontinuity sequence (and each jump over segments left out) is on its own timeline,
+    /// placed by `clock`'s sequences. Nil when the video cannot carry captions or its first
+    /// segment is encrypted; `complete` is false when a bounded look stopped early.
+    private func decode(_ timeline: ProgrammeTimeline, playlistURL: URL, accessUnitLimit: Int?, clock: ProgrammeTimeline, only: Set<Int>? = nil)
+        async throws(SubweaveError)
+        -> (decoding: CaptionSource, complete: Bool)?
+    {
+        let playlist = timeline.playlist
+        guard let firstIndex = only?.min() ?? (playlist.segments.isEmpty ? nil : 0), firstIndex < playlist.segments.count else { return nil }
+        let first = playlist.segments[firstIndex]
+        guard first.encryption == nil, let firstURL = MediaReader.resolve(first.uri, against: playlistURL) else { return nil }
+        var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
+        let firstInit = try await reader.initializationSection(first, of: playlistURL, cache: &initializations)
+        guard var decoding = try Self.source(firstInit, file: firstURL, accessUnitLimit: accessUnitLimit, timeOf: { _ in .zero }) else { return nil }
+        var complete = true
+        var previous: Int?
+        for (index, segment) in playlist.segments.enumerated() where only?.contains(index) ?? true {
+            guard !timeline.sequences.isEmpty, let url = MediaReader.resolve(segment.uri, against: playlistURL) else { continue }
+            if decoding.finished {
+                complete = decoding.cannotCarryCaptions
+                break
+            }
+            let sequence = timeline.sequences[timeline.sequenceIndex(forSegment: index)]
+            let sequenceIndex = timeline.sequenceIndex(forSegment: index)
+            let placed = clock.sequences.indices.contains(sequenceIndex) ? clock.sequences[sequenceIndex] : sequence
+            if let previous, previous != index - 1 || segment.discontinuitySequence != playlist.segments[previous].discontinuitySequence {
+                decoding.discontinuity(at: segment.start)
+                let initialization = try await reader.initializationSection(segment, of: playlistURL, cache: &initializations)
+                try decoding.use(initialization, file: url)
+            }
+            previous = index
+            let base = placed.media.start, start = placed.playlistStart
+            decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
+            let bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
+            try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+            onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
+        }
+        return (decoding, complete)
     }
 
     /// The caption reader for segments with this initialisation section (fMP4) or none (MPEG-TS);

@@ -114,6 +114,8 @@ enum CaptionSource {
         case .empty: return []
         }
     }
+    /// The services in which text was decoded.
+    var servicesWithText: [CaptionService] { decoder?.services ?? [] }
     /// Access units that carried line-21 caption data.
     var captionDataUnits: Int { decoder?.captionDataUnits ?? 0 }
     /// When the last frame read stops being shown.

@@ -47,6 +47,19 @@ public struct ProgrammeCaptions: Sendable {
     /// What was read although malformed, or assumed, about the video while decoding (each naming
     /// its file and byte offset).
     public var notes: [String] = []
+    /// Which variant's video was read in full, and why (nil for a single file).
+    public var readFrom: ReadFrom?
+
+    /// The variant read for captions.
+    public struct ReadFrom: Sendable, Equatable, Codable {
+        /// Its media playlist.
+        public var playlist: String
+        public var reason: String
+        /// The reference variant's segments read to confirm it (empty when the reference was read).
+        public var confirmedSegments: [Int]
+
+        enum CodingKeys: String, CodingKey { case playlist, reason, confirmedSegments = "confirmed_reference_segments" }
+    }
 
     /// Captions of `services`, in `languages`, from reading `coverage` of the video.
     public init(services: [Service], languages: CaptionLanguages = CaptionLanguages(), coverage: Coverage = Coverage()) {

@@ -39,10 +39,11 @@ extension Presentation {
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
         var captions = ProgrammeCaptions.none
+        var captionWarnings: [PackageWarning] = []
         if settings.captions == .auto || settings.closedCaptions != .none {
-            var scanner = CaptionScanner(reader: reader)
-            scanner.onProgress = onProgress
-            captions = try await scanner.scan(timeline, playlistURL: reference.url).with(settings.captionServices)
+            let (read, said) = try await CaptionVariantChoice(presentation: self, reader: reader).read(onProgress: onProgress)
+            captions = read.with(settings.captionServices)
+            captionWarnings = said
         }
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
@@ -53,7 +54,7 @@ extension Presentation {
         var planner = RenditionPlanner(timeline: timeline, published: published)
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         if settings.makesCaptionRenditions { planner.add(captions, placement: settings.captionPlacement) }
-        var warnings = self.warnings + syncWarnings
+        var warnings = self.warnings + captionWarnings + syncWarnings
         try checkEmpty(planner, request, &warnings)
 
         // What earlier runs (and other tools) left: removed, refreshed, retimed.
@@ -89,6 +90,7 @@ extension Presentation {
         warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
         var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
         report.removed = removal.removed + inBandRemoved
+        report.captionsReadFrom = captions.readFrom
         report.sync = syncEntries
         intent.declaredCaptionGroup = rewritten.captionGroup
         report.intent = intent

@@ -199,6 +199,8 @@ public struct PackageReport: Sendable, Codable, Equatable {
     public var removed: [Removed] = []
     /// What the sync check found per track (empty when it did not run).
     public var sync: [Sync] = []
+    /// Which variant's video was read for in-band captions, and why (nil when none was read).
+    public var captionsReadFrom: ProgrammeCaptions.ReadFrom?
     /// What the operator has said of the title after this run (kept beside the master).
     public var intent: TitleIntent?
     /// What this run changed of it, a line each.
@@ -226,6 +228,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
         case master, output, dryRun = "dry_run", referencePlaylist = "reference_playlist", referenceReason = "reference_reason"
         case segmentCount = "segment_count"
         case duration, timeline, groups, tracks, captions, warnings, unchanged, removed, sync, intent
+        case captionsReadFrom = "captions_read_from"
         case intentChanges = "intent_changes"
     }
 

@@ -57,6 +57,8 @@ public struct PackageWarning: Sendable, Equatable, Codable, CustomStringConverti
         /// A caption rendition an earlier run published was taken out (its service is no longer
         /// published, or no longer in the video).
         case captionRenditionRemoved = "caption_rendition_removed"
+        /// The variants carry different in-band captions: the reference was read in full.
+        case captionVariantsDisagree = "caption_variants_disagree"
     }
 
     public let code: Code
