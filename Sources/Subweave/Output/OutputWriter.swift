@@ -2,39 +2,6 @@ import Foundation
 import HLS
 import Synchronization
 
-/// One rendition generation to put on disk.
-package struct GenerationWrite: Sendable {
-    /// Where the generation's files come from.
-    package enum Source: Sendable {
-        /// Made, one file at a time, when a worker reaches this rendition.
-        case files(FileSystem.FileMaker)
-        /// Already written into a staging folder (``RenditionStager``), renamed into place.
-        case staged(path: String)
-        /// Already in place when the run planned it (its name is the hash of its bytes).
-        case inPlace
-        /// New files of a published generation (an open programme), each written into it in
-        /// place: its new segments first, then its playlist.
-        case append(FileSystem.FileMaker)
-    }
-
-    /// The rendition's folder, relative to the output folder (`subtitles/en-en`).
-    package let folder: String
-    /// The generation's name (``RenditionLayout/isGeneration(_:)``).
-    package let generation: String
-    package let source: Source
-
-    package init(folder: String, generation: String, source: Source) {
-        self.folder = folder
-        self.generation = generation
-        self.source = source
-    }
-
-    /// A generation whose files `rendition` makes when it is written.
-    package init(folder: String, generation: String, rendition: SubtitleRendition) {
-        self.init(folder: folder, generation: generation, source: .files({ emit throws(SubweaveError) in try rendition.eachFile(emit) }))
-    }
-}
-
 /// Writes a plan's files so that a player never sees a mixture, nothing outside the output
 /// folder is touched, and an interrupted run leaves the presentation as it was.
 ///
@@ -124,7 +91,7 @@ package struct OutputWriter: Sendable {
             try removeLeftovers(in: managedFolders.union(removedFolders))
             let existing = generations.allSatisfy {
                 if case .append = $0.source { return false }
-                return FileSystem.isRealFolder(folder + "/" + $0.folder + "/" + $0.generation)
+                return $0.isComplete(below: folder)
             }
             if existing && removedFolders.isEmpty && FileSystem.contentsEqual(masterPath, written: master.write) {
                 wrote = false
@@ -225,8 +192,12 @@ package struct OutputWriter: Sendable {
                 }
                 continue
             }
-            // A generation that exists holds the same bytes (its name is their hash).
-            if FileSystem.isRealFolder(target) { continue }
+            // A generation that exists holds the same bytes (its name is their hash); one that
+            // lost files (deleted by hand, a disk cleaned) gets them back, each in place.
+            if FileSystem.isRealFolder(target) {
+                try write.fillIn(below: folder, within: confinement)
+                continue
+            }
             switch write.source {
             case .files(let make): toWrite.append((write.folder, target, make))
             case .staged(let path):

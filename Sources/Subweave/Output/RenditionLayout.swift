@@ -48,8 +48,12 @@ package enum RenditionLayout {
     /// Every file of a generation, relative to the master, in the order they are made: the
     /// `segments` segments, the playlist, and with a `record`, the kept cues and the record.
     package static func paths(folder: String, generation: String, segments: Int, record: Bool) -> [String] {
-        let names = segmentNames(count: segments) + [playlistName] + (record ? [RenditionRecord.cuesFileName, RenditionRecord.fileName] : [])
-        return names.map { "\(folder)/\(generation)/\($0)" }
+        names(segments: segments, record: record).map { "\(folder)/\(generation)/\($0)" }
+    }
+
+    /// The names of the files of a generation of `segments` segments (with its record of cues).
+    package static func names(segments: Int, record: Bool) -> [String] {
+        segmentNames(count: segments) + [playlistName] + (record ? [RenditionRecord.cuesFileName, RenditionRecord.fileName] : [])
     }
 
     /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits, all

@@ -38,7 +38,10 @@ package struct RenditionStager: Sendable {
     func stage(_ rendition: SubtitleRendition) throws(SubweaveError) -> PlannedRendition.Files {
         // Appended to in place, at commit (its published segments are never written again).
         if rendition.appending != nil { return PlannedRendition.files(of: rendition) }
-        if FileSystem.isRealFolder(folder + "/" + rendition.folder + "/" + rendition.generation) { return .inPlace }
+        let names = RenditionLayout.names(segments: rendition.timeline.playlist.segments.count, record: rendition.record != nil)
+        if GenerationWrite(folder: rendition.folder, generation: rendition.generation, source: .inPlace, names: names).isComplete(below: folder) {
+            return .inPlace
+        }
         // Named by a hash of the folder, not the folder itself: a rendition folder may already be
         // as long as a file name can be.
         var name = ContentHash()

@@ -60,12 +60,14 @@ package struct PlannedRendition: Sendable {
 
     /// What the writer does with it.
     var write: GenerationWrite {
+        let names = RenditionLayout.names(segments: segmentCount, record: hasRecord)
         switch files {
-        case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition)
-        case .staged(let path): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path))
-        case .inPlace: return GenerationWrite(folder: folder, generation: generation, source: .inPlace)
+        case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition, names: names)
+        case .staged(let path): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path), names: names)
+        case .inPlace: return GenerationWrite(folder: folder, generation: generation, source: .inPlace, names: names)
         case .appending(let rendition):
-            return GenerationWrite(folder: folder, generation: generation, source: .append({ emit throws(SubweaveError) in try rendition.eachFile(emit) }))
+            return GenerationWrite(
+                folder: folder, generation: generation, source: .append({ emit throws(SubweaveError) in try rendition.eachFile(emit) }), names: names)
         }
     }
 }

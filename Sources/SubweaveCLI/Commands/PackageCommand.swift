@@ -13,7 +13,7 @@ enum PackageCommand {
         request.retimeExisting = arguments.flag("--retime-existing")
         request.allowEmpty = arguments.flag("--allow-empty")
         if arguments.flag("--follow") { return try await follow(request, context) }
-        return try await write(request, context)
+        return try await write(request, context, fingerprinted: true)
     }
 
     /// `package --follow`: a live presentation, segment by segment, until it ends.
@@ -142,13 +142,22 @@ enum PackageCommand {
 
     /// Plans `request` with the options every writing command shares, writes it (unless
     /// `--dry-run`), and reports.
-    static func write(_ request: PackageRequest, _ context: Context) async throws -> Int32 {
+    ///
+    /// `fingerprinted` (`package` writing its master in place): a run whose inputs are those of
+    /// the run that last wrote the title (``RunFingerprint``) reads nothing more and reports as an
+    /// unchanged run does; a run that writes keeps its fingerprint for the next.
+    static func write(_ request: PackageRequest, _ context: Context, fingerprinted: Bool = false) async throws -> Int32 {
         let arguments = context.arguments
         var request = request
         request.output = arguments.value("--output").map { URL(fileURLWithPath: $0) }
         request.baseURL = arguments.value("--base-url").flatMap(URL.init(string:))
         request.strict = arguments.flag("--strict")
         let master = Commands.url(arguments.positionals[0])
+        let fingerprint = fingerprinted && request.output == nil && !arguments.flag("--dry-run") ? Fingerprinting(master, request, context) : nil
+        if let fingerprint, let earlier = fingerprint.unchanged() {
+            report(earlier, context: context)
+            return 0
+        }
         let loader = Commands.loader(context)
         let progress = ProgressLine(context)
         progress.say("reading \(arguments.positionals[0])")
@@ -167,8 +176,52 @@ enum PackageCommand {
             plan = try await packager.run(master: master, request)
         }
         progress.done()
+        fingerprint?.keep(plan)
         report(plan, context: context)
         return 0
+    }
+
+    /// The fingerprint of a `package` run's inputs: the command as given (less what only shapes
+    /// the output on the terminal), and the local subtitle sources it names.
+    struct Fingerprinting {
+        let master: URL
+        let command: [String]
+        let sources: [URL]
+
+        init(_ master: URL, _ request: PackageRequest, _ context: Context) {
+            self.master = master
+            let quiet: Set<String> = ["--json", "--quiet", "-q", "--verbose", "-v", "--progress", "--no-progress"]
+            command = CommandLine.arguments.dropFirst().filter { !quiet.contains($0) }
+            var sources = request.tracks.map(\.source.url)
+            if let file = context.arguments.value("--tracks") { sources.append(URL(fileURLWithPath: file)) }
+            self.sources = sources
+        }
+
+        /// The report of the run that left the title as it is, as an unchanged run reports it,
+        /// when nothing it depended on changed since.
+        func unchanged() -> PackageReport? {
+            guard let record = RunFingerprint.read(master: master), let now = RunFingerprint.compute(master: master, command: command, sources: sources),
+                now == record.fingerprint
+            else { return nil }
+            var report = record.report
+            report.unchanged = true
+            report.intentChanges = []
+            report.removed = []
+            report.warnings.removeAll { [.intentDropped, .captionRenditionRemoved].contains($0.code) }
+            return report
+        }
+
+        /// Keeps the report of `plan` with the fingerprint of the title as the run left it; when
+        /// another run has written the master since, no record (the next run reads the title).
+        func keep(_ plan: PackagePlan) {
+            var written: [UInt8] = []
+            plan.writeMasterText { written += $0 }
+            guard let now = RunFingerprint.compute(master: master, command: command, sources: sources, expectedMaster: written) else {
+                RunFingerprint.forget(master: master)
+                return
+            }
+            RunFingerprint.write(RunFingerprint.Record(fingerprint: now, report: plan.report), master: master)
+        }
     }
 
     /// The tracks of every `--subtitle` and of `--tracks`, every problem reported together.
@@ -196,6 +249,16 @@ enum PackageCommand {
         }
         if !errors.isEmpty { throw SubweaveError.registration(errors) }
         return tracks
+    }
+
+    /// Prints the report of a run that read nothing more (its fingerprint unchanged).
+    static func report(_ report: PackageReport, context: Context) {
+        if context.json {
+            try? streamJSON(report, plan: nil)
+        } else if !context.quiet {
+            let summary = report.summary(Vocabulary.spelling)
+            if !summary.isEmpty { Output.error(summary) }
+        }
     }
 
     /// Prints the report: JSON on stdout with `--json`, the master on stdout for a dry run, and a

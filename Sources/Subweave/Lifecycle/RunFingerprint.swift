@@ -1,0 +1,112 @@
+import Foundation
+import HLS
+import Timebase
+
+/// What a `package` run of a title depended on, hashed, so that the same run on the same inputs
+/// is recognised in milliseconds, without reading the media.
+///
+/// The fingerprint covers the command (its arguments and working folder), the binary that runs
+/// it, the master and the intent record as they are, every playlist the master names (variants,
+/// renditions, Subweave's own included) with the size, modification time and inode of every
+/// segment and map they name, and the same of every local subtitle source the command or the
+/// intent record names. A title with any input that is not a local file has no fingerprint: it
+/// is always run. The record is kept beside the master (`.<master>.subweave-run.json`) with the
+/// report of the run that wrote it.
+public enum RunFingerprint {
+    /// Where the record of the title whose master is at `master` is kept.
+    public static func recordPath(master: URL) -> String {
+        master.deletingLastPathComponent().appendingPathComponent(".\(master.lastPathComponent).subweave-run.json").path
+    }
+
+    /// The record: the fingerprint and the report of the run that left the title as it is.
+    public struct Record: Codable, Sendable {
+        public var schema = "subweave.run-record/1"
+        public let fingerprint: String
+        public let report: PackageReport
+
+        public init(fingerprint: String, report: PackageReport) {
+            self.fingerprint = fingerprint
+            self.report = report
+        }
+    }
+
+    /// The hash of the inputs of a run of `command` (its arguments, `sources` the local subtitle
+    /// files it names) on the title whose master is at `master`; nil when one is not local, or
+    /// when the master is not `expectedMaster` (another run wrote it meanwhile).
+    public static func compute(master: URL, command: [String], sources: [URL], expectedMaster: [UInt8]? = nil) -> String? {
+        guard master.isFileURL, let masterBytes = try? ResourceLoader.readFile(master.path, limit: ReadLimits().playlist, kind: .playlist),
+            expectedMaster.map({ $0 == masterBytes }) ?? true
+        else { return nil }
+        var hash = ContentHash()
+        hash.add("subweave-run-1\u{0}")
+        for argument in command { hash.add(argument + "\u{0}") }
+        hash.add(FileManager.default.currentDirectoryPath + "\u{0}")
+        add(stat: "/proc/self/exe", to: &hash)
+        hash.add(masterBytes)
+        let intentPath = TitleIntent.path(beside: master)
+        var sources = sources
+        if let intent = try? ResourceLoader.readFile(intentPath, limit: ReadLimits().playlist, kind: .playlist) {
+            hash.add(intent)
+            guard let recorded = try? TitleIntent.recorded(for: master) else { return nil }
+            for track in recorded.tracks {
+                guard track.url.hasPrefix("/") else { return nil }
+                sources.append(URL(fileURLWithPath: track.url))
+            }
+        }
+        for source in sources {
+            // A pipe or a device reads differently each time: such a run is always run.
+            var info = stat()
+            guard source.isFileURL, stat(source.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            add(stat: source.path, to: &hash)
+        }
+        guard let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path) else { return nil }
+        var playlists = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
+        playlists += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
+        for (uri, line) in playlists {
+            guard let text = try? parsed.substitutingVariables(in: uri, line: line), let url = MediaReader.resolve(text, against: master), url.isFileURL,
+                let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist)
+            else { return nil }
+            hash.add(bytes)
+            guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: parsed.definitions) else { continue }
+            var maps: Set<String> = []
+            for segment in playlist.segments {
+                guard let file = MediaReader.resolve(segment.uri, against: url), file.isFileURL else { return nil }
+                add(stat: file.path, to: &hash)
+                if let map = segment.map?.uri, maps.insert(map).inserted, let mapURL = MediaReader.resolve(map, against: url), mapURL.isFileURL {
+                    add(stat: mapURL.path, to: &hash)
+                }
+            }
+        }
+        return hash.hex(16)
+    }
+
+    /// The size, modification time and inode of `path` (following links), or that it is missing.
+    static func add(stat path: String, to hash: inout ContentHash) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            hash.add("missing\u{0}")
+            return
+        }
+        hash.add("\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ino):\(info.st_dev)\u{0}")
+    }
+
+    /// The record beside `master`, if one can be read.
+    public static func read(master: URL) -> Record? {
+        guard let bytes = try? ResourceLoader.readFile(recordPath(master: master), limit: 64 << 20, kind: .playlist) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: Data(bytes))
+    }
+
+    /// Writes `record` beside `master` through a temporary file renamed into place; a failure only
+    /// means the next run reads the title again.
+    public static func write(_ record: Record, master: URL) {
+        guard let data = try? JSONEncoder().encode(record) else { return }
+        try? FileSystem.replaceFile(
+            at: recordPath(master: master), with: String(decoding: data, as: UTF8.self) + "\n",
+            temporaryName: RenditionLayout.temporaryPrefix + "run-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+    }
+
+    /// Takes the record beside `master` away (a run that changed the title without one).
+    public static func forget(master: URL) {
+        unlink(recordPath(master: master))
+    }
+}
