@@ -312,14 +312,19 @@ def report(rows, with_ffsubsync):
         fixable = [r for r in mine if r["acc"] is not None]
         count = collections.Counter(r["result"] for r in mine)
         print(f"\n{half}: {len(mine)} sidecars")
+        fixed = [r["acc"] for r in fixable if r["verdict"] in FIXES]
         print(f"  Subweave:  right {count['right']}/{len(mine)}, false fixes {count['false fix']}, "
-              f"cues within 100 ms after the fix {100 * sum(r['acc'] for r in fixable) / max(1, len(fixable)):.1f} % (mean of {len(fixable)}), "
+              f"cues within 100 ms after the fix {100 * sum(r['acc'] for r in fixable) / max(1, len(fixable)):.1f} % (mean of {len(fixable)} "
+              f"fixable sidecars; {100 * sum(fixed) / max(1, len(fixed)):.1f} % over the {len(fixed)} it fixed), "
               f"{sum(r['time'] for r in mine):.1f} s")
         if with_ffsubsync:
-            ffs = collections.Counter(r["ffs_result"] for r in mine)
-            accs = [r["ffs_acc"] for r in fixable if r["ffs_acc"] is not None]
-            print(f"  ffsubsync: right {ffs['right']}/{len(mine)}, false fixes {ffs['false fix']}, "
-                  f"cues within 100 ms after the fix {100 * sum(accs) / max(1, len(accs)):.1f} %, {sum(r['ffs_time'] or 0 for r in mine):.1f} s")
+            ran = [r for r in mine if r["ffs_result"]]
+            ffs = collections.Counter(r["ffs_result"] for r in ran)
+            accs = [r["ffs_acc"] for r in fixable if r["ffs_acc"] is not None and r["ffs_result"]]
+            if ran:
+                print(f"  ffsubsync: right {ffs['right']}/{len(ran)}, false fixes {ffs['false fix']}, "
+                      f"cues within 100 ms after the fix {100 * sum(accs) / max(1, len(accs)):.1f} % (mean of {len(accs)}), "
+                      f"{sum(r['ffs_time'] or 0 for r in ran):.1f} s")
         print("  stated confidence → share right:")
         for low, high in [(0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.01)]:
             bin = [r for r in mine if low <= r["confidence"] < high]

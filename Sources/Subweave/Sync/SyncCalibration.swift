@@ -23,8 +23,8 @@ public enum SyncCalibration {
     ]
     /// no_match, by the best fit's lift over chance (below 0.2, below 0.3, above).
     static let noMatch: [Double] = [0.977, 0.895, 0.985]
-    static let ambiguous = 0.833
-    static let partial = 0.818
+    static let ambiguous = 0.825
+    static let partial = 0.846
 
     static func bin(_ value: Double, _ edges: [Double]) -> Int { edges.firstIndex { value < $0 } ?? edges.count - 1 }
 

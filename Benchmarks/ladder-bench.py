@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A captioned ladder packaged against `cat` of its smallest variant, in the same run.
+
+    python3 Benchmarks/ladder-bench.py [--minutes 30] [--base BINARY] [--keep]
+
+The ladder: Fixtures/captions/programme.ts (CEA-608 CC1 and CC3) re-encoded by x264 into three
+rungs, 960x540 at 8 Mbit/s, 480x270 at 1.5 Mbit/s and 160x90 at 300 kbit/s, each carrying the
+captions (x264 writes the decoder's A/53 data back), with keyframes every 2 s; each looped with
+`-c copy` to `--minutes` and cut into 6 s HLS segments. The master lists the largest first (the
+reference: the first variant with video), as ladders often do.
+
+Times (page cache warm, the median of five runs; peak memory of subweave's own process):
+`cat` of the smallest variant's segments (the floor: reading every byte of one variant once),
+`cat` of the largest's, `package --dry-run` with one SubRip sidecar, `package`, `refresh`, and
+`package` again with nothing changed; each against the smallest variant's `cat`. With `--base`,
+another subweave binary (an earlier build) runs `package --dry-run` too, in the same run. The
+machine is shared: compare the ratios, not the seconds.
+"""
+import argparse, glob, json, os, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ROOT, release_subweave, run  # noqa: E402
+
+RUNGS = [("top", "960:540", "8M"), ("mid", "480:270", "1500k"), ("low", "160:90", "300k")]
+
+
+def ladder(work, minutes):
+    source = os.path.join(ROOT, "Fixtures/captions/programme.ts")
+    for name, size, rate in RUNGS:
+        clip = os.path.join(work, f"{name}-clip.ts")
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", source, "-vf", f"scale={size}", "-c:v", "libx264",
+                        "-preset", "ultrafast", "-b:v", rate, "-maxrate", rate, "-bufsize", rate, "-g", "60", "-keyint_min", "60",
+                        "-sc_threshold", "0", "-bf", "2", "-an", "-f", "mpegts", clip], check=True)
+        loops = max(0, int(minutes * 60 / 20.02) - 1)
+        folder = os.path.join(work, name)
+        os.makedirs(folder)
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-stream_loop", str(loops), "-i", clip, "-c", "copy",
+                        "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod", "-hls_segment_filename", os.path.join(folder, "s%05d.ts"),
+                        os.path.join(folder, "index.m3u8")], check=True)
+        os.remove(clip)
+    lines = ["#EXTM3U"]
+    for name, size, rate in RUNGS:
+        width, height = size.split(":")
+        bits = int(rate[:-1]) * (1000000 if rate.endswith("M") else 1000)
+        lines += [f'#EXT-X-STREAM-INF:BANDWIDTH={bits},CODECS="avc1.64001f",RESOLUTION={width}x{height}', f"{name}/index.m3u8"]
+    with open(os.path.join(work, "master.m3u8"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(work, "en.srt"), "w") as f:
+        for i in range(int(minutes * 60 / 4)):
+            f.write(f"{i + 1}\n{srt(i * 4000 + 500)} --> {srt(i * 4000 + 3000)}\nLine {i + 1}\n\n")
+
+
+def srt(ms):
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+
+def median(cmd, times=5):
+    runs = [run(cmd) for _ in range(times)]
+    return sorted(w for w, _ in runs)[len(runs) // 2], max(m for _, m in runs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--minutes", type=float, default=30)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--base", help="an earlier subweave binary to time package --dry-run with")
+    args = ap.parse_args()
+    subweave = release_subweave()
+    work = tempfile.mkdtemp(prefix="subweave-ladder-")
+    try:
+        ladder(work, args.minutes)
+        sizes = {name: sum(os.path.getsize(p) for p in glob.glob(os.path.join(work, name, "*.ts"))) for name, _, _ in RUNGS}
+        print(f"ladder of {args.minutes:g} min: " + ", ".join(f"{n} {sizes[n] / 2**20:.0f} MiB" for n in sizes)
+              + f"; top / low = {sizes['top'] / sizes['low']:.1f}")
+        master = os.path.join(work, "master.m3u8")
+        track = ["--subtitle", f"url={os.path.join(work, 'en.srt')},language=en"]
+        rows = []
+        for name in ("low", "top"):
+            segments = sorted(glob.glob(os.path.join(work, name, "*.ts")))
+            rows.append((f"cat of the {name} variant ({len(segments)} segments)", *median(["cat"] + segments)))
+        floor = rows[0][1]
+        run(["cat"] + sorted(glob.glob(os.path.join(work, "*", "*.ts"))))  # warm every variant once
+        dry = subprocess.run([subweave, "package", master, *track, "--dry-run", "--json"], capture_output=True, text=True, check=True)
+        read = json.loads(dry.stdout).get("captions_read_from")
+        rows.append(("package --dry-run, one sidecar", *median([subweave, "package", master, *track, "--dry-run"])))
+        if args.base:
+            rows.append((f"package --dry-run, one sidecar, by {args.base}", *median([args.base, "package", master, *track, "--dry-run"])))
+        rows.append(("package (first run)", *run([subweave, "package", master, *track])))
+        rows.append(("refresh", *median([subweave, "refresh", master])))
+        rows.append(("package again, nothing changed", *median([subweave, "package", master, *track])))
+        print(f"captions read from: {read}")
+        print("| job | seconds | peak MiB | × cat of the smallest variant |\n|---|---|---|---|")
+        for label, wall, rss in rows:
+            print(f"| {label} | {wall:.3f} | {rss:.0f} | {wall / floor:.2f} |")
+    finally:
+        if args.keep:
+            print("kept", work)
+        else:
+            shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
