@@ -99,6 +99,20 @@ struct CaptionVariantCommandTests {
         #expect(strict.status == 1 && strict.stderr.contains("the variants carry different captions"), "\(strict.stderr)")
     }
 
+    /// A rung of another frame rate (its master says so) is not read for the reference: its
+    /// captions are carried over other frames.
+    @Test func aRungOfAnotherFrameRateIsNotTheOneRead() throws {
+        let ladder = try Self.ladder(big: Self.script(), small: Self.script())
+        let master = try String(contentsOfFile: ladder.master, encoding: .utf8)
+        try master.replacingOccurrences(of: "RESOLUTION=1280x720", with: "RESOLUTION=1280x720,FRAME-RATE=59.940")
+            .replacingOccurrences(of: "RESOLUTION=320x180", with: "RESOLUTION=320x180,FRAME-RATE=29.970")
+            .write(toFile: ladder.master, atomically: true, encoding: .utf8)
+        let run = try BuiltTool.run(["package", ladder.master, "--dry-run", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try Self.report(run)
+        #expect((report["captions_read_from"] as? [String: Any])?["playlist"] as? String == ladder.folder + "/big/prog.m3u8", "\(report)")
+    }
+
     /// A low rung encoded without captions: the reference's caption data gives it away; read in
     /// full on the reference, its captions are published.
     @Test func aRungWithoutCaptionsIsNotTheOneRead() throws {

@@ -9,7 +9,7 @@ import Timebase
 /// each rendition), so the whole programme is read on the smallest video variant (the lowest
 /// `AVERAGE-BANDWIDTH`, else `BANDWIDTH`), not on the reference, which is often the largest,
 /// and its media times are put on the reference's timeline. That is only done where the two are
-/// cut alike: as many segments starting at the same times, the same discontinuity sequences, each
+/// cut alike (and no `FRAME-RATE` says they differ): as many segments starting at the same times, the same discontinuity sequences, each
 /// starting on the same frame. Both are then read where they must agree: their first segment, and
 /// around each service's first cue (the segment before, the one that holds it, the one after). A
 /// service one has there and the other lacks, or caption data in one only, is a disagreement:
@@ -29,9 +29,14 @@ struct CaptionVariantChoice {
             (variant.attributes["AVERAGE-BANDWIDTH"] ?? variant.attributes["BANDWIDTH"]).flatMap { Int($0.rawValue) }
         }
         guard let referenceRate = rate(variants[reference.index]) else { return nil }
+        // Another frame rate carries the same captions re-packed over other frames: a cue could
+        // start a frame away from where the reference's frames put it.
+        func frameRate(_ variant: MasterPlaylist.Variant) -> Double? { variant.attributes["FRAME-RATE"].flatMap { Double($0.rawValue) } }
+        let referenceFrames = frameRate(variants[reference.index])
         let smaller = variants.indices.filter { index in
             index != reference.index && variants[index].uri != variants[reference.index].uri
                 && ReferenceSelection.media(of: variants[index]).0 == .video && (rate(variants[index]) ?? .max) < referenceRate
+                && abs((frameRate(variants[index]) ?? referenceFrames ?? 0) - (referenceFrames ?? frameRate(variants[index]) ?? 0)) < 0.01
         }.sorted { (rate(variants[$0]) ?? .max, $0) < (rate(variants[$1]) ?? .max, $1) }
         let selection = ReferenceSelection(master: presentation.master, masterURL: presentation.masterURL, reader: reader)
         for index in smaller.prefix(2) {
