@@ -102,8 +102,11 @@ enum CommandTable {
         discussion: """
             Decodes the sound of the reference variant (its AUDIO rendition, else its own audio) with ffmpeg, finds the speech in 10 ms
             frames, and lines each track's cues up with it over every offset and the standard speed changes (24000/1001, 24, 25 fps,
-            each way). Reports sidecar time = rate × programme time + offset_s, a confidence, a verdict (in_sync, offset, rate,
-            rate_and_offset, no_match) and the descriptor keys that fix the track. Writes nothing.
+            each way), then checks each alignment cue by cue (a cue lands when speech starts within 0.1 s of it). Reports sidecar
+            time = rate × programme time + offset_s, how many cues land, a confidence, a verdict and the descriptor keys that fix
+            the track: in_sync, offset, rate or rate_and_offset (one fit beats every other clearly); ambiguous (several fit about
+            as well: the candidates are listed, nothing is suggested); partial (one fits part of the file only: a file for another
+            cut); no_match (a file for another programme). Writes nothing.
             """)
 
     /// Options every command that writes a master takes.
@@ -170,10 +173,13 @@ enum CommandTable {
             OptionSpec(
                 name: "--check-sync",
                 help:
-                    "check each track against the programme's speech (ffmpeg decodes the sound); warn when one is off by more than \(SyncCheck.tolerance) s or fits nothing",
+                    "check each track against the programme's speech (ffmpeg decodes the sound); warn when one is off by more than \(SyncCheck.tolerance) s, fits nothing, or cannot be told (ambiguous, partial)",
                 group: "SYNC"),
             OptionSpec(
-                name: "--fix-sync", help: "as --check-sync, and retime a track found off as `subweave sync` suggests (the report says so)", group: "SYNC"),
+                name: "--fix-sync",
+                help:
+                    "as --check-sync, and retime a track that one fit clearly places, as `subweave sync` suggests (the report says so); an ambiguous or partial track is left as it is",
+                group: "SYNC"),
         ]
             + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS")
             + [
