@@ -1,0 +1,34 @@
+/// Trimming and character classes the other modules share (package access): the one home for
+/// trimming.
+extension StringProtocol {
+    /// The text without leading and trailing characters in `set`.
+    package func trimming(_ set: Set<Character>) -> SubSequence {
+        var start = startIndex
+        var end = endIndex
+        while start < end, set.contains(self[start]) { start = index(after: start) }
+        while end > start, set.contains(self[index(before: end)]) { end = index(before: end) }
+        return self[start..<end]
+    }
+}
+
+extension Substring {
+    /// Without trailing spaces, tabs and carriage returns (the end of a playlist line).
+    package var trimmingTrailingWhitespace: Substring {
+        var s = self
+        while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
+        return s
+    }
+
+    /// Without leading spaces and tabs.
+    package var trimmingLeadingWhitespace: Substring {
+        var s = self
+        while let first = s.first, first == " " || first == "\t" { s = s.dropFirst() }
+        return s
+    }
+}
+
+extension Character {
+    package var isASCIILetter: Bool { isASCII && isLetter }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIAlphanumeric: Bool { isASCIILetter || isASCIIDigit }
+}
