@@ -107,7 +107,9 @@ if [ "$target" = ttml ]; then extra+=(-detect_leaks=0); export ASAN_OPTIONS="det
 # takes 11 s for random bytes (30 ms in a release build), which is not a hang, and a 12 KiB input
 # took 13 s on a loaded machine (70 ms in release; 64 copies of it 0.39 s: linear). The text target
 # works on 8 KiB inputs with a 30 s bound.
+# The bound on one execution is wall time: a fuzzer at nice 19 beside a build or a test run waits
+# for the processor (a 915 KB MPEG-TS input took 0.83 s alone and 15 s so). FUZZ_TIMEOUT raises it.
 max_len=1048576
-timeout=10
-[ "$target" = text ] && max_len=8192 && timeout=30
+timeout=${FUZZ_TIMEOUT:-30}
+[ "$target" = text ] && max_len=8192 && timeout=${FUZZ_TIMEOUT:-60}
 exec "$binary" "$corpus" "${extra[@]}" -artifact_prefix="$artifacts/" -rss_limit_mb=2048 -timeout=$timeout -max_len=$max_len -print_final_stats=1 "$@"
