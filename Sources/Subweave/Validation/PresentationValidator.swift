@@ -37,6 +37,10 @@ public struct ValidationReport: Sendable, Codable, Equatable {
 /// it and anchored on a presented frame, valid WebVTT, and — with the media timeline read from the
 /// video — that each segment holds every cue shown during it, RFC 8216bis §3.1.4).
 public struct PresentationValidator: Sendable {
+    /// The identifiers of the rules checked on the presentation's files and each WebVTT segment
+    /// (the master and subtitle-playlist rules are in the HLS module's tables).
+    package static var presentationRuleIdentifiers: [String] { (PresentationRules.rows + SegmentRules.rows).map(\.id) }
+
     public var loader: ResourceLoader
 
     /// A validator reading through `loader`.
