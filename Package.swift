@@ -20,7 +20,7 @@ let package = Package(
         // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
         .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
         // Sync checks: speech activity from PCM, the FFT, lining cues up with speech, the rate search.
-        .target(name: "Sync"),
+        .target(name: "Sync", dependencies: ["Timebase"]),
         // HTTP(S) GET through libcurl, loaded with dlopen when a URL is first read.
         .target(name: "CCurl"),
         // The C side of starting a child process (fork, the parent-death signal, exec).

@@ -72,7 +72,7 @@ enum CommandTable {
         help: "raise or lower a read limit: playlist (64MiB), subtitle (512MiB) or segment (2GiB), such as --limit subtitle=1GiB")
     static let encoding = OptionSpec(name: "--encoding", value: "NAME", help: "force a text encoding (utf-8, windows-1252, …)")
     static let format = OptionSpec(
-        name: "--format", value: "FORMAT", allowed: ["vtt", "srt", "scc", "ass", "ttml"],
+        name: "--format", value: "FORMAT", allowed: SubtitleFormat.allCases.map(\.rawValue),
         help: "the input's format (default: from its content, then its extension)")
 
     static let all: [CommandSpec] = [package, list, remove, refresh, batch, cues, convert, validate, inspect, captions, sync, report, completions]

@@ -1,4 +1,5 @@
 import Foundation
+import Timebase
 
 /// How a subtitle file's clock relates to the programme's, found by lining its cues up with the
 /// speech: sidecar time = `rate` × programme time + `offset`.
@@ -25,13 +26,8 @@ package struct ClockFit: Sendable, Equatable {
 /// grows where cues cover speech and the gaps between cues cover its pauses, and does not grow
 /// merely because a cue file is long.
 package enum CueAlignment {
-    /// The standard film and TV speed changes and their inverses, and none: 24000/1001 ↔ 24 (and
-    /// 30000/1001 ↔ 30, the same ratio), 24 ↔ 25, 24000/1001 ↔ 25.
-    package static let standardRates: [Double] = {
-        let film = 24000.0 / 1001
-        let ratios = [24 / film, 25 / 24.0, 25 / film]
-        return [1] + ratios.flatMap { [$0, 1 / $0] }
-    }()
+    /// None, and the standard film and TV speed changes each way (``ClockRate/standardChanges``).
+    package static let standardRates: [Double] = [1] + ClockRate.standardChanges.map(\.value)
 
     static let coarseFactor = 5
 

@@ -81,9 +81,20 @@ public struct ClockRate: Sendable, Hashable, CustomStringConvertible {
         return "\(numerator)/\(denominator)"
     }
 
+    /// The film and TV speed changes, as frame-rate pairs: the one list the sync check searches.
+    ///
+    /// A sidecar made for another version of a programme is off by one of them: 24000/1001 ↔ 24
+    /// (the same ratio as 30000/1001 ↔ 30), 24 ↔ 25, 24000/1001 ↔ 25.
+    static let standardPairs = [("24", "23.976"), ("25", "24"), ("25", "23.976")]
+
+    /// The standard speed changes, each way (``standardPairs``), faster one first in each pair.
+    public static let standardChanges: [ClockRate] = standardPairs.flatMap { a, b in
+        [ClockRate(parsing: "\(a)/\(b)"), ClockRate(parsing: "\(b)/\(a)")].compactMap { $0 }
+    }
+
     private static let namedRates: [ClockRate: String] = {
         var names: [ClockRate: String] = [:]
-        for (a, b) in [("25", "23.976"), ("24", "23.976"), ("25", "24"), ("30", "29.97"), ("30", "25"), ("25", "29.97")] {
+        for (a, b) in standardPairs + [("30", "29.97"), ("30", "25"), ("25", "29.97")] {
             if let rate = ClockRate(parsing: "\(a)/\(b)"), names[rate] == nil { names[rate] = "\(a)/\(b)" }
             if let rate = ClockRate(parsing: "\(b)/\(a)"), names[rate] == nil { names[rate] = "\(b)/\(a)" }
         }
