@@ -23,7 +23,8 @@ extension ISOBMFF {
         package var presentationTime: Int64 { decodeTime + compositionOffset - editShift }
     }
 
-    /// The largest sample count accepted from one `trun` whose samples take no bytes in it.
+    /// The largest sample count accepted from one `trun` whose samples take no bytes in it (and
+    /// the samples of all `trun`s may not outnumber the bytes read).
     static let maximumImplicitSamples: UInt32 = 1 << 20
 
     /// The samples of every `moof` in `data` (or only the first with `firstOnly`), in `trun`
@@ -150,8 +151,12 @@ extension ISOBMFF {
                     .malformed, offset: trun.range.lowerBound,
                     "'trun' announces \(count) samples of \(record) bytes but holds \(available) bytes")
             }
-        } else if count > maximumImplicitSamples {
-            throw ContainerError(.malformed, offset: trun.range.lowerBound, "'trun' announces \(count) samples with no per-sample fields")
+        } else if count > maximumImplicitSamples || samples.count + Int(count) > data.count {
+            // Samples that take no bytes in the trun each take one at least in the media data: more
+            // than the input has bytes is no stream, and counting them would cost time without bound.
+            throw ContainerError(
+                .malformed, offset: trun.range.lowerBound,
+                "'trun' announces \(count) samples with no per-sample fields, more than the \(data.count) bytes read hold")
         }
         samples.reserveCapacity(samples.count + Int(count))
         for _ in 0..<count {
