@@ -36,20 +36,7 @@ package enum SCCReader {
                         kind: .lineSkipped, line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
                 continue
             }
-            var pairs: [(UInt8, UInt8)] = []
-            for (position, word) in parts.dropFirst().enumerated() {
-                guard word.utf8.count == 4, let value = UInt16(word, radix: 16) else {
-                    // One bad word costs its own frame only: the pairs around it keep their frames.
-                    warnings.append(
-                        IngestWarning(
-                            kind: .wordSkipped, line: index + 1,
-                            "word \(position + 1) \"\(LabelText.excerpt(String(word)))\" is not a 4-digit hexadecimal byte pair; sent as padding (the rest of the line is kept)"
-                        ))
-                    pairs.append((0x80, 0x80))
-                    continue
-                }
-                pairs.append((UInt8(value >> 8), UInt8(value & 0xFF)))
-            }
+            let pairs = Self.pairs(parts.dropFirst(), line: index + 1, warnings: &warnings)
             if frame < lastFrame {
                 warnings.append(
                     IngestWarning(
@@ -76,6 +63,25 @@ package enum SCCReader {
                     "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
         }
         return (decoder.collector.cues[service] ?? [], service, warnings)
+    }
+
+    /// The byte pairs of a line's words (after its timecode); a word that is not four hexadecimal
+    /// digits is sent as padding, with a warning, so the pairs around it keep their frames.
+    static func pairs(_ words: ArraySlice<Substring>, line: Int, warnings: inout [IngestWarning]) -> [(UInt8, UInt8)] {
+        var pairs: [(UInt8, UInt8)] = []
+        for (position, word) in words.enumerated() {
+            guard word.utf8.count == 4, let value = UInt16(word, radix: 16) else {
+                warnings.append(
+                    IngestWarning(
+                        kind: .wordSkipped, line: line,
+                        "word \(position + 1) \"\(LabelText.excerpt(String(word)))\" is not a 4-digit hexadecimal byte pair; sent as padding (the rest of the line is kept)"
+                    ))
+                pairs.append((0x80, 0x80))
+                continue
+            }
+            pairs.append((UInt8(value >> 8), UInt8(value & 0xFF)))
+        }
+        return pairs
     }
 
     /// A warning when the last caption is still on screen after the file's last frame.

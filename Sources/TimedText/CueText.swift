@@ -46,7 +46,7 @@ package enum CueText {
     /// Whether `text` is already what ``repaired(_:)`` would make of it.
     ///
     /// Checked on its bytes without building anything: only `<i>`, `<b>`, `<u>` and
-    /// `<c.class…>` tags, properly nested and closed; `&` only in references ending with `;`; no
+    /// `<c.class…>` tags (classes of letters, digits and `_`), properly nested and closed; `&` only in references ending with `;`; no
     /// `>` outside a tag. Anything else (voices, ruby, timestamps, stray or unknown tags) takes
     /// the full repair.
     static func isAlreadyRepaired(_ text: String) -> Bool {
@@ -60,60 +60,72 @@ package enum CueText {
             case UInt8(ascii: ">"):
                 return false
             case UInt8(ascii: "&"):
-                var j = i + 1
-                func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-                func isHex(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
-                if bytes[j] == UInt8(ascii: "#") {
-                    // A numeric reference: decimal, or x and hexadecimal, then `;`.
-                    j += 1
-                    let hex = bytes[j] | 0x20 == UInt8(ascii: "x")
-                    if hex { j += 1 }
-                    let digitsStart = j
-                    while j < end, hex ? isHex(bytes[j]) : isDigit(bytes[j]) { j += 1 }
-                    guard j > digitsStart, bytes[j] == UInt8(ascii: ";") else { return false }
-                } else {
-                    // A named reference the table knows, with its `;`.
-                    while j < end, isDigit(bytes[j]) || (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x7A) { j += 1 }
-                    guard j > i + 1, bytes[j] == UInt8(ascii: ";"), j - i <= 34,
-                        CharacterReferences.named[String(decoding: bytes[(i + 1)...j], as: UTF8.self)] != nil
-                    else { return false }
-                }
-                i = j + 1
+                guard let next = referenceEnd(bytes, at: i, end: end) else { return false }
+                i = next
             case UInt8(ascii: "<"):
-                var j = i + 1
-                let closing = bytes[j] == UInt8(ascii: "/")
-                if closing { j += 1 }
-                let name = bytes[j]
-                guard name == UInt8(ascii: "i") || name == UInt8(ascii: "b") || name == UInt8(ascii: "u") || name == UInt8(ascii: "c") else {
-                    return false
-                }
-                j += 1
-                if closing {
-                    guard bytes[j] == UInt8(ascii: ">"), open.last == name else { return false }
-                    open.removeLast()
-                } else {
-                    if name == UInt8(ascii: "c") {
-                        // Classes: `.` then letters, digits, `_` or `-`.
-                        while bytes[j] == UInt8(ascii: ".") {
-                            j += 1
-                            let classStart = j
-                            while j < end, bytes[j] != UInt8(ascii: ".") && bytes[j] != UInt8(ascii: ">") {
-                                let b = bytes[j]
-                                guard (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "_") else { return false }
-                                j += 1
-                            }
-                            guard j > classStart else { return false }
-                        }
-                    }
-                    guard bytes[j] == UInt8(ascii: ">") else { return false }
-                    open.append(name)
-                }
-                i = j + 1
+                guard let next = tagEnd(bytes, at: i, end: end, open: &open) else { return false }
+                i = next
             default:
                 i += 1
             }
         }
         return open.isEmpty
+    }
+
+    /// One past the `;` of the character reference whose `&` is at `i`, or nil.
+    ///
+    /// A numeric reference (decimal, or `x` and hexadecimal), or a named one the table knows.
+    private static func referenceEnd(_ bytes: [UInt8], at i: Int, end: Int) -> Int? {
+        var j = i + 1
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func isHex(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
+        if bytes[j] == UInt8(ascii: "#") {
+            j += 1
+            let hex = bytes[j] | 0x20 == UInt8(ascii: "x")
+            if hex { j += 1 }
+            let digitsStart = j
+            while j < end, hex ? isHex(bytes[j]) : isDigit(bytes[j]) { j += 1 }
+            guard j > digitsStart, bytes[j] == UInt8(ascii: ";") else { return nil }
+        } else {
+            while j < end, isDigit(bytes[j]) || (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x7A) { j += 1 }
+            guard j > i + 1, bytes[j] == UInt8(ascii: ";"), j - i <= 34,
+                CharacterReferences.named[String(decoding: bytes[(i + 1)...j], as: UTF8.self)] != nil
+            else { return nil }
+        }
+        return j + 1
+    }
+
+    /// One past the `>` of the tag whose `<` is at `i`, or nil.
+    ///
+    /// The tag is `<i>`, `<b>`, `<u>` or `<c.class…>` (classes of letters, digits and `_`), pushed
+    /// on `open`, or the end tag of the innermost one, popped.
+    private static func tagEnd(_ bytes: [UInt8], at i: Int, end: Int, open: inout [UInt8]) -> Int? {
+        var j = i + 1
+        let closing = bytes[j] == UInt8(ascii: "/")
+        if closing { j += 1 }
+        let name = bytes[j]
+        guard name == UInt8(ascii: "i") || name == UInt8(ascii: "b") || name == UInt8(ascii: "u") || name == UInt8(ascii: "c") else { return nil }
+        j += 1
+        if closing {
+            guard bytes[j] == UInt8(ascii: ">"), open.last == name else { return nil }
+            open.removeLast()
+            return j + 1
+        }
+        if name == UInt8(ascii: "c") {
+            while bytes[j] == UInt8(ascii: ".") {
+                j += 1
+                let classStart = j
+                while j < end, bytes[j] != UInt8(ascii: ".") && bytes[j] != UInt8(ascii: ">") {
+                    let b = bytes[j]
+                    guard (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "_") else { return nil }
+                    j += 1
+                }
+                guard j > classStart else { return nil }
+            }
+        }
+        guard bytes[j] == UInt8(ascii: ">") else { return nil }
+        open.append(name)
+        return j + 1
     }
 
     /// The text as Subweave writes it into a segment: markup repaired (``repaired(_:)``), then
