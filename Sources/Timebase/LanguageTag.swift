@@ -45,7 +45,6 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         var extlangs: [String] = []
         var script: String?
         var region: String?
-        var trailing: [String] = []
 
         let first = parts[0].lowercased()
         if first == "x" {
@@ -75,6 +74,15 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
                 index += 1
             }
         }
+        guard let trailing = Self.trailingSubtags(parts, from: index) else { return nil }
+        self.init(language: language, extendedLanguages: extlangs, script: script, region: region, trailing: trailing)
+    }
+
+    /// The variants, extensions and private use after the region (`parts` from `start`),
+    /// lowercased; nil when they are not well formed.
+    static func trailingSubtags(_ parts: [String], from start: Int) -> [String]? {
+        var index = start
+        var trailing: [String] = []
         // Variants: 5-8 alphanumerics, or a digit and three alphanumerics.
         while index < parts.count {
             let p = parts[index]
@@ -101,7 +109,7 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
             }
             guard count > 0 else { return nil }
         }
-        self.init(language: language, extendedLanguages: extlangs, script: script, region: region, trailing: trailing)
+        return trailing
     }
 
     /// True when `text` is a well-formed BCP 47 tag as written (RFC 5646 §2.1: subtags separated
