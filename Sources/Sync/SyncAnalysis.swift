@@ -84,22 +84,8 @@ package struct SyncAnalysis: Sendable, Equatable {
         var judged = proposed.map { refined(rate: $0.rate, offset: $0.offset, score: $0.score, cues, onsets) }
         judged = distinct(judged, cues: cues)
         judged.sort(by: ranksAbove)
-        guard var best = judged.first else { return SyncAnalysis(outcome: .noMatch) }
-        // The speed change within a family (24000/1001 against 24, or none against 1.001): by
-        // the drift each leaves.
-        let siblings = rates.filter { abs($0 / best.rate - 1) < 0.002 }
-        var undecided: [Candidate] = []
-        if siblings.count > 1 {
-            let middle = ((cues.map(\.start).min() ?? 0) + (cues.map(\.end).max() ?? 0)) / 2
-            let programme = (middle - best.offset) / best.rate
-            let tried = siblings.map { rate in refined(rate: rate, offset: middle - rate * programme, score: best.score, cues, onsets) }
-            if let chosen = chooseRate(tried, best: best) {
-                best = chosen
-            } else {
-                undecided = tried.filter { $0.isAsGood(as: best, within: 0.1) }.sorted(by: ranksAbove)
-                best = undecided.first ?? best
-            }
-        }
+        guard let first = judged.first else { return SyncAnalysis(outcome: .noMatch) }
+        let (best, undecided) = rateWithinFamily(first, rates: rates, cues, onsets)
         var analysis = SyncAnalysis(outcome: .fit, best: best)
         let shifted = chanceShifts.map { CueLanding(cues, rate: best.rate, offset: best.offset + best.rate * $0, onsets: onsets).share }
         analysis.chance = shifted.reduce(0, +) / Double(shifted.count)
@@ -147,6 +133,22 @@ package struct SyncAnalysis: Sendable, Equatable {
             analysis.candidates = otherPart.map { [best, $0] } ?? []
         }
         return analysis
+    }
+
+    /// The speed change within `best`'s family (24000/1001 against 24, or none against 1.001),
+    /// chosen by the drift each leaves; when the drift cannot tell, the best of those about as
+    /// good and all of them (`undecided`, empty when one was chosen).
+    static func rateWithinFamily(_ best: Candidate, rates: [Double], _ cues: [(start: Double, end: Double)], _ onsets: SpeechOnsets)
+        -> (best: Candidate, undecided: [Candidate])
+    {
+        let siblings = rates.filter { abs($0 / best.rate - 1) < 0.002 }
+        guard siblings.count > 1 else { return (best, []) }
+        let middle = ((cues.map(\.start).min() ?? 0) + (cues.map(\.end).max() ?? 0)) / 2
+        let programme = (middle - best.offset) / best.rate
+        let tried = siblings.map { rate in refined(rate: rate, offset: middle - rate * programme, score: best.score, cues, onsets) }
+        if let chosen = chooseRate(tried, best: best) { return (chosen, []) }
+        let undecided = tried.filter { $0.isAsGood(as: best, within: 0.1) }.sorted(by: ranksAbove)
+        return (undecided.first ?? best, undecided)
     }
 
     /// Whether `other` lands mostly cues that `best` does not: at most a quarter of the fewer

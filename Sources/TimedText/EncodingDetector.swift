@@ -207,32 +207,8 @@ package enum EncodingDetector {
             counted += 1
             let before = i > 0 ? scalars[i - 1] : " "
             let after = i + 1 < scalars.count ? scalars[i + 1] : " "
-            guard isLetter(scalar), script(of: scalar) == expected else {
+            guard isLetter(scalar), script(of: scalar) == expected, sitsWell(scalar, before: before, after: after, in: expected) else {
                 sum -= 1
-                continue
-            }
-            if expected != .latin, before.isASCII && before.properties.isAlphabetic || after.isASCII && after.properties.isAlphabetic {
-                sum -= 1  // a letter of another script glued to Latin ones: accented Latin read in the wrong code page
-                continue
-            }
-            if expected != .hebrew && expected != .arabic, before.properties.isLowercase, scalar.properties.isUppercase {
-                sum -= 1  // upper case inside a word: another Cyrillic code page's cases
-                continue
-            }
-            if expected == .hebrew, [0x05DA, 0x05DD, 0x05DF, 0x05E3, 0x05E5].contains(scalar.value), after.properties.isAlphabetic {
-                sum -= 1  // a final form inside a word
-                continue
-            }
-            if expected == .greek, scalar == "ς", after.properties.isAlphabetic {
-                sum -= 1  // final sigma inside a word
-                continue
-            }
-            if expected == .cyrillic, "ьъыЬЪЫ".unicodeScalars.contains(scalar), !before.properties.isAlphabetic {
-                sum -= 1  // a soft or hard sign, or ы, beginning a word
-                continue
-            }
-            if expected == .thai, !thaiOrderFits(scalar, before: before, after: after) {
-                sum -= 1  // a mark with no consonant to sit on, or a leading vowel before no consonant
                 continue
             }
             sum += 1
@@ -259,6 +235,24 @@ package enum EncodingDetector {
         case .latin: return (base * alphabetCoverage(letters, encoding), counted)
         default: return (base * min(1, commonShare(letters, commonLetters[expected] ?? []) / 0.6), counted)
         }
+    }
+
+    /// Whether a letter of the code page's script `expected` sits well in its word between
+    /// `before` and `after`.
+    static func sitsWell(_ scalar: Unicode.Scalar, before: Unicode.Scalar, after: Unicode.Scalar, in expected: Script) -> Bool {
+        // A letter of another script glued to Latin ones: accented Latin read in the wrong code page.
+        if expected != .latin, before.isASCII && before.properties.isAlphabetic || after.isASCII && after.properties.isAlphabetic { return false }
+        // Upper case inside a word: another Cyrillic code page's cases.
+        if expected != .hebrew && expected != .arabic, before.properties.isLowercase, scalar.properties.isUppercase { return false }
+        // A final form inside a word.
+        if expected == .hebrew, [0x05DA, 0x05DD, 0x05DF, 0x05E3, 0x05E5].contains(scalar.value), after.properties.isAlphabetic { return false }
+        // Final sigma inside a word.
+        if expected == .greek, scalar == "ς", after.properties.isAlphabetic { return false }
+        // A soft or hard sign, or ы, beginning a word.
+        if expected == .cyrillic, "ьъыЬЪЫ".unicodeScalars.contains(scalar), !before.properties.isAlphabetic { return false }
+        // A mark with no consonant to sit on, or a leading vowel before no consonant.
+        if expected == .thai, !thaiOrderFits(scalar, before: before, after: after) { return false }
+        return true
     }
 
     /// Whether a Thai character sits where Thai writing puts it.

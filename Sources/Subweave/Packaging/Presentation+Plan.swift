@@ -38,13 +38,7 @@ extension Presentation {
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
-        var captions = ProgrammeCaptions.none
-        var captionWarnings: [PackageWarning] = []
-        if settings.captions == .auto || settings.closedCaptions != .none {
-            let (read, said) = try await CaptionVariantChoice(presentation: self, reader: reader).read(onProgress: onProgress)
-            captions = read.with(settings.captionServices)
-            captionWarnings = said
-        }
+        let (captions, captionWarnings) = try await inBandCaptions(settings, reader: reader)
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
@@ -65,17 +59,7 @@ extension Presentation {
         let (trackChanges, dropped) = intent.applyTracks(request.tracks, removed: namedRemovals, replacing: request.replace)
         intentChanges += trackChanges
         warnings += dropped.map { PackageWarning(.intentDropped, "\($0) was given by an earlier run and is dropped by \(Setting.replace)") }
-        // Everything Subweave added taken out: the variants get back the CLOSED-CAPTIONS they had,
-        // unless the operator said what they should be (in-band with nothing left to declare
-        // says nothing).
-        var undoes = Self.removesEverything(master, planner: planner, removal: removal)
-        if undoes, intent.closedCaptions == ClosedCaptionsRequest.inBand.rawValue {
-            undoes = (try rewriteMaster(planner.declarations, removing: removal.lines, settings: settings, captions: captions)).captionGroup == nil
-        }
-        let restoring = undoes && intent.closedCaptions != ClosedCaptionsRequest.none.rawValue
-        var rewritten = try rewriteMaster(
-            planner.declarations, removing: removal.lines, settings: settings, captions: captions, ownCaptionGroup: intent.declaredCaptionGroup,
-            restoring: restoring ? intent.originalClosedCaptions : nil)
+        var rewritten = try rewriteMaster(planner: planner, removal: removal, settings: settings, captions: captions, intent: intent)
         // Nothing to add, take out or declare: a run with nothing to do is an error, not a rewrite.
         guard !planner.renditions.isEmpty || !removal.lines.isEmpty || !inBandRemoved.isEmpty || rewritten.captionGroup != nil else {
             throw .nothingToPackage(reference: MediaReader.display(reference.url), unpublishedCaptions: captions.services.map(\.service.rawValue))
@@ -102,6 +86,32 @@ extension Presentation {
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
             removedFolders: removal.folders.subtracting(named.keys), intent: intent)
+    }
+
+    /// The in-band captions, read unless the request wants neither renditions nor declarations
+    /// of them (captions off, CLOSED-CAPTIONS=NONE), with the warnings reading them gave.
+    func inBandCaptions(_ settings: EffectiveSettings, reader: MediaReader) async throws(SubweaveError) -> (ProgrammeCaptions, [PackageWarning]) {
+        guard settings.captions == .auto || settings.closedCaptions != .none else { return (.none, []) }
+        let (read, said) = try await CaptionVariantChoice(presentation: self, reader: reader).read(onProgress: onProgress)
+        return (read.with(settings.captionServices), said)
+    }
+
+    /// The master rewritten for the run.
+    ///
+    /// When everything Subweave added is taken out, the variants get back the CLOSED-CAPTIONS
+    /// they had, unless the operator said what they should be (in-band with nothing left to
+    /// declare says nothing).
+    func rewriteMaster(
+        planner: RenditionPlanner, removal: RemovalDecision, settings: EffectiveSettings, captions: ProgrammeCaptions, intent: TitleIntent
+    ) throws(SubweaveError) -> MasterRewriter.Result {
+        var undoes = Self.removesEverything(master, planner: planner, removal: removal)
+        if undoes, intent.closedCaptions == ClosedCaptionsRequest.inBand.rawValue {
+            undoes = (try rewriteMaster(planner.declarations, removing: removal.lines, settings: settings, captions: captions)).captionGroup == nil
+        }
+        let restoring = undoes && intent.closedCaptions != ClosedCaptionsRequest.none.rawValue
+        return try rewriteMaster(
+            planner.declarations, removing: removal.lines, settings: settings, captions: captions, ownCaptionGroup: intent.declaredCaptionGroup,
+            restoring: restoring ? intent.originalClosedCaptions : nil)
     }
 
     /// `request` with `publish=no` for each caption service one of its removals names.
