@@ -36,9 +36,18 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 EOF
+# A Swift module's objects are the ones its output file map names: an object left behind by a
+# source file since renamed or removed would define its symbols twice. C modules have no map.
 objects=()
 for module in Timebase HLS TimedText Containers Captions Sync CCurl CPlatform Platform Subweave FuzzTargets; do
-  objects+=("$debug/$module.build"/*.o)
+  map="$debug/$module.build/output-file-map.json"
+  if [ -f "$map" ]; then
+    while IFS= read -r object; do objects+=("$object"); done < <(python3 -c 'import json, sys
+for entry in json.load(open(sys.argv[1])).values():
+    if entry.get("object"): print(entry["object"])' "$map")
+  else
+    objects+=("$debug/$module.build"/*.o)
+  fi
 done
 binary="$build/fuzz-$target"
 # CCurl and CPlatform are C targets: their module maps are SwiftPM's; CCurl loads libcurl with
