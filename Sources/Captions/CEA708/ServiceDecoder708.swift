@@ -39,7 +39,7 @@ struct ServiceDecoder708 {
             // DLC (0x8E) and RST (0x8F) act at once even during a delay (§8.10.5.6–7): found at
             // a command's start (a parameter byte of the same value is not one).
             if let cancel = Self.firstDelayBreak(in: block) {
-                let reset = block[cancel] == 0x8F
+                let reset = block[cancel] == Codes708.reset
                 let waiting = delayed + block[..<cancel]
                 delayedUntil = nil
                 delayed = []
@@ -91,7 +91,7 @@ struct ServiceDecoder708 {
         var i = block.startIndex
         while i < block.endIndex {
             let code = block[i]
-            if code == 0x8E || code == 0x8F { return i }
+            if code == Codes708.delayCancel || code == Codes708.reset { return i }
             i += commandLength(
                 code, next: block.index(after: i) < block.endIndex ? block[block.index(after: i)] : nil,
                 afterNext: i + 2 < block.endIndex ? block[i + 2] : nil)
@@ -103,19 +103,19 @@ struct ServiceDecoder708 {
     /// follows it; characters are one byte, P16 three).
     static func commandLength(_ code: UInt8, next: UInt8?, afterNext: UInt8?) -> Int {
         switch code {
-        case 0x10:
+        case Codes708.extended:
             guard let next else { return 2 }
             switch next {
-            case 0x20...0x7F, 0xA0...0xFF: return 2
+            case Codes708.g2, Codes708.g3: return 2
             default: return 2 + CharacterSets708.extendedParameterCount(next, next: afterNext)
             }
-        case 0x11...0x17: return 2
-        case 0x18...0x1F: return 3
-        case 0x88...0x8D: return 2
-        case 0x90, 0x92: return 3
-        case 0x91: return 4
-        case 0x97: return 5
-        case 0x98...0x9F: return 7
+        case Codes708.c0OneParameter: return 2
+        case Codes708.p16, Codes708.c0TwoParameters: return 3
+        case Codes708.windowBitmapCommands, Codes708.delay: return 2
+        case Codes708.setPenAttributes, Codes708.setPenLocation: return 3
+        case Codes708.setPenColor: return 4
+        case Codes708.setWindowAttributes: return 5
+        case Codes708.defineWindow: return 7
         default: return 1
         }
     }
@@ -133,9 +133,9 @@ struct ServiceDecoder708 {
             let rest = data[(i + 1)...]
             let used: Int?
             switch code {
-            case 0x00...0x1F: used = control0(code, rest, at: time, into: &sink)
-            case 0x20...0x7F: write(CharacterSets708.g0(code), at: time); used = 0
-            case 0x80...0x9F: used = control1(code, rest, at: time, into: &sink)
+            case Codes708.c0: used = control0(code, rest, at: time, into: &sink)
+            case Codes708.g0: write(CharacterSets708.g0(code), at: time); used = 0
+            case Codes708.c1: used = control1(code, rest, at: time, into: &sink)
             default: write(CharacterSets708.g1(code), at: time); used = 0
             }
             guard let used else {
@@ -149,21 +149,21 @@ struct ServiceDecoder708 {
     /// A C0 code (§7.1.4); the parameter bytes it used, or nil when the block ends first.
     private mutating func control0<S: CaptionSink>(_ code: UInt8, _ rest: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) -> Int? {
         switch code {
-        case 0x03:  // ETX: the text so far is complete
+        case Codes708.endOfText:
             if let gathering { changeState(at: gathering.last, into: &sink) }
             return 0
-        case 0x08: edit(at: time, into: &sink) { $0.backspace() }; return 0
-        case 0x0C: edit(at: time, into: &sink) { $0.clear() }; return 0
-        case 0x0D: edit(at: time, into: &sink) { $0.carriageReturn() }; return 0
-        case 0x0E: edit(at: time, into: &sink) { $0.horizontalCarriageReturn() }; return 0
-        case 0x10: return extended(rest, at: time)
-        case 0x11...0x17: return rest.count >= 1 ? 1 : nil
-        case 0x18:  // P16: a 16-bit character code
+        case Codes708.backspace: edit(at: time, into: &sink) { $0.backspace() }; return 0
+        case Codes708.formFeed: edit(at: time, into: &sink) { $0.clear() }; return 0
+        case Codes708.carriageReturn: edit(at: time, into: &sink) { $0.carriageReturn() }; return 0
+        case Codes708.horizontalCarriageReturn: edit(at: time, into: &sink) { $0.horizontalCarriageReturn() }; return 0
+        case Codes708.extended: return extended(rest, at: time)
+        case Codes708.c0OneParameter: return rest.count >= 1 ? 1 : nil
+        case Codes708.p16:
             guard rest.count >= 2 else { return nil }
             let value = UInt32(rest[rest.startIndex]) << 8 | UInt32(rest[rest.startIndex + 1])
             if let scalar = Unicode.Scalar(value), value >= 0x20 { write(Character(scalar), at: time) }
             return 2
-        case 0x19...0x1F: return rest.count >= 2 ? 2 : nil
+        case Codes708.c0TwoParameters: return rest.count >= 2 ? 2 : nil
         default: return 0  // NUL and the unassigned codes
         }
     }
@@ -172,10 +172,10 @@ struct ServiceDecoder708 {
     private mutating func extended(_ rest: ArraySlice<UInt8>, at time: MediaTime) -> Int? {
         guard let code = rest.first else { return nil }
         switch code {
-        case 0x20...0x7F:
+        case Codes708.g2:
             write(CharacterSets708.g2(code), at: time)
             return 1
-        case 0xA0...0xFF:
+        case Codes708.g3:
             for character in CharacterSets708.g3(code) { write(character, at: time) }
             return 1
         default:
@@ -189,20 +189,21 @@ struct ServiceDecoder708 {
     private mutating func control1<S: CaptionSink>(_ code: UInt8, _ rest: ArraySlice<UInt8>, at time: MediaTime, into sink: inout S) -> Int? {
         func parameters(_ n: Int) -> ArraySlice<UInt8>? { rest.count >= n ? rest.prefix(n) : nil }
         switch code {
-        case 0x80...0x87:  // CW0–CW7: SetCurrentWindow
-            if windows[Int(code - 0x80)].defined { current = Int(code - 0x80) }
+        case Codes708.setCurrentWindow:
+            let w = Int(code - Codes708.setCurrentWindow.lowerBound)
+            if windows[w].defined { current = w }
             return 0
-        case 0x88...0x8C:  // CLW, DSW, HDW, TGW, DLW: each with a window bitmap
+        case Codes708.windowBitmapCommands:
             guard let p = parameters(1) else { return nil }
             let bitmap = p[p.startIndex]
             change(at: time, into: &sink) { decoder in
                 for w in 0..<8 where bitmap & (1 << w) != 0 && decoder.windows[w].defined {
                     switch code {
-                    case 0x88: decoder.windows[w].clear()
-                    case 0x89: decoder.windows[w].visible = true
-                    case 0x8A: decoder.windows[w].visible = false
-                    case 0x8B: decoder.windows[w].visible.toggle()
-                    default:
+                    case Codes708.clearWindows: decoder.windows[w].clear()
+                    case Codes708.displayWindows: decoder.windows[w].visible = true
+                    case Codes708.hideWindows: decoder.windows[w].visible = false
+                    case Codes708.toggleWindows: decoder.windows[w].visible.toggle()
+                    default:  // DeleteWindows
                         decoder.dropped += decoder.windows[w].droppedCharacters
                         decoder.windows[w] = Window708()
                         if decoder.current == w { decoder.current = nil }
@@ -210,28 +211,28 @@ struct ServiceDecoder708 {
                 }
             }
             return 1
-        case 0x8D:  // DLY: tenths of a second
+        case Codes708.delay:  // tenths of a second
             guard let p = parameters(1) else { return nil }
             delayedUntil = time + MediaTime(ticks: Int64(p[p.startIndex]) * 9_000)
             return 1
-        case 0x8E: return 0  // DLC with no delay running
-        case 0x8F:
+        case Codes708.delayCancel: return 0  // with no delay running
+        case Codes708.reset:
             reset(at: time, into: &sink)
             return 0
-        case 0x90:  // SPA: SetPenAttributes; italics (bit 7) and underline (bit 6) of the second byte are kept
+        case Codes708.setPenAttributes:  // italics (bit 7) and underline (bit 6) of the second byte are kept
             guard let p = parameters(2) else { return nil }
             let b = p[p.startIndex + 1]
             if let w = current { windows[w].penStyle = (b & 0x80 != 0 ? CaptionStyle.italic : 0) | (b & 0x40 != 0 ? CaptionStyle.underline : 0) }
             return 2
-        case 0x91: return parameters(3) == nil ? nil : 3  // SPC: pen colour
-        case 0x92:  // SPL: SetPenLocation
+        case Codes708.setPenColor: return parameters(3) == nil ? nil : 3
+        case Codes708.setPenLocation:
             guard let p = parameters(2) else { return nil }
             if let w = current { windows[w].setPen(row: Int(p[p.startIndex] & 0x0F), column: Int(p[p.startIndex + 1] & 0x3F)) }
             return 2
-        case 0x97: return parameters(4) == nil ? nil : 4  // SWA: window attributes (styling, direction)
-        case 0x98...0x9F:  // DF0–DF7: DefineWindow
+        case Codes708.setWindowAttributes: return parameters(4) == nil ? nil : 4  // styling, direction
+        case Codes708.defineWindow:
             guard let p = parameters(6) else { return nil }
-            let w = Int(code - 0x98)
+            let w = Int(code - Codes708.defineWindow.lowerBound)
             change(at: time, into: &sink) { decoder in decoder.windows[w].define(p) }
             current = w
             return 6
