@@ -10,6 +10,23 @@ package enum CaptionStyle {
     private static let italicOn: Character = "\u{E000}", italicOff: Character = "\u{E001}"
     private static let underlineOn: Character = "\u{E002}", underlineOff: Character = "\u{E003}"
 
+    /// The visible text of a grid of character rows (a 608 screen, a 708 window) with styles.
+    ///
+    /// Non-blank rows, top to bottom, each trimmed of spaces and no-break spaces, joined by LF,
+    /// styles marked as ``append(_:styles:to:)`` marks them.
+    static func visibleText(rows: [[Character]], styles: [[UInt8]]) -> String {
+        var out = ""
+        for (index, row) in rows.enumerated() {
+            // Compared directly: this runs on every change of the screen.
+            guard let first = row.firstIndex(where: { $0 != " " && $0 != "\u{00A0}" }),
+                let last = row.lastIndex(where: { $0 != " " && $0 != "\u{00A0}" })
+            else { continue }
+            if !out.isEmpty { out += "\n" }
+            append(row[first...last], styles: styles[index][first...last], to: &out)
+        }
+        return out
+    }
+
     /// Appends `characters` with their `styles`, marking where each style starts and ends.
     static func append(_ characters: ArraySlice<Character>, styles: ArraySlice<UInt8>, to out: inout String) {
         // Most text has no style: copied as it is.

@@ -98,17 +98,5 @@ struct Screen: Equatable {
     }
 
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
-    var text: String {
-        var out = ""
-        for (index, row) in cells.enumerated() {
-            // Trimmed of spaces and no-break spaces at both ends (compared directly: this runs on
-            // every change of the screen).
-            guard let first = row.firstIndex(where: { $0 != " " && $0 != "\u{00A0}" }),
-                let last = row.lastIndex(where: { $0 != " " && $0 != "\u{00A0}" })
-            else { continue }
-            if !out.isEmpty { out += "\n" }
-            CaptionStyle.append(row[first...last], styles: styles[index][first...last], to: &out)
-        }
-        return out
-    }
+    var text: String { CaptionStyle.visibleText(rows: cells, styles: styles) }
 }

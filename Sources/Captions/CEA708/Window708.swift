@@ -157,15 +157,5 @@ struct Window708: Equatable {
     }
 
     /// The window's text: non-blank rows, top to bottom, trimmed, joined by LF.
-    var text: String {
-        var out = ""
-        for (index, row) in rows.enumerated() {
-            guard let first = row.firstIndex(where: { $0 != " " && $0 != "\u{00A0}" }),
-                let last = row.lastIndex(where: { $0 != " " && $0 != "\u{00A0}" })
-            else { continue }
-            if !out.isEmpty { out += "\n" }
-            CaptionStyle.append(row[first...last], styles: styles[index][first...last], to: &out)
-        }
-        return out
-    }
+    var text: String { CaptionStyle.visibleText(rows: rows, styles: styles) }
 }
