@@ -207,19 +207,6 @@ public enum SyncCheck {
     }
 }
 
-extension Presentation {
-    /// Checks each track's cues against the speech in the programme's sound (decoded by ffmpeg;
-    /// ``SubweaveError/missingTool(name:purpose:)`` when there is none); writes nothing.
-    public func checkSync(_ tracks: [SubtitleTrack]) async throws(SubweaveError) -> SyncReport {
-        let (speech, audio) = try await ProgrammeSpeech(presentation: self).read()
-        let findings = try await TrackLoader(loader: loader).load(tracks) { _, track, ingested throws(SubweaveError) in
-            let cues = SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: ingested.cues).0
-            return SyncCheck.finding(for: track, cues: cues, speech: speech)
-        }
-        return SyncReport(tracks: findings, audio: audio, speechShare: speech.speechShare, speech: speech)
-    }
-}
-
 extension SyncCheck {
     /// What `package` makes of a sync check: the tracks to segment (retimed when `fixing` and a
     /// track is off), a warning for each track that stays off or fits nothing, and the report's
