@@ -126,4 +126,8 @@ package struct FragmentedCaptionReader {
 
     /// At a discontinuity: what follows is another timeline.
     package mutating func discontinuity(at time: MediaTime) { decoder.discontinuity(at: time) }
+
+    /// The end of an HLS segment: its pictures are all shown before the next segment's, so their
+    /// caption data is decoded now (see ``TransportStreamCaptionReader/endOfSegment()``).
+    package mutating func endOfSegment() { decoder.drainReorderBuffer() }
 }

@@ -72,6 +72,25 @@ package struct TransportStreamCaptionReader {
     /// At most this many notes are kept (the first ones).
     static let noteLimit = 20
 
+    /// The end of an HLS segment: its caption data is decoded now, not when the next one comes.
+    ///
+    /// The access unit being assembled is complete, and every picture of the segment is shown
+    /// before the next segment's (a segment starts a group of pictures in decode order). Open
+    /// captions stay open; the input goes on.
+    package mutating func endOfSegment() {
+        var last: [(Int64, [UInt8])] = []
+        let base = demuxer.position
+        demuxer.finish { packet in
+            if let pts = packet.pts { last.append((pts, packet.payload)) }
+        }
+        if notes.count < Self.noteLimit { notes += demuxer.takeNotes(since: base) }
+        guard var decoder else { return }
+        self.decoder = nil
+        for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
+        decoder.drainReorderBuffer()
+        self.decoder = decoder
+    }
+
     /// Ends the input.
     package mutating func finish(at end: MediaTime? = nil) {
         var last: [(Int64, [UInt8])] = []

@@ -62,6 +62,15 @@ enum CaptionSource {
         }
     }
 
+    /// The end of an HLS segment (see ``TransportStreamCaptionReader/endOfSegment()``).
+    mutating func endOfSegment() {
+        switch self {
+        case .transportStream(var r): self = .empty; r.endOfSegment(); self = .transportStream(r)
+        case .fragmented(var r): self = .empty; r.endOfSegment(); self = .fragmented(r)
+        case .empty: break
+        }
+    }
+
     mutating func finish(at time: MediaTime) {
         switch self {
         case .transportStream(var r): self = .empty; r.finish(at: time); self = .transportStream(r)

@@ -30,6 +30,9 @@ extension LiveSession {
                 url, kind: .segment, range: segment.byteRange,
                 what: "the video segment of media sequence \(number), listed in the live playlist and read for its captions,")
             try source.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+            // Decoded to its last picture now: a caption that begins in the segment's last frames
+            // is in the segment published with it, not the next one.
+            source.endOfSegment()
             captionsThrough = (number, entry.discontinuitySequence)
             decodedEnd = MediaTime(ticks: entry.end)
         }
