@@ -71,7 +71,15 @@ extension TTMLParser {
                     let isDeclaration =
                         !seenMarkup && bytes[(i + 2)...].starts(with: Array("xml".utf8)) && i + 5 < bytes.count
                         && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5])
-                    if isDeclaration { out.append(contentsOf: bytes[i..<min(bytes.count, end + 2)]) }
+                    if isDeclaration {
+                        // A declaration holds no markup: one that runs into a tag before its `?>`
+                        // would hand libxml2 what follows, processing instructions included (one
+                        // without data crashes Foundation's XML parser, which reads it as a C string).
+                        guard !bytes[(i + 2)..<min(bytes.count, end)].contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
+                            throw SubtitleFileError(.ttml, line: line, "the XML declaration (<?xml …) is not closed by ?> before the markup that follows it")
+                        }
+                        out.append(contentsOf: bytes[i..<min(bytes.count, end + 2)])
+                    }
                     for k in i..<min(bytes.count, end + 2) where bytes[k] == 0x0A { line += 1 }
                     seenMarkup = true
                     i = end + 2

@@ -49,6 +49,16 @@ struct HostileInputTests {
         #expect(endedCleanly(outcome), "\(outcome.status): \(outcome.stderr)")
     }
 
+    /// A TTML file whose XML declaration runs into the markup after it, taking a processing
+    /// instruction without data along (Foundation's XML parser reads that data as a C string and
+    /// crashed the process): refused at the declaration's line, no signal.
+    @Test func anUnclosedXMLDeclarationIsRefusedNotACrash() throws {
+        let path = Fixtures.path("fuzz/ttml/crash-unclosed-declaration-swallows-a-pi-without-data.ttml")
+        let outcome = try BuiltTool.run(["cues", path, "--format", "ttml"])
+        #expect(outcome.status == 1, "\(outcome.status): \(outcome.stderr)")
+        #expect(outcome.stderr.contains("line 1: the XML declaration (<?xml …) is not closed by ?>"), "\(outcome.stderr)")
+    }
+
     /// fMP4 boxes with impossible sizes and times: errors with the file and byte offset.
     @Test(arguments: ["largesize-near-max.mp4", "empty-tkhd-mdhd.mp4", "tfdt-overflows-at-90khz.mp4", "trun-count-without-fields.mp4"])
     func hostileBoxes(_ name: String) throws {
