@@ -10,12 +10,15 @@ import TimedText
 /// 00:00:01;02	9420 9420 94ae 94ae 9452 9452 c8e5 ecec ef80 942f 942f
 /// ```
 /// Each line's first pair is sent on the frame its timecode names and each next pair on the next
-/// frame, at 29.97 frames per second. `;` (or `.`) before the frames marks drop-frame timecode,
-/// `:` non-drop; both count real frames of 1001/30000 s.
+/// frame. The rate is 29.97 frames per second unless the operator declares another
+/// (``TimecodeRate``: 23.976, 24, 25, 29.97 drop or non-drop, 30); at 29.97 `;` (or `.`) before the
+/// frames marks drop-frame timecode, `:` non-drop, and both count real frames of 1001/30000 s.
 package enum SCCReader {
     /// The captions of the first service with text (CC1 unless the file carries only CC2), and
-    /// warnings (lines skipped, other services ignored).
-    package static func read(_ text: String) throws(CaptionsError) -> (cues: [Cue], service: CaptionService?, warnings: [IngestWarning]) {
+    /// warnings (lines skipped, other services ignored, timecodes that do not fit `rate`).
+    package static func read(_ text: String, rate: TimecodeRate = .ntsc) throws(CaptionsError) -> (
+        cues: [Cue], service: CaptionService?, warnings: [IngestWarning]
+    ) {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
         guard let header = lines.first, header.trimming([" ", "\t"]).hasPrefix("Scenarist_SCC V1.0") else {
@@ -26,16 +29,19 @@ package enum SCCReader {
         var warnings: [IngestWarning] = []
         var decoder = CaptionDecoder(codec: .h264)
         var lastFrame: Int64 = -1
+        var misfits = TimecodeMisfits(rate: rate)
         for (index, raw) in lines.enumerated().dropFirst() {
             let line = raw.trimming([" ", "\t"])
             if line.isEmpty { continue }
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let timecode = parts.first, let frame = Self.frame(String(timecode)) else {
+            guard let timecode = parts.first, let reading = rate.read(timecode) else {
                 warnings.append(
                     IngestWarning(
                         kind: .lineSkipped, line: index + 1, "line skipped: \"\(line.prefix(30))\" does not start with a timecode HH:MM:SS:FF or HH:MM:SS;FF"))
                 continue
             }
+            let frame = reading.frame
+            if let misfit = reading.misfit { misfits.add(misfit, timecode: timecode, line: index + 1) }
             let pairs = Self.pairs(parts.dropFirst(), line: index + 1, warnings: &warnings)
             if frame < lastFrame {
                 warnings.append(
@@ -45,15 +51,16 @@ package enum SCCReader {
             }
             var f = max(frame, lastFrame)
             for pair in pairs {
-                decoder.add(pairs: [pair], field: 1, time: Self.time(frame: f))
+                decoder.add(pairs: [pair], field: 1, time: rate.time(frame: f))
                 f += 1
             }
             lastFrame = f
         }
         // A caption still on screen at the end of the file (the usual last line of a programme) is
         // never erased: it stays up for the 10 s rule (the packager also ends it with the programme).
-        decoder.finish(at: Self.time(frame: lastFrame) + MediaTime(seconds: 10))
-        warnings += lastCaptionWarning(decoder, lastFrame: lastFrame)
+        decoder.finish(at: rate.time(frame: lastFrame) + MediaTime(seconds: 10))
+        warnings += misfits.warnings
+        warnings += lastCaptionWarning(decoder, end: rate.time(frame: lastFrame))
         let services = decoder.services
         guard let service = services.first else { return ([], nil, warnings) }
         if services.count > 1 {
@@ -85,8 +92,8 @@ package enum SCCReader {
     }
 
     /// A warning when the last caption is still on screen after the file's last frame.
-    static func lastCaptionWarning(_ decoder: CaptionDecoder, lastFrame: Int64) -> [IngestWarning] {
-        guard let last = decoder.collector.cues.values.compactMap(\.last).first(where: { $0.end > Self.time(frame: lastFrame) }) else { return [] }
+    static func lastCaptionWarning(_ decoder: CaptionDecoder, end: MediaTime) -> [IngestWarning] {
+        guard let last = decoder.collector.cues.values.compactMap(\.last).first(where: { $0.end > end }) else { return [] }
         return [
             IngestWarning(
                 kind: .captionNotErased, line: nil,
@@ -94,29 +101,4 @@ package enum SCCReader {
             )
         ]
     }
-
-    /// The frame count a timecode names; nil if it is not one.
-    ///
-    /// SMPTE 12M: `HH:MM:SS:FF` (or `;`/`.` before the frames for drop-frame), two digits per
-    /// field, hours 00-23, minutes and seconds 00-59, frames 00-29. Nothing else is a timecode.
-    static func frame(_ timecode: String) -> Int64? {
-        let dropFrame = timecode.contains(";") || timecode.contains(".")
-        let fields = timecode.split(separator: ":", omittingEmptySubsequences: false)
-            .flatMap { $0.split(separator: ";", omittingEmptySubsequences: false) }
-            .flatMap { $0.split(separator: ".", omittingEmptySubsequences: false) }
-        guard fields.count == 4, fields.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-            let h = Int64(fields[0]), let m = Int64(fields[1]), let s = Int64(fields[2]), let f = Int64(fields[3]),
-            h < 24, m < 60, s < 60, f < 30
-        else { return nil }
-        var frames = ((h * 60 + m) * 60 + s) * 30 + f
-        if dropFrame {
-            // Frames 0 and 1 are skipped at the start of every minute except every tenth.
-            let minutes = h * 60 + m
-            frames -= 2 * (minutes - minutes / 10)
-        }
-        return frames
-    }
-
-    /// The time of frame `frame` at 30000/1001 frames per second.
-    static func time(frame: Int64) -> MediaTime { MediaTime(ticks: frame * 3003) }
 }

@@ -135,6 +135,9 @@ enum CommandRules {
         if let label = parsed.value("--encoding"), TextEncoding(label: label) == nil {
             throw fail("unknown encoding \"\(LabelText.excerpt(label))\"; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if let label = parsed.value("--fps"), TimecodeRate(label: label) == nil {
+            throw fail("--fps \(LabelText.excerpt(label)) is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
+        }
         // Seconds are finite and sane: `inf` or 1e300 would overflow the timers built from them.
         for (option, maximum, what) in [
             ("--lock-timeout", 86_400.0, "a day"), ("--retire-after", 10 * 365 * 86_400.0, "ten years"), ("--poll", 3_600.0, "an hour"),

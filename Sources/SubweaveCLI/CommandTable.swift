@@ -1,4 +1,5 @@
 import Subweave
+import Timebase
 
 /// An option a command accepts.
 struct OptionSpec: Equatable, Sendable {
@@ -153,6 +154,10 @@ enum CommandTable {
 
     /// A subtitle file's clock (`cues`, `convert`), as the descriptor keys rate= and offset= set it.
     static let timing: [OptionSpec] = [
+        OptionSpec(
+            name: "--fps", value: "RATE",
+            help: "an SCC file's timecode rate: \(TimecodeRate.labels.joined(separator: ", ")) (default 29.97, drop-frame as each timecode says)",
+            group: "TIMING"),
         OptionSpec(name: "--rate", value: "RATIO", help: "divide every cue time by this clock rate first (25/23.976, 24/25, 1.0427)", group: "TIMING"),
         OptionSpec(name: "--offset", value: "TIME", help: "then add this to every cue time (seconds, or [-]HH:MM:SS[.mmm])", group: "TIMING"),
     ]
@@ -163,7 +168,7 @@ enum CommandTable {
         options: [
             OptionSpec(
                 name: "--subtitle", value: "DESCRIPTOR", repeatable: true,
-                help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,forced][,sdh][,default]"),
+                help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,forced][,sdh][,default]"),
             OptionSpec(
                 name: "--tracks", value: "FILE",
                 help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),

@@ -209,6 +209,8 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case formatFromContent = "format_from_content"
         /// Control characters (BEL, ESC, …) that are not text were left out of the cues.
         case controlCharacters = "control_characters"
+        /// Timecodes that do not fit the declared frame rate (frame 27 at 25 fps, `;` at 25 fps).
+        case timecodeRate = "timecode_rate"
     }
 
     public let kind: Kind

@@ -71,12 +71,81 @@ struct DetectionTests {
 /// Scenarist SCC files through the same decoder.
 struct SCCTests {
     @Test func dropAndNonDropTimecodes() {
-        #expect(SCCReader.frame("00:00:01:00") == 30)
-        #expect(SCCReader.frame("00:01:00;02") == 1800)  // 1:00;02 is frame 1800 in drop-frame
-        #expect(SCCReader.frame("00:10:00;00") == 17982)  // ten minutes drop 18 frames
-        #expect(SCCReader.frame("01:00:00;00") == 107892)
-        #expect(SCCReader.frame("00:00:00:30") == nil)
-        #expect(SCCReader.frame("bogus") == nil)
+        let ntsc = TimecodeRate.ntsc
+        #expect(ntsc.read("00:00:01:00")?.frame == 30)
+        #expect(ntsc.read("00:01:00;02")?.frame == 1800)  // 1:00;02 is frame 1800 in drop-frame
+        #expect(ntsc.read("00:10:00;00")?.frame == 17982)  // ten minutes drop 18 frames
+        #expect(ntsc.read("01:00:00;00")?.frame == 107892)
+        #expect(ntsc.read("01:00:00.00")?.frame == 107892)  // '.' is drop-frame too
+        #expect(ntsc.read("bogus") == nil)
+        #expect(ntsc.read("0:00:01:00") == nil)
+        #expect(ntsc.read("24:00:00:00") == nil)
+        // A frame past the second is a timecode that does not fit: read as the second's last.
+        #expect(ntsc.read("00:00:00:30") == TimecodeRate.Reading(frame: 29, misfit: .frameBeyondSecond(30)))
+    }
+
+    /// Each declared rate against the SMPTE 12M arithmetic: frames per timecode second, how long
+    /// a frame lasts, and drop-frame numbering only at 29.97.
+    @Test func everyDeclaredRate() throws {
+        func time(_ label: String, _ timecode: Substring) throws -> MediaTime {
+            let rate = try #require(TimecodeRate(label: label))
+            return rate.time(frame: try #require(rate.read(timecode)).frame)
+        }
+        #expect(try time("25", "01:00:00:00") == MediaTime(seconds: 3600))
+        #expect(try time("25", "00:00:00:24") == MediaTime(milliseconds: 960))
+        #expect(try time("24", "00:00:10:12") == MediaTime(milliseconds: 10_500))
+        #expect(try time("30", "00:00:10:15") == MediaTime(milliseconds: 10_500))
+        // 23.976: 24 frames a timecode second, each 1001/24000 s; one timecode second is 1.001 s.
+        #expect(try time("23.976", "00:00:01:00") == MediaTime(milliseconds: 1001))
+        #expect(try time("23.98", "00:01:00:00") == MediaTime(milliseconds: 60_060))
+        // 29.97 non-drop runs 3.6 s slow an hour; drop-frame keeps (nearly) to the clock.
+        #expect(try time("29.97ndf", "01:00:00;00") == MediaTime(milliseconds: 3_603_600))
+        #expect(try time("29.97df", "01:00:00:00") == MediaTime(ticks: 107_892 * 3003))
+        #expect(try time("29.97", "01:00:00:00") == MediaTime(milliseconds: 3_603_600))
+        #expect(TimecodeRate(label: "26") == nil)
+        #expect(TimecodeRate.labels.compactMap(TimecodeRate.init(label:)).map(\.description) == TimecodeRate.labels)
+    }
+
+    @Test func timecodesThatDoNotFitTheRate() throws {
+        let pal = try #require(TimecodeRate(label: "25"))
+        #expect(pal.read("00:00:01:27") == TimecodeRate.Reading(frame: 49, misfit: .frameBeyondSecond(27)))
+        #expect(pal.read("00:00:01;05") == TimecodeRate.Reading(frame: 30, misfit: .dropFrameMismatch(written: true)))
+        let df = try #require(TimecodeRate(label: "29.97df"))
+        #expect(df.read("00:00:01:00")?.misfit == .dropFrameMismatch(written: false))
+        #expect(df.read("00:01:00;00") == TimecodeRate.Reading(frame: 1800, misfit: .skippedNumber))
+        #expect(df.read("00:10:00;00")?.misfit == nil)
+        let ndf = try #require(TimecodeRate(label: "29.97ndf"))
+        #expect(ndf.read("00:01:00;00") == TimecodeRate.Reading(frame: 1800, misfit: .dropFrameMismatch(written: true)))
+    }
+
+    /// An SCC file at 25 fps read as declared: each pair on its 40 ms frame; one warning per kind
+    /// of misfit, however many timecodes share it.
+    @Test func sccAtTwentyFive() throws {
+        let text = """
+            Scenarist_SCC V1.0
+
+            00:00:01:00	9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f
+
+            00:00:03:00	942c 942c
+
+            00:00:04:27	9420 9420 94ae 94ae 9470 9470 c8e9 a180 942f 942f
+
+            00:00:05:26	942c 942c
+
+            """
+        let pal = try #require(TimecodeRate(label: "25"))
+        let (cues, _, warnings) = try SCCReader.read(text, rate: pal)
+        // The EOC is the 9th word of the line at frame 25: frame 33, 1.32 s; EDM at 3 s.
+        #expect(cues.first?.start == MediaTime(milliseconds: 1320))
+        #expect(cues.first?.end == MediaTime(milliseconds: 3000))
+        #expect(warnings.map(\.kind) == [.timecodeRate])
+        #expect(warnings.first?.line == 7)
+        #expect(warnings.first?.message.contains("00:00:04:27") == true)
+        #expect(warnings.first?.message.contains("1 more timecode") == true)
+        // The same file at the default rate: 29.97 frames.
+        let (ntscCues, _, ntscWarnings) = try SCCReader.read(text)
+        #expect(ntscCues.first?.start == MediaTime(ticks: 38 * 3003))
+        #expect(ntscWarnings.isEmpty)
     }
 
     @Test func popOnFromSCC() throws {

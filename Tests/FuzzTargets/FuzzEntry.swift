@@ -188,9 +188,12 @@ public enum FuzzEntry {
         return []
     }
 
-    /// SCC through ingest, and the same bytes as raw 608 pairs into both field decoders.
+    /// SCC through ingest (at a timecode rate the last byte picks), and the same bytes as raw
+    /// 608 pairs into both field decoders.
     public static func scc(_ bytes: [UInt8]) -> [String] {
-        var violations = ingest(bytes, .scc)
+        let labels = TimecodeRate.labels
+        let rate = TimecodeRate(label: labels[Int(bytes.last ?? 0) % labels.count])
+        var violations = ingest(bytes, .scc, fps: rate)
         var collector = CaptionCollector()
         for field in 1...2 {
             var decoder = CEA608FieldDecoder(field: field)
@@ -279,8 +282,10 @@ public enum FuzzEntry {
         return []
     }
 
-    static func ingest(_ bytes: [UInt8], _ format: SubtitleFormat) -> [String] {
-        guard let ingested = try? SubtitleIngest.read(bytes, format: format, encoding: nil, sourceID: "fuzz", location: "fuzz") else { return [] }
+    static func ingest(_ bytes: [UInt8], _ format: SubtitleFormat, fps: TimecodeRate? = nil) -> [String] {
+        guard let ingested = try? SubtitleIngest.read(bytes, format: format, encoding: nil, fps: fps, sourceID: "fuzz", location: "fuzz") else {
+            return []
+        }
         return RoundTrip.violations(ingested.cues, headerBlocks: ingested.headerBlocks, context: format.rawValue)
     }
 }

@@ -49,6 +49,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         public var format: String?
         public var encoding: String?
         public var rate: String?
+        public var fps: String?
         public var offset: Double?
         public var delay: Double?
         public var forced: Bool?
@@ -56,7 +57,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         public var isDefault: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case identity, id, url, language, name, format, encoding, rate, offset, delay, forced, sdh, isDefault = "default"
+            case identity, id, url, language, name, format, encoding, rate, fps, offset, delay, forced, sdh, isDefault = "default"
         }
 
         /// The track as its descriptor said it (a derived name is not said).
@@ -69,6 +70,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
             format = track.declaredFormat?.rawValue
             encoding = track.encoding?.rawValue
             rate = track.rate.isOne ? nil : track.rate.description
+            fps = track.fps?.description
             offset = track.offset == .zero ? nil : track.offset.seconds
             delay = track.delay == .zero ? nil : track.delay.seconds
             forced = track.isForced ? true : nil

@@ -239,7 +239,8 @@ enum LiveSources {
         }
         do {
             return (
-                try SubtitleIngest.read(bytes, format: track.format, encoding: track.encoding, sourceID: track.sourceID, location: track.source.description),
+                try SubtitleIngest.read(
+                    bytes, format: track.format, encoding: track.encoding, fps: track.fps, sourceID: track.sourceID, location: track.source.description),
                 bytes
             )
         } catch {

@@ -21,7 +21,7 @@ package enum SubtitleIngest {
     ///
     /// `location` names the source in failures.
     package static func read(
-        _ bytes: consuming [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?,
+        _ bytes: consuming [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?, fps: TimecodeRate? = nil,
         sourceID: String, location: String, purpose: Purpose = .packaging
     ) throws(LoadFailure) -> IngestedSubtitles {
         func wrongFormat(_ description: String) -> LoadFailure {
@@ -53,7 +53,7 @@ package enum SubtitleIngest {
         _ = consume decoded
         var parsed: Parsed
         do {
-            parsed = try parse(consume text, format: format, purpose: purpose)
+            parsed = try parse(consume text, format: format, fps: fps, purpose: purpose)
         } catch {
             throw wrongFormat(error.description)
         }
@@ -145,8 +145,9 @@ package enum SubtitleIngest {
         return []
     }
 
-    /// Parses decoded text as `format`.
-    static func parse(_ text: String, format: SubtitleFormat, purpose: Purpose = .packaging) throws(WrongFormat) -> Parsed {
+    /// Parses decoded text as `format`; `fps` is the rate of a timecoded format's timecodes (SCC:
+    /// 29.97 when nil).
+    static func parse(_ text: String, format: SubtitleFormat, fps: TimecodeRate? = nil, purpose: Purpose = .packaging) throws(WrongFormat) -> Parsed {
         switch format {
         case .vtt:
             let document: WebVTTDocument
@@ -157,7 +158,7 @@ package enum SubtitleIngest {
             return Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings, textSanitized: true)
         case .scc:
             do {
-                let read = try SCCReader.read(text)
+                let read = try SCCReader.read(text, rate: fps ?? .ntsc)
                 return Parsed(cues: read.cues, ingestFormat: "scc_converted", warnings: read.warnings)
             } catch {
                 throw WrongFormat(description: error.description)

@@ -33,7 +33,7 @@ public struct SubtitleReader: Sendable {
     /// file, cues whose end is not after their start kept), for `subweave cues`; otherwise the
     /// text is repaired into valid WebVTT, as `convert` writes it.
     public func read(
-        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, asWritten: Bool = false
+        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, fps: TimecodeRate? = nil, asWritten: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
         let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
         do {
@@ -71,7 +71,7 @@ public struct SubtitleReader: Sendable {
         }
         do {
             let ingested = try SubtitleIngest.read(
-                consume bytes, format: chosen, encoding: encoding, sourceID: input.description, location: input.description,
+                consume bytes, format: chosen, encoding: encoding, fps: fps, sourceID: input.description, location: input.description,
                 purpose: purpose)
             return note.map(ingested.adding) ?? ingested
         } catch {

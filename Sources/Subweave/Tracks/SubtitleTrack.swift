@@ -37,6 +37,8 @@ public struct SubtitleTrack: Sendable, Equatable {
     /// How fast the file's clock runs against the programme's: cue times are divided by it
     /// before ``offset`` is added (`25/23.976` for a file timed on the 25 fps version).
     public package(set) var rate = ClockRate.one
+    /// The frame rate of a timecoded file's timecodes (SCC), or nil for the format's own (29.97).
+    public package(set) var fps: TimecodeRate?
     /// A forced text encoding, or nil to detect.
     public let encoding: TextEncoding?
     /// Things registration adjusted (a clamped delay): warnings.
@@ -118,6 +120,7 @@ public struct SubtitleTrack: Sendable, Equatable {
             format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: delay, offset: offset, encoding: encoding,
             notes: notes)
         track.rate = rate
+        track.fps = fps
         track.information = information + ["language \(language) from the file's xml:lang"]
         return track
     }
@@ -129,6 +132,7 @@ public struct SubtitleTrack: Sendable, Equatable {
             format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: .zero, offset: offset, encoding: encoding,
             notes: notes + [note])
         track.rate = rate
+        track.fps = fps
         return track
     }
 
@@ -150,6 +154,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         var offset = MediaTime.zero
         var encoding: TextEncoding?
         var rate = ClockRate.one
+        var fps: TimecodeRate?
         /// The delay as written, for the clamping note.
         var delayText: String?
     }
@@ -226,12 +231,16 @@ public struct SubtitleTrack: Sendable, Equatable {
             )
             delay = clamped
         }
+        if let fps = fields.fps, let format, !format.hasTimecodes {
+            fail(.invalidValue, "fps=\(fps) applies to timecoded files (SCC); this track is \(format.rawValue), whose times are clock times")
+        }
         guard problems.count == before, let format else { return nil }
         var track = SubtitleTrack(
             sourceID: id, source: fields.source, language: fields.language, label: label, labelIsDerived: derived,
             declaredFormat: fields.format, format: format, isDefault: fields.isDefault, isForced: fields.isForced,
             isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
         track.rate = fields.rate
+        track.fps = fields.fps
         return track
     }
 }
@@ -338,4 +347,7 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// Whether the format times its data by frame timecodes, whose rate `fps=` declares.
+    public var hasTimecodes: Bool { self == .scc }
 }

@@ -120,7 +120,7 @@ public struct TrackDescriptor: Sendable, Equatable {
 extension SubtitleTrack {
     /// The keys a descriptor may hold, and the aliases other tools use for them (Shaka
     /// Packager's `in=`/`input=`, `lang=`).
-    static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "rate", "encoding"]
+    static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "rate", "fps", "encoding"]
     static let aliases: [String: String] = ["in": "url", "input": "url", "lang": "language", "label": "name"]
 
     /// Whether `key` names the track's file (`url` or an alias of it).
@@ -180,6 +180,8 @@ extension TrackDescriptor {
         let rate = reader.typed(
             "rate", ClockRate.init(parsing:),
             "is not a clock rate; write a ratio of frame rates (25/23.976, 23.976/25, 25/24) or a decimal between 0.5 and 2 (1.0427)")
+        let fps = reader.typed(
+            "fps", TimecodeRate.init(label:), "is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
         let encoding = reader.typed(
             "encoding", TextEncoding.init(label:),
             "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -191,6 +193,7 @@ extension TrackDescriptor {
             encoding: encoding)
         fields.delayText = reader.values["delay"]
         fields.rate = rate ?? .one
+        fields.fps = fps
         return fields
     }
 

@@ -17,8 +17,15 @@ enum SubtitleArguments {
             }
         }
         let encoding = arguments.value("--encoding").flatMap(TextEncoding.init(label:))
+        let format = arguments.value("--format").flatMap(SubtitleFormat.init(label:))
+        let fps = arguments.value("--fps").flatMap(TimecodeRate.init(label:))
         var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
-            input, format: arguments.value("--format").flatMap(SubtitleFormat.init(label:)), encoding: encoding, asWritten: asWritten)
+            input, format: format, encoding: encoding, fps: fps, asWritten: asWritten)
+        if let fps, ingested.ingestFormat != "scc_converted" {
+            throw UsageError(
+                message: "--fps \(fps) applies to timecoded files (SCC); \(input) is read as \(ingested.ingestFormat), whose times are clock times",
+                command: nil)
+        }
         let rate =
             try arguments.value("--rate").map { text in
                 guard let rate = ClockRate(parsing: text) else {
