@@ -61,6 +61,13 @@ package struct CaptionDecoder {
         for (t, items) in reorder.add(data, time: time) { decode(items, at: t) }
     }
 
+    /// Adds the caption data of one frame shown at `time`, already in presentation order (MCC
+    /// files: one caption distribution packet a frame).
+    package mutating func add(presentedCaptionData data: [CCData], time: MediaTime) {
+        accessUnits += 1
+        decode(data, at: time)
+    }
+
     /// Adds caption byte pairs directly (SCC files): field 1 or 2, in presentation order.
     package mutating func add(pairs: [(UInt8, UInt8)], field: Int, time: MediaTime) {
         let data = pairs.map { CCData(type: UInt8(field - 1), valid: true, byte1: $0.0, byte2: $0.1) }

@@ -1,3 +1,5 @@
+import TimedText
+
 /// An in-band caption service: CEA-608's CC1 to CC4 (CTA-608-E: field 1 carries CC1/CC2, field 2
 /// CC3/CC4; the data-channel bit of the control codes selects the first or second of a field), or
 /// a CEA-708 DTVCC service, SERVICE1 to SERVICE63 (HLS's INSTREAM-ID spelling).
@@ -74,5 +76,33 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
+    }
+}
+
+extension CaptionService {
+    /// The service a caption file's track takes (SCC, MCC): `wanted`, or the first with text;
+    /// a warning names the services left out, or says that `wanted` has no text.
+    package static func choose(
+        _ wanted: CaptionService?, among services: [(service: CaptionService, cues: [Cue])]
+    ) -> (cues: [Cue], service: CaptionService?, warnings: [IngestWarning]) {
+        let names = services.map(\.service.rawValue)
+        if let wanted {
+            guard let found = services.first(where: { $0.service == wanted }) else {
+                let has = names.isEmpty ? "none has text" : "those with text: \(names.joined(separator: ", "))"
+                return ([], wanted, [IngestWarning(kind: .noCueFound, line: nil, "the file carries no text in \(wanted.rawValue) (\(has))")])
+            }
+            return (found.cues, wanted, [])
+        }
+        guard let first = services.first else { return ([], nil, []) }
+        guard services.count > 1 else { return (first.cues, first.service, []) }
+        let others = names.dropFirst().joined(separator: ", ")
+        return (
+            first.cues, first.service,
+            [
+                IngestWarning(
+                    kind: .servicesIgnored, line: nil,
+                    "the file also carries \(others); only \(first.service.rawValue) is used (name another with service=, once per track)")
+            ]
+        )
     }
 }

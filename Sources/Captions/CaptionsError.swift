@@ -5,10 +5,12 @@ package struct CaptionsError: ExplainedError, Equatable {
     package enum Code: String, Sendable {
         /// An SCC file's header or a line is not what the Scenarist format requires.
         case malformedSCC
+        /// An MCC file's header is not MacCaption's.
+        case malformedMCC
     }
 
     package let code: Code
-    /// The 1-based line (SCC) or byte offset (TS) the problem is at, when there is one.
+    /// The 1-based line (SCC, MCC) or byte offset (TS) the problem is at, when there is one.
     package let line: Int?
     package let reason: String
 

@@ -14,9 +14,10 @@ import TimedText
 /// (``TimecodeRate``: 23.976, 24, 25, 29.97 drop or non-drop, 30); at 29.97 `;` (or `.`) before the
 /// frames marks drop-frame timecode, `:` non-drop, and both count real frames of 1001/30000 s.
 package enum SCCReader {
-    /// The captions of the first service with text (CC1 unless the file carries only CC2), and
-    /// warnings (lines skipped, other services ignored, timecodes that do not fit `rate`).
-    package static func read(_ text: String, rate: TimecodeRate = .ntsc) throws(CaptionsError) -> (
+    /// The captions of `service`, or of the first service with text (CC1 unless the file carries
+    /// only CC2), and warnings (lines skipped, other services ignored, timecodes that do not fit
+    /// `rate`).
+    package static func read(_ text: String, rate: TimecodeRate = .ntsc, service wanted: CaptionService? = nil) throws(CaptionsError) -> (
         cues: [Cue], service: CaptionService?, warnings: [IngestWarning]
     ) {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
@@ -60,16 +61,9 @@ package enum SCCReader {
         // never erased: it stays up for the 10 s rule (the packager also ends it with the programme).
         decoder.finish(at: rate.time(frame: lastFrame) + MediaTime(seconds: 10))
         warnings += misfits.warnings
-        warnings += lastCaptionWarning(decoder, end: rate.time(frame: lastFrame))
-        let services = decoder.services
-        guard let service = services.first else { return ([], nil, warnings) }
-        if services.count > 1 {
-            warnings.append(
-                IngestWarning(
-                    kind: .servicesIgnored, line: nil,
-                    "the file also carries \(services.dropFirst().map(\.rawValue).joined(separator: ", ")); only \(service.rawValue) is used"))
-        }
-        return (decoder.collector.cues[service] ?? [], service, warnings)
+        warnings += decoder.neverErasedWarning(after: rate.time(frame: lastFrame))
+        let chosen = CaptionService.choose(wanted, among: decoder.services.map { ($0, decoder.collector.cues[$0] ?? []) })
+        return (chosen.cues, chosen.service, warnings + chosen.warnings)
     }
 
     /// The byte pairs of a line's words (after its timecode); a word that is not four hexadecimal
@@ -91,9 +85,13 @@ package enum SCCReader {
         return pairs
     }
 
-    /// A warning when the last caption is still on screen after the file's last frame.
-    static func lastCaptionWarning(_ decoder: CaptionDecoder, end: MediaTime) -> [IngestWarning] {
-        guard let last = decoder.collector.cues.values.compactMap(\.last).first(where: { $0.end > end }) else { return [] }
+}
+
+extension CaptionDecoder {
+    /// A timecoded file's (SCC, MCC) last caption, when it is still on screen after `end`, the
+    /// file's last frame.
+    package func neverErasedWarning(after end: MediaTime) -> [IngestWarning] {
+        guard let last = collector.cues.values.compactMap(\.last).first(where: { $0.end > end }) else { return [] }
         return [
             IngestWarning(
                 kind: .captionNotErased, line: nil,

@@ -138,6 +138,9 @@ enum CommandRules {
         if let label = parsed.value("--fps"), TimecodeRate(label: label) == nil {
             throw fail("--fps \(LabelText.excerpt(label)) is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
         }
+        if let name = parsed.value("--service"), CaptionService(rawValue: name) == nil {
+            throw fail("--service \(LabelText.excerpt(name)) is not a caption service; write CC1 to CC4 or SERVICE1 to SERVICE63")
+        }
         // Seconds are finite and sane: `inf` or 1e300 would overflow the timers built from them.
         for (option, maximum, what) in [
             ("--lock-timeout", 86_400.0, "a day"), ("--retire-after", 10 * 365 * 86_400.0, "ten years"), ("--poll", 3_600.0, "an hour"),

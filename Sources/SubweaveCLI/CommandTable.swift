@@ -156,7 +156,10 @@ enum CommandTable {
     static let timing: [OptionSpec] = [
         OptionSpec(
             name: "--fps", value: "RATE",
-            help: "an SCC file's timecode rate: \(TimecodeRate.labels.joined(separator: ", ")) (default 29.97, drop-frame as each timecode says)",
+            help: "an SCC or MCC file's timecode rate: \(TimecodeRate.labels.joined(separator: ", ")) (default: the file's, else 29.97)",
+            group: "TIMING"),
+        OptionSpec(
+            name: "--service", value: "NAME", help: "the caption service an SCC or MCC file is read for (CC1-CC4, SERVICE1-63; default: the first with text)",
             group: "TIMING"),
         OptionSpec(name: "--rate", value: "RATIO", help: "divide every cue time by this clock rate first (25/23.976, 24/25, 1.0427)", group: "TIMING"),
         OptionSpec(name: "--offset", value: "TIME", help: "then add this to every cue time (seconds, or [-]HH:MM:SS[.mmm])", group: "TIMING"),
@@ -168,7 +171,9 @@ enum CommandTable {
         options: [
             OptionSpec(
                 name: "--subtitle", value: "DESCRIPTOR", repeatable: true,
-                help: "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,forced][,sdh][,default]"),
+                help:
+                    "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,service=…][,forced][,sdh][,default]"
+            ),
             OptionSpec(
                 name: "--tracks", value: "FILE",
                 help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
@@ -327,8 +332,8 @@ enum CommandTable {
         discussion: "Lists the audible, legible and visual groups and, for the locales given, what a player selects at load.")
 
     static let captions = CommandSpec(
-        name: "captions", summary: "decode the CEA-608 and CEA-708 captions of a TS file or a master's video",
-        positionals: [PositionalSpec(name: "file.ts|master.m3u8", help: "an MPEG-TS file or a master playlist")],
+        name: "captions", summary: "decode the CEA-608 and CEA-708 captions of a TS, fMP4 or MCC file or a master's video",
+        positionals: [PositionalSpec(name: "file.ts|file.mcc|master.m3u8", help: "an MPEG-TS, fragmented MP4 or MCC file, or a master playlist")],
         options: [OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first"), json, limit],
         discussion: """
             Prints the cues per service (CC1-CC4, SERVICE1-SERVICE63), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)

@@ -14,6 +14,9 @@
 /// | `29.97ndf` | 30 | 1001/30000 s | never |
 /// | `30` | 30 | 1/30 s | no |
 ///
+/// MCC headers also name `50`, `59.94` (`60DF` drop-frame) and `60`, with 4 frame numbers a
+/// minute skipped by 59.94 drop-frame.
+///
 /// Drop-frame numbering (SMPTE 12M) skips frame numbers 00 and 01 at the start of every minute
 /// except every tenth, so 29.97 fps timecode keeps up with the wall clock; the frames themselves
 /// are never skipped.
@@ -45,7 +48,9 @@ public struct TimecodeRate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The rate a label names: one of ``labels`` (also `23.98`, `29.97DF`, `29.97NDF`, `30DF`
-    /// for 29.97 drop-frame as MCC headers write it, and `30NDF`); nil otherwise.
+    /// for 29.97 drop-frame as MCC headers write it, and `30NDF`; and the rates MCC files declare
+    /// beyond SCC's: `50`, `59.94` with `df`/`ndf`, `60DF` for 59.94 drop-frame, `60`); nil
+    /// otherwise.
     public init?(label: String) {
         switch label.lowercased() {
         case "23.976", "23.98", "24000/1001": self.init(framesPerSecond: 24, isFractional: true, dropFrame: .never)
@@ -55,6 +60,11 @@ public struct TimecodeRate: Sendable, Hashable, CustomStringConvertible {
         case "29.97df", "30df": self.init(framesPerSecond: 30, isFractional: true, dropFrame: .always)
         case "29.97ndf": self.init(framesPerSecond: 30, isFractional: true, dropFrame: .never)
         case "30", "30ndf": self.init(framesPerSecond: 30, isFractional: false, dropFrame: .never)
+        case "50": self.init(framesPerSecond: 50, isFractional: false, dropFrame: .never)
+        case "59.94", "60000/1001": self.init(framesPerSecond: 60, isFractional: true, dropFrame: .fromSeparator)
+        case "59.94df", "60df": self.init(framesPerSecond: 60, isFractional: true, dropFrame: .always)
+        case "59.94ndf": self.init(framesPerSecond: 60, isFractional: true, dropFrame: .never)
+        case "60", "60ndf": self.init(framesPerSecond: 60, isFractional: false, dropFrame: .never)
         default: return nil
         }
     }
@@ -66,12 +76,18 @@ public struct TimecodeRate: Sendable, Hashable, CustomStringConvertible {
         case (30, true, .fromSeparator): "29.97"
         case (30, true, .always): "29.97df"
         case (30, true, .never): "29.97ndf"
+        case (60, true, .fromSeparator): "59.94"
+        case (60, true, .always): "59.94df"
+        case (60, true, .never): "59.94ndf"
         default: "\(framesPerSecond)"
         }
     }
 
-    /// Whether this rate has drop-frame numbering at all (29.97 only).
-    public var allowsDropFrame: Bool { framesPerSecond == 30 && isFractional }
+    /// Whether this rate has drop-frame numbering at all (29.97 and 59.94 only).
+    public var allowsDropFrame: Bool { isFractional && (framesPerSecond == 30 || framesPerSecond == 60) }
+
+    /// The frame numbers drop-frame skips at the start of a minute: 2 at 29.97, 4 at 59.94.
+    var droppedPerMinute: Int64 { framesPerSecond / 15 }
 
     /// A timecode read against this rate.
     public struct Reading: Sendable, Equatable {
@@ -132,12 +148,12 @@ public struct TimecodeRate: Sendable, Hashable, CustomStringConvertible {
             f = framesPerSecond - 1
         }
         let minutes = h * 60 + m
-        if drop, s == 0, f < 2, minutes % 10 != 0 {
+        if drop, s == 0, f < droppedPerMinute, minutes % 10 != 0 {
             misfit = .skippedNumber
-            f = 2
+            f = droppedPerMinute
         }
         var frames = (minutes * 60 + s) * framesPerSecond + f
-        if drop { frames -= 2 * (minutes - minutes / 10) }
+        if drop { frames -= droppedPerMinute * (minutes - minutes / 10) }
         return Reading(frame: frames, misfit: misfit)
     }
 

@@ -48,7 +48,7 @@ package struct TimecodeMisfits {
                 text = "timecode \(timecode) is not drop-frame (':' before the frames) although fps=\(rate) says drop-frame; read as drop-frame\(more)"
             case .skippedNumber:
                 text =
-                    "timecode \(timecode) names a frame number that drop-frame timecode skips (00 and 01 of each minute but every tenth); read as frame 02\(more)"
+                    "timecode \(timecode) names a frame number that drop-frame timecode skips (00 and 01 of each minute but every tenth, at 59.94 00 to 03); read as the first that exists\(more)"
             }
             return IngestWarning(kind: .timecodeRate, line: line, text)
         }

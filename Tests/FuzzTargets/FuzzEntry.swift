@@ -20,6 +20,7 @@ public enum FuzzEntry {
         "webvtt": webVTT,
         "subrip": subRip,
         "scc": scc,
+        "mcc": mcc,
         "dtvcc": dtvcc,
         "mpegts": transportStream,
         "isobmff": isoBMFF,
@@ -210,6 +211,21 @@ public enum FuzzEntry {
         return violations
     }
 
+    /// MCC through ingest (at a timecode rate the last byte picks, or the file's own), and every
+    /// service it carries read back.
+    public static func mcc(_ bytes: [UInt8]) -> [String] {
+        let labels = TimecodeRate.labels
+        let pick = Int(bytes.last ?? 0) % (labels.count + 1)
+        let rate = pick == labels.count ? nil : TimecodeRate(label: labels[pick])
+        var violations = ingest(bytes, .mcc, fps: rate)
+        if let read = try? MCCReader.read(String(decoding: bytes, as: UTF8.self), rate: rate) {
+            for (service, cues) in read.services {
+                violations += RoundTrip.violations(cues, headerBlocks: [], context: "mcc \(service.rawValue)")
+            }
+        }
+        return violations
+    }
+
     /// CEA-708: the bytes as cc_data (a first byte whose low bit picks cc_type 3 or 2 and whose
     /// next bit is cc_valid, then the pair), 1–7 triplets an access unit (from the first byte's
     /// top bits), through the whole decoder; the cues must be well formed, read back, and belong
@@ -283,7 +299,10 @@ public enum FuzzEntry {
     }
 
     static func ingest(_ bytes: [UInt8], _ format: SubtitleFormat, fps: TimecodeRate? = nil) -> [String] {
-        guard let ingested = try? SubtitleIngest.read(bytes, format: format, encoding: nil, fps: fps, sourceID: "fuzz", location: "fuzz") else {
+        guard
+            let ingested = try? SubtitleIngest.read(
+                bytes, format: format, encoding: nil, captionFile: CaptionFileReading(fps: fps), sourceID: "fuzz", location: "fuzz")
+        else {
             return []
         }
         return RoundTrip.violations(ingested.cues, headerBlocks: ingested.headerBlocks, context: format.rawValue)

@@ -72,6 +72,7 @@ public enum CaptionFile {
     /// `onProgress` is told the bytes of an MPEG-TS file decoded so far.
     public static func decode(_ path: String, onProgress: ProgressHandler? = nil) async throws(SubweaveError) -> ProgrammeCaptions {
         try await onDispatch { () throws(SubweaveError) in
+            if try isMCC(path) { return try decodeMCC(path) }
             if try isFragmentedMP4(path) { return captions(try decodeFragmented(path), path: path) }
             let chunks = try open(path)
             if let onProgress {
@@ -87,6 +88,30 @@ public enum CaptionFile {
             captions.notes = result.notes
             return captions
         }
+    }
+
+    /// Whether the file is a MacCaption file (its first line says so).
+    static func isMCC(_ path: String) throws(SubweaveError) -> Bool {
+        let chunks = try open(path, chunk: 64)
+        guard var head = chunks.next().map(Array.init) else { return false }
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
+        return head.starts(with: Array("File Format=MacCaption_MCC".utf8))
+    }
+
+    /// An MCC file's services, on its timecode clock (00:00:00:00 is time zero), read whole (at
+    /// most the subtitle read limit).
+    static func decodeMCC(_ path: String) throws(SubweaveError) -> ProgrammeCaptions {
+        let bytes: [UInt8]
+        do { bytes = try ResourceLoader.readFile(path) } catch { throw .io(path: path, reason: error.message) }
+        let read: MCCReader.Read
+        do { read = try MCCReader.read(String(decoding: bytes, as: UTF8.self)) } catch {
+            throw .load(LoadFailure(.notSubtitles, sourceID: path, location: path, MessageText(error.description)))
+        }
+        var captions = ProgrammeCaptions(
+            services: read.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
+            coverage: ProgrammeCaptions.Coverage(accessUnits: read.packets, captionDataUnits: read.packets))
+        captions.notes = ["read as MCC at \(read.rate) fps"] + read.warnings.map { "\(path): \($0)" }
+        return captions
     }
 
     static func isFragmentedMP4(_ path: String) throws(SubweaveError) -> Bool {

@@ -31,19 +31,19 @@ public struct CueTap: AsyncSequence, Sendable {
     public typealias Element = TappedCue
 
     enum Source: Sendable {
-        case subtitles(SubtitleInput, SubtitleFormat?, TextEncoding?, TimecodeRate?, ResourceLoader)
+        case subtitles(SubtitleInput, SubtitleFormat?, TextEncoding?, CaptionFileReading, ResourceLoader)
         case transportStream(String)
     }
 
     let source: Source
 
-    /// The cues of a subtitle file, read as the packager reads it (`fps`: the rate of an SCC
-    /// file's timecodes, 29.97 when nil).
+    /// The cues of a subtitle file, read as the packager reads it (`captionFile`: how an SCC or
+    /// MCC file is read).
     public static func subtitles(
-        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, fps: TimecodeRate? = nil,
+        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, captionFile: CaptionFileReading = CaptionFileReading(),
         loader: ResourceLoader = ResourceLoader()
     ) -> CueTap {
-        CueTap(source: .subtitles(input, format, encoding, fps, loader))
+        CueTap(source: .subtitles(input, format, encoding, captionFile, loader))
     }
 
     /// The CEA-608 captions of an MPEG-TS file, timed from its first video frame.
@@ -77,9 +77,9 @@ public struct CueTap: AsyncSequence, Sendable {
 
         private mutating func refill() async throws(SubweaveError) -> [TappedCue] {
             switch source {
-            case .subtitles(let input, let format, let encoding, let fps, let loader):
+            case .subtitles(let input, let format, let encoding, let captionFile, let loader):
                 done = true
-                let ingested = try await SubtitleReader(loader: loader).read(input, format: format, encoding: encoding, fps: fps)
+                let ingested = try await SubtitleReader(loader: loader).read(input, format: format, encoding: encoding, captionFile: captionFile)
                 return ingested.cues.map { TappedCue(track: input.description, start: $0.start, end: $0.end, text: $0.text, placement: $0.settings) }
             case .transportStream(let path):
                 let state: StreamState

@@ -50,6 +50,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         public var encoding: String?
         public var rate: String?
         public var fps: String?
+        public var service: String?
         public var offset: Double?
         public var delay: Double?
         public var forced: Bool?
@@ -57,7 +58,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         public var isDefault: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case identity, id, url, language, name, format, encoding, rate, fps, offset, delay, forced, sdh, isDefault = "default"
+            case identity, id, url, language, name, format, encoding, rate, fps, service, offset, delay, forced, sdh, isDefault = "default"
         }
 
         /// The track as its descriptor said it (a derived name is not said).
@@ -71,6 +72,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
             encoding = track.encoding?.rawValue
             rate = track.rate.isOne ? nil : track.rate.description
             fps = track.fps?.description
+            service = track.service?.rawValue
             offset = track.offset == .zero ? nil : track.offset.seconds
             delay = track.delay == .zero ? nil : track.delay.seconds
             forced = track.isForced ? true : nil

@@ -240,7 +240,8 @@ enum LiveSources {
         do {
             return (
                 try SubtitleIngest.read(
-                    bytes, format: track.format, encoding: track.encoding, fps: track.fps, sourceID: track.sourceID, location: track.source.description),
+                    bytes, format: track.format, encoding: track.encoding, captionFile: track.captionFile, sourceID: track.sourceID,
+                    location: track.source.description),
                 bytes
             )
         } catch {

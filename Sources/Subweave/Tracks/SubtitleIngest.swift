@@ -3,6 +3,18 @@ import Foundation
 import Timebase
 import TimedText
 
+/// How a caption file (SCC, MCC) is read: the rate of its timecodes (nil: the file's own, else
+/// 29.97) and the service its track takes (nil: the first with text).
+public struct CaptionFileReading: Sendable, Equatable {
+    public var fps: TimecodeRate?
+    public var service: CaptionService?
+
+    public init(fps: TimecodeRate? = nil, service: CaptionService? = nil) {
+        self.fps = fps
+        self.service = service
+    }
+}
+
 /// Turns subtitle bytes into cues: decoding, format dispatch, repair, and the checks that catch
 /// the classic mistakes.
 package enum SubtitleIngest {
@@ -21,7 +33,7 @@ package enum SubtitleIngest {
     ///
     /// `location` names the source in failures.
     package static func read(
-        _ bytes: consuming [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?, fps: TimecodeRate? = nil,
+        _ bytes: consuming [UInt8], format: SubtitleFormat, encoding forced: TextEncoding?, captionFile: CaptionFileReading = CaptionFileReading(),
         sourceID: String, location: String, purpose: Purpose = .packaging
     ) throws(LoadFailure) -> IngestedSubtitles {
         func wrongFormat(_ description: String) -> LoadFailure {
@@ -53,7 +65,7 @@ package enum SubtitleIngest {
         _ = consume decoded
         var parsed: Parsed
         do {
-            parsed = try parse(consume text, format: format, fps: fps, purpose: purpose)
+            parsed = try parse(consume text, format: format, captionFile: captionFile, purpose: purpose)
         } catch {
             throw wrongFormat(error.description)
         }
@@ -145,9 +157,10 @@ package enum SubtitleIngest {
         return []
     }
 
-    /// Parses decoded text as `format`; `fps` is the rate of a timecoded format's timecodes (SCC:
-    /// 29.97 when nil).
-    static func parse(_ text: String, format: SubtitleFormat, fps: TimecodeRate? = nil, purpose: Purpose = .packaging) throws(WrongFormat) -> Parsed {
+    /// Parses decoded text as `format`; `captionFile` says how a caption file (SCC, MCC) is read.
+    static func parse(
+        _ text: String, format: SubtitleFormat, captionFile: CaptionFileReading = CaptionFileReading(), purpose: Purpose = .packaging
+    ) throws(WrongFormat) -> Parsed {
         switch format {
         case .vtt:
             let document: WebVTTDocument
@@ -158,8 +171,16 @@ package enum SubtitleIngest {
             return Parsed(cues: cues, ingestFormat: "srt_converted", warnings: warnings, textSanitized: true)
         case .scc:
             do {
-                let read = try SCCReader.read(text, rate: fps ?? .ntsc)
+                let read = try SCCReader.read(text, rate: captionFile.fps ?? .ntsc, service: captionFile.service)
                 return Parsed(cues: read.cues, ingestFormat: "scc_converted", warnings: read.warnings)
+            } catch {
+                throw WrongFormat(description: error.description)
+            }
+        case .mcc:
+            do {
+                let read = try MCCReader.read(text, rate: captionFile.fps)
+                let chosen = CaptionService.choose(captionFile.service, among: read.services)
+                return Parsed(cues: chosen.cues, ingestFormat: "mcc_converted", warnings: read.warnings + chosen.warnings)
             } catch {
                 throw WrongFormat(description: error.description)
             }

@@ -33,7 +33,8 @@ public struct SubtitleReader: Sendable {
     /// file, cues whose end is not after their start kept), for `subweave cues`; otherwise the
     /// text is repaired into valid WebVTT, as `convert` writes it.
     public func read(
-        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, fps: TimecodeRate? = nil, asWritten: Bool = false
+        _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, captionFile: CaptionFileReading = CaptionFileReading(),
+        asWritten: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
         let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
         do {
@@ -67,11 +68,11 @@ public struct SubtitleReader: Sendable {
             throw .load(
                 LoadFailure(
                     .notSubtitles, sourceID: input.description, location: input.description,
-                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip, SCC, ASS/SSA or TTML; give the format"))
+                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip, SCC, MCC, ASS/SSA or TTML; give the format"))
         }
         do {
             let ingested = try SubtitleIngest.read(
-                consume bytes, format: chosen, encoding: encoding, fps: fps, sourceID: input.description, location: input.description,
+                consume bytes, format: chosen, encoding: encoding, captionFile: captionFile, sourceID: input.description, location: input.description,
                 purpose: purpose)
             return note.map(ingested.adding) ?? ingested
         } catch {
@@ -106,6 +107,7 @@ extension SubtitleFormat {
         let text = head.hasPrefix("\u{FEFF}") ? String(head.dropFirst()) : head
         if text.hasPrefix("WEBVTT") { return .vtt }
         if text.hasPrefix("Scenarist_SCC") { return .scc }
+        if text.hasPrefix("File Format=MacCaption_MCC") { return .mcc }
         let opening = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         if opening.lowercased().hasPrefix("[script info]") { return .ass }
         if opening.hasPrefix("<"), head.contains("<tt") || head.contains(":tt "), head.contains("http://www.w3.org/ns/ttml") { return .ttml }

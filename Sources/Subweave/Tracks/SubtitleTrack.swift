@@ -39,6 +39,10 @@ public struct SubtitleTrack: Sendable, Equatable {
     public package(set) var rate = ClockRate.one
     /// The frame rate of a timecoded file's timecodes (SCC), or nil for the format's own (29.97).
     public package(set) var fps: TimecodeRate?
+    /// The caption service a caption file's track takes (SCC, MCC), or nil for the first with text.
+    public package(set) var service: CaptionService?
+    /// How a caption file (SCC, MCC) is read for this track.
+    public var captionFile: CaptionFileReading { CaptionFileReading(fps: fps, service: service) }
     /// A forced text encoding, or nil to detect.
     public let encoding: TextEncoding?
     /// Things registration adjusted (a clamped delay): warnings.
@@ -121,6 +125,7 @@ public struct SubtitleTrack: Sendable, Equatable {
             notes: notes)
         track.rate = rate
         track.fps = fps
+        track.service = service
         track.information = information + ["language \(language) from the file's xml:lang"]
         return track
     }
@@ -133,6 +138,7 @@ public struct SubtitleTrack: Sendable, Equatable {
             notes: notes + [note])
         track.rate = rate
         track.fps = fps
+        track.service = service
         return track
     }
 
@@ -155,6 +161,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         var encoding: TextEncoding?
         var rate = ClockRate.one
         var fps: TimecodeRate?
+        var service: CaptionService?
         /// The delay as written, for the clamping note.
         var delayText: String?
     }
@@ -218,7 +225,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         if format == nil {
             fail(
                 .indeterminateFormat,
-                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt, .scc, .ass, .ssa, .ttml, .dfxp or .xml extension (the query string is never read); declare format=vtt, srt, scc, ass or ttml"
+                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt, .scc, .mcc, .ass, .ssa, .ttml, .dfxp or .xml extension (the query string is never read); declare format=vtt, srt, scc, mcc, ass or ttml"
             )
         }
 
@@ -232,7 +239,10 @@ public struct SubtitleTrack: Sendable, Equatable {
             delay = clamped
         }
         if let fps = fields.fps, let format, !format.hasTimecodes {
-            fail(.invalidValue, "fps=\(fps) applies to timecoded files (SCC); this track is \(format.rawValue), whose times are clock times")
+            fail(.invalidValue, "fps=\(fps) applies to timecoded files (SCC, MCC); this track is \(format.rawValue), whose times are clock times")
+        }
+        if let service = fields.service, let format, !format.hasTimecodes {
+            fail(.invalidValue, "service=\(service) applies to caption files (SCC, MCC); this track is \(format.rawValue)")
         }
         guard problems.count == before, let format else { return nil }
         var track = SubtitleTrack(
@@ -241,6 +251,7 @@ public struct SubtitleTrack: Sendable, Equatable {
             isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
         track.rate = fields.rate
         track.fps = fields.fps
+        track.service = fields.service
         return track
     }
 }
@@ -327,6 +338,8 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
     case ass
     /// TTML: IMSC 1.0.1 and 1.1 Text Profile, EBU-TT-D, DFXP, SMPTE-TT (`.ttml`, `.dfxp`, `.xml`).
     case ttml
+    /// MacCaption (`.mcc`): CEA-608 and CEA-708 caption data by timecode.
+    case mcc
 
     /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ass`, `.ssa`,
     /// `.ttml`, `.dfxp`, `.xml`), or nil.
@@ -344,10 +357,11 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         case "scc": self = .scc
         case "ass", "ssa": self = .ass
         case "ttml", "dfxp", "xml", "imsc", "smpte-tt", "ebu-tt-d": self = .ttml
+        case "mcc": self = .mcc
         default: return nil
         }
     }
 
     /// Whether the format times its data by frame timecodes, whose rate `fps=` declares.
-    public var hasTimecodes: Bool { self == .scc }
+    public var hasTimecodes: Bool { self == .scc || self == .mcc }
 }

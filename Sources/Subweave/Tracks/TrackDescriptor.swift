@@ -120,7 +120,9 @@ public struct TrackDescriptor: Sendable, Equatable {
 extension SubtitleTrack {
     /// The keys a descriptor may hold, and the aliases other tools use for them (Shaka
     /// Packager's `in=`/`input=`, `lang=`).
-    static let knownKeys: Set<String> = ["url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "rate", "fps", "encoding"]
+    static let knownKeys: Set<String> = [
+        "url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "rate", "fps", "service", "encoding",
+    ]
     static let aliases: [String: String] = ["in": "url", "input": "url", "lang": "language", "label": "name"]
 
     /// Whether `key` names the track's file (`url` or an alias of it).
@@ -182,6 +184,8 @@ extension TrackDescriptor {
             "is not a clock rate; write a ratio of frame rates (25/23.976, 23.976/25, 25/24) or a decimal between 0.5 and 2 (1.0427)")
         let fps = reader.typed(
             "fps", TimecodeRate.init(label:), "is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
+        let service = reader.typed(
+            "service", CaptionService.init(rawValue:), "is not a caption service; write CC1 to CC4 or SERVICE1 to SERVICE63")
         let encoding = reader.typed(
             "encoding", TextEncoding.init(label:),
             "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -194,6 +198,7 @@ extension TrackDescriptor {
         fields.delayText = reader.values["delay"]
         fields.rate = rate ?? .one
         fields.fps = fps
+        fields.service = service
         return fields
     }
 

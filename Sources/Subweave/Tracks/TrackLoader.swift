@@ -83,7 +83,7 @@ struct TrackLoader: Sendable {
             declared: track.declaredFormat, head: Array(bytes.prefix(4096)), encoding: track.encoding, fromExtension: track.format)
         do {
             let ingested = try SubtitleIngest.read(
-                consume bytes, format: format ?? track.format, encoding: track.encoding, fps: track.fps,
+                consume bytes, format: format ?? track.format, encoding: track.encoding, captionFile: track.captionFile,
                 sourceID: track.sourceID, location: track.source.description)
             return checked(note.map(ingested.adding) ?? ingested, track, empty: empty)
         } catch {

@@ -18,13 +18,13 @@ enum SubtitleArguments {
         }
         let encoding = arguments.value("--encoding").flatMap(TextEncoding.init(label:))
         let format = arguments.value("--format").flatMap(SubtitleFormat.init(label:))
-        let fps = arguments.value("--fps").flatMap(TimecodeRate.init(label:))
+        let captionFile = CaptionFileReading(
+            fps: arguments.value("--fps").flatMap(TimecodeRate.init(label:)), service: arguments.value("--service").flatMap(CaptionService.init(rawValue:)))
         var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
-            input, format: format, encoding: encoding, fps: fps, asWritten: asWritten)
-        if let fps, ingested.ingestFormat != "scc_converted" {
+            input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten)
+        if captionFile != CaptionFileReading(), !["scc_converted", "mcc_converted"].contains(ingested.ingestFormat) {
             throw UsageError(
-                message: "--fps \(fps) applies to timecoded files (SCC); \(input) is read as \(ingested.ingestFormat), whose times are clock times",
-                command: nil)
+                message: "--fps and --service apply to caption files (SCC, MCC); \(input) is read as \(ingested.ingestFormat)", command: nil)
         }
         let rate =
             try arguments.value("--rate").map { text in
