@@ -152,6 +152,11 @@ enum TTMLText {
             var piece = ""
             for scalar in fragment.text.unicodeScalars {
                 if fragment.preserve {
+                    if pendingSpace {
+                        // The collapsed space of the text before, then this text as written.
+                        current += " "
+                        pendingSpace = false
+                    }
                     if scalar == "\n" {
                         current += wrap(piece, fragment.style)
                         piece = ""
@@ -163,7 +168,10 @@ enum TTMLText {
                     continue
                 }
                 if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
-                    if lineHasText { pendingSpace = true }
+                    // Collapsed: one space, none after a space kept as written (XSL-FO
+                    // white-space-collapse, as TTML2 §7.2.3 applies it).
+                    let last = piece.unicodeScalars.last ?? current.unicodeScalars.last
+                    if lineHasText, last != " ", last != "\t" { pendingSpace = true }
                     continue
                 }
                 if pendingSpace {

@@ -25,6 +25,8 @@ struct TTMLPresenter {
         var staticallyHidden = false
         /// Its place in a ruby annotation, when it is in one.
         var ruby: Ruby?
+        /// The region it is in: the nearest `region` attribute on it or around it.
+        var region: String?
 
         func isShown(at t: MediaTime) -> Bool {
             guard interval.contains(t), !hidden.contains(where: { $0.contains(t) }) else { return false }
@@ -60,6 +62,7 @@ struct TTMLPresenter {
     private var rubyContainers = 0
     private var droppedRubyTexts: (count: Int, line: Int)?
     private var openEnded: (count: Int, line: Int)?
+    private var regionless: (count: Int, line: Int)?
 
     init(
         timeline: TTMLTimeline, styles: [String: (attributes: [String: String], refs: [String])], regions: [String: [String: String]],
@@ -79,6 +82,13 @@ struct TTMLPresenter {
                 IngestWarning(
                     kind: .cueClamped, line: line,
                     "\(count) paragraph(s) have no resolvable end (TTML2 §12.4: active until their parent ends, here the document): they last until the programme (or, converted, the document) ends"
+                ))
+        }
+        if let (count, line) = regionless {
+            warnings.append(
+                IngestWarning(
+                    kind: .cueSkipped, line: line,
+                    "\(count) paragraph(s) hold text in no region although the document defines regions: TTML presents such text nowhere (TTML2 §11.3.1.3, as ttconv does), so it is left out; give the paragraph or its div a region"
                 ))
         }
         if let (count, line) = droppedRubyTexts {
@@ -121,14 +131,39 @@ struct TTMLPresenter {
         }
     }
 
-    /// The cues of one paragraph.
+    /// The cues of one paragraph: where the document defines regions, a cue per region its text
+    /// is in (a span may name another region than its paragraph's), text in none left out.
     private mutating func paragraph(_ p: TTMLNode, _ outer: Context) throws(SubtitleFileError) {
         let context = context(of: p, in: outer)
         var fragments: [Fragment] = []
         collect(p, context, into: &fragments)
+        guard !regions.isEmpty else {
+            try cues(of: p, fragments, region: nil)
+            return
+        }
+        var order: [String] = []
+        var inRegion: [String: [Fragment]] = [:]
+        var outside = false
+        for f in fragments {
+            guard let id = f.region, regions[id] != nil else {
+                if !f.lineBreak && f.text.contains(where: { !$0.isWhitespace }) { outside = true }
+                continue
+            }
+            if inRegion[id] == nil { order.append(id) }
+            inRegion[id, default: []].append(f)
+        }
+        if outside, timeline.interval(of: p).end.map({ $0 > timeline.interval(of: p).begin }) ?? true {
+            regionless = ((regionless?.count ?? 0) + 1, regionless?.line ?? p.line)
+        }
+        for id in order { try cues(of: p, inRegion[id] ?? [], region: regions[id]) }
+    }
+
+    /// The cues of `fragments` of paragraph `p` shown in `region`: one per interval in which
+    /// their visible text stays the same, while the paragraph and the region are active.
+    private mutating func cues(of p: TTMLNode, _ fragments: [Fragment], region: [String: String]?) throws(SubtitleFileError) {
         var interval = timeline.interval(of: p)
         var settings = CueSettings()
-        if let id = context.region, let region = regions[id] {
+        if let region {
             settings = TTMLRegion.settings(region, rootExtent: rootExtent)
             let active = try timeline.interval(ofRegion: region, line: p.line)
             interval.begin = max(interval.begin, active.begin)
@@ -167,11 +202,15 @@ struct TTMLPresenter {
         func fragment(_ text: String, lineBreak: Bool, _ c: Context) -> Fragment {
             Fragment(
                 text: text, interval: interval, style: c.style, lineBreak: lineBreak, preserve: c.preserve, hidden: c.hidden, shown: c.shown,
-                staticallyHidden: c.staticallyHidden, ruby: c.ruby)
+                staticallyHidden: c.staticallyHidden, ruby: c.ruby, region: c.region)
         }
+        // Text directly in a sequential container is an anonymous span whose implicit duration
+        // is zero there (TTML2 §12.4): it is never shown.
+        let sequential = node.attributes["timeContainer"] == "seq"
         for child in node.children {
             switch child {
             case .text(let text):
+                if sequential { continue }
                 fragments.append(fragment(text, lineBreak: false, context))
             case .element(let element) where element.name == "br":
                 fragments.append(fragment("", lineBreak: true, context))

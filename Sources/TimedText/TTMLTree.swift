@@ -59,6 +59,8 @@ final class TTMLTreeBuilder: NSObject, XMLParserDelegate {
     var styles: [String: (attributes: [String: String], refs: [String])] = [:]
     var regions: [String: [String: String]] = [:]
     var body: TTMLNode?
+    /// The TTML namespace as the root gives it; only elements in it are TTML.
+    private var rootNamespace: String?
     private var stack: [TTMLNode] = []
     private var inHead = false
     private var ignoredDepth = 0
@@ -76,7 +78,9 @@ final class TTMLTreeBuilder: NSObject, XMLParserDelegate {
             root(elementName, namespaceURI, qName, attributes, parser)
             return
         }
-        if ignoredDepth > 0 || elementName == "metadata" {
+        // Elements of another namespace (a vendor's metadata, `x:p`) are never presented (TTML2
+        // §5.2: foreign elements are pruned), nor is what they hold.
+        if ignoredDepth > 0 || elementName == "metadata" || namespaceURI != rootNamespace {
             ignoredDepth += 1
             return
         }
@@ -114,6 +118,7 @@ final class TTMLTreeBuilder: NSObject, XMLParserDelegate {
             return
         }
         sawRoot = true
+        rootNamespace = namespaceURI
         language = attributes["lang"]
         do throws(SubtitleFileError) { timing = try TTMLTiming(attributes, line: parser.lineNumber) } catch { failure = error; parser.abortParsing() }
         rootExtent = attributes["extent"].flatMap(Self.pixels)

@@ -178,6 +178,23 @@ struct TTMLAndASSTests {
         #expect(throws: SubtitleFileError.self) { try TTMLParser.parse("<tt xmlns=\"http://www.w3.org/ns/ttml\"><body><p>unclosed</body></tt>") }
     }
 
+    /// TTML2 §11.3.1.3: where a document defines regions, text in none of them is not presented.
+    ///
+    /// It is left out, and the track says so (never a silent loss). A span naming its own region
+    /// shows there, placed by that region.
+    @Test func textInNoRegionIsLeftOutAndSaid() throws {
+        let document = Self.tt(
+            head: #"<layout><region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/></layout>"#,
+            body: #"<div><p begin="1s" end="2s">lost <span region="top">placed</span></p><p begin="3s" end="4s">lost too</p></div>"#)
+        let read = try TTMLParser.parse(document)
+        #expect(read.cues.map(\.text) == ["placed"])
+        #expect(read.cues.first?.settings.text.contains("line:10%") == true)
+        let warning = try #require(read.warnings.first { $0.kind == .cueSkipped })
+        #expect(warning.message.hasPrefix("2 paragraph(s) hold text in no region") && warning.line == 5, "\(warning)")
+        // Without a layout everything is in the default region.
+        #expect(try TTMLParser.parse(Self.tt(body: #"<div><p begin="1s" end="2s">shown</p></div>"#)).cues.map(\.text) == ["shown"])
+    }
+
     // MARK: - ASS / SSA
 
     static let assHeader = """

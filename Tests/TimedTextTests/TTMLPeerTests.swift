@@ -21,6 +21,36 @@ struct TTMLPeerTests {
                 "par div of seq ps",
                 wrap(body: #"<div timeContainer="seq" begin="1s"><p dur="2s">one</p><p dur="2s">two</p></div><div><p begin="2s" end="3s">beside</p></div>"#)
             ),
+            (
+                "anonymous spans in a sequential paragraph last zero",
+                wrap(
+                    body:
+                        #"<div timeContainer="seq"><p begin="1s" dur="2s" timeContainer="seq">hidden one</p><p begin="1s" dur="2s" timeContainer="seq"> hidden two <span dur="1s">shown span</span></p><p begin="1s" dur="2s">shown at 7</p></div>"#
+                )
+            ),
+            (
+                "elements of another namespace are not presented",
+                wrap(
+                    body:
+                        #"<div xmlns:x="urn:example"><p begin="1s" end="2s">kept <x:span>foreign span</x:span>too</p><x:p begin="3s" end="4s">foreign p</x:p><x:div><p begin="5s" end="6s">under a foreign div</p></x:div></div>"#
+                )
+            ),
+            (
+                "xml:space preserve and default side by side",
+                wrap(
+                    body:
+                        "<div xml:space=\"preserve\"><p begin=\"1s\" end=\"2s\">a<span xml:space=\"default\">  b\n c  </span>d</p><p begin=\"3s\" end=\"4s\" xml:space=\"default\">x <span xml:space=\"preserve\">  kept\n  breaks </span> y</p></div>"
+                )
+            ),
+            (
+                "spans in regions of their own inside a paragraph in none",
+                wrap(
+                    body:
+                        #"<div><p begin="1s" end="3s">in no region <span region="top">up</span> <span region="bottom">down</span></p><p begin="4s" end="5s" region="bottom">whole</p><p begin="6s" end="7s">nowhere</p></div>"#,
+                    head:
+                        #"<layout><region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/><region xml:id="bottom" tts:origin="10% 70%" tts:extent="80% 20%"/></layout>"#
+                )
+            ),
         ]
 
     static func wrap(body: String, head: String = "", parameters: String = "") -> String {
