@@ -157,6 +157,17 @@ public struct TimecodeRate: Sendable, Hashable, CustomStringConvertible {
         return Reading(frame: frames, misfit: misfit)
     }
 
+    /// Reads a timecode given as numbers (EBU STL's binary hours, minutes, seconds and frames),
+    /// drop-frame when the rate always is: nil when a field is out of range (hours 24 or more,
+    /// minutes or seconds 60 or more); a frame past the second, or a number drop-frame skips, is
+    /// a misfit, read as the nearest frame that exists.
+    public func read(hours h: Int64, minutes m: Int64, seconds s: Int64, frames f: Int64) -> Reading? {
+        guard (0..<24).contains(h), (0..<60).contains(m), (0..<60).contains(s), (0..<100).contains(f) else { return nil }
+        let digits = { (v: Int64) in v < 10 ? "0\(v)" : "\(v)" }
+        let separator = dropFrame == .always && allowsDropFrame ? ";" : ":"
+        return read(Substring(digits(h) + ":" + digits(m) + ":" + digits(s) + separator + digits(f)))
+    }
+
     /// The time of frame `frame` (counted from zero): `frame` real frame durations.
     public func time(frame: Int64) -> MediaTime {
         isFractional ? MediaTime(frame * 1001, timescale: framesPerSecond * 1000) : MediaTime(frame, timescale: framesPerSecond)

@@ -9,15 +9,27 @@ package struct SubtitleFileError: ExplainedError, Equatable {
         case webVTT = "webvtt"
         case ttml
         case ass
+        case ebuSTL = "ebu_stl"
     }
 
     package let format: Format
     package let line: Int
+    /// The byte offset the problem is at, for a binary format (EBU STL); then `line` is 0.
+    package let offset: Int?
     package let reason: String
 
     package init(_ format: Format, line: Int, _ reason: String) {
         self.format = format
         self.line = line
+        self.offset = nil
+        self.reason = reason
+    }
+
+    /// A problem at byte `offset` of a binary file.
+    package init(_ format: Format, offset: Int, _ reason: String) {
+        self.format = format
+        self.line = 0
+        self.offset = offset
         self.reason = reason
     }
 
@@ -35,7 +47,7 @@ package struct SubtitleFileError: ExplainedError, Equatable {
     }
 
     package var codeName: String { "not_\(format.rawValue)" }
-    package var context: String { "line \(line)" }
+    package var context: String { offset.map { "byte offset \($0)" } ?? "line \(line)" }
     package var explanation: String { reason }
     package var description: String { explainedDescription }
 }

@@ -24,7 +24,7 @@ struct FuzzRegressionTests {
     }()
 
     /// Fixtures of each kind replayed as seeds (the fuzz script seeds its corpus from the same).
-    static let seeds: [(String, String)] = [("m3u8", ".m3u8"), ("webvtt", ".vtt"), ("subrip", ".srt"), ("scc", ".scc"), ("mcc", ".mcc")]
+    static let seeds: [(String, String)] = [("m3u8", ".m3u8"), ("webvtt", ".vtt"), ("subrip", ".srt"), ("scc", ".scc"), ("mcc", ".mcc"), ("stl", ".stl")]
 
     static func files(under root: String, suffix: String) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: root)

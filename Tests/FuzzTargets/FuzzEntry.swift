@@ -21,6 +21,7 @@ public enum FuzzEntry {
         "subrip": subRip,
         "scc": scc,
         "mcc": mcc,
+        "stl": stl,
         "dtvcc": dtvcc,
         "mpegts": transportStream,
         "isobmff": isoBMFF,
@@ -224,6 +225,14 @@ public enum FuzzEntry {
             }
         }
         return violations
+    }
+
+    /// EBU STL through ingest (at a rate the byte at offset 1023 picks, or the file's own), its
+    /// cues read back.
+    public static func stl(_ bytes: [UInt8]) -> [String] {
+        let labels = TimecodeRate.labels
+        let pick = bytes.count > 1023 ? Int(bytes[1023]) % (labels.count + 1) : labels.count
+        return ingest(bytes, .stl, fps: pick == labels.count ? nil : TimecodeRate(label: labels[pick]))
     }
 
     /// CEA-708: the bytes as cc_data (a first byte whose low bit picks cc_type 3 or 2 and whose

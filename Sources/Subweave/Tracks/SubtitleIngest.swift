@@ -51,6 +51,13 @@ package enum SubtitleIngest {
             }
             return finish(webVTT(document), format: format, encoding: .utf8, decodingWarnings: controls.warning.map { [$0] } ?? [], purpose: purpose)
         }
+        if format == .stl {
+            // Binary: its character code table says how its text is encoded.
+            let read: EBUSTLReader.Read
+            do { read = try EBUSTLReader.read(bytes, rate: captionFile.fps) } catch { throw wrongFormat(error.description) }
+            let parsed = Parsed(cues: read.cues, ingestFormat: "stl_converted", warnings: read.warnings, textSanitized: true)
+            return finish(parsed, format: format, encoding: .utf8, decodingWarnings: [], purpose: purpose)
+        }
         let decoded = TextDecoder.decode(bytes, forced: forced)
         // The bytes go once decoded, and the text once parsed: a large file is never held three
         // times (text, parsed cues, repaired cues) while its cues are read.
@@ -173,6 +180,13 @@ package enum SubtitleIngest {
             do {
                 let read = try SCCReader.read(text, rate: captionFile.fps ?? .ntsc, service: captionFile.service)
                 return Parsed(cues: read.cues, ingestFormat: "scc_converted", warnings: read.warnings)
+            } catch {
+                throw WrongFormat(description: error.description)
+            }
+        case .stl:
+            do {
+                let read = try EBUSTLReader.read(Array(text.utf8), rate: captionFile.fps)
+                return Parsed(cues: read.cues, ingestFormat: "stl_converted", warnings: read.warnings, textSanitized: true)
             } catch {
                 throw WrongFormat(description: error.description)
             }

@@ -68,7 +68,7 @@ public struct SubtitleReader: Sendable {
             throw .load(
                 LoadFailure(
                     .notSubtitles, sourceID: input.description, location: input.description,
-                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip, SCC, MCC, ASS/SSA or TTML; give the format"))
+                    "cannot tell the format: neither the content nor the extension says WebVTT, SubRip, SCC, MCC, EBU STL, ASS/SSA or TTML; give the format"))
         }
         do {
             let ingested = try SubtitleIngest.read(
@@ -103,6 +103,8 @@ extension SubtitleFormat {
     /// `[Script Info]` (ASS/SSA), a TTML root (`tt` in the TTML namespace), or a SubRip timing
     /// line among the first lines; nil when none does.
     public static func sniffed(_ bytes: [UInt8], encoding: TextEncoding? = nil) -> SubtitleFormat? {
+        // EBU STL: a binary GSI block whose disk format code (bytes 3-10) is STLnn.01.
+        if bytes.count >= 11, bytes[3..<6].elementsEqual("STL".utf8), bytes[8..<11].elementsEqual(".01".utf8) { return .stl }
         let head = TextDecoder.decode(Array(bytes.prefix(4096)), forced: encoding).text
         let text = head.hasPrefix("\u{FEFF}") ? String(head.dropFirst()) : head
         if text.hasPrefix("WEBVTT") { return .vtt }

@@ -225,7 +225,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         if format == nil {
             fail(
                 .indeterminateFormat,
-                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt, .scc, .mcc, .ass, .ssa, .ttml, .dfxp or .xml extension (the query string is never read); declare format=vtt, srt, scc, mcc, ass or ttml"
+                "cannot tell the format of \(LabelText.excerpt(fields.source.description)): the URL path has no .vtt, .webvtt, .srt, .scc, .mcc, .stl, .ass, .ssa, .ttml, .dfxp or .xml extension (the query string is never read); declare format=vtt, srt, scc, mcc, stl, ass or ttml"
             )
         }
 
@@ -239,9 +239,9 @@ public struct SubtitleTrack: Sendable, Equatable {
             delay = clamped
         }
         if let fps = fields.fps, let format, !format.hasTimecodes {
-            fail(.invalidValue, "fps=\(fps) applies to timecoded files (SCC, MCC); this track is \(format.rawValue), whose times are clock times")
+            fail(.invalidValue, "fps=\(fps) applies to timecoded files (SCC, MCC, EBU STL); this track is \(format.rawValue), whose times are clock times")
         }
-        if let service = fields.service, let format, !format.hasTimecodes {
+        if let service = fields.service, let format, format != .scc, format != .mcc {
             fail(.invalidValue, "service=\(service) applies to caption files (SCC, MCC); this track is \(format.rawValue)")
         }
         guard problems.count == before, let format else { return nil }
@@ -340,6 +340,8 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
     case ttml
     /// MacCaption (`.mcc`): CEA-608 and CEA-708 caption data by timecode.
     case mcc
+    /// EBU STL (EBU Tech 3264, `.stl`): binary GSI and TTI blocks.
+    case stl
 
     /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ass`, `.ssa`,
     /// `.ttml`, `.dfxp`, `.xml`), or nil.
@@ -358,10 +360,11 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         case "ass", "ssa": self = .ass
         case "ttml", "dfxp", "xml", "imsc", "smpte-tt", "ebu-tt-d": self = .ttml
         case "mcc": self = .mcc
+        case "stl", "ebu-stl", "ebustl": self = .stl
         default: return nil
         }
     }
 
     /// Whether the format times its data by frame timecodes, whose rate `fps=` declares.
-    public var hasTimecodes: Bool { self == .scc || self == .mcc }
+    public var hasTimecodes: Bool { self == .scc || self == .mcc || self == .stl }
 }

@@ -22,9 +22,11 @@ enum SubtitleArguments {
             fps: arguments.value("--fps").flatMap(TimecodeRate.init(label:)), service: arguments.value("--service").flatMap(CaptionService.init(rawValue:)))
         var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
             input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten)
-        if captionFile != CaptionFileReading(), !["scc_converted", "mcc_converted"].contains(ingested.ingestFormat) {
-            throw UsageError(
-                message: "--fps and --service apply to caption files (SCC, MCC); \(input) is read as \(ingested.ingestFormat)", command: nil)
+        if captionFile.fps != nil, !["scc_converted", "mcc_converted", "stl_converted"].contains(ingested.ingestFormat) {
+            throw UsageError(message: "--fps applies to timecoded files (SCC, MCC, EBU STL); \(input) is read as \(ingested.ingestFormat)", command: nil)
+        }
+        if captionFile.service != nil, !["scc_converted", "mcc_converted"].contains(ingested.ingestFormat) {
+            throw UsageError(message: "--service applies to caption files (SCC, MCC); \(input) is read as \(ingested.ingestFormat)", command: nil)
         }
         let rate =
             try arguments.value("--rate").map { text in
