@@ -286,6 +286,9 @@ struct ProgramTables {
     private(set) var firstVideo: TransportStream.ElementaryStream?
     private(set) var sawPAT = false
 
+    /// Whether `pid` carries the PAT or a PMT the PAT named.
+    func isTable(_ pid: UInt16) -> Bool { pid == 0 || pmts.contains { $0.pid == pid } }
+
     /// Reads `packet` if it carries the PAT or a PMT (true), else leaves it to the caller (false).
     mutating func consume(_ packet: TransportStream.Packet, in data: [UInt8]) -> Bool {
         if packet.pid == 0 {

@@ -75,27 +75,63 @@ package struct TransportStreamDemuxer {
         var buffer: [UInt8]
         if pending.isEmpty { buffer = Array(data) } else { buffer = pending + data; pending = [] }
         var offset = 0
-        while true {
-            if !synced {
-                guard let found = Self.confirmedSync(buffer, from: offset) else {
-                    // Positions whose third packet has not arrived yet are decided with the next chunk.
-                    offset = max(offset, buffer.count - 2 * size)
-                    break
+        // One pointer for the whole chunk: the common packets are read without a bounds check or
+        // a retain each (``skipsQuickly(_:at:)``).
+        buffer.withUnsafeBufferPointer { p in
+            while true {
+                if !synced {
+                    guard let found = Self.confirmedSync(buffer, from: offset) else {
+                        // Positions whose third packet has not arrived yet are decided with the next chunk.
+                        offset = max(offset, buffer.count - 2 * size)
+                        break
+                    }
+                    offset = found
+                    synced = true
                 }
-                offset = found
-                synced = true
+                guard offset + size <= p.count else { break }
+                if p[offset] == TransportStream.syncByte, skipsQuickly(p, at: offset) {
+                    offset += size
+                    continue
+                }
+                guard p[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: offset) else {
+                    synced = false
+                    offset += 1
+                    continue
+                }
+                handle(packet, buffer, absolute: bytesRead + offset, emit)
+                offset += size
             }
-            guard offset + size <= buffer.count else { break }
-            guard buffer[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: offset) else {
-                synced = false
-                offset += 1
-                continue
-            }
-            handle(packet, buffer, absolute: bytesRead + offset, emit)
-            offset += size
         }
         pending = Array(buffer[offset...])
         bytesRead += offset
+    }
+
+    /// Reads the packet at `offset` when it is one of the two kinds most packets are.
+    ///
+    /// Says whether it did: a packet of a stream not followed (audio, data), and a packet of the
+    /// video in the middle of an access unit whose caption part has been collected (only its
+    /// length and continuity count). Everything else (tables, unit starts, collected bytes, a continuity
+    /// error) is left to ``handle(_:_:absolute:_:)``, which reads them the same way.
+    @inline(__always)
+    private mutating func skipsQuickly(_ p: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        let b1 = p[offset + 1], b3 = p[offset + 3]
+        let pid = UInt16(b1 & 0x1F) << 8 | UInt16(p[offset + 2])
+        guard pid == videoPID else { return videoPID != nil && !tables.isTable(pid) }
+        guard b1 & 0x40 == 0, !collecting, !headerPending, currentHeader != nil else { return false }
+        let control = (b3 >> 4) & 0x3
+        var start = 4
+        var discontinuity = false
+        if control & 0x2 != 0 {
+            let length = Int(p[offset + 4])
+            if length > 0 { discontinuity = p[offset + 5] & 0x80 != 0 }
+            start += 1 + length
+        }
+        guard control & 0x1 != 0, start < TransportStream.packetSize else { return true }
+        let counter = b3 & 0x0F
+        if let last = lastCounter, counter != (last &+ 1) & 0x0F, counter != last, !discontinuity { return false }
+        lastCounter = counter
+        currentLength += TransportStream.packetSize - start
+        return true
     }
 
     /// The first position at or after `start` where the sync byte starts three packets in a row.
