@@ -77,24 +77,47 @@ struct MCCCommandTests {
         #expect(fromFile.status == 0 && fromFile.stdout.contains("SERVICE2: 20 cues") && fromFile.stdout.contains("CC3: 15 cues"), "\(fromFile.stdout)")
     }
 
-    /// As a sidecar: the track takes the service it names, or the first with text and says which
-    /// it left out; a damaged file is refused by name; what is written validates.
+    /// As a sidecar: every service with text becomes a rendition, with the --caption-service
+    /// settings in-band captions take; a track naming its service= takes that one; a damaged file
+    /// is refused by name; what is written validates.
     @Test func sidecarTakesItsService() throws {
         let dir = try Fixtures.copyExample()
         let master = dir + "/master.m3u8"
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: dir + "/subs/cc.mcc")
-        let first = try BuiltTool.run(["package", master, "--subtitle", "url=\(dir)/subs/cc.mcc,language=en", "--json"])
-        #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("the file also carries CC3, SERVICE1, SERVICE2; only CC1 is used"), "\(first.stdout.prefix(3000))")
-        let spanish = try BuiltTool.run([
-            "package", master, "--subtitle", "url=\(dir)/subs/cc.mcc,id=cc-es,language=es,service=SERVICE2", "--json",
+        let every = try BuiltTool.run([
+            "package", master, "--subtitle", "url=\(dir)/subs/cc.mcc,language=en", "--caption-service", "SERVICE2:language=es,name=Español",
+            "--caption-service", "CC3:publish=no", "--json",
         ])
-        #expect(spanish.status == 0, "\(spanish.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(spanish.stdout.utf8)) as? [String: Any])
+        #expect(every.status == 0, "\(every.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(every.stdout.utf8)) as? [String: Any])
         let tracks = try #require(report["tracks"] as? [[String: Any]])
-        #expect(tracks.first?["ingest_format"] as? String == "mcc_converted" && tracks.first?["cue_count"] as? Int == 10, "\(tracks)")
+        #expect(
+            tracks.compactMap { $0["identity"] as? String }.sorted() == ["external:cc-cc1:en", "external:cc-service1:en", "external:cc-service2:es"],
+            "\(tracks)")
+        #expect(tracks.allSatisfy { $0["ingest_format"] as? String == "mcc_converted" })
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+        #expect(text.contains("NAME=\"English (CC1)\"") && text.contains("NAME=\"Español\"") && text.contains("NAME=\"English (SERVICE1)\""), "\(text)")
         let validated = try BuiltTool.run(["validate", master])
         #expect(validated.status == 0 && validated.stderr.contains("0 errors"), "\(validated.stdout)\(validated.stderr)")
+
+        // Later commands keep them: refresh, then one taken out by its id.
+        let refreshed = try BuiltTool.run(["refresh", master])
+        let afterRefresh = try String(contentsOfFile: master, encoding: .utf8)
+        #expect(refreshed.status == 0 && afterRefresh == text, "\(refreshed.stderr)")
+        let removed = try BuiltTool.run(["remove", master, "--id", "cc-service1"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let after = try String(contentsOfFile: master, encoding: .utf8)
+        #expect(!after.contains("English (SERVICE1)") && after.contains("NAME=\"Español\""), "\(after)")
+        let revalidated = try BuiltTool.run(["validate", master])
+        #expect(revalidated.status == 0 && revalidated.stderr.contains("0 errors"), "\(revalidated.stdout)\(revalidated.stderr)")
+
+        let single = try BuiltTool.run([
+            "package", master, "--subtitle", "url=\(dir)/subs/cc.mcc,id=cc-es,language=es,name=Subtítulos,service=SERVICE2", "--dry-run", "--json",
+        ])
+        #expect(single.status == 0, "\(single.stderr)")
+        let singleReport = try #require(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [String: Any])
+        let added = (singleReport["tracks"] as? [[String: Any]])?.first { $0["identity"] as? String == "external:cc-es:es" }
+        #expect(added?["cue_count"] as? Int == 10, "\(singleReport["tracks"] ?? "")")
         try "File Format=MacCaption_MCC V1.0\n\n00:00:00:00\tT13S135F43ZZ72E2QR74ZZ8B75\n00:00:01:00\tT13S13X\n".write(
             toFile: dir + "/subs/bad.mcc", atomically: true, encoding: .utf8)
         let damaged = try BuiltTool.run(["cues", dir + "/subs/bad.mcc"])

@@ -35,6 +35,8 @@ extension Presentation {
             request, existing: existing, master: master, ownCaptionGroup: intent.declaredCaptionGroup)
         var intentChanges = intent.applySettings(of: request)
         let settings = intent.settings
+        // A caption file (MCC) gives a rendition per service, as in-band captions do.
+        request.tracks = await CaptionFileTracks.expanding(request.tracks, services: settings.captionServices, loader: loader)
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
