@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-targets="m3u8 webvtt subrip scc mcc stl dtvcc ass ttml mpegts isobmff rate sync text language descriptor catalogue"
+targets="m3u8 webvtt subrip scc mcc stl teletext dtvcc ass ttml mpegts isobmff rate sync text language descriptor catalogue"
 target=${1:-}
 if [ -z "$target" ] || [ "$target" = list ]; then echo "$targets"; exit 0; fi
 case " $targets " in *" $target "*) ;; *) echo "unknown target $target (one of: $targets)" >&2; exit 64;; esac
@@ -68,6 +68,7 @@ case $target in
   scc) seed $(find Fixtures -name '*.scc');;
   mcc) seed $(find Fixtures -name '*.mcc');;
   stl) seed $(find Fixtures -name '*.stl');;
+  teletext) seed $(find Fixtures/fuzz/teletext -type f);;
   ass) seed $(find Fixtures -name '*.ass' -o -name '*.ssa');;
   ttml) seed $(find Fixtures -name '*.ttml' -o -name '*.dfxp');;
   mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts;;

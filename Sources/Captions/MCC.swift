@@ -43,19 +43,36 @@ package enum MCCReader {
                 "an MCC file starts with the line \"File Format=MacCaption_MCC V1.0\" or \"V2.0\" (found \"\(LabelText.excerpt(lines.first.map(String.init) ?? ""))\")"
             )
         }
-        var warnings: [IngestWarning] = []
+        var parsed = parse(lines)
+        let rate = resolveRate(declared: declared, header: parsed.headerRate, packets: parsed.packets.lazy.compactMap(\.frameRate), warnings: &parsed.warnings)
+        var read = decode(parsed.packets, rate: rate)
+        read.warnings = parsed.warnings + read.warnings + parsed.damaged.warnings
+        return read
+    }
+
+    /// A data line read: its line number, timecode, caption data and the packet's frame rate code.
+    typealias Packet = (line: Int, timecode: Substring, data: [CCData], frameRate: UInt8?)
+
+    /// What the lines after the first say: the header's rate, the packets, what was skipped.
+    struct Lines {
         var headerRate: (label: String, line: Int)?
-        var packets: [(line: Int, timecode: Substring, data: [CCData], frameRate: UInt8?)] = []
+        var packets: [Packet] = []
+        var warnings: [IngestWarning] = []
         var damaged = DamageCount()
+    }
+
+    /// Reads the header lines (`Time Code Rate=`), skips comments, and reads each data line.
+    static func parse(_ lines: [Substring]) -> Lines {
+        var parsed = Lines()
         for (index, raw) in lines.enumerated().dropFirst() {
             let line = raw.trimming([" ", "\t"])
             if line.isEmpty || line.hasPrefix("//") { continue }
             guard line.first?.isASCII == true, line.first?.isNumber == true, let tab = line.firstIndex(where: { $0 == "\t" || $0 == " " }) else {
                 if let equals = line.firstIndex(of: "=") {
-                    if line[..<equals] == "Time Code Rate" { headerRate = (String(line[line.index(after: equals)...]), index + 1) }
+                    if line[..<equals] == "Time Code Rate" { parsed.headerRate = (String(line[line.index(after: equals)...]), index + 1) }
                     continue
                 }
-                warnings.append(
+                parsed.warnings.append(
                     IngestWarning(
                         kind: .lineSkipped, line: index + 1, "line skipped: \"\(LabelText.excerpt(String(line)))\" is neither a header nor a timecode and data")
                 )
@@ -69,13 +86,18 @@ package enum MCCReader {
             let payload = line[tab...].trimming([" ", "\t"])
             switch packet(payload) {
             case .success(let (data, frameRate, checksumOK)):
-                if !checksumOK { damaged.checksums += 1 }
-                packets.append((index + 1, timecode, data, frameRate))
+                if !checksumOK { parsed.damaged.checksums += 1 }
+                parsed.packets.append((index + 1, timecode, data, frameRate))
             case .failure(let problem):
-                damaged.note(problem, line: index + 1)
+                parsed.damaged.note(problem, line: index + 1)
             }
         }
-        let rate = resolveRate(declared: declared, header: headerRate, packets: packets.lazy.compactMap(\.frameRate), warnings: &warnings)
+        return parsed
+    }
+
+    /// The packets' caption data through the decoders, each line at its timecode's frame.
+    static func decode(_ packets: [Packet], rate: TimecodeRate) -> Read {
+        var warnings: [IngestWarning] = []
         var decoder = CaptionDecoder(codec: .h264)
         var misfits = TimecodeMisfits(rate: rate)
         var lastFrame: Int64 = -1
@@ -103,7 +125,7 @@ package enum MCCReader {
             decoder.add(presentedCaptionData: packet.data, time: time)
         }
         decoder.finish(at: rate.time(frame: lastFrame) + MediaTime(seconds: 10))
-        warnings += misfits.warnings + damaged.warnings
+        warnings += misfits.warnings
         if backwards > 0 {
             warnings.append(
                 IngestWarning(

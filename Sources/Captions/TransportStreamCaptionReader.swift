@@ -141,6 +141,8 @@ package struct TransportStreamCaptions: Sendable {
     package let captionDataUnits: Int
     /// What was read although malformed, skipped or lost, each naming its byte offset.
     package let notes: [String]
+    /// The DVB teletext subtitle pages, timed as the services are.
+    package var teletext: [(page: String, language: String?, cues: [Cue])] = []
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
@@ -148,8 +150,13 @@ package struct TransportStreamCaptions: Sendable {
         // Times are absolute unwrapped PTS while decoding; the origin is the lowest PTS among the
         // first access units (the first frame shown is not the first decoded with B-frames).
         var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
-        for chunk in chunks where !reader.feed(chunk) { break }
+        var teletext = TeletextStreamReader()
+        for chunk in chunks {
+            teletext.feed(chunk)
+            if !reader.feed(chunk) && teletext.absent { break }
+        }
         reader.finish()
+        teletext.finish(at: reader.decoder?.lastFrameEnd ?? .zero)
         let origin = reader.origin
         let shift = MediaTime(ticks: origin ?? 0)
         var services: [(CaptionService, [Cue])] = []
@@ -163,9 +170,18 @@ package struct TransportStreamCaptions: Sendable {
                     }
                 ))
         }
-        return TransportStreamCaptions(
+        var result = TransportStreamCaptions(
             services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
             announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0,
             notes: reader.notes)
+        result.teletext = teletext.subtitlePages.map { page in
+            (
+                page.page, page.language,
+                page.cues.map {
+                    var c = $0; c.start -= shift; c.end -= shift; return c
+                }
+            )
+        }
+        return result
     }
 }

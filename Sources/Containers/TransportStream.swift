@@ -71,6 +71,12 @@ package enum TransportStream {
         /// The caption services an ATSC `caption_service_descriptor` (tag 0x86) announces for this
         /// stream or its program, with their languages.
         package var captionServices: [CaptionServiceEntry] = []
+        /// The pages a DVB `teletext_descriptor` (tag 0x56, or the VBI teletext descriptor 0x46)
+        /// lists for this stream.
+        package var teletextPages: [TeletextPageEntry] = []
+
+        /// Whether it carries DVB teletext (EN 300 472: private data with a teletext descriptor).
+        package var isTeletext: Bool { streamType == 0x06 && descriptorTags.contains { $0 == 0x56 || $0 == 0x46 } }
 
         package var kind: Kind {
             switch streamType {
@@ -82,6 +88,37 @@ package enum TransportStream {
         }
 
         package enum Kind: Sendable { case video, audio, other }
+    }
+
+    /// One page of a DVB `teletext_descriptor` (EN 300 468 §6.2.43).
+    package struct TeletextPageEntry: Sendable, Equatable {
+        /// ISO 639-2 language code, lower case.
+        package let language: String?
+        /// 0x02 subtitle page, 0x05 subtitle page for the hard of hearing, others not subtitles.
+        package let type: UInt8
+        /// The magazine, 1–8.
+        package let magazine: Int
+        /// The page within the magazine: two hexadecimal digits (0x88 for page 888).
+        package let pageByte: UInt8
+
+        package init(language: String?, type: UInt8, magazine: Int, pageByte: UInt8) {
+            self.language = language
+            self.type = type
+            self.magazine = magazine
+            self.pageByte = pageByte
+        }
+
+        /// The page number as viewers key it: `888`, `8A0`.
+        package var number: String { TeletextPageEntry.number(magazine: magazine, pageByte: pageByte) }
+
+        /// `magazine` and `pageByte` written as viewers key them.
+        package static func number(magazine: Int, pageByte: UInt8) -> String {
+            let digits = String(pageByte, radix: 16, uppercase: true)
+            return "\(magazine)" + (digits.count == 1 ? "0" + digits : digits)
+        }
+
+        /// Whether the page holds subtitles (type 0x02 or 0x05).
+        package var isSubtitles: Bool { type == 0x02 || type == 0x05 }
     }
 
     /// The PMT PIDs a PAT section lists (program number ≠ 0).
@@ -139,6 +176,7 @@ package enum TransportStream {
             let own = descriptors(s, i + 5, min(end, i + 5 + infoLength))
             var stream = ElementaryStream(pid: pid, streamType: type, language: own.language, descriptorTags: own.tags)
             stream.captionServices = own.captions.isEmpty ? program.captions : own.captions
+            stream.teletextPages = own.teletext
             streams.append(stream)
             i += 5 + infoLength
         }
@@ -147,10 +185,13 @@ package enum TransportStream {
 
     /// What a descriptor loop in `s[start..<end]` says: its tags, the ISO 639 language (0x0A) and
     /// the caption services (0x86).
-    static func descriptors(_ s: [UInt8], _ start: Int, _ end: Int) -> (tags: [UInt8], language: String?, captions: [CaptionServiceEntry]) {
+    static func descriptors(
+        _ s: [UInt8], _ start: Int, _ end: Int
+    ) -> (tags: [UInt8], language: String?, captions: [CaptionServiceEntry], teletext: [TeletextPageEntry]) {
         var tags: [UInt8] = []
         var language: String?
         var captions: [CaptionServiceEntry] = []
+        var teletext: [TeletextPageEntry] = []
         var d = start
         while d + 2 <= end {
             let tag = s[d], length = Int(s[d + 1])
@@ -158,9 +199,25 @@ package enum TransportStream {
             tags.append(tag)
             if tag == 0x0A, body.count >= 3, let code = languageCode(s[body.lowerBound..<(body.lowerBound + 3)]) { language = code }
             if tag == 0x86 { captions = captionServices(s[body]) }
+            if tag == 0x56 || tag == 0x46 { teletext += teletextPages(s[body]) }
             d += 2 + length
         }
-        return (tags, language, captions)
+        return (tags, language, captions, teletext)
+    }
+
+    /// EN 300 468 §6.2.43 teletext_descriptor: per page five bytes, the ISO 639 language (3), the
+    /// type (5 bits) and magazine (3 bits, 0 meaning 8), then the page number (two BCD digits).
+    static func teletextPages(_ body: ArraySlice<UInt8>) -> [TeletextPageEntry] {
+        var result: [TeletextPageEntry] = []
+        var i = body.startIndex
+        while i + 5 <= body.endIndex {
+            let magazine = Int(body[i + 3] & 0x07)
+            result.append(
+                TeletextPageEntry(
+                    language: languageCode(body[i..<(i + 3)]), type: body[i + 3] >> 3, magazine: magazine == 0 ? 8 : magazine, pageByte: body[i + 4]))
+            i += 5
+        }
+        return result
     }
 
     /// An ISO 639-2 code of three letters, lower-cased; nil for anything else.
@@ -284,6 +341,8 @@ struct ProgramTables {
     private(set) var streams: [UInt16: TransportStream.ElementaryStream] = [:]
     /// The first video stream of the first PMT that lists one.
     private(set) var firstVideo: TransportStream.ElementaryStream?
+    /// The first DVB teletext stream of the first PMT that lists one.
+    private(set) var firstTeletext: TransportStream.ElementaryStream?
     private(set) var sawPAT = false
 
     /// Whether `pid` carries the PAT or a PMT the PAT named.
@@ -306,6 +365,7 @@ struct ProgramTables {
         {
             for stream in list { streams[stream.pid] = stream }
             if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
+            if firstTeletext == nil { firstTeletext = list.first { $0.isTeletext } }
         }
         return true
     }

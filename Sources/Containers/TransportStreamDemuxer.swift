@@ -16,7 +16,19 @@ package struct TransportStreamDemuxer {
         package let offset: Int
     }
 
-    /// The video stream once the PMT has been read.
+    /// Which elementary stream a demuxer follows.
+    package enum Selection: Sendable {
+        /// The first video stream of the first PMT that lists one.
+        case video
+        /// The first DVB teletext stream (private data with a teletext descriptor).
+        case teletext
+    }
+
+    /// The stream followed.
+    package let selection: Selection
+
+    /// The stream followed (the video, or with ``Selection/teletext`` the teletext stream) once
+    /// the PMT has been read.
     package private(set) var video: TransportStream.ElementaryStream? {
         didSet {
             videoPID = video?.pid
@@ -60,8 +72,9 @@ package struct TransportStreamDemuxer {
     package let pictureData: (@Sendable (_ streamType: UInt8) -> (@Sendable (UInt8) -> Bool)?)?
 
     /// A demuxer whose PES packets stop at picture data when `pictureData` says where it starts.
-    package init(pictureData: (@Sendable (_ streamType: UInt8) -> (@Sendable (UInt8) -> Bool)?)? = nil) {
+    package init(pictureData: (@Sendable (_ streamType: UInt8) -> (@Sendable (UInt8) -> Bool)?)? = nil, selecting selection: Selection = .video) {
         self.pictureData = pictureData
+        self.selection = selection
     }
 
     /// Feeds `data`; calls `emit` for every PES packet completed by it.
@@ -182,7 +195,7 @@ package struct TransportStreamDemuxer {
 
     private mutating func handle(_ packet: TransportStream.Packet, _ data: [UInt8], absolute: Int, _ emit: (PESPacket) -> Void) {
         if tables.consume(packet, in: data) {
-            if video == nil { video = tables.firstVideo }
+            if video == nil { video = selection == .video ? tables.firstVideo : tables.firstTeletext }
             return
         }
         guard packet.pid == videoPID else { return }
@@ -245,6 +258,9 @@ package struct TransportStreamDemuxer {
     private mutating func note(_ kind: String, at offset: Int) {
         if let seen = anomalies[kind] { anomalies[kind] = (seen.count + 1, seen.first) } else { anomalies[kind] = (1, offset) }
     }
+
+    /// Whether a PMT has been read (and so whether the stream asked for is known to be absent).
+    package var tablesRead: Bool { !tables.streams.isEmpty }
 
     /// Where the next byte fed will be in the stream (what was fed so far).
     package var position: Int { bytesRead + pending.count }

@@ -81,25 +81,10 @@ struct EBUSTLText {
             case 0x20...0x7E:
                 append(String(UnicodeScalar(c)))
             default:
-                // 0xA0-0xFF: the table's upper half; in table 00 a diacritic (0xC1-0xCF) comes
-                // before the letter it goes on.
-                if table == .latin, (0xC0...0xCF).contains(c) {
-                    let base: UInt8? = i < field.endIndex && (0x20...0x7E).contains(field[i]) ? field[i] : nil
-                    if let composed = ISO6937.compose(c, base) {
-                        append(composed)
-                        if base != nil { i += 1 }
-                        continue
-                    }
-                    undecodable += 1
-                    append("\u{FFFD}")
-                    continue
-                }
-                guard let character = upperHalf(c, table) else {
-                    undecodable += 1
-                    append("\u{FFFD}")
-                    continue
-                }
+                let (character, used) = upperHalf(c, next: i < field.endIndex ? field[i] : nil, table)
+                if character == "\u{FFFD}" { undecodable += 1 }
                 append(character)
+                i += used
             }
         }
         let lines = rows.map(line).filter { !$0.isEmpty }
@@ -141,6 +126,18 @@ struct EBUSTLText {
         if style.italic { out = "<i>\(out)</i>" }
         if let colour = style.colour { out = "<c.\(colour)>\(out)</c>" }
         return out
+    }
+
+    /// The character byte `c` (0xA0–0xFF) starts in `table` (U+FFFD when the table has none
+    /// there), and how many of the bytes after it it takes: in table 00 a diacritic (0xC1-0xCF)
+    /// comes before the letter it goes on.
+    static func upperHalf(_ c: UInt8, next: UInt8?, _ table: Table) -> (String, Int) {
+        if table == .latin, (0xC0...0xCF).contains(c) {
+            let base = next.flatMap { (0x20...0x7E).contains($0) ? $0 : nil }
+            guard let composed = ISO6937.compose(c, base) else { return ("\u{FFFD}", 0) }
+            return (composed, base == nil ? 0 : 1)
+        }
+        return (upperHalf(c, table) ?? "\u{FFFD}", 0)
     }
 
     /// The character of byte `c` (0xA0–0xFF) in `table`, nil when the table has none there.

@@ -22,6 +22,7 @@ public enum FuzzEntry {
         "scc": scc,
         "mcc": mcc,
         "stl": stl,
+        "teletext": teletext,
         "dtvcc": dtvcc,
         "mpegts": transportStream,
         "isobmff": isoBMFF,
@@ -233,6 +234,28 @@ public enum FuzzEntry {
         let labels = TimecodeRate.labels
         let pick = bytes.count > 1023 ? Int(bytes[1023]) % (labels.count + 1) : labels.count
         return ingest(bytes, .stl, fps: pick == labels.count ? nil : TimecodeRate(label: labels[pick]))
+    }
+
+    /// DVB teletext: the bytes as a transport stream (its teletext pages), and as PES payloads
+    /// cut every 46 × n bytes (n from the first byte); every page's cues read back.
+    public static func teletext(_ bytes: [UInt8]) -> [String] {
+        var violations: [String] = []
+        var reader = TeletextStreamReader()
+        reader.feed(bytes[...])
+        reader.finish(at: MediaTime(seconds: 1))
+        var decoder = TeletextDecoder()
+        let step = 46 * (Int(bytes.first ?? 0) % 8 + 1)
+        var start = 0
+        while start < bytes.count {
+            decoder.add(bytes[start..<min(bytes.count, start + step)], time: MediaTime(milliseconds: Int64(start)))
+            start += step
+        }
+        decoder.finish(at: MediaTime(milliseconds: Int64(bytes.count) + 1000))
+        for (page, cues) in decoder.cues.sorted(by: { $0.key < $1.key }) {
+            violations += RoundTrip.violations(cues, headerBlocks: [], context: "teletext \(page)")
+        }
+        for page in reader.subtitlePages { violations += RoundTrip.violations(page.cues, headerBlocks: [], context: "teletext TS \(page.page)") }
+        return violations
     }
 
     /// CEA-708: the bytes as cc_data (a first byte whose low bit picks cc_type 3 or 2 and whose

@@ -86,6 +86,7 @@ public enum CaptionFile {
                 languages: CaptionLanguages(announced: result.announced, video: result.language),
                 coverage: ProgrammeCaptions.Coverage(accessUnits: result.accessUnits, captionDataUnits: result.captionDataUnits))
             captions.notes = result.notes
+            captions.teletext = result.teletext.map { ProgrammeCaptions.TeletextPage(page: $0.page, language: $0.language, cues: $0.cues) }
             return captions
         }
     }

@@ -47,6 +47,17 @@ public struct ProgrammeCaptions: Sendable {
     /// What was read although malformed, or assumed, about the video while decoding (each naming
     /// its file and byte offset).
     public var notes: [String] = []
+    /// DVB teletext subtitle pages (`888`) with their descriptor's language and cues, from a TS
+    /// file (``CaptionFile/decode(_:onProgress:)``).
+    public var teletext: [TeletextPage] = []
+
+    /// One teletext subtitle page.
+    public struct TeletextPage: Sendable {
+        public let page: String
+        public let language: String?
+        public let cues: [Cue]
+    }
+
     /// Which variant's video was read in full, and why (nil for a single file).
     public var readFrom: ReadFrom?
 

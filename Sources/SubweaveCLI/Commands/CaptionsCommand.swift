@@ -17,7 +17,15 @@ enum CaptionsCommand {
     /// The services, and what was read although malformed or lost on the way.
     struct DocumentJSON: Encodable {
         let services: [ServiceJSON]
+        let teletext: [TeletextJSON]
         let notes: [String]
+    }
+
+    /// A DVB teletext subtitle page.
+    struct TeletextJSON: Encodable {
+        let page: String
+        let language: String?
+        let cues: [CueJSON]
     }
 
     struct CueJSON: Encodable {
@@ -58,15 +66,27 @@ enum CaptionsCommand {
                 cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
         }
         if context.json {
-            try Output.json(DocumentJSON(services: services, notes: captions.notes), schema: "subweave.captions/1")
+            let teletext = captions.teletext.map { page in
+                TeletextJSON(
+                    page: page.page, language: page.language,
+                    cues: page.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
+            }
+            try Output.json(DocumentJSON(services: services, teletext: teletext, notes: captions.notes), schema: "subweave.captions/1")
             return 0
         }
         for note in captions.notes { context.note("note: \(note)") }
-        if services.isEmpty { context.note("no CEA-608 captions found") }
+        if services.isEmpty && captions.teletext.isEmpty { context.note("no CEA-608 captions found") }
         for service in services {
             Output.out("\(service.service)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count.counted("cue"))")
             for c in service.cues {
                 Output.out("  \(c.startTime.decimalSeconds) --> \(c.endTime.decimalSeconds)  \(c.text.replacingOccurrences(of: "\n", with: " / "))")
+            }
+        }
+        for page in captions.teletext {
+            Output.out("teletext \(page.page)\(page.language.map { " (\($0))" } ?? ""): \(page.cues.count.counted("cue"))")
+            for c in page.cues {
+                let text = CueText.plainText(c.text).replacingOccurrences(of: "\n", with: " / ")
+                Output.out("  \(c.start.seconds.decimalSeconds) --> \(c.end.seconds.decimalSeconds)  \(text)")
             }
         }
         return 0

@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+import Testing
+import Timebase
+import TimedText
+
+@testable import Captions
+
+/// DVB teletext subtitles from streams made here byte by byte (TestSupport's TeletextStream).
+struct TeletextTests {
+    static func ascii(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    static func decode(_ stream: TeletextStream) -> TeletextStreamReader {
+        var reader = TeletextStreamReader()
+        reader.feed(stream.bytes[...])
+        reader.finish(at: .zero)
+        return reader
+    }
+
+    /// The Hamming 8/4 code built from the standard's equations is the table it prints.
+    @Test func hammingTable() {
+        #expect(TeletextCoding.hamming84 == TeletextStream.hamming)
+        for (value, code) in TeletextStream.hamming.enumerated() {
+            #expect(TeletextCoding.hamming(code) == value)
+            #expect(TeletextCoding.hamming(code ^ 0x10) == value, "one wrong bit is corrected")
+        }
+        #expect(TeletextCoding.hamming(0x15 ^ 0x03) == nil, "two wrong bits are refused")
+    }
+
+    @Test func pagesRowsAndTimes() {
+        let stream = TeletextStream(transmissions: [
+            .init(
+                seconds: 1, rows: [(20, TeletextStream.boxedRow(Self.ascii("First line"))), (22, TeletextStream.boxedRow(Self.ascii("second"), colour: 0x03))]),
+            .init(seconds: 3, rows: []),
+            .init(seconds: 4, rows: [(22, TeletextStream.boxedRow([0x5B] + Self.ascii("rger ") + [0x7E]))], national: 1),
+            .init(seconds: 6, rows: []),
+        ])
+        let reader = Self.decode(stream)
+        let pages = reader.subtitlePages
+        #expect(pages.map(\.page) == ["888"])
+        #expect(pages.first?.language == "deu")
+        let cues = pages.first?.cues ?? []
+        let base = MediaTime(ticks: stream.ptsBase)
+        #expect(cues.map(\.text) == ["First line\n<c.yellow>second</c>", "Ärger ß"])
+        #expect(cues.map { ($0.start - base).milliseconds } == [1000, 4000])
+        #expect(cues.map { ($0.end - base).milliseconds } == [3000, 6000])
+    }
+}
+
+/// The stream generator and the decoder against two independent decoders on Debian: ffmpeg's
+/// libzvbi teletext decoder and GStreamer's teletextdec.
+@Suite(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is not installed"))
+struct TeletextPeerTests {
+    static let stream = TeletextStream(transmissions: [
+        .init(
+            seconds: 1, rows: [(20, TeletextStream.boxedRow(Array("Guten Abend".utf8))), (22, TeletextStream.boxedRow(Array("zusammen".utf8)))], national: 1),
+        .init(seconds: 3, rows: [], national: 1),
+        .init(seconds: 4, rows: [(22, TeletextStream.boxedRow([0x5B] + Array("rger mit ".utf8) + [0x7E] + Array("e".utf8)))], national: 1),
+        .init(seconds: 6, rows: [], national: 1),
+    ])
+
+    static func write() throws -> String {
+        let path = try Scratch.make().path + "/teletext.ts"
+        try Data(Self.stream.bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func ours() -> [Cue] {
+        var reader = TeletextStreamReader()
+        reader.feed(Self.stream.bytes[...])
+        reader.finish(at: .zero)
+        return reader.subtitlePages.first?.cues ?? []
+    }
+
+    /// ffmpeg (libzvbi): the same pages, the same text, at the same times after the first.
+    ///
+    /// German national characters included. ffmpeg leaves a page up until the next page with text, so
+    /// ends are not compared.
+    @Test func sameAsFFmpeg() throws {
+        let path = try Self.write()
+        let run = try Tools.run(
+            Tools.ffmpeg!,
+            ["-hide_banner", "-loglevel", "error", "-txt_format", "text", "-txt_page", "888", "-i", path, "-map", "0:0", "-c:s", "srt", "-f", "srt", "-"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let theirs = SubRipParser.parse(run.stdout).cues
+        let ours = Self.ours()
+        #expect(ours.map { CueText.plainText($0.text) } == theirs.map(\.text), "ours \(ours.map(\.text)), ffmpeg \(theirs.map(\.text))")
+        let ourStarts = ours.map { ($0.start - (ours.first?.start ?? .zero)).milliseconds }
+        let theirStarts = theirs.map { ($0.start - (theirs.first?.start ?? .zero)).milliseconds }
+        #expect(ourStarts == theirStarts)
+        #expect(ours.first?.text == "Guten Abend\nzusammen")
+        #expect(ours.last?.text == "Ärger mit ße")
+    }
+
+    /// GStreamer's teletextdec (also libzvbi, through another demuxer) gives the same lines.
+    @Test(.enabled(if: Tools.which("gst-launch-1.0") != nil, "GStreamer is not installed"))
+    func sameLinesAsGStreamer() throws {
+        let path = try Self.write()
+        let run = try Tools.run(
+            try #require(Tools.which("gst-launch-1.0")),
+            [
+                "-q", "filesrc", "location=\(path)", "!", "tsdemux", "!", "teletextdec", "page=888", "subtitles-mode=true", "!",
+                "text/x-raw,format=utf-8", "!", "fdsink", "fd=1",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        // teletextdec writes each line with its template "%s\n", the backslash and n as written.
+        // Empty pages come out as NUL bytes.
+        let theirs = run.stdout.replacingOccurrences(of: "\0", with: "").components(separatedBy: "\\n")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        let ours = Self.ours().flatMap { CueText.plainText($0.text).split(separator: "\n").map(String.init) }
+        #expect(ours == theirs, "ours \(ours), GStreamer \(theirs)")
+    }
+}
