@@ -119,7 +119,18 @@ struct LifecycleSidecar {
             scc += "\n\(sccTime(caption.show))\t\(hex([CC608.command(0x2F), CC608.command(0x2F)]))\n"
             scc += "\n\(sccTime(caption.erase))\t\(hex([CC608.command(0x2C), CC608.command(0x2C)]))\n"
         }
+        // EBU STL at 25 fps: teletext rows, time codes in whole frames.
+        let nl: [(Double, Double, String)] = [(1.0, 2.0, "Goedendag"), (2.4, 3.6, "Tot ziens")]
+        let stl = STLFile(
+            blocks: nl.enumerated().map { i, c in
+                func code(_ t: Double) -> (UInt8, UInt8, UInt8, UInt8) {
+                    let frames = Int((t * 25).rounded())
+                    return (0, 0, UInt8(frames / 25), UInt8(frames % 25))
+                }
+                return STLFile.Block(UInt16(i + 1), code(c.0), code(c.1), [0x0D, 0x0B, 0x0B] + Array(c.2.utf8) + [0x0A, 0x0A])
+            })
         return [
+            LifecycleSidecar(language: "nl", file: "nl.stl", bytes: stl.bytes, cues: nl),
             LifecycleSidecar(language: "fr", file: "fr.srt", bytes: windows1252(srt), cues: fr),
             LifecycleSidecar(language: "de", file: "de.vtt", bytes: Array(vtt.utf8), cues: de),
             LifecycleSidecar(language: "it", file: "it.ttml", bytes: Array(ttml.utf8), cues: it),
