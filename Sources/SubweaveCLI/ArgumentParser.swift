@@ -9,9 +9,12 @@ struct ParsedArguments: Equatable {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The last value given to `option` (an ``Option``: a name that is not one does not compile).
+    func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
+    /// Every value given to a repeatable `option`, in order.
+    func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+    /// Whether the flag `option` was given.
+    func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
 }
 
 /// A usage error: printed with the command's usage line, exit status 64.
@@ -123,64 +126,66 @@ enum ArgumentParser {
 enum CommandRules {
     static func check(_ command: String, _ parsed: ParsedArguments) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
-        for text in parsed.all("--limit") where ReadLimitsOption.parse(text) == nil {
+        for text in parsed.all(Option.limit) where ReadLimitsOption.parse(text) == nil {
             throw fail("--limit \(LabelText.excerpt(text)) is not KIND=SIZE with KIND playlist, subtitle or segment (for example subtitle=1GiB)")
         }
-        if let text = parsed.value("--preferred-language"), LanguageTag(parsing: text) == nil {
+        if let text = parsed.value(Option.preferredLanguage), LanguageTag(parsing: text) == nil {
             throw fail("--preferred-language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
         }
-        for text in parsed.all("--locale") where LanguageTag(parsing: text) == nil {
+        for text in parsed.all(Option.locale) where LanguageTag(parsing: text) == nil {
             throw fail("--locale \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
         }
-        if let label = parsed.value("--encoding"), TextEncoding(label: label) == nil {
+        if let label = parsed.value(Option.encoding), TextEncoding(label: label) == nil {
             throw fail("unknown encoding \"\(LabelText.excerpt(label))\"; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let label = parsed.value("--fps"), TimecodeRate(label: label) == nil {
+        if let label = parsed.value(Option.fps), TimecodeRate(label: label) == nil {
             throw fail("--fps \(LabelText.excerpt(label)) is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
         }
-        if let name = parsed.value("--service"), CaptionService(rawValue: name) == nil {
+        if let name = parsed.value(Option.service), CaptionService(rawValue: name) == nil {
             throw fail("--service \(LabelText.excerpt(name)) is not a caption service; write CC1 to CC4 or SERVICE1 to SERVICE63")
         }
         // Seconds are finite and sane: `inf` or 1e300 would overflow the timers built from them.
         for (option, maximum, what) in [
-            ("--lock-timeout", 86_400.0, "a day"), ("--retire-after", 10 * 365 * 86_400.0, "ten years"), ("--poll", 3_600.0, "an hour"),
-            ("--idle-timeout", 7 * 86_400.0, "a week"),
+            (Option.lockTimeout, 86_400.0, "a day"), (Option.retireAfter, 10 * 365 * 86_400.0, "ten years"), (Option.poll, 3_600.0, "an hour"),
+            (Option.idleTimeout, 7 * 86_400.0, "a week"),
         ] {
             if let text = parsed.value(option), Double(text).map({ $0.isFinite && $0 >= 0 && $0 <= maximum }) != true {
-                throw fail("\(option) \(LabelText.excerpt(text)) is not a number of seconds from 0 to \(Int(maximum)) (\(what))")
+                throw fail("\(option.name) \(LabelText.excerpt(text)) is not a number of seconds from 0 to \(Int(maximum)) (\(what))")
             }
         }
-        if command == "package", parsed.all("--subtitle").isEmpty, parsed.value("--tracks") == nil, parsed.value("--captions") == "off" {
+        if command == "package", parsed.all(Option.subtitle).isEmpty, parsed.value(Option.tracks) == nil, parsed.value(Option.captions) == "off" {
             throw fail("nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)")
         }
-        if command == "remove", parsed.value("--id")?.isEmpty ?? true, parsed.value("--language")?.isEmpty ?? true {
+        if command == "remove", parsed.value(Option.id)?.isEmpty ?? true, parsed.value(Option.language)?.isEmpty ?? true {
             throw fail("say what to remove: --id SOURCE_ID, --language TAG, or both (see `subweave list`)")
         }
-        if let text = parsed.value("--language"), LanguageTag(parsing: text) == nil {
+        if let text = parsed.value(Option.language), LanguageTag(parsing: text) == nil {
             throw fail("--language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
         }
-        if let text = parsed.value("--base-url") {
+        if let text = parsed.value(Option.baseUrl) {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw fail("--base-url \(LabelText.excerpt(text)) is not an absolute http(s) URL")
             }
-            if parsed.value("--output") == nil { throw fail("--base-url needs --output (the master written elsewhere)") }
+            if parsed.value(Option.output) == nil { throw fail("--base-url needs --output (the master written elsewhere)") }
         }
-        if command == "package", parsed.flag("--replace"), parsed.flag("--no-refresh") {
+        if command == "package", parsed.flag(Option.replace), parsed.flag(Option.noRefresh) {
             throw fail("--replace and --no-refresh cannot go together")
         }
-        if let text = parsed.value("--jobs"), Int(text).map({ (1...256).contains($0) }) != true {
+        if let text = parsed.value(Option.jobs), Int(text).map({ (1...256).contains($0) }) != true {
             throw fail("--jobs \(LabelText.excerpt(text)) is not a number of titles from 1 to 256")
         }
-        if let text = parsed.value("--shard"), Shard(parsing: text) == nil {
+        if let text = parsed.value(Option.shard), Shard(parsing: text) == nil {
             throw fail("--shard \(LabelText.excerpt(text)) is not I/N with 0 ≤ I < N (such as 0/4)")
         }
-        for name in ["--poll", "--idle-timeout"] {
-            if let text = parsed.value(name) {
-                guard parsed.flag("--follow") else { throw fail("\(name) goes with --follow") }
-                guard Double(text).map({ $0 > 0 && $0 < 86400 }) == true else { throw fail("\(name) \(LabelText.excerpt(text)) is not a number of seconds") }
+        for option in [Option.poll, Option.idleTimeout] {
+            if let text = parsed.value(option) {
+                guard parsed.flag(Option.follow) else { throw fail("\(option.name) goes with --follow") }
+                guard Double(text).map({ $0 > 0 && $0 < 86400 }) == true else {
+                    throw fail("\(option.name) \(LabelText.excerpt(text)) is not a number of seconds")
+                }
             }
         }
-        if parsed.flag("--follow"), parsed.flag("--dry-run") || parsed.flag("--replace") {
+        if parsed.flag(Option.follow), parsed.flag(Option.dryRun) || parsed.flag(Option.replace) {
             throw fail("--follow cannot go with --dry-run or --replace")
         }
         if command == "completions", !["bash", "zsh"].contains(parsed.positionals.first ?? "") {

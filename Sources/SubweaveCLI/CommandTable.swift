@@ -17,6 +17,12 @@ struct OptionSpec: Equatable, Sendable {
 
     var takesValue: Bool { value != nil }
 
+    /// The same option with the help a command gives it (`--output` writes a master for
+    /// `package`, a subtitle file for `convert`).
+    func explained(_ text: String) -> OptionSpec {
+        OptionSpec(name: name, aliases: aliases, value: value, allowed: allowed, repeatable: repeatable, help: text, group: group)
+    }
+
     /// The same option listed under `heading`.
     func grouped(_ heading: String) -> OptionSpec {
         var copy = self
@@ -65,26 +71,15 @@ struct CommandSpec: Equatable, Sendable {
 enum CommandTable {
     static let version = "subweave 0.2.0"
 
-    static let json = OptionSpec(name: "--json", help: "print a machine-readable result on stdout (with a \"schema\" field)")
-    static let quiet = OptionSpec(name: "--quiet", aliases: ["-q"], help: "print nothing on stderr but errors (no progress or status lines)")
-    static let verbose = OptionSpec(name: "--verbose", aliases: ["-v"], help: "print more detail on stderr")
-    static let limit = OptionSpec(
-        name: "--limit", value: "KIND=SIZE", repeatable: true,
-        help: "raise or lower a read limit: playlist (64MiB), subtitle (512MiB) or segment (2GiB), such as --limit subtitle=1GiB")
-    static let encoding = OptionSpec(name: "--encoding", value: "NAME", help: "force a text encoding (utf-8, windows-1252, …)")
-    static let format = OptionSpec(
-        name: "--format", value: "FORMAT", allowed: SubtitleFormat.allCases.map(\.rawValue),
-        help: "the input's format (default: from its content, then its extension)")
-
     static let all: [CommandSpec] = [package, list, remove, refresh, batch, cues, convert, validate, inspect, captions, sync, report, completions]
 
     static let report = CommandSpec(
         name: "report", summary: "the presentation at a glance: segments, speech, every rendition's cues and what is wrong where",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(name: "--html", value: "FILE", help: "write one self-contained HTML page (inline SVG, no script or network needed)"),
-            OptionSpec(name: "--speech", help: "listen to the programme's sound (ffmpeg): draw its speech and check each rendition's sync"),
-            json, limit,
+            Option.html,
+            Option.speech,
+            Option.json, Option.limit,
         ],
         discussion: """
             Draws the programme's timeline with its segments, a lane per subtitle and caption rendition with its cues, the speech
@@ -96,9 +91,8 @@ enum CommandTable {
         name: "sync", summary: "check each subtitle file against the programme's speech: offset, drift, fix",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(
-                name: "--subtitle", value: "DESCRIPTOR", repeatable: true, help: "a track, as for package (its rate=, offset= and delay= are applied first)"),
-            OptionSpec(name: "--tracks", value: "FILE", help: "tracks as a JSON array of objects with the descriptor keys"), json, limit,
+            Option.subtitle,
+            Option.tracks, Option.json, Option.limit,
         ],
         discussion: """
             Decodes the sound of the reference variant (its AUDIO rendition, else its own audio) with ffmpeg, finds the speech in 10 ms
@@ -112,103 +106,61 @@ enum CommandTable {
 
     /// Options every command that writes a master takes.
     static let writing: [OptionSpec] = [
-        OptionSpec(
-            name: "--output", aliases: ["-o"], value: "FILE",
-            help: "write the new master here instead of in place (its relative URIs are rewritten to resolve from there)"),
-        OptionSpec(name: "--base-url", value: "URL", help: "with --output: make the master's relative URIs absolute against this URL"),
-        OptionSpec(name: "--dry-run", help: "print the new master; write nothing"),
-        OptionSpec(name: "--strict", help: "fail (exit 1, nothing written) on any warning"),
-        OptionSpec(name: "--keep-previous", help: "keep each rendition's previous generation for players that read the old master"),
-        OptionSpec(
-            name: "--retire-after", value: "SECONDS",
-            help: "how long a generation the master no longer names stays for players mid-playback (default 86400, a day; 0: remove at once)"),
-        OptionSpec(
-            name: "--lock-timeout", value: "SECONDS",
-            help: "how long to wait for another run on the same folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
+        Option.output,
+        Option.baseUrl,
+        Option.dryRun,
+        Option.strict,
+        Option.keepPrevious,
+        Option.retireAfter,
+        Option.lockTimeout,
     ]
 
     /// What becomes of the video's captions: said once, kept for every later command.
     static let captionModeOptions: [OptionSpec] = [
-        OptionSpec(
-            name: "--captions", value: "MODE", allowed: ["auto", "off"],
-            help: "auto (default): CEA-608 and CEA-708 services found in the video become WebVTT renditions; off: leave them alone"),
-        OptionSpec(
-            name: "--closed-captions", value: "MODE", allowed: ["auto", "none", "in-band"],
-            help:
-                "auto (default): CLOSED-CAPTIONS=NONE unless the master declares caption groups or captions would be hidden; none; in-band: declare the services the video carries (instead of renditions)"
-        ),
+        Option.captions,
+        Option.closedCaptions,
     ]
 
     /// What the operator says of the caption services (`package`, `refresh`, `remove`).
     static let captionServiceOptions: [OptionSpec] = [
-        OptionSpec(
-            name: "--caption-service", value: "SERVICE:KEYS", repeatable: true,
-            help: "say what a caption service is: CC1:language=en,name=English CC (keys language, name, publish=yes|no)"),
-        OptionSpec(name: "--caption-language", value: "TAG", help: "the language of caption services neither the stream nor --caption-service names"),
-        OptionSpec(
-            name: "--caption-placement", value: "MODE", allowed: ["auto", "none"],
-            help: "auto (default): decoded captions keep their place on screen (608 rows, 708 anchors) as WebVTT line/position; none: every cue at the bottom"),
+        Option.captionService,
+        Option.captionLanguage,
+        Option.captionPlacement,
     ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
     /// A subtitle file's clock (`cues`, `convert`), as the descriptor keys rate= and offset= set it.
     static let timing: [OptionSpec] = [
-        OptionSpec(
-            name: "--fps", value: "RATE",
-            help: "an SCC or MCC file's timecode rate: \(TimecodeRate.labels.joined(separator: ", ")) (default: the file's, else 29.97)",
-            group: "TIMING"),
-        OptionSpec(
-            name: "--service", value: "NAME", help: "the caption service an SCC or MCC file is read for (CC1-CC4, SERVICE1-63; default: the first with text)",
-            group: "TIMING"),
-        OptionSpec(name: "--rate", value: "RATIO", help: "divide every cue time by this clock rate first (25/23.976, 24/25, 1.0427)", group: "TIMING"),
-        OptionSpec(name: "--offset", value: "TIME", help: "then add this to every cue time (seconds, or [-]HH:MM:SS[.mmm])", group: "TIMING"),
+        Option.fps,
+        Option.service,
+        Option.rate,
+        Option.offset,
     ]
 
     static let package = CommandSpec(
         name: "package", summary: "side-load subtitle tracks (and in-band captions) into an HLS presentation",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(
-                name: "--subtitle", value: "DESCRIPTOR", repeatable: true,
-                help:
-                    "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,service=…][,forced][,sdh][,default]"
-            ),
-            OptionSpec(
-                name: "--tracks", value: "FILE",
-                help: "tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
-            OptionSpec(
-                name: "--preferred-language", value: "TAG",
-                help: "the matching rendition becomes the group's only DEFAULT=YES (kept for later commands; none: no preference)"),
-            OptionSpec(
-                name: "--check-sync",
-                help:
-                    "check each track against the programme's speech (ffmpeg decodes the sound); warn when one is off by more than \(SyncCheck.tolerance) s, fits nothing, or cannot be told (ambiguous, partial)",
-                group: "SYNC"),
-            OptionSpec(
-                name: "--fix-sync",
-                help:
-                    "as --check-sync, and retime a track that one fit clearly places, as `subweave sync` suggests (the report says so); an ambiguous or partial track is left as it is",
-                group: "SYNC"),
+            Option.subtitle.explained(
+                "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,service=…][,forced][,sdh][,default]"),
+            Option.tracks.explained("tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
+            Option.preferredLanguage,
+            Option.checkSync,
+            Option.fixSync,
         ]
             + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS")
             + [
-                OptionSpec(name: "--replace", help: "the tracks given are the whole set: remove every other rendition Subweave created"),
-                OptionSpec(name: "--no-refresh", help: "leave renditions of earlier runs as they are (default: segment them again against the video)"),
-                OptionSpec(name: "--retime-existing", help: "write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one"),
-                OptionSpec(name: "--allow-empty", help: "write a track that ends with no cue instead of failing"),
+                Option.replace,
+                Option.noRefresh,
+                Option.retimeExisting,
+                Option.allowEmpty,
             ].grouped("EARLIER RUNS AND EMPTY TRACKS")
             + [
-                OptionSpec(
-                    name: "--follow",
-                    help:
-                        "follow a live (EVENT or sliding-window) playlist: write each new segment as it appears, until ENDLIST; a status line per pass on stderr"
-                ),
-                OptionSpec(name: "--poll", value: "SECONDS", help: "with --follow: seconds between reloads (default: half the target duration)"),
-                OptionSpec(
-                    name: "--idle-timeout", value: "SECONDS",
-                    help: "with --follow: stop when the playlist has not changed for this long (default: 30 target durations)"),
-            ].grouped("LIVE") + writing.grouped("OUTPUT") + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
+                Option.follow,
+                Option.poll,
+                Option.idleTimeout,
+            ].grouped("LIVE") + writing.grouped("OUTPUT") + [Option.limit, Option.json, Option.quiet, Option.verbose].grouped("READING AND REPORTING"),
         discussion: """
             Writes each subtitle track as a WebVTT rendition segmented along the video variant's segments,
             with cue times on the media timeline and an X-TIMESTAMP-MAP read from the media itself, and
@@ -225,12 +177,11 @@ enum CommandTable {
         name: "remove", summary: "take renditions Subweave added out of a presentation",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(
-                name: "--id", value: "SOURCE_ID", help: "the source ID the track was added with (CC1 … for captions, as renditions or declared in-band)"),
-            OptionSpec(name: "--language", value: "TAG", help: "the renditions in this language (with --id: only that source's)"),
-            OptionSpec(name: "--force", help: "also take out a rendition another tool wrote, matched by NAME (its line only; its files stay)"),
+            Option.id,
+            Option.language,
+            Option.force,
         ] + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS") + writing.grouped("OUTPUT")
-            + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
+            + [Option.limit, Option.json, Option.quiet, Option.verbose].grouped("READING AND REPORTING"),
         discussion: """
             Removes the EXT-X-MEDIA line, applies the DEFAULT/AUTOSELECT rules to the renditions that remain, and
             drops SUBTITLES from the variants when the group ends empty; written as package writes (the master
@@ -247,10 +198,9 @@ enum CommandTable {
         name: "refresh", summary: "segment Subweave's renditions again against the video as it is now",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
-            OptionSpec(
-                name: "--retime-existing", help: "also write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one")
+            Option.retimeExisting.explained("also write other tools' subtitle renditions that lack X-TIMESTAMP-MAP again, with one")
         ] + (captionModeOptions + captionServiceOptions).grouped("CAPTIONS") + writing.grouped("OUTPUT")
-            + [limit, json, quiet, verbose].grouped("READING AND REPORTING"),
+            + [Option.limit, Option.json, Option.quiet, Option.verbose].grouped("READING AND REPORTING"),
         discussion: """
             After the video is re-encoded (longer, shorter, segmented anew, with new discontinuities), writes
             every rendition Subweave manages again from the cues kept beside it, aligned to the new segments and
@@ -263,7 +213,7 @@ enum CommandTable {
     static let list = CommandSpec(
         name: "list", summary: "list the subtitle and caption renditions of a master, Subweave's and others'",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
-        options: [json],
+        options: [Option.json],
         discussion: """
             Each rendition with its identity (external:<source ID>:<language> or cea608:CCn), source ID,
             language, name, flags, cue count and folder; renditions Subweave did not create are marked as such.
@@ -273,17 +223,13 @@ enum CommandTable {
         name: "batch", summary: "package every title of a catalogue (JSON lines), several at once",
         positionals: [PositionalSpec(name: "catalogue.jsonl", help: "one title per line: {\"master\": …, \"tracks\": [...], …}")],
         options: [
-            OptionSpec(name: "--jobs", aliases: ["-j"], value: "N", help: "titles packaged at once (default 1)"),
-            OptionSpec(name: "--shard", value: "I/N", help: "take every N-th title from the I-th (0-based): one worker of an array job"),
-            OptionSpec(
-                name: "--root", value: "FOLDER",
-                help: "every path the catalogue names must resolve inside FOLDER (links followed); URLs are refused"),
+            Option.jobs,
+            Option.shard,
+            Option.root,
         ]
             + [
-                OptionSpec(
-                    name: "--lock-timeout", value: "SECONDS",
-                    help: "how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
-                limit, quiet, verbose,
+                Option.lockTimeout.explained("how long a title waits for another run on its folder (default \(Int(OutputWriter.defaultLockTimeout)))"),
+                Option.limit, Option.quiet, Option.verbose,
             ].grouped("READING AND REPORTING"),
         discussion: """
             Each line is a title: "master" (required), "tracks" (the objects of --tracks), and optionally "id",
@@ -300,7 +246,7 @@ enum CommandTable {
     static let cues = CommandSpec(
         name: "cues", summary: "print the cues a subtitle file yields, as the packager uses them",
         positionals: [PositionalSpec(name: "file|url|-", help: "the subtitle file, an http(s) URL, or - for standard input")],
-        options: [format, encoding, json] + timing + [limit].grouped("READING"),
+        options: [Option.format, Option.encoding, Option.json] + timing + [Option.limit].grouped("READING"),
         discussion: """
             Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
             with no cue prints an empty list.
@@ -310,15 +256,15 @@ enum CommandTable {
         name: "convert", summary: "convert a subtitle file to WebVTT (or SubRip)",
         positionals: [PositionalSpec(name: "input", help: "the subtitle file, an http(s) URL, or -")],
         options: [
-            OptionSpec(name: "--output", aliases: ["-o"], value: "FILE", help: "write here instead of stdout"),
-            OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)"),
-        ] + timing + [format, encoding, limit].grouped("READING"),
+            Option.output.explained("write here instead of stdout"),
+            Option.to,
+        ] + timing + [Option.format, Option.encoding, Option.limit].grouped("READING"),
         discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.")
 
     static let validate = CommandSpec(
         name: "validate", summary: "check a presentation's subtitle and caption rules",
         positionals: [PositionalSpec(name: "master.m3u8|url", help: "the master playlist (a path or an http(s) URL)")],
-        options: [json, limit],
+        options: [Option.json, Option.limit],
         discussion: """
             Checks the subtitle and caption rules of RFC 8216bis and Apple's HLS Authoring Spec on a master and
             on the playlists and WebVTT segments it names, with the video's own timestamps. Each finding has a
@@ -328,13 +274,13 @@ enum CommandTable {
     static let inspect = CommandSpec(
         name: "inspect", summary: "list the media selection as AVFoundation presents it",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
-        options: [OptionSpec(name: "--locale", value: "TAG", repeatable: true, help: "a viewer locale, most preferred first"), json],
+        options: [Option.locale, Option.json],
         discussion: "Lists the audible, legible and visual groups and, for the locales given, what a player selects at load.")
 
     static let captions = CommandSpec(
         name: "captions", summary: "decode the CEA-608 and CEA-708 captions of a TS, fMP4 or MCC file or a master's video",
         positionals: [PositionalSpec(name: "file.ts|file.mcc|master.m3u8", help: "an MPEG-TS, fragmented MP4 or MCC file, or a master playlist")],
-        options: [OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first"), json, limit],
+        options: [Option.detect, Option.json, Option.limit],
         discussion: """
             Prints the cues per service (CC1-CC4, SERVICE1-SERVICE63), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
             video access units, stopping at the first printable character.

@@ -71,9 +71,9 @@ struct CommandError: Error {
 /// What a command runs with: its arguments and how loud to be.
 struct Context {
     let arguments: ParsedArguments
-    var json: Bool { arguments.flag("--json") }
-    var quiet: Bool { arguments.flag("--quiet") }
-    var verbose: Bool { arguments.flag("--verbose") }
+    var json: Bool { arguments.flag(Option.json) }
+    var quiet: Bool { arguments.flag(Option.quiet) }
+    var verbose: Bool { arguments.flag(Option.verbose) }
 
     /// A diagnostic line for stderr, unless `--quiet`.
     func note(_ text: String) {

@@ -16,9 +16,9 @@ struct ArgumentParsingTests {
         let (name, a) = try parsed(["package", "m.m3u8", "--subtitle", "url=a.srt", "--subtitle=url=b.vtt,language=fr", "--preferred-language=fr", "--json"])
         #expect(name == "package")
         #expect(a.positionals == ["m.m3u8"])
-        #expect(a.all("--subtitle") == ["url=a.srt", "url=b.vtt,language=fr"])
-        #expect(a.value("--preferred-language") == "fr")
-        #expect(a.flag("--json") && !a.flag("--dry-run"))
+        #expect(a.all(Option.subtitle) == ["url=a.srt", "url=b.vtt,language=fr"])
+        #expect(a.value(Option.preferredLanguage) == "fr")
+        #expect(a.flag(Option.json) && !a.flag(Option.dryRun))
     }
 
     @Test func unknownOptionSuggestsTheClosest() {
@@ -72,7 +72,7 @@ struct ArgumentParsingTests {
 
     @Test func dashIsAPositional() throws {
         #expect(try parsed(["cues", "-", "--json"]).1.positionals == ["-"])
-        #expect(try parsed(["convert", "in.srt", "-o", "out.vtt"]).1.value("--output") == "out.vtt")
+        #expect(try parsed(["convert", "in.srt", "-o", "out.vtt"]).1.value(Option.output) == "out.vtt")
     }
 
     /// The README's usage block is the one the command table makes.

@@ -12,7 +12,7 @@ enum BatchCommand {
             throw SubweaveError.io(path: path, reason: "the catalogue \(error.explanation)")
         }
         var root: URL?
-        if let folder = context.arguments.value("--root") {
+        if let folder = context.arguments.value(Option.root) {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
                 throw CommandError(message: "--root \(folder): not a folder")
@@ -24,9 +24,9 @@ enum BatchCommand {
         // Every read and write of every title, not only the paths the catalogue names.
         loader.root = root
         var runner = BatchRunner(
-            jobs: context.arguments.value("--jobs").flatMap(Int.init) ?? 1,
-            shard: context.arguments.value("--shard").flatMap(Shard.init(parsing:)) ?? .all, loader: loader)
-        if let timeout = context.arguments.value("--lock-timeout").flatMap(Double.init) { runner.lockTimeout = timeout }
+            jobs: context.arguments.value(Option.jobs).flatMap(Int.init) ?? 1,
+            shard: context.arguments.value(Option.shard).flatMap(Shard.init(parsing:)) ?? .all, loader: loader)
+        if let timeout = context.arguments.value(Option.lockTimeout).flatMap(Double.init) { runner.lockTimeout = timeout }
         let total = titles.indices.filter { runner.shard.takes($0) }.count
         let progress = ProgressLine(context)
         let counter = Counter()

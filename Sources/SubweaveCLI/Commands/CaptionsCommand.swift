@@ -37,7 +37,7 @@ enum CaptionsCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let input = context.arguments.positionals[0]
         let isPlaylist = try isPlaylist(input)
-        if context.arguments.flag("--detect") {
+        if context.arguments.flag(Option.detect) {
             let result =
                 isPlaylist
                 ? CaptionFile.detection(try await Presentation(master: Commands.url(input), loader: Commands.loader(context)).detectCaptions())

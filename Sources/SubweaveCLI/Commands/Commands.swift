@@ -28,7 +28,7 @@ enum Commands {
     /// A resource loader with the `--limit` options applied.
     static func loader(_ context: Context) -> ResourceLoader {
         var limits = ReadLimits()
-        for text in context.arguments.all("--limit") {
+        for text in context.arguments.all(Option.limit) {
             if let (kind, size) = ReadLimitsOption.parse(text) { limits[kind] = size }
         }
         return ResourceLoader(limits: limits)

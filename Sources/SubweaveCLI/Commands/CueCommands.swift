@@ -16,10 +16,11 @@ enum SubtitleArguments {
                 throw CommandError(message: "\(text): \(error.explanation)")
             }
         }
-        let encoding = arguments.value("--encoding").flatMap(TextEncoding.init(label:))
-        let format = arguments.value("--format").flatMap(SubtitleFormat.init(label:))
+        let encoding = arguments.value(Option.encoding).flatMap(TextEncoding.init(label:))
+        let format = arguments.value(Option.format).flatMap(SubtitleFormat.init(label:))
         let captionFile = CaptionFileReading(
-            fps: arguments.value("--fps").flatMap(TimecodeRate.init(label:)), service: arguments.value("--service").flatMap(CaptionService.init(rawValue:)))
+            fps: arguments.value(Option.fps).flatMap(TimecodeRate.init(label:)),
+            service: arguments.value(Option.service).flatMap(CaptionService.init(rawValue:)))
         var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
             input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten)
         if captionFile.fps != nil, !["scc_converted", "mcc_converted", "stl_converted"].contains(ingested.ingestFormat) {
@@ -29,7 +30,7 @@ enum SubtitleArguments {
             throw UsageError(message: "--service applies to caption files (SCC, MCC); \(input) is read as \(ingested.ingestFormat)", command: nil)
         }
         let rate =
-            try arguments.value("--rate").map { text in
+            try arguments.value(Option.rate).map { text in
                 guard let rate = ClockRate(parsing: text) else {
                     throw UsageError(
                         message: "--rate \(text): not a clock rate; write a ratio of frame rates (25/23.976) or a decimal between 0.5 and 2", command: nil)
@@ -37,7 +38,7 @@ enum SubtitleArguments {
                 return rate
             } ?? .one
         let offset =
-            try arguments.value("--offset").map { text in
+            try arguments.value(Option.offset).map { text in
                 guard let time = Self.offset(text) else {
                     throw UsageError(message: "--offset \(text): not a time; write seconds (-3600) or [-]HH:MM:SS[.mmm]", command: nil)
                 }
@@ -116,7 +117,7 @@ enum ConvertCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let ingested = try await SubtitleArguments.read(context)
         let text: String
-        if context.arguments.value("--to") == "srt" {
+        if context.arguments.value(Option.to) == "srt" {
             guard !ingested.cues.isEmpty else {
                 throw CommandError(
                     message:
@@ -127,7 +128,7 @@ enum ConvertCommand {
         } else {
             text = WebVTTWriter.file(map: nil, headerBlocks: ingested.headerBlocks, cueBlocks: ingested.cues.map(WebVTTWriter.block))
         }
-        if let output = context.arguments.value("--output") {
+        if let output = context.arguments.value(Option.output) {
             try OutputFile.write(text, to: output)
             context.note("wrote \(output): \(ingested.cues.count.counted("cue"))")
         } else {

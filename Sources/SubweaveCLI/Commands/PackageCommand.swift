@@ -7,12 +7,12 @@ enum PackageCommand {
         let arguments = context.arguments
         var request = PackageRequest(tracks: try registerTracks(arguments))
         try sayCaptionSettings(arguments, into: &request)
-        request.sync = arguments.flag("--fix-sync") ? .fix : arguments.flag("--check-sync") ? .check : .off
-        request.replace = arguments.flag("--replace")
-        request.refreshExisting = !arguments.flag("--no-refresh")
-        request.retimeExisting = arguments.flag("--retime-existing")
-        request.allowEmpty = arguments.flag("--allow-empty")
-        if arguments.flag("--follow") { return try await follow(request, context) }
+        request.sync = arguments.flag(Option.fixSync) ? .fix : arguments.flag(Option.checkSync) ? .check : .off
+        request.replace = arguments.flag(Option.replace)
+        request.refreshExisting = !arguments.flag(Option.noRefresh)
+        request.retimeExisting = arguments.flag(Option.retimeExisting)
+        request.allowEmpty = arguments.flag(Option.allowEmpty)
+        if arguments.flag(Option.follow) { return try await follow(request, context) }
         return try await write(request, context, fingerprinted: true)
     }
 
@@ -20,12 +20,12 @@ enum PackageCommand {
     static func follow(_ request: PackageRequest, _ context: Context) async throws -> Int32 {
         let arguments = context.arguments
         var request = request
-        request.output = arguments.value("--output").map { URL(fileURLWithPath: $0) }
-        request.baseURL = arguments.value("--base-url").flatMap(URL.init(string:))
+        request.output = arguments.value(Option.output).map { URL(fileURLWithPath: $0) }
+        request.baseURL = arguments.value(Option.baseUrl).flatMap(URL.init(string:))
         var follower = LiveFollower(loader: Commands.loader(context))
-        follower.pollInterval = arguments.value("--poll").flatMap(Double.init)
-        follower.idleTimeout = arguments.value("--idle-timeout").flatMap(Double.init)
-        if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { follower.lockTimeout = timeout }
+        follower.pollInterval = arguments.value(Option.poll).flatMap(Double.init)
+        follower.idleTimeout = arguments.value(Option.idleTimeout).flatMap(Double.init)
+        if let timeout = arguments.value(Option.lockTimeout).flatMap(Double.init) { follower.lockTimeout = timeout }
         follower.onRetry = { message in context.note("warning: \(message)") }
         let status = FollowStatus(context)
         follower.onUpdate = { update in status.pass(update) }
@@ -77,12 +77,12 @@ enum PackageCommand {
     /// What the command says of the title's settings; an option not given says nothing (the
     /// title keeps what was said before: ``TitleIntent``).
     static func sayCaptionSettings(_ arguments: ParsedArguments, into request: inout PackageRequest) throws {
-        if let text = arguments.value("--preferred-language") {
+        if let text = arguments.value(Option.preferredLanguage) {
             request.preferredLanguage = text.lowercased() == "none" ? .undetermined : LanguageTag(parsing: text)
         }
-        request.closedCaptions = arguments.value("--closed-captions").flatMap(ClosedCaptionsRequest.init(rawValue:))
-        request.captions = arguments.value("--captions").flatMap(CaptionMode.init(rawValue:))
-        request.captionPlacement = arguments.value("--caption-placement").map { $0 != "none" }
+        request.closedCaptions = arguments.value(Option.closedCaptions).flatMap(ClosedCaptionsRequest.init(rawValue:))
+        request.captions = arguments.value(Option.captions).flatMap(CaptionMode.init(rawValue:))
+        request.captionPlacement = arguments.value(Option.captionPlacement).map { $0 != "none" }
         request.captionServices = try captionServices(arguments)
     }
 
@@ -91,13 +91,13 @@ enum PackageCommand {
         let arguments = context.arguments
         var request = PackageRequest(tracks: [])
         try sayCaptionSettings(arguments, into: &request)
-        let language = arguments.value("--language").flatMap(LanguageTag.init(parsing:))
-        if let id = arguments.value("--id") {
+        let language = arguments.value(Option.language).flatMap(LanguageTag.init(parsing:))
+        if let id = arguments.value(Option.id) {
             request.removals = [RemovalSelector(sourceID: id, language: language)]
         } else if let language {
             request.removals = [RemovalSelector(language: language)]
         }
-        request.forceRemoval = arguments.flag("--force")
+        request.forceRemoval = arguments.flag(Option.force)
         return try await write(request, context)
     }
 
@@ -106,7 +106,7 @@ enum PackageCommand {
         let arguments = context.arguments
         var request = PackageRequest(tracks: [])
         try sayCaptionSettings(arguments, into: &request)
-        request.retimeExisting = arguments.flag("--retime-existing")
+        request.retimeExisting = arguments.flag(Option.retimeExisting)
         do {
             return try await write(request, context)
         } catch SubweaveError.nothingToPackage {
@@ -128,10 +128,10 @@ enum PackageCommand {
     /// `--caption-service SERVICE:KEYS …` and `--caption-language TAG`.
     static func captionServices(_ arguments: ParsedArguments) throws -> CaptionServiceSettings {
         var settings = CaptionServiceSettings()
-        for text in arguments.all("--caption-service") {
+        for text in arguments.all(Option.captionService) {
             do { try settings.add(parsing: text) } catch { throw CommandError(message: "--caption-service: \(error.description)") }
         }
-        if let text = arguments.value("--caption-language") {
+        if let text = arguments.value(Option.captionLanguage) {
             guard let tag = LanguageTag(parsing: text), tag.isKnownLanguage else {
                 throw CommandError(message: "--caption-language \(text) is not a known BCP 47 language; write a code such as en, or und for unknown")
             }
@@ -149,11 +149,11 @@ enum PackageCommand {
     static func write(_ request: PackageRequest, _ context: Context, fingerprinted: Bool = false) async throws -> Int32 {
         let arguments = context.arguments
         var request = request
-        request.output = arguments.value("--output").map { URL(fileURLWithPath: $0) }
-        request.baseURL = arguments.value("--base-url").flatMap(URL.init(string:))
-        request.strict = arguments.flag("--strict")
+        request.output = arguments.value(Option.output).map { URL(fileURLWithPath: $0) }
+        request.baseURL = arguments.value(Option.baseUrl).flatMap(URL.init(string:))
+        request.strict = arguments.flag(Option.strict)
         let master = Commands.url(arguments.positionals[0])
-        let fingerprint = fingerprinted && request.output == nil && !arguments.flag("--dry-run") ? Fingerprinting(master, request, context) : nil
+        let fingerprint = fingerprinted && request.output == nil && !arguments.flag(Option.dryRun) ? Fingerprinting(master, request, context) : nil
         if let fingerprint, let earlier = fingerprint.unchanged() {
             report(earlier, context: context)
             return 0
@@ -162,16 +162,16 @@ enum PackageCommand {
         let progress = ProgressLine(context)
         progress.say("reading \(arguments.positionals[0])")
         var plan: PackagePlan
-        if arguments.flag("--dry-run") {
+        if arguments.flag(Option.dryRun) {
             var presentation = try await Presentation(master: master, loader: loader)
             presentation.onProgress = progress.update
             plan = try await presentation.plan(request)
         } else {
             var packager = Packager(loader: loader)
             packager.onProgress = progress.update
-            packager.keepPrevious = arguments.flag("--keep-previous")
-            if let seconds = arguments.value("--retire-after").flatMap(Double.init) { packager.retireAfter = seconds }
-            if let timeout = arguments.value("--lock-timeout").flatMap(Double.init) { packager.lockTimeout = timeout }
+            packager.keepPrevious = arguments.flag(Option.keepPrevious)
+            if let seconds = arguments.value(Option.retireAfter).flatMap(Double.init) { packager.retireAfter = seconds }
+            if let timeout = arguments.value(Option.lockTimeout).flatMap(Double.init) { packager.lockTimeout = timeout }
             packager.onWait = { message in context.note(message) }
             plan = try await packager.run(master: master, request)
         }
@@ -193,7 +193,7 @@ enum PackageCommand {
             let quiet: Set<String> = ["--json", "--quiet", "-q", "--verbose", "-v", "--progress", "--no-progress"]
             command = CommandLine.arguments.dropFirst().filter { !quiet.contains($0) }
             var sources = request.tracks.map(\.source.url)
-            if let file = context.arguments.value("--tracks") { sources.append(URL(fileURLWithPath: file)) }
+            if let file = context.arguments.value(Option.tracks) { sources.append(URL(fileURLWithPath: file)) }
             self.sources = sources
         }
 
@@ -228,10 +228,10 @@ enum PackageCommand {
     static func registerTracks(_ arguments: ParsedArguments) throws -> [SubtitleTrack] {
         var descriptors: [TrackDescriptor] = []
         var errors: [RegistrationError] = []
-        for (index, text) in arguments.all("--subtitle").enumerated() {
+        for (index, text) in arguments.all(Option.subtitle).enumerated() {
             do { descriptors.append(try TrackDescriptor(parsing: text, origin: "--subtitle #\(index + 1)")) } catch { errors.append(error) }
         }
-        if let file = arguments.value("--tracks") {
+        if let file = arguments.value(Option.tracks) {
             do {
                 let data = Data(try ResourceLoader.readFile(file, limit: ReadLimits().playlist, kind: .playlist))
                 descriptors += try TrackDescriptor.parseTracksFile(data, file: file)
@@ -264,7 +264,7 @@ enum PackageCommand {
     /// Prints the report: JSON on stdout with `--json`, the master on stdout for a dry run, and a
     /// summary on stderr.
     static func report(_ plan: PackagePlan, context: Context) {
-        let dryRun = context.arguments.flag("--dry-run")
+        let dryRun = context.arguments.flag(Option.dryRun)
         var report = plan.report
         if dryRun {
             report.output = nil

@@ -18,7 +18,7 @@ enum ValidateCommand {
 /// `subweave inspect`.
 enum InspectCommand {
     static func run(_ context: Context) async throws -> Int32 {
-        let locales = context.arguments.all("--locale").compactMap(LanguageTag.init(parsing:))
+        let locales = context.arguments.all(Option.locale).compactMap(LanguageTag.init(parsing:))
         let report = try await MediaSelectionReport.load(master: Commands.url(context.arguments.positionals[0]), locales: locales)
         if context.json { try Output.json(report, schema: "subweave.inspect/1") } else { Output.out(report.summary) }
         return 0

@@ -33,8 +33,8 @@ enum ReportCommand {
     static func run(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
         let presentation = try await Presentation(master: Commands.url(arguments.positionals[0]), loader: Commands.loader(context))
-        let overview = try await presentation.overview(listening: arguments.flag("--speech"))
-        if let path = arguments.value("--html") {
+        let overview = try await presentation.overview(listening: arguments.flag(Option.speech))
+        if let path = arguments.value(Option.html) {
             try OutputFile.write(OverviewPage.html(overview), to: path)
             context.note(
                 "wrote \(path): \(overview.lanes.count.counted("lane")), \(overview.lanes.map { $0.findings.filter { $0.kind != .emptySegment }.count }.reduce(0, +).counted("finding"))"
@@ -54,7 +54,7 @@ enum ReportCommand {
                             verdict: lane.sync?.verdict.rawValue, note: lane.note,
                             findings: lane.findings.map { FindingJSON(kind: $0.kind.rawValue, start: $0.start.seconds, end: $0.end.seconds, text: $0.text) })
                     }), schema: "subweave.report/1")
-        } else if arguments.value("--html") == nil {
+        } else if arguments.value(Option.html) == nil {
             for lane in overview.lanes {
                 Output.out("\(lane.identity): \(lane.cues.count.counted("cue"))\(lane.note.map { " (\($0))" } ?? "")")
                 let empty = lane.findings.filter { $0.kind == .emptySegment }.count
