@@ -59,12 +59,25 @@ struct CommandSpec: Equatable, Sendable {
     let options: [OptionSpec]
     /// Paragraphs for `--help` and the manual.
     let discussion: String
+    /// What runs the command: declared with it, so no command lacks one.
+    let run: Handler
     /// Worked examples, shown in help and the manual.
     var examples: [Example] { CommandTable.examples[name] ?? [] }
 
     func option(_ name: String) -> OptionSpec? {
         options.first { $0.name == name || $0.aliases.contains(name) }
     }
+}
+
+/// A command's implementation: reads its arguments, calls the library, prints the result, and
+/// returns the exit status.
+struct Handler: Equatable, Sendable {
+    let call: @Sendable (Context) async throws -> Int32
+
+    init(_ call: @escaping @Sendable (Context) async throws -> Int32) { self.call = call }
+
+    /// Handlers are not compared: a command is its declaration.
+    static func == (a: Handler, b: Handler) -> Bool { true }
 }
 
 /// Every command of `subweave`, declared once.
@@ -85,7 +98,8 @@ enum CommandTable {
             Draws the programme's timeline with its segments, a lane per subtitle and caption rendition with its cues, the speech
             (with --speech), and marks what a person should look at: cues past the end, a minute or more without a cue, segments
             without a cue, a rendition out of sync (its measured offset and rate in its label).
-            """)
+            """,
+        run: Handler(ReportCommand.run))
 
     static let sync = CommandSpec(
         name: "sync", summary: "check each subtitle file against the programme's speech: offset, drift, fix",
@@ -102,7 +116,8 @@ enum CommandTable {
             the track: in_sync, offset, rate or rate_and_offset (one fit beats every other clearly); ambiguous (several fit about
             as well: the candidates are listed, nothing is suggested); partial (one fits part of the file only: a file for another
             cut); no_match (a file for another programme). Writes nothing.
-            """)
+            """,
+        run: Handler(SyncCommand.run))
 
     /// Options every command that writes a master takes.
     static let writing: [OptionSpec] = [
@@ -171,7 +186,8 @@ enum CommandTable {
             for each other. A value containing a comma is quoted: name="English, SDH". On a terminal,
             stderr shows how far the run is (video read for captions, tracks made); with --follow, a status
             line per publication pass (rewritten in place on a terminal, a line per pass otherwise).
-            """)
+            """,
+        run: Handler(PackageCommand.run))
 
     static let remove = CommandSpec(
         name: "remove", summary: "take renditions Subweave added out of a presentation",
@@ -192,7 +208,8 @@ enum CommandTable {
             back. When nothing Subweave added remains, the master is its input again, the variants' CLOSED-CAPTIONS
             as they were.
             Renditions Subweave did not create are refused unless --force.
-            """)
+            """,
+        run: Handler(PackageCommand.remove))
 
     static let refresh = CommandSpec(
         name: "refresh", summary: "segment Subweave's renditions again against the video as it is now",
@@ -208,7 +225,8 @@ enum CommandTable {
             preferred language, CLOSED-CAPTIONS), as kept beside the master. With --retime-existing, other tools'
             renditions without a timestamp map (ffmpeg's, for one) are written again in Subweave's layout with the
             map, in the same place in the master.
-            """)
+            """,
+        run: Handler(PackageCommand.refresh))
 
     static let list = CommandSpec(
         name: "list", summary: "list the subtitle and caption renditions of a master, Subweave's and others'",
@@ -217,7 +235,8 @@ enum CommandTable {
         discussion: """
             Each rendition with its identity (external:<source ID>:<language> or cea608:CCn), source ID,
             language, name, flags, cue count and folder; renditions Subweave did not create are marked as such.
-            """)
+            """,
+        run: Handler(ListCommand.run))
 
     static let batch = CommandSpec(
         name: "batch", summary: "package every title of a catalogue (JSON lines), several at once",
@@ -241,7 +260,8 @@ enum CommandTable {
             Indexed Job), AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job) or SLURM_ARRAY_TASK_ID (Slurm array
             job) splits one catalogue over N workers. --root confines a catalogue that comes from elsewhere:
             a line naming a path outside the folder, or a URL, fails with the reason and nothing of it is read.
-            """)
+            """,
+        run: Handler(BatchCommand.run))
 
     static let cues = CommandSpec(
         name: "cues", summary: "print the cues a subtitle file yields, as the packager uses them",
@@ -250,7 +270,8 @@ enum CommandTable {
         discussion: """
             Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
             with no cue prints an empty list.
-            """)
+            """,
+        run: Handler(CuesCommand.run))
 
     static let convert = CommandSpec(
         name: "convert", summary: "convert a subtitle file to WebVTT (or SubRip)",
@@ -259,7 +280,8 @@ enum CommandTable {
             Option.output.explained("write here instead of stdout"),
             Option.to,
         ] + timing + [Option.format, Option.encoding, Option.limit].grouped("READING"),
-        discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.")
+        discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.",
+        run: Handler(ConvertCommand.run))
 
     static let validate = CommandSpec(
         name: "validate", summary: "check a presentation's subtitle and caption rules",
@@ -269,13 +291,15 @@ enum CommandTable {
             Checks the subtitle and caption rules of RFC 8216bis and Apple's HLS Authoring Spec on a master and
             on the playlists and WebVTT segments it names, with the video's own timestamps. Each finding has a
             severity, the file and line, the rule and its identifier. Exit status 1 when there is an error.
-            """)
+            """,
+        run: Handler(ValidateCommand.run))
 
     static let inspect = CommandSpec(
         name: "inspect", summary: "list the media selection as AVFoundation presents it",
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [Option.locale, Option.json],
-        discussion: "Lists the audible, legible and visual groups and, for the locales given, what a player selects at load.")
+        discussion: "Lists the audible, legible and visual groups and, for the locales given, what a player selects at load.",
+        run: Handler(InspectCommand.run))
 
     static let captions = CommandSpec(
         name: "captions", summary: "decode the CEA-608 and CEA-708 captions of a TS, fMP4 or MCC file or a master's video",
@@ -284,11 +308,13 @@ enum CommandTable {
         discussion: """
             Prints the cues per service (CC1-CC4, SERVICE1-SERVICE63), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
             video access units, stopping at the first printable character.
-            """)
+            """,
+        run: Handler(CaptionsCommand.run))
 
     static let completions = CommandSpec(
         name: "completions", summary: "print a shell completion script",
         positionals: [PositionalSpec(name: "bash|zsh", help: "the shell")],
         options: [],
-        discussion: "bash: `source <(subweave completions bash)`; zsh: `subweave completions zsh > ~/.zfunc/_subweave`.")
+        discussion: "bash: `source <(subweave completions bash)`; zsh: `subweave completions zsh > ~/.zfunc/_subweave`.",
+        run: Handler(CompletionsCommand.run))
 }

@@ -4,25 +4,8 @@ import Subweave
 /// Runs a parsed command: each reads its arguments, calls the library, and prints the result.
 enum Commands {
     static func run(_ name: String, _ context: Context) async throws -> Int32 {
-        switch name {
-        case "package": return try await PackageCommand.run(context)
-        case "list": return try await ListCommand.run(context)
-        case "remove": return try await PackageCommand.remove(context)
-        case "refresh": return try await PackageCommand.refresh(context)
-        case "batch": return try await BatchCommand.run(context)
-        case "cues": return try await CuesCommand.run(context)
-        case "convert": return try await ConvertCommand.run(context)
-        case "validate": return try await ValidateCommand.run(context)
-        case "inspect": return try await InspectCommand.run(context)
-        case "captions": return try await CaptionsCommand.run(context)
-        case "sync": return try await SyncCommand.run(context)
-        case "report": return try await ReportCommand.run(context)
-        case "completions":
-            Output.raw(HelpText.completions(context.arguments.positionals[0]))
-            return 0
-        default:
-            throw CommandError(message: "the command \(name) is declared but has no handler")
-        }
+        guard let command = CommandTable.named(name) else { throw CommandError(message: "unknown command \(name)") }
+        return try await command.run.call(context)
     }
 
     /// A resource loader with the `--limit` options applied.
@@ -47,5 +30,13 @@ enum ReadLimitsOption {
         let parts = text.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, let kind = ResourceKind(rawValue: String(parts[0])), let size = ReadLimits.parseSize(String(parts[1])) else { return nil }
         return (kind, size)
+    }
+}
+
+/// `subweave completions`.
+enum CompletionsCommand {
+    static func run(_ context: Context) async throws -> Int32 {
+        Output.raw(HelpText.completions(context.arguments.positionals[0]))
+        return 0
     }
 }
