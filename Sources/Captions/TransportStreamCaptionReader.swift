@@ -140,7 +140,7 @@ package struct TransportStreamCaptions: Sendable {
     package let accessUnits: Int
     package let captionDataUnits: Int
     /// What was read although malformed, skipped or lost, each naming its byte offset.
-    package let notes: [String]
+    package var notes: [String]
     /// The DVB teletext subtitle pages, timed as the services are.
     package var teletext: [(page: String, language: String?, cues: [Cue])] = []
 
@@ -174,6 +174,12 @@ package struct TransportStreamCaptions: Sendable {
             services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
             announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0,
             notes: reader.notes)
+        if teletext.decoder.damagedBytes > 0 {
+            result.notes.append(
+                "teletext: \(teletext.decoder.damagedBytes) byte(s) failed their parity or Hamming check (a character shown as a space, a packet or header skipped)"
+            )
+        }
+        if teletext.untimedPackets > 0 { result.notes.append("teletext: \(teletext.untimedPackets) PES packet(s) carry no PTS; their pages were skipped") }
         result.teletext = teletext.subtitlePages.map { page in
             (
                 page.page, page.language,

@@ -27,6 +27,15 @@ struct TeletextTests {
         #expect(TeletextCoding.hamming(0x15 ^ 0x03) == nil, "two wrong bits are refused")
     }
 
+    /// A character whose parity fails is shown as a space and counted, never dropped in silence.
+    @Test func parityErrorsAreSpacesAndCounted() {
+        var decoder = TeletextDecoder()
+        let odd = { (c: UInt8) -> UInt8 in c.nonzeroBitCount % 2 == 0 ? c | 0x80 : c }
+        let text = decoder.line([odd(0x41), 0x41, odd(0x42)], national: 0, boxed: false)  // 0x41 alone has even parity
+        #expect(text == "A B")
+        #expect(decoder.damagedBytes == 1)
+    }
+
     @Test func pagesRowsAndTimes() {
         let stream = TeletextStream(transmissions: [
             .init(
