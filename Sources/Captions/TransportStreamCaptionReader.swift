@@ -179,6 +179,11 @@ package struct TransportStreamCaptions: Sendable {
                 "teletext: \(teletext.decoder.damagedBytes) byte(s) failed their parity or Hamming check (a character shown as a space, a packet or header skipped)"
             )
         }
+        if teletext.decoder.undecodedCharacters > 0 {
+            result.notes.append(
+                "teletext: \(teletext.decoder.undecodedCharacters) character(s) of pages designated a Cyrillic, Greek, Arabic or Hebrew set, which Subweave does not decode yet: shown as U+FFFD"
+            )
+        }
         if teletext.untimedPackets > 0 { result.notes.append("teletext: \(teletext.untimedPackets) PES packet(s) carry no PTS; their pages were skipped") }
         result.teletext = teletext.subtitlePages.map { page in
             (

@@ -36,6 +36,23 @@ struct TeletextTests {
         #expect(decoder.damagedBytes == 1)
     }
 
+    /// Hamming 24/18: every 18-bit value round-trips, one wrong bit anywhere is corrected, two
+    /// are refused.
+    @Test func hamming2418() {
+        for data in [0, 1, 0x3FFFF, 0x2A55A, 0x08 << 7, 0x16 << 7] {
+            let code = TeletextStream.hamming2418(data)
+            #expect(TeletextCoding.hamming2418(code[0], code[1], code[2]) == data)
+            for bit in 0..<24 {
+                var flipped = code
+                flipped[bit / 8] ^= 1 << (bit % 8)
+                #expect(TeletextCoding.hamming2418(flipped[0], flipped[1], flipped[2]) == data, "bit \(bit) of \(data)")
+            }
+            var twice = code
+            twice[0] ^= 0x06
+            #expect(TeletextCoding.hamming2418(twice[0], twice[1], twice[2]) == nil)
+        }
+    }
+
     @Test func pagesRowsAndTimes() {
         let stream = TeletextStream(transmissions: [
             .init(
@@ -99,6 +116,35 @@ struct TeletextPeerTests {
         #expect(ourStarts == theirStarts)
         #expect(ours.first?.text == "Guten Abend\nzusammen")
         #expect(ours.last?.text == "Ärger mit ße")
+    }
+
+    /// X/28/0 character set designations: Polish (group 1) and Turkish (group 2) pages read as
+    /// ffmpeg's libzvbi reads them; a page designated Cyrillic shows U+FFFD, counted.
+    @Test func designatedSetsAsFFmpegReadsThem() throws {
+        let national: [UInt8] = [0x40, 0x24, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x7B, 0x7C, 0x7D, 0x7E]
+        let row: [UInt8] = national.flatMap { code -> [UInt8] in [code, 0x20] }
+        for (designation, expected) in [(0x08, "ą ń Ƶ Ś Ł ć ó ę ż ś ł ź"), (0x16, "İ ğ Ş Ö Ç Ü Ğ ı ş ö ç ü")] {
+            let stream = TeletextStream(transmissions: [
+                .init(seconds: 1, rows: [(22, TeletextStream.boxedRow(row))], national: designation & 7, designation: designation),
+                .init(seconds: 3, rows: [], national: designation & 7, designation: designation),
+            ])
+            var reader = TeletextStreamReader()
+            reader.feed(stream.bytes[...])
+            reader.finish(at: .zero)
+            #expect(reader.subtitlePages.first?.cues.map(\.text) == [expected])
+            let path = try Scratch.make().path + "/designated.ts"
+            try Data(stream.bytes).write(to: URL(fileURLWithPath: path))
+            let run = try Tools.run(
+                Tools.ffmpeg!,
+                ["-hide_banner", "-loglevel", "error", "-txt_format", "text", "-txt_page", "888", "-i", path, "-map", "0:0", "-c:s", "srt", "-f", "srt", "-"])
+            #expect(SubRipParser.parse(run.stdout).cues.map(\.text) == [expected], "\(run.stdout)")
+        }
+        var reader = TeletextStreamReader()
+        reader.feed(
+            TeletextStream(transmissions: [.init(seconds: 1, rows: [(22, TeletextStream.boxedRow(Array("Privet".utf8)))], designation: 0x24)]).bytes[...])
+        reader.finish(at: MediaTime(seconds: 9))
+        #expect(reader.subtitlePages.first?.cues.first?.text == String(repeating: "\u{FFFD}", count: 6))
+        #expect(reader.decoder.undecodedCharacters == 6)
     }
 
     /// GStreamer's teletextdec (also libzvbi, through another demuxer) gives the same lines.

@@ -13,8 +13,14 @@ public struct TeletextStream: Sendable {
         public var rows: [(Int, [UInt8])]
         public var national: Int
         public var subtitle: Bool
+        /// A character set designation sent in an X/28/0 packet (group × 8 + option), if any.
+        public var designation: Int?
 
-        public init(seconds: Double, magazine: Int = 8, page: UInt8 = 0x88, rows: [(Int, [UInt8])], national: Int = 0, subtitle: Bool = true) {
+        public init(
+            seconds: Double, magazine: Int = 8, page: UInt8 = 0x88, rows: [(Int, [UInt8])], national: Int = 0, subtitle: Bool = true,
+            designation: Int? = nil
+        ) {
+            self.designation = designation
             self.seconds = seconds
             self.magazine = magazine
             self.page = page
@@ -109,6 +115,11 @@ public struct TeletextStream: Sendable {
             units += [0x03, 0x2C, 0xF5, 0xE4] + packet.map { Self.reversed($0) }
         }
         unit(header(t))
+        if let designation = t.designation {
+            // X/28/0 format 1: designation code 0, then 13 triplets; the first carries the default
+            // G0 designation in its bits 8-14.
+            unit(Self.address(t.magazine, 28) + [Self.hamming[0]] + Self.hamming2418(designation << 7) + (0..<12).flatMap { _ in Self.hamming2418(0) })
+        }
         for (row, text) in t.rows { unit(Self.address(t.magazine, row) + text.map(Self.parity)) }
         // A time-filling header (page FF) ends the page: decoders store a page when the next
         // header of its magazine arrives (libzvbi does), so it is shown now, not at the next one.
@@ -144,6 +155,24 @@ public struct TeletextStream: Sendable {
 
     /// Hamming 8/4 (EN 300 706 §8.2), written out as the standard tabulates it.
     public static let hamming: [UInt8] = [0x15, 0x02, 0x49, 0x5E, 0x64, 0x73, 0x38, 0x2F, 0xD0, 0xC7, 0x8C, 0x9B, 0xA1, 0xB6, 0xFD, 0xEA]
+
+    /// Hamming 24/18 (EN 300 706 §8.3) of 18 data bits: checks at bits 1, 2, 4, 8 and 16 making
+    /// the bits whose position has theirs set odd, bit 24 making the word odd.
+    public static func hamming2418(_ data: Int) -> [UInt8] {
+        var word = 0
+        var bit = 0
+        for position in 1...23 where position & (position - 1) != 0 {
+            word |= (data >> bit & 1) << (position - 1)
+            bit += 1
+        }
+        for check in 0..<5 {
+            var parity = 0
+            for position in 1...23 where position & (1 << check) != 0 && position != 1 << check { parity ^= word >> (position - 1) & 1 }
+            word |= (parity ^ 1) << ((1 << check) - 1)
+        }
+        word |= (word.nonzeroBitCount % 2 == 0 ? 1 : 0) << 23
+        return [UInt8(word & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word >> 16 & 0xFF)]
+    }
 
     static func parity(_ code: UInt8) -> UInt8 { (code & 0x7F).nonzeroBitCount % 2 == 0 ? code | 0x80 : code & 0x7F }
 

@@ -37,6 +37,35 @@ enum TeletextCoding {
         return value < 0 ? nil : Int(value)
     }
 
+    /// The 18 data bits of a Hamming 24/18 triplet (§8.3; three bytes already reversed, the first
+    /// least significant), one wrong bit corrected; nil when two are wrong.
+    ///
+    /// Bits 1, 2, 4, 8 and 16 are checks, each making the bits whose position has it set odd, and
+    /// bit 24 makes the whole word odd; the other 18 carry the data, D1 at bit 3.
+    static func hamming2418(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int? {
+        var word = Int(a) | Int(b) << 8 | Int(c) << 16
+        var syndrome = 0
+        for check in 0..<5 {
+            var parity = 0
+            for position in 1...23 where position & (1 << check) != 0 { parity ^= word >> (position - 1) & 1 }
+            if parity == 0 { syndrome |= 1 << check }
+        }
+        let whole = word.nonzeroBitCount % 2 == 1
+        switch (syndrome, whole) {
+        case (0, true): break
+        case (0, false): word ^= 1 << 23  // the overall check bit itself
+        case (_, false) where syndrome <= 23: word ^= 1 << (syndrome - 1)
+        default: return nil  // two bits wrong
+        }
+        var data = 0
+        var bit = 0
+        for position in 1...23 where position & (position - 1) != 0 {
+            data |= (word >> (position - 1) & 1) << bit
+            bit += 1
+        }
+        return data
+    }
+
     /// A character byte (odd parity, §8.1): its 7-bit code, or nil on a parity error.
     static func parity(_ byte: UInt8) -> UInt8? {
         byte.nonzeroBitCount % 2 == 1 ? byte & 0x7F : nil
@@ -44,7 +73,8 @@ enum TeletextCoding {
 }
 
 /// The Latin G0 character set of teletext with its national option subsets (EN 300 706 §15.2,
-/// Table 36): 13 positions a page's national option (C12–C14) changes.
+/// Table 36): 13 positions a page's national option (C12–C14) changes, within the designation
+/// group that X/28 or M/29 selects (§15.2, Table 33; without one, the first group).
 enum TeletextCharacters {
     /// The positions a national option changes.
     static let nationalPositions: [UInt8] = [0x23, 0x24, 0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x7B, 0x7C, 0x7D, 0x7E]
@@ -61,10 +91,43 @@ enum TeletextCharacters {
         ["#", "ů", "č", "ť", "ž", "ý", "í", "ř", "é", "á", "ě", "ú", "š"],  // Czech, Slovak
     ]
 
-    /// The character of 7-bit `code` (0x20–0x7F) under national `option`.
-    static func character(_ code: UInt8, option: Int) -> Character {
-        if let index = nationalPositions.firstIndex(of: code) { return subsets[option < subsets.count ? option : 0][index] }
+    /// More Latin subsets, by name, for the designations beyond the first group.
+    static let polish: [Character] = ["#", "ń", "ą", "Ƶ", "Ś", "Ł", "ć", "ó", "ę", "ż", "ś", "ł", "ź"]
+    static let turkish: [Character] = ["₺", "ğ", "İ", "Ş", "Ö", "Ç", "Ü", "Ğ", "ı", "ş", "ö", "ç", "ü"]
+    static let serbianCroatianSlovenian: [Character] = ["#", "Ë", "Č", "Ć", "Ž", "Đ", "Š", "ë", "č", "ć", "ž", "đ", "š"]
+    static let romanian: [Character] = ["#", "¤", "Ţ", "Â", "Ş", "Ă", "Î", "ı", "ţ", "â", "ş", "ă", "î"]
+    static let estonian: [Character] = ["#", "õ", "Š", "Ä", "Ö", "Ž", "Ü", "Õ", "š", "ä", "ö", "ž", "ü"]
+    static let lettishLithuanian: [Character] = ["#", "$", "Š", "ė", "ę", "Ž", "č", "ū", "š", "ą", "ų", "ž", "į"]
+
+    /// The Latin subset a 7-bit designation code (group × 8 + national option) names; nil for
+    /// the codes that name a non-Latin G0 set (Cyrillic, Greek, Arabic, Hebrew) or none.
+    static func subset(code: Int) -> [Character]? {
+        switch code {
+        case 0x00...0x06: subsets[code]
+        case 0x07: subsets[0]
+        case 0x08: polish
+        case 0x09...0x0C, 0x0E: subsets[code - 8]
+        case 0x10...0x15: subsets[code - 0x10]
+        case 0x16, 0x36: turkish
+        case 0x1D: serbianCroatianSlovenian
+        case 0x1F: romanian
+        case 0x21: subsets[1]
+        case 0x22: estonian
+        case 0x23: lettishLithuanian
+        case 0x26: subsets[6]
+        default: nil
+        }
+    }
+
+    /// The character of 7-bit `code` (0x20–0x7F) in `subset`.
+    static func character(_ code: UInt8, subset: [Character]) -> Character {
+        if let index = nationalPositions.firstIndex(of: code) { return subset[index] }
         if code == 0x7F { return "■" }
         return Character(UnicodeScalar(code))
+    }
+
+    /// The character of 7-bit `code` under national `option` of the first group.
+    static func character(_ code: UInt8, option: Int) -> Character {
+        character(code, subset: subsets[option < subsets.count ? option : 0])
     }
 }

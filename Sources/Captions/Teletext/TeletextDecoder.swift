@@ -19,10 +19,15 @@ package struct TeletextDecoder {
         var rows: [Int: [UInt8]] = [:]
         var subtitle = false
         var national = 0
+        /// The page's own character set designation (X/28/0 or X/28/4), group × 8 + option.
+        var designation: Int?
+        var magazine = 8
     }
 
     /// The page number each magazine is receiving (its header last seen), if any.
     private var receiving: [Int: String] = [:]
+    /// Each magazine's default character set designation (M/29/0 or M/29/4).
+    private var magazineDesignation: [Int: Int] = [:]
     private var pages: [String: Page] = [:]
     /// Pages that got a packet in the PES being read.
     private var touched: Set<String> = []
@@ -36,6 +41,9 @@ package struct TeletextDecoder {
     package private(set) var damagedBytes = 0
     /// PES packets whose data identifier is not EBU data (0x10–0x1F): skipped.
     package private(set) var foreignPackets = 0
+    /// Characters of pages whose designated G0 set is not Latin (Cyrillic, Greek, Arabic, Hebrew),
+    /// shown as U+FFFD: those sets are not decoded yet.
+    package private(set) var undecodedCharacters = 0
 
     package init() {}
 
@@ -70,7 +78,24 @@ package struct TeletextDecoder {
         } else if row <= 23, let key = receiving[magazine] {
             pages[key, default: Page()].rows[row] = Array(b[2..<42])
             touched.insert(key)
+        } else if row == 28 || row == 29, let designation = Self.designation(Array(b[2..<8])) {
+            // X/28/0 and X/28/4 designate the page's sets; M/29/0 and M/29/4 the magazine's.
+            if row == 29 {
+                magazineDesignation[magazine] = designation
+            } else if let key = receiving[magazine] {
+                pages[key]?.designation = designation
+                touched.insert(key)
+            }
         }
+    }
+
+    /// The default G0 set designation of an X/28 or M/29 packet of format 1 (designation code 0
+    /// or 4): bits 8–14 of its first Hamming 24/18 triplet; nil for another kind of packet.
+    static func designation(_ d: [UInt8]) -> Int? {
+        guard let code = TeletextCoding.hamming(d[0]), code == 0 || code == 4,
+            let triplet = TeletextCoding.hamming2418(d[1], d[2], d[3])
+        else { return nil }
+        return triplet >> 7 & 0x7F
     }
 
     /// A page header: the page number, its control bits; it ends the magazine's previous page.
@@ -91,6 +116,8 @@ package struct TeletextDecoder {
         let key = TransportStream.TeletextPageEntry.number(magazine: magazine, pageByte: UInt8(tens << 4 | units))
         let erase = n[3] & 0x08 != 0
         var page = erase ? Page() : (pages[key] ?? Page())
+        page.magazine = magazine
+        if erase { page.designation = nil }
         page.subtitle = n[5] & 0x08 != 0
         // C12, C13 and C14 are bits 1-3 of the last control nibble; C12 is the option's high bit.
         let c = n[7]
@@ -128,7 +155,8 @@ package struct TeletextDecoder {
     mutating func render(_ page: Page) -> (String, CueSettings) {
         var lines: [(row: Int, text: String)] = []
         for row in page.rows.keys.sorted() {
-            let text = line(page.rows[row] ?? [], national: page.national, boxed: page.subtitle)
+            let code = ((page.designation ?? magazineDesignation[page.magazine] ?? 0) & ~7) | page.national
+            let text = line(page.rows[row] ?? [], subset: TeletextCharacters.subset(code: code), boxed: page.subtitle)
             if !text.isEmpty { lines.append((row, text)) }
         }
         guard let first = lines.first, let last = lines.last else { return ("", CueSettings()) }
@@ -146,6 +174,11 @@ package struct TeletextDecoder {
     /// One row: characters of the G0 set with the page's national option, spacing attributes as
     /// spaces, colours as WebVTT classes, only boxed text on a subtitle page; spaces collapsed.
     mutating func line(_ bytes: [UInt8], national: Int, boxed: Bool) -> String {
+        line(bytes, subset: TeletextCharacters.subset(code: national), boxed: boxed)
+    }
+
+    /// One row read with a Latin `subset`; nil (a set not decoded) shows each character as U+FFFD.
+    mutating func line(_ bytes: [UInt8], subset: [Character]?, boxed: Bool) -> String {
         var out = ""
         var colour: String?
         var inBox = !boxed
@@ -187,7 +220,12 @@ package struct TeletextDecoder {
                 piece += " "
             }
             pendingSpace = false
-            piece.append(TeletextCharacters.character(code, option: national))
+            if let subset {
+                piece.append(TeletextCharacters.character(code, subset: subset))
+            } else {
+                undecodedCharacters += 1
+                piece.append("\u{FFFD}")
+            }
         }
         flush()
         return out
