@@ -225,12 +225,20 @@ package enum MCCReader {
         return .success((data, frameRate, checksumOK))
     }
 
+    /// The most bytes a line may stand for: an ancillary packet holds at most 255 data words
+    /// (a CDP's length is one byte), so more is not caption data; a line of nine-fold letters
+    /// would otherwise make 27 bytes of each byte of the file.
+    static let longestPacket = 1024
+
     /// The bytes a line's data stands for: hexadecimal pairs and the MCC letters.
     static func expand(_ payload: Substring) -> Result<[UInt8], Problem> {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(payload.utf8.count)
+        bytes.reserveCapacity(min(payload.utf8.count, longestPacket))
         var high: UInt8?
         for (offset, c) in payload.utf8.enumerated() {
+            guard bytes.count <= longestPacket else {
+                return .failure(.notCaptionData("its data stands for more than \(longestPacket) bytes, longer than any caption distribution packet"))
+            }
             if let nibble = hexValue(c) {
                 if let h = high {
                     bytes.append(h << 4 | nibble)

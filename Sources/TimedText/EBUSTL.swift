@@ -164,7 +164,9 @@ package enum EBUSTLReader {
                 return
             }
             if !decoded.text.isEmpty { cumulative.append((start, end, decoded.text, settings)) }
-            if status == 3 { flushCumulative() }
+            // A set is a few rows of a screen; a hostile file that never ends one would make each
+            // flush quadratic: past 64 subtitles the set is shown as it stands and a new one begins.
+            if status == 3 || cumulative.count >= 64 { flushCumulative() }
         }
 
         /// A cumulative set (status 1, 2…, 3): each subtitle adds its rows below those shown;

@@ -261,3 +261,13 @@ struct SCCTests {
         #expect(warnings.first?.message.contains("xyz!") == true)
     }
 }
+
+/// MCC data lines are bounded by what a caption distribution packet can hold.
+struct MCCBoundsTests {
+    @Test func aLineOfNineFoldLettersIsSkipped() throws {
+        let text = "File Format=MacCaption_MCC V1.0\n\n00:00:00:00\t" + String(repeating: "O", count: 200_000) + "\n"
+        let read = try MCCReader.read(text)
+        #expect(read.packets == 0)
+        #expect(read.warnings.contains { $0.message.contains("longer than any caption distribution packet") })
+    }
+}

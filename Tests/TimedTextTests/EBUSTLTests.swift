@@ -163,3 +163,20 @@ struct EBUSTLPeerTests {
         }
     }
 }
+
+/// Hostile STL files stay linear.
+struct EBUSTLBoundsTests {
+    /// 20,000 subtitles of one cumulative set that never ends: read in linear time (sets are cut
+    /// at 64), every subtitle shown.
+    @Test func aCumulativeSetThatNeverEnds() throws {
+        var blocks: [STLFile.Block] = []
+        for i in 0..<20_000 {
+            let minutes = UInt8(i / 1500 % 60), seconds = UInt8(i / 25 % 60), frames = UInt8(i % 25)
+            let text: [UInt8] = Array("row \(i)".utf8)
+            blocks.append(STLFile.Block(UInt16(i & 0xFFFF), (0, minutes, seconds, frames), (1, 0, 0, 0), text, cumulative: i == 0 ? 1 : 2))
+        }
+        let read = try EBUSTLReader.read(STLFile(blocks: blocks).bytes)
+        #expect(read.cues.contains { $0.text.hasSuffix("row 19999") })
+        #expect(read.cues.allSatisfy { $0.text.split(separator: "\n").count <= 64 })
+    }
+}
