@@ -53,6 +53,19 @@ struct TeletextTests {
         }
     }
 
+    /// A broadcast's other pages (an index page 100, not a subtitle page nor announced as one)
+    /// are received but make no cues.
+    @Test func otherPagesMakeNoCues() {
+        let stream = TeletextStream(transmissions: [
+            .init(seconds: 1, magazine: 1, page: 0x00, rows: [(1, Array("INDEX".utf8) + [UInt8](repeating: 0x20, count: 35))], subtitle: false),
+            .init(seconds: 2, rows: [(22, TeletextStream.boxedRow(Array("Subtitle".utf8)))]),
+            .init(seconds: 4, rows: []),
+        ])
+        let reader = Self.decode(stream)
+        #expect(reader.subtitlePages.map(\.page) == ["888"])
+        #expect(reader.decoder.cues["100"] == nil)
+    }
+
     @Test func pagesRowsAndTimes() {
         let stream = TeletextStream(transmissions: [
             .init(

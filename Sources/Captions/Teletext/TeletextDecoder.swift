@@ -37,6 +37,10 @@ package struct TeletextDecoder {
     package private(set) var cues: [String: [Cue]] = [:]
     /// Pages whose header said subtitle (C6).
     package private(set) var subtitlePages: Set<String> = []
+    /// Pages the stream's descriptor lists as subtitles, shown even without C6.
+    ///
+    /// Other pages (a broadcast's news and index pages) are received but never made into cues.
+    package var announcedSubtitlePages: Set<String> = []
     /// Bytes that failed their parity or Hamming check (read as spaces or skipped).
     package private(set) var damagedBytes = 0
     /// PES packets whose data identifier is not EBU data (0x10–0x1F): skipped.
@@ -130,7 +134,7 @@ package struct TeletextDecoder {
 
     /// Shows page `key` as it is now, from `time`.
     private mutating func show(_ key: String, at time: MediaTime) {
-        guard let page = pages[key] else { return }
+        guard let page = pages[key], page.subtitle || announcedSubtitlePages.contains(key) || shown[key] != nil else { return }
         let (text, settings) = render(page)
         if let current = shown[key] {
             if current.text == text && current.settings == settings { return }

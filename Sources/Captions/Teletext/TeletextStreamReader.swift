@@ -36,6 +36,9 @@ package struct TeletextStreamReader {
     }
 
     private mutating func add(_ packet: TransportStreamDemuxer.PESPacket) {
+        if decoder.announcedSubtitlePages.isEmpty {
+            decoder.announcedSubtitlePages = Set(announcedPages.filter(\.isSubtitles).map(\.number))
+        }
         guard let pts = packet.pts else {
             untimedPackets += 1
             return
