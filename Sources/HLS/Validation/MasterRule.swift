@@ -11,7 +11,6 @@ struct MasterRule: Sendable {
     }
 
     func check(_ context: MasterContext, _ sink: inout FindingSink) {
-        sink.ruleID = id
         body(context, &sink)
     }
 }

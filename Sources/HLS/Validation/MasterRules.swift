@@ -17,6 +17,65 @@ package enum MasterRules {
     /// The rules, by identifier.
     package static var identifiers: [String] { rules.map(\.id) }
 
+    // MARK: - Rows
+
+    // Each rule's rows: its identifier, severity, reference and requirement, stated once; the
+    // checks below say only where and what they found. A requirement that names the attribute
+    // found is completed where it is found (``RuleRow/requiring(_:)``).
+    static let masterAttributeOnce = RuleRow("master.attribute-once", .error, "RFC 8216bis §4.2", "an attribute name appears at most once in an attribute list")
+    static let masterVersionOnce = RuleRow("master.version-once", .error, "RFC 8216bis §4.4.1.2", "a playlist has at most one EXT-X-VERSION tag")
+    static let mediaType = RuleRow("media.type", .error, "RFC 8216bis §4.4.6.1", "EXT-X-MEDIA requires TYPE")
+    static let mediaTypeValue = RuleRow(
+        "media.type", .error, "RFC 8216bis §4.4.6.1", "TYPE is an enumerated-string: AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS, unquoted")
+    static let mediaGroupIdAndName = RuleRow("media.group-id-and-name", .error, "RFC 8216bis §4.4.6.1", "")
+    static let mediaYesNo = RuleRow("media.yes-no", .error, "RFC 8216bis §4.4.6.1", "")
+    static let mediaDefaultAutoselect = RuleRow(
+        "media.default-autoselect", .error, "RFC 8216bis §4.4.6.1", "if AUTOSELECT is present, it is YES when DEFAULT is YES")
+    static let mediaLanguage = RuleRow("media.language", .error, "RFC 8216bis §4.4.6.1", "LANGUAGE is a BCP 47 (RFC 5646) language tag")
+    static let mediaLanguagePresent = RuleRow(
+        "media.language", .warning, "Apple HLS Authoring Spec 4.4", "every audio, subtitle and caption rendition has a LANGUAGE")
+    static let subtitlesUri = RuleRow("subtitles.uri", .error, "RFC 8216bis §4.4.6.1", "URI is required for TYPE=SUBTITLES")
+    static let subtitlesForcedAutoselect = RuleRow(
+        "subtitles.forced-autoselect", .warning, "Apple HLS Authoring Spec 5.11", "forced subtitle renditions are AUTOSELECT=YES")
+    static let mediaSdhAutoselect = RuleRow(
+        "media.sdh-autoselect", .warning, "Apple HLS Authoring Spec 4.6", "SDH subtitle and caption renditions are AUTOSELECT=YES")
+    static let subtitlesSdhCharacteristics = RuleRow(
+        "subtitles.sdh-characteristics", .warning, "Apple HLS Authoring Spec 4.5",
+        "SDH subtitles carry both transcribes-spoken-dialog and describes-music-and-sound")
+    static let captionsNoUri = RuleRow(
+        "captions.no-uri", .error, "RFC 8216bis §4.4.6.1", "URI must not appear for TYPE=CLOSED-CAPTIONS (captions ride in the video)")
+    static let captionsInstreamId = RuleRow("captions.instream-id", .error, "RFC 8216bis §4.4.6.1", "INSTREAM-ID is required for TYPE=CLOSED-CAPTIONS")
+    static let captionsInstreamIdValue = RuleRow(
+        "captions.instream-id", .error, "RFC 8216bis §4.4.6.1", "INSTREAM-ID is a quoted-string: \"CC1\"…\"CC4\" or \"SERVICE1\"…\"SERVICE63\"")
+    static let captionsServiceNeedsVersion7 = RuleRow(
+        "captions.service-needs-version-7", .error, "RFC 8216bis §7", "INSTREAM-ID \"SERVICEn\" (CEA-708) requires EXT-X-VERSION 7 or higher")
+    static let mediaForcedOnlySubtitles = RuleRow("media.forced-only-subtitles", .error, "RFC 8216bis §4.4.6.1", "FORCED appears only with TYPE=SUBTITLES")
+    static let mediaInstreamIdOnlyCaptions = RuleRow(
+        "media.instream-id-only-captions", .error, "RFC 8216bis §4.4.6.1", "INSTREAM-ID is for TYPE=CLOSED-CAPTIONS only")
+    static let groupOneDefault = RuleRow("group.one-default", .error, "RFC 8216bis §4.4.6.1.1", "at most one rendition of a group has DEFAULT=YES")
+    static let groupUniqueNames = RuleRow("group.unique-names", .error, "RFC 8216bis §4.4.6.1", "NAME is unique among the renditions of a group")
+    static let groupAutoselectDistinct = RuleRow(
+        "group.autoselect-distinct", .warning, "RFC 8216bis §4.4.6.1.1",
+        "AUTOSELECT=YES renditions of a group differ in LANGUAGE, ASSOC-LANGUAGE, FORCED or CHARACTERISTICS")
+    static let groupSameMembers = RuleRow("group.same-members", .error, "RFC 8216bis §4.4.6.1.1", "several groups of one TYPE hold the same set of renditions")
+    static let variantBandwidth = RuleRow("variant.bandwidth", .error, "RFC 8216bis §4.4.6.2", "EXT-X-STREAM-INF requires BANDWIDTH")
+    static let variantGroupReferences = RuleRow("variant.group-references", .error, "RFC 8216bis §4.4.6.2", "")
+    static let variantSubtitlesPresent = RuleRow(
+        "variant.subtitles-present", .warning, "RFC 8216bis §4.4.6.2", "a variant that offers subtitles names their group in SUBTITLES")
+    static let variantClosedCaptions = RuleRow(
+        "variant.closed-captions", .warning, "Apple Technical Q&A QA1801", "a variant says CLOSED-CAPTIONS (a group, or NONE without in-band captions)")
+    static let variantClosedCaptionsValue = RuleRow(
+        "variant.closed-captions", .error, "RFC 8216bis §4.4.6.2", "CLOSED-CAPTIONS is a quoted GROUP-ID or the enumerated-string NONE, unquoted")
+    static let variantClosedCaptionsGroup = RuleRow(
+        "variant.closed-captions", .error, "RFC 8216bis §4.4.6.2", "CLOSED-CAPTIONS names the GROUP-ID of EXT-X-MEDIA tags with TYPE=CLOSED-CAPTIONS")
+    static let variantClosedCaptionsQuoted = RuleRow("variant.closed-captions", .error, "RFC 8216bis §4.4.6.2", "CLOSED-CAPTIONS is a quoted GROUP-ID or NONE")
+    static let variantNoneEverywhere = RuleRow(
+        "variant.none-everywhere", .error, "RFC 8216bis §4.4.6.2", "if one variant has CLOSED-CAPTIONS=NONE, every variant does")
+    static let iframeForbidden = RuleRow("iframe.attributes", .error, "RFC 8216bis §4.4.6.3", "")
+    static let iframeURI = RuleRow("iframe.attributes", .error, "RFC 8216bis §4.4.6.3", "EXT-X-I-FRAME-STREAM-INF requires URI")
+    static let iframeBandwidthValue = RuleRow("iframe.attributes", .error, "RFC 8216bis §4.4.6.3", "BANDWIDTH is a decimal-integer (unquoted)")
+    static let iframeBandwidth = RuleRow("iframe.attributes", .error, "RFC 8216bis §4.4.6.3", "EXT-X-I-FRAME-STREAM-INF requires BANDWIDTH")
+
     static let rules: [MasterRule] = playlistRules + renditionRules + groupRules + variantRules + iFrameRules
 
     static let playlistRules: [MasterRule] = [
@@ -28,8 +87,7 @@ package enum MasterRules {
                 else { continue }
                 for duplicate in list.duplicateNames {
                     sink.add(
-                        .error, c.line(index), "RFC 8216bis §4.2", "an attribute name appears at most once in an attribute list",
-                        "\(name) has \(duplicate) more than once")
+                        MasterRules.masterAttributeOnce, c.line(index), "\(name) has \(duplicate) more than once")
                 }
             }
         },
@@ -37,8 +95,7 @@ package enum MasterRules {
             let versions = (0..<c.master.playlist.count).filter { c.master.playlist.lineClass($0) == .tag(TagName.version) }
             if versions.count > 1 {
                 sink.add(
-                    .error, c.line(versions[1]), "RFC 8216bis §4.4.1.2", "a playlist has at most one EXT-X-VERSION tag",
-                    "EXT-X-VERSION appears \(versions.count) times")
+                    MasterRules.masterVersionOnce, c.line(versions[1]), "EXT-X-VERSION appears \(versions.count) times")
             }
         },
     ]
@@ -47,14 +104,12 @@ package enum MasterRules {
         MasterRule("media.type") { c, sink in
             for r in c.renditions {
                 guard let type = r.attributes["TYPE"] else {
-                    sink.add(.error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "EXT-X-MEDIA requires TYPE", "EXT-X-MEDIA has no TYPE")
+                    sink.add(MasterRules.mediaType, c.line(r.lineIndex), "EXT-X-MEDIA has no TYPE")
                     continue
                 }
                 if r.type == nil {
                     sink.add(
-                        .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1",
-                        "TYPE is an enumerated-string: AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS, unquoted",
-                        "TYPE=\(type.rawValue) is not one of them")
+                        MasterRules.mediaTypeValue, c.line(r.lineIndex), "TYPE=\(type.rawValue) is not one of them")
                 }
             }
         },
@@ -62,7 +117,8 @@ package enum MasterRules {
             for r in c.renditions {
                 for name in ["GROUP-ID", "NAME"] where r.attributes[name]?.isQuoted != true {
                     sink.add(
-                        .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "EXT-X-MEDIA requires \(name), a quoted-string", "\(name) is missing or unquoted")
+                        MasterRules.mediaGroupIdAndName.requiring("EXT-X-MEDIA requires \(name), a quoted-string"), c.line(r.lineIndex),
+                        "\(name) is missing or unquoted")
                 }
             }
         },
@@ -71,7 +127,7 @@ package enum MasterRules {
                 for flag in ["DEFAULT", "AUTOSELECT", "FORCED"] {
                     if let value = r.attributes[flag], YesNo(rawValue: value.rawValue) == nil {
                         sink.add(
-                            .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "\(flag) is an enumerated-string, YES or NO, unquoted",
+                            MasterRules.mediaYesNo.requiring("\(flag) is an enumerated-string, YES or NO, unquoted"), c.line(r.lineIndex),
                             "\(flag)=\(value.rawValue)")
                     }
                 }
@@ -82,8 +138,7 @@ package enum MasterRules {
         MasterRule("media.default-autoselect") { c, sink in
             for r in c.renditions where r.isDefault && r.attributes["AUTOSELECT"] != nil && !r.isAutoselect {
                 sink.add(
-                    .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "if AUTOSELECT is present, it is YES when DEFAULT is YES",
-                    "rendition \"\(c.name(r))\" has DEFAULT=YES and AUTOSELECT=NO")
+                    MasterRules.mediaDefaultAutoselect, c.line(r.lineIndex), "rendition \"\(c.name(r))\" has DEFAULT=YES and AUTOSELECT=NO")
             }
         },
         MasterRule("media.language") { c, sink in
@@ -91,12 +146,11 @@ package enum MasterRules {
                 if let language = r.language {
                     if !LanguageTag.isWellFormed(language) {
                         sink.add(
-                            .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "LANGUAGE is a BCP 47 (RFC 5646) language tag",
-                            "LANGUAGE=\"\(LabelText.excerpt(language))\" is not one")
+                            MasterRules.mediaLanguage, c.line(r.lineIndex), "LANGUAGE=\"\(LabelText.excerpt(language))\" is not one")
                     }
                 } else if let type = r.type, type != .video {
                     sink.add(
-                        .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 4.4", "every audio, subtitle and caption rendition has a LANGUAGE",
+                        MasterRules.mediaLanguagePresent, c.line(r.lineIndex),
                         "\(type.rawValue) rendition \"\(c.name(r))\" has no LANGUAGE; players cannot match it to the viewer")
                 }
             }
@@ -104,14 +158,13 @@ package enum MasterRules {
         MasterRule("subtitles.uri") { c, sink in
             for r in c.renditions where r.type == .subtitles && r.uri == nil {
                 sink.add(
-                    .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "URI is required for TYPE=SUBTITLES", "subtitle rendition \"\(c.name(r))\" has no URI")
+                    MasterRules.subtitlesUri, c.line(r.lineIndex), "subtitle rendition \"\(c.name(r))\" has no URI")
             }
         },
         MasterRule("subtitles.forced-autoselect") { c, sink in
             for r in c.renditions where r.type == .subtitles && r.isForced && !r.isAutoselect {
                 sink.add(
-                    .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 5.11", "forced subtitle renditions are AUTOSELECT=YES",
-                    "forced rendition \"\(c.name(r))\" is not AUTOSELECT=YES, so it may never show")
+                    MasterRules.subtitlesForcedAutoselect, c.line(r.lineIndex), "forced rendition \"\(c.name(r))\" is not AUTOSELECT=YES, so it may never show")
             }
         },
         // AAS 4.6: a subtitle or caption rendition that transcribes spoken dialog (SDH) is
@@ -138,7 +191,7 @@ package enum MasterRules {
                 for key in order where !chosen.contains(key) {
                     guard let r = firsts[key] else { continue }
                     sink.add(
-                        .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 4.6", "SDH subtitle and caption renditions are AUTOSELECT=YES",
+                        MasterRules.mediaSdhAutoselect, c.line(r.lineIndex),
                         "\"\(c.name(r))\" transcribes spoken dialog but is not AUTOSELECT=YES, so players that look for accessible media skip it")
                 }
             }
@@ -149,30 +202,25 @@ package enum MasterRules {
                     !value.contains("public.accessibility.describes-music-and-sound")
                 else { continue }
                 sink.add(
-                    .warning, c.line(r.lineIndex), "Apple HLS Authoring Spec 4.5",
-                    "SDH subtitles carry both transcribes-spoken-dialog and describes-music-and-sound",
-                    "\"\(c.name(r))\" has only transcribes-spoken-dialog")
+                    MasterRules.subtitlesSdhCharacteristics, c.line(r.lineIndex), "\"\(c.name(r))\" has only transcribes-spoken-dialog")
             }
         },
         MasterRule("captions.no-uri") { c, sink in
             for r in c.renditions where r.type == .closedCaptions && r.uri != nil {
                 sink.add(
-                    .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "URI must not appear for TYPE=CLOSED-CAPTIONS (captions ride in the video)",
-                    "caption rendition \"\(c.name(r))\" has a URI")
+                    MasterRules.captionsNoUri, c.line(r.lineIndex), "caption rendition \"\(c.name(r))\" has a URI")
             }
         },
         MasterRule("captions.instream-id") { c, sink in
             for r in c.renditions where r.type == .closedCaptions {
                 guard let id = r.attributes["INSTREAM-ID"] else {
                     sink.add(
-                        .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "INSTREAM-ID is required for TYPE=CLOSED-CAPTIONS",
-                        "caption rendition \"\(c.name(r))\" has no INSTREAM-ID")
+                        MasterRules.captionsInstreamId, c.line(r.lineIndex), "caption rendition \"\(c.name(r))\" has no INSTREAM-ID")
                     continue
                 }
                 if !id.isQuoted || !isInstreamID(id.unquoted) {
                     sink.add(
-                        .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "INSTREAM-ID is a quoted-string: \"CC1\"…\"CC4\" or \"SERVICE1\"…\"SERVICE63\"",
-                        "INSTREAM-ID=\(id.rawValue)")
+                        MasterRules.captionsInstreamIdValue, c.line(r.lineIndex), "INSTREAM-ID=\(id.rawValue)")
                 }
             }
         },
@@ -183,22 +231,19 @@ package enum MasterRules {
             for r in c.renditions where r.type == .closedCaptions {
                 guard let id = r.attributes["INSTREAM-ID"], id.isQuoted, id.unquoted.hasPrefix("SERVICE") else { continue }
                 sink.add(
-                    .error, c.line(r.lineIndex), "RFC 8216bis §7", "INSTREAM-ID \"SERVICEn\" (CEA-708) requires EXT-X-VERSION 7 or higher",
-                    "INSTREAM-ID=\(id.rawValue) in a playlist of version \(version)")
+                    MasterRules.captionsServiceNeedsVersion7, c.line(r.lineIndex), "INSTREAM-ID=\(id.rawValue) in a playlist of version \(version)")
             }
         },
         MasterRule("media.forced-only-subtitles") { c, sink in
             for r in c.renditions where r.type != .subtitles && r.type != nil && r.attributes["FORCED"] != nil {
                 sink.add(
-                    .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "FORCED appears only with TYPE=SUBTITLES",
-                    "a \(r.type?.rawValue ?? "") rendition has FORCED")
+                    MasterRules.mediaForcedOnlySubtitles, c.line(r.lineIndex), "a \(r.type?.rawValue ?? "") rendition has FORCED")
             }
         },
         MasterRule("media.instream-id-only-captions") { c, sink in
             for r in c.renditions where r.type != .closedCaptions && r.type != nil && r.attributes["INSTREAM-ID"] != nil {
                 sink.add(
-                    .error, c.line(r.lineIndex), "RFC 8216bis §4.4.6.1", "INSTREAM-ID is for TYPE=CLOSED-CAPTIONS only",
-                    "a \(r.type?.rawValue ?? "") rendition has INSTREAM-ID")
+                    MasterRules.mediaInstreamIdOnlyCaptions, c.line(r.lineIndex), "a \(r.type?.rawValue ?? "") rendition has INSTREAM-ID")
             }
         },
     ]
@@ -209,7 +254,7 @@ package enum MasterRules {
                 let defaults = group.members.filter(\.isDefault)
                 guard defaults.count > 1 else { continue }
                 sink.add(
-                    .error, c.line(defaults[1].lineIndex), "RFC 8216bis §4.4.6.1.1", "at most one rendition of a group has DEFAULT=YES",
+                    MasterRules.groupOneDefault, c.line(defaults[1].lineIndex),
                     "\(group.type.rawValue) group \"\(group.id)\" has \(defaults.count) DEFAULT=YES renditions (\(defaults.map(c.name).joined(separator: ", ")))"
                 )
             }
@@ -219,7 +264,7 @@ package enum MasterRules {
                 for (first, again) in RenditionNames.repeats(group.members.map(\.name)) {
                     let member = group.members[again]
                     sink.add(
-                        .error, c.line(member.lineIndex), "RFC 8216bis §4.4.6.1", "NAME is unique among the renditions of a group",
+                        MasterRules.groupUniqueNames, c.line(member.lineIndex),
                         "\(group.type.rawValue) group \"\(group.id)\" has NAME \"\(c.name(member))\" twice (first on line \(c.line(group.members[first].lineIndex) ?? 0))"
                     )
                 }
@@ -235,8 +280,7 @@ package enum MasterRules {
                     ].joined(separator: "|")
                     if let other = seen[key] {
                         sink.add(
-                            .warning, c.line(member.lineIndex), "RFC 8216bis §4.4.6.1.1",
-                            "AUTOSELECT=YES renditions of a group differ in LANGUAGE, ASSOC-LANGUAGE, FORCED or CHARACTERISTICS",
+                            MasterRules.groupAutoselectDistinct, c.line(member.lineIndex),
                             "\"\(c.name(member))\" and \"\(other)\" in \(group.type.rawValue) group \"\(group.id)\" cannot be told apart for automatic selection"
                         )
                     } else {
@@ -253,8 +297,7 @@ package enum MasterRules {
             }
             for group in subtitleGroups.dropFirst() where signature(group) != signature(reference) {
                 sink.add(
-                    .error, group.members.first.flatMap { c.line($0.lineIndex) }, "RFC 8216bis §4.4.6.1.1",
-                    "several groups of one TYPE hold the same set of renditions",
+                    MasterRules.groupSameMembers, group.members.first.flatMap { c.line($0.lineIndex) },
                     "SUBTITLES group \"\(group.id)\" differs from group \"\(reference.id)\"")
             }
         },
@@ -263,7 +306,7 @@ package enum MasterRules {
     static let variantRules: [MasterRule] = [
         MasterRule("variant.bandwidth") { c, sink in
             for v in c.variants where v.attributes["BANDWIDTH"] == nil {
-                sink.add(.error, c.line(v.lineIndex), "RFC 8216bis §4.4.6.2", "EXT-X-STREAM-INF requires BANDWIDTH", "a variant has no BANDWIDTH")
+                sink.add(MasterRules.variantBandwidth, c.line(v.lineIndex), "a variant has no BANDWIDTH")
             }
         },
         MasterRule("variant.group-references") { c, sink in
@@ -272,8 +315,8 @@ package enum MasterRules {
                     guard let value = v.attributes[type.streamInfAttribute] else { continue }
                     if !value.isQuoted || c.group(type, value.unquoted) == nil {
                         sink.add(
-                            .error, c.line(v.lineIndex), "RFC 8216bis §4.4.6.2",
-                            "\(type.rawValue) names (as a quoted-string) the GROUP-ID of EXT-X-MEDIA tags with TYPE=\(type.rawValue)",
+                            MasterRules.variantGroupReferences.requiring(
+                                "\(type.rawValue) names (as a quoted-string) the GROUP-ID of EXT-X-MEDIA tags with TYPE=\(type.rawValue)"), c.line(v.lineIndex),
                             "\(type.rawValue)=\(value.rawValue) names no \(type.rawValue) group")
                     }
                 }
@@ -283,7 +326,7 @@ package enum MasterRules {
             guard c.groups.contains(where: { $0.type == .subtitles }) else { return }
             for v in c.variants where v.attributes["SUBTITLES"] == nil {
                 sink.add(
-                    .warning, c.line(v.lineIndex), "RFC 8216bis §4.4.6.2", "a variant that offers subtitles names their group in SUBTITLES",
+                    MasterRules.variantSubtitlesPresent, c.line(v.lineIndex),
                     "this variant has no SUBTITLES attribute; iOS Safari shows WebVTT only for variants that have one")
             }
         },
@@ -296,22 +339,20 @@ package enum MasterRules {
                             "the video carries \($0): declare its services in a TYPE=CLOSED-CAPTIONS group, or publish them as subtitle renditions; NONE would hide them"
                         } ?? none
                     sink.add(
-                        .warning, c.line(v.lineIndex), "Apple Technical Q&A QA1801",
-                        "a variant says CLOSED-CAPTIONS (a group, or NONE without in-band captions)",
+                        MasterRules.variantClosedCaptions, c.line(v.lineIndex),
                         "no CLOSED-CAPTIONS attribute, so Apple players may list an \"Unknown CC\" option; \(advice)")
                     continue
                 }
                 if cc.isQuoted && cc.unquoted == "NONE" {
                     sink.add(
-                        .error, c.line(v.lineIndex), "RFC 8216bis §4.4.6.2", "CLOSED-CAPTIONS is a quoted GROUP-ID or the enumerated-string NONE, unquoted",
+                        MasterRules.variantClosedCaptionsValue, c.line(v.lineIndex),
                         "CLOSED-CAPTIONS=\"NONE\" names a group called NONE; write CLOSED-CAPTIONS=NONE")
                 } else if cc.isQuoted && c.group(.closedCaptions, cc.unquoted) == nil {
                     sink.add(
-                        .error, c.line(v.lineIndex), "RFC 8216bis §4.4.6.2", "CLOSED-CAPTIONS names the GROUP-ID of EXT-X-MEDIA tags with TYPE=CLOSED-CAPTIONS",
-                        "CLOSED-CAPTIONS=\(cc.rawValue) names no caption group")
+                        MasterRules.variantClosedCaptionsGroup, c.line(v.lineIndex), "CLOSED-CAPTIONS=\(cc.rawValue) names no caption group")
                 } else if !cc.isQuoted && cc.rawValue != "NONE" {
                     sink.add(
-                        .error, c.line(v.lineIndex), "RFC 8216bis §4.4.6.2", "CLOSED-CAPTIONS is a quoted GROUP-ID or NONE", "CLOSED-CAPTIONS=\(cc.rawValue)")
+                        MasterRules.variantClosedCaptionsQuoted, c.line(v.lineIndex), "CLOSED-CAPTIONS=\(cc.rawValue)")
                 }
             }
         },
@@ -319,8 +360,7 @@ package enum MasterRules {
             let none = c.variants.filter { $0.attributes["CLOSED-CAPTIONS"]?.rawValue == "NONE" }
             if let first = none.first, none.count != c.variants.count {
                 sink.add(
-                    .error, c.line(first.lineIndex), "RFC 8216bis §4.4.6.2", "if one variant has CLOSED-CAPTIONS=NONE, every variant does",
-                    "\(none.count) of \(c.variants.count) variants say NONE")
+                    MasterRules.variantNoneEverywhere, c.line(first.lineIndex), "\(none.count) of \(c.variants.count) variants say NONE")
             }
         },
     ]
@@ -330,21 +370,20 @@ package enum MasterRules {
             for f in c.master.iFrameStreams {
                 for forbidden in ["SUBTITLES", "CLOSED-CAPTIONS", "AUDIO", "FRAME-RATE"] where f.attributes[forbidden] != nil {
                     sink.add(
-                        .error, c.line(f.lineIndex), "RFC 8216bis §4.4.6.3", "EXT-X-I-FRAME-STREAM-INF takes no \(forbidden) attribute",
+                        MasterRules.iframeForbidden.requiring("EXT-X-I-FRAME-STREAM-INF takes no \(forbidden) attribute"), c.line(f.lineIndex),
                         "an I-frame stream has \(forbidden)")
                 }
                 if f.attributes["URI"] == nil {
-                    sink.add(.error, c.line(f.lineIndex), "RFC 8216bis §4.4.6.3", "EXT-X-I-FRAME-STREAM-INF requires URI", "an I-frame stream has no URI")
+                    sink.add(MasterRules.iframeURI, c.line(f.lineIndex), "an I-frame stream has no URI")
                 }
                 if let bandwidth = f.attributes["BANDWIDTH"] {
                     if bandwidth.isQuoted || Int(bandwidth.rawValue) == nil {
                         sink.add(
-                            .error, c.line(f.lineIndex), "RFC 8216bis §4.4.6.3", "BANDWIDTH is a decimal-integer (unquoted)",
-                            "BANDWIDTH=\(bandwidth.rawValue) is not a decimal-integer")
+                            MasterRules.iframeBandwidthValue, c.line(f.lineIndex), "BANDWIDTH=\(bandwidth.rawValue) is not a decimal-integer")
                     }
                 } else {
                     sink.add(
-                        .error, c.line(f.lineIndex), "RFC 8216bis §4.4.6.3", "EXT-X-I-FRAME-STREAM-INF requires BANDWIDTH", "an I-frame stream has no BANDWIDTH"
+                        MasterRules.iframeBandwidth, c.line(f.lineIndex), "an I-frame stream has no BANDWIDTH"
                     )
                 }
             }

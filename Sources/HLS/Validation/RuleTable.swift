@@ -18,6 +18,10 @@ public struct RuleRow: Sendable, Equatable {
         self.rule = rule
         self.requirement = requirement
     }
+
+    /// The row with its requirement said of what was found (`EXT-X-MEDIA requires NAME, a
+    /// quoted-string`): for rules checked attribute by attribute.
+    public func requiring(_ requirement: String) -> RuleRow { RuleRow(id, severity, rule, requirement) }
 }
 
 extension ValidationFinding {
@@ -27,17 +31,10 @@ extension ValidationFinding {
     }
 }
 
-/// Collects findings for one file, tagged with the rule being checked.
+/// Collects findings for one file, each of a rule table's row.
 struct FindingSink {
     let file: String
-    var ruleID = ""
     var findings = ValidationFindings()
-
-    /// A finding of the rule being checked (a rule of the master table, whose findings differ in
-    /// reference and severity).
-    mutating func add(_ severity: ValidationFinding.Severity, _ line: Int?, _ rule: String, _ requirement: String, _ message: String) {
-        findings.append(ValidationFinding(severity, file: file, line: line, rule: rule, requirement: requirement, message, id: ruleID))
-    }
 
     /// A finding of `row`.
     mutating func add(_ row: RuleRow, _ line: Int?, _ message: String) {
