@@ -197,29 +197,16 @@ package enum EBUSTLReader {
 
         /// The cue settings a vertical position and justification give.
         func placement(verticalPosition vp: Int, justification: UInt8, decoded: EBUSTLText.Decoded) -> CueSettings {
-            var settings = CueSettings()
-            let rows = Double(gsi.rows)
             let height = decoded.doubleHeight && gsi.teletext ? 2 : 1
-            let position = Double(max(1, min(vp, gsi.rows)))
-            if position < rows / 2 {
-                settings.line = .percentage(Self.percent(10 + (position - 1) / rows * 80))
-                settings.lineAlign = .start
-            } else {
-                let last = min(rows, position + Double(max(decoded.rows, 1) * height) - 1)
-                settings.line = .percentage(Self.percent(10 + last / rows * 80))
-                settings.lineAlign = .end
-            }
+            let first = max(1, min(vp, gsi.rows))
+            let last = min(gsi.rows, first + max(decoded.rows, 1) * height - 1)
+            var settings = TeletextRows.placement(firstRow: first, lastRow: last, rows: gsi.rows)
             switch justification {
             case 1: settings.align = .left
             case 3: settings.align = .right
             default: break
             }
             return settings
-        }
-
-        static func percent(_ value: Double) -> String {
-            let rounded = (value * 100).rounded() / 100
-            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         }
 
         /// Ends the last set and says what was left out or misread.

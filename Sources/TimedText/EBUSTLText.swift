@@ -28,31 +28,27 @@ struct EBUSTLText {
         var undecodable: Int
     }
 
-    private struct Style: Equatable {
-        var colour: String?
-        var italic = false
-        var underline = false
-    }
-
-    private struct Run {
-        var style: Style
-        var text: String
-    }
-
-    static let colours = ["black", "red", "lime", "yellow", "blue", "magenta", "cyan", nil]
-
     /// Decodes `field` (padding already removed) read with `table`.
     static func decode(_ field: ArraySlice<UInt8>, table: Table, teletext: Bool) -> Decoded {
-        var rows: [[Run]] = [[]]
-        var style = Style()
+        var rows = [TeletextRows.Row()]
+        var style = TeletextRows.Style()
         var undecodable = 0
         var doubleHeight = false
-        func append(_ text: String) {
-            if let last = rows[rows.count - 1].last, last.style == style {
-                rows[rows.count - 1][rows[rows.count - 1].count - 1].text += text
-            } else {
-                rows[rows.count - 1].append(Run(style: style, text: text))
+        // Text of one style is gathered before it goes to the row, so a combining mark after a
+        // space stays with it (characters are graphemes of each run, not of each byte).
+        var run = "", runStyle = style
+        func endRun() {
+            for character in run {
+                if character == " " { rows[rows.count - 1].space() } else { rows[rows.count - 1].append(character, runStyle) }
             }
+            run = ""
+        }
+        func append(_ text: String) {
+            if style != runStyle {
+                endRun()
+                runStyle = style
+            }
+            run += text
         }
         var i = field.startIndex
         while i < field.endIndex {
@@ -62,11 +58,12 @@ struct EBUSTLText {
             case 0x8F:
                 i = field.endIndex
             case 0x8A:
-                rows.append([])
+                endRun()
+                rows.append(TeletextRows.Row())
                 if teletext { style.colour = nil }
             case 0x00...0x07:
                 append(" ")
-                style.colour = colours[Int(c)]
+                style.colour = TeletextRows.colourClasses[Int(c)]
             case 0x80, 0x81:
                 style.italic = c == 0x80
             case 0x82, 0x83:
@@ -87,45 +84,9 @@ struct EBUSTLText {
                 i += used
             }
         }
-        let lines = rows.map(line).filter { !$0.isEmpty }
+        endRun()
+        let lines = rows.map(\.cueText).filter { !$0.isEmpty }
         return Decoded(text: lines.joined(separator: "\n"), rows: lines.count, doubleHeight: doubleHeight, undecodable: undecodable)
-    }
-
-    /// One row as cue text: spaces collapsed and trimmed (teletext pads rows to centre them), each
-    /// run in the tags its style asks for, spaces outside them.
-    private static func line(_ runs: [Run]) -> String {
-        var out = ""
-        var piece = ""
-        var pieceStyle = Style()
-        var pendingSpace = false
-        for run in runs {
-            for character in run.text {
-                if character == " " {
-                    if !out.isEmpty || !piece.isEmpty { pendingSpace = true }
-                    continue
-                }
-                if run.style != pieceStyle {
-                    out += wrap(piece, pieceStyle)
-                    piece = ""
-                    pieceStyle = run.style
-                    if pendingSpace { out += " " }
-                } else if pendingSpace {
-                    piece += " "
-                }
-                pendingSpace = false
-                piece.append(character)
-            }
-        }
-        return out + wrap(piece, pieceStyle)
-    }
-
-    private static func wrap(_ text: String, _ style: Style) -> String {
-        guard !text.isEmpty else { return "" }
-        var out = CueText.escaped(text)
-        if style.underline { out = "<u>\(out)</u>" }
-        if style.italic { out = "<i>\(out)</i>" }
-        if let colour = style.colour { out = "<c.\(colour)>\(out)</c>" }
-        return out
     }
 
     /// The character byte `c` (0xA0–0xFF) starts in `table` (U+FFFD when the table has none

@@ -164,14 +164,7 @@ package struct TeletextDecoder {
             if !text.isEmpty { lines.append((row, text)) }
         }
         guard let first = lines.first, let last = lines.last else { return ("", CueSettings()) }
-        var settings = CueSettings()
-        if first.row < 12 {
-            settings.line = .percentage(Self.percent(10 + Double(first.row - 1) / 23 * 80))
-            settings.lineAlign = .start
-        } else {
-            settings.line = .percentage(Self.percent(10 + Double(last.row) / 23 * 80))
-            settings.lineAlign = .end
-        }
+        let settings = TeletextRows.placement(firstRow: first.row, lastRow: last.row, rows: 23)
         return (lines.map(\.text).joined(separator: "\n"), settings)
     }
 
@@ -183,62 +176,38 @@ package struct TeletextDecoder {
 
     /// One row read with a Latin `subset`; nil (a set not decoded) shows each character as U+FFFD.
     mutating func line(_ bytes: [UInt8], subset: [Character]?, boxed: Bool) -> String {
-        var out = ""
+        var row = TeletextRows.Row()
         var colour: String?
         var inBox = !boxed
-        var piece = ""
-        var pieceColour: String?
-        var pendingSpace = false
-        func flush() {
-            guard !piece.isEmpty else { return }
-            let escaped = CueText.escaped(piece)
-            out += pieceColour.map { "<c.\($0)>\(escaped)</c>" } ?? escaped
-            piece = ""
-        }
         for byte in bytes {
             guard let code = TeletextCoding.parity(byte) else {
                 damagedBytes += 1
-                if inBox, !(out.isEmpty && piece.isEmpty) { pendingSpace = true }
+                if inBox { row.space() }
                 continue
             }
             if code < 0x20 {
                 switch code {
-                case 0x00...0x07: colour = Self.colours[Int(code)]
+                case 0x00...0x07: colour = TeletextRows.colourClasses[Int(code)]
                 case 0x0A: inBox = !boxed
                 case 0x0B: inBox = true
                 default: break
                 }
-                if inBox, !(out.isEmpty && piece.isEmpty) { pendingSpace = true }
+                if inBox { row.space() }
                 continue
             }
             guard inBox else { continue }
             if code == 0x20 {
-                if !(out.isEmpty && piece.isEmpty) { pendingSpace = true }
+                row.space()
                 continue
             }
-            if colour != pieceColour {
-                flush()
-                pieceColour = colour
-                if pendingSpace { out += " " }
-            } else if pendingSpace {
-                piece += " "
-            }
-            pendingSpace = false
             if let subset {
-                piece.append(TeletextCharacters.character(code, subset: subset))
+                row.append(TeletextCharacters.character(code, subset: subset), TeletextRows.Style(colour: colour))
             } else {
                 undecodedCharacters += 1
-                piece.append("\u{FFFD}")
+                row.append("\u{FFFD}", TeletextRows.Style(colour: colour))
             }
         }
-        flush()
-        return out
+        return row.cueText
     }
 
-    static let colours: [String?] = ["black", "red", "lime", "yellow", "blue", "magenta", "cyan", nil]
-
-    static func percent(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
 }
