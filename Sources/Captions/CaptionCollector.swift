@@ -16,7 +16,7 @@ package struct CaptionCollector: CaptionSink {
     /// that streams cues out keeps memory flat).
     package mutating func take() -> [(service: CaptionService, cue: Cue)] {
         var out: [(CaptionService, Cue)] = []
-        for service in CaptionService.allCases { for cue in cues[service] ?? [] { out.append((service, cue)) } }
+        for service in cues.keys.sorted() { for cue in cues[service] ?? [] { out.append((service, cue)) } }
         cues = [:]
         return out
     }

@@ -1,21 +1,30 @@
 import TimedText
 
 /// An in-band caption service: CEA-608's CC1 to CC4 (CTA-608-E: field 1 carries CC1/CC2, field 2
-/// CC3/CC4; the data-channel bit of the control codes selects the first or second of a field), or
-/// a CEA-708 DTVCC service, SERVICE1 to SERVICE63 (HLS's INSTREAM-ID spelling).
-public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, Codable, CaseIterable, CustomStringConvertible {
+/// CC3/CC4; the data-channel bit of the control codes selects the first or second of a field), a
+/// CEA-708 DTVCC service, SERVICE1 to SERVICE63 (HLS's INSTREAM-ID spelling), or a DVB teletext
+/// subtitle page, written as viewers key it: `888`, `8A0` (a magazine 1–8 and two hexadecimal
+/// digits).
+public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     public let rawValue: String
-    /// The 708 service number (1–63), or nil for a 608 channel.
+    /// The 708 service number (1–63), or nil for a 608 channel or a teletext page.
     public let serviceNumber: Int?
+    /// Whether it is a DVB teletext page (HLS cannot declare it in-band: it is published only as
+    /// a subtitle rendition).
+    public let isTeletext: Bool
 
     public init?(rawValue: String) {
         let upper = rawValue.uppercased()
         if ["CC1", "CC2", "CC3", "CC4"].contains(upper) {
             self.rawValue = upper
             serviceNumber = nil
+            isTeletext = false
         } else if upper.hasPrefix("SERVICE"), let n = Int(upper.dropFirst(7)), (1...63).contains(n), String(n) == upper.dropFirst(7) {
             self.rawValue = "SERVICE\(n)"
             serviceNumber = n
+            isTeletext = false
+        } else if let page = Self.teletextPage(upper) {
+            self = page
         } else {
             return nil
         }
@@ -24,15 +33,35 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
     private init(cc number: Int) {
         rawValue = "CC\(number)"
         serviceNumber = nil
+        isTeletext = false
     }
+
+    private init(page: String) {
+        rawValue = page
+        serviceNumber = nil
+        isTeletext = true
+    }
+
+    /// A teletext page number: a magazine digit 1–8 and two hexadecimal digits.
+    private static func teletextPage(_ text: String) -> CaptionService? {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == 3, ("1"..."8").contains(scalars[0]), scalars.dropFirst().allSatisfy({ $0.properties.isASCIIHexDigit }) else {
+            return nil
+        }
+        return CaptionService(page: text.uppercased())
+    }
+
+    /// The teletext page `number` (`888`), if it is one.
+    public static func teletext(_ number: String) -> CaptionService? { teletextPage(number) }
 
     public static let cc1 = CaptionService(cc: 1), cc2 = CaptionService(cc: 2), cc3 = CaptionService(cc: 3), cc4 = CaptionService(cc: 4)
 
     /// A 708 service, 1–63.
     public static func dtvcc(_ number: Int) -> CaptionService? { CaptionService(rawValue: "SERVICE\(number)") }
 
-    /// Every service: the four 608 channels, then the 63 708 services.
-    public static let allCases: [CaptionService] = [.cc1, .cc2, .cc3, .cc4] + (1...63).compactMap(dtvcc)
+    /// Every CEA service: the four 608 channels, then the 63 708 services (teletext pages are
+    /// not listed: they are found in the stream).
+    public static let cea: [CaptionService] = [.cc1, .cc2, .cc3, .cc4] + (1...63).compactMap(dtvcc)
 
     init(field: Int, channel: Int) {
         switch (field, channel) {
@@ -47,16 +76,21 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
     public var isDTVCC: Bool { serviceNumber != nil }
 
     /// The line-21 field that carries a 608 channel: 1 for CC1 and CC2, 2 for CC3 and CC4; nil
-    /// for a 708 service.
+    /// for a 708 service or a teletext page.
     public var field: Int? {
-        guard serviceNumber == nil else { return nil }
+        guard serviceNumber == nil, !isTeletext else { return nil }
         return self == .cc1 || self == .cc2 ? 1 : 2
     }
 
     public var description: String { rawValue }
 
-    /// 608 channels first, then 708 services by number.
+    /// How its renditions are read (`ingest_format`) and named in identities: `cea608`,
+    /// `cea708` or `teletext`.
+    public var family: String { isTeletext ? "teletext" : isDTVCC ? "cea708" : "cea608" }
+
+    /// 608 channels first, then 708 services by number, then teletext pages.
     public static func < (a: CaptionService, b: CaptionService) -> Bool {
+        if a.isTeletext || b.isTeletext { return a.isTeletext == b.isTeletext ? a.rawValue < b.rawValue : b.isTeletext }
         switch (a.serviceNumber, b.serviceNumber) {
         case (nil, nil): return a.rawValue < b.rawValue
         case (nil, _): return true

@@ -2,12 +2,19 @@ import Containers
 import Timebase
 import TimedText
 
-/// Reads captions from an MPEG-TS byte stream fed in chunks.
+/// Reads captions from an MPEG-TS byte stream fed in chunks: the video's CEA-608/708 services
+/// and the subtitle pages of a DVB teletext stream beside it, on one timeline.
 package struct TransportStreamCaptionReader {
     private var demuxer = TransportStreamDemuxer(pictureData: NALUnits.Codec.pictureData(streamType:))
     package private(set) var decoder: CaptionDecoder?
+    /// The teletext stream's subtitle pages (nothing is read past the PMT when there is none).
+    package private(set) var teletext: TeletextStreamReader
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
-    package var timeOf: (Int64) -> MediaTime
+    package var timeOf: (Int64) -> MediaTime {
+        didSet { teletext.timeOf = timeOf }
+    }
+    /// The video cannot carry SEI captions (its codec is not H.264, HEVC or MPEG-2 video).
+    package private(set) var videoCannotCarryCaptions = false
     private var lastPTS: Int64?
     /// The stream type of the video, once known; nil codec means no SEI captions are possible.
     package private(set) var videoStreamType: UInt8?
@@ -25,15 +32,25 @@ package struct TransportStreamCaptionReader {
     package init(accessUnitLimit: Int? = nil, timeOf: @escaping (Int64) -> MediaTime) {
         self.accessUnitLimit = accessUnitLimit
         self.timeOf = timeOf
+        teletext = TeletextStreamReader(timeOf: timeOf)
     }
 
     /// What was read although malformed or skipped, each naming its file and byte offset.
     package private(set) var notes: [String] = []
 
     /// Feeds bytes (of the file `label`, when they are a file of their own); returns false once
-    /// nothing more is wanted (no SEI codec, or the limit reached).
+    /// nothing more is wanted (no SEI codec and no teletext, or a bounded look is over).
     package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) -> Bool {
         guard !finished else { return false }
+        teletext.feed(bytes)
+        if accessUnitLimit != nil && teletext.firstText != nil {
+            finished = true
+            return false
+        }
+        if videoCannotCarryCaptions {
+            finished = teletext.absent
+            return !finished
+        }
         var units: [(Int64, [UInt8])] = []
         let base = label == nil ? 0 : demuxer.position
         var withoutPTS = 0
@@ -48,7 +65,11 @@ package struct TransportStreamCaptionReader {
             videoStreamType = video.streamType
             videoLanguage = video.language
             announcedServices = video.captionServices
-            guard let codec = NALUnits.Codec(streamType: video.streamType) else { finished = true; return false }
+            guard let codec = NALUnits.Codec(streamType: video.streamType) else {
+                videoCannotCarryCaptions = true
+                finished = teletext.absent
+                return !finished
+            }
             decoder = CaptionDecoder(codec: codec)
         }
         guard var decoder else { return true }
@@ -84,6 +105,7 @@ package struct TransportStreamCaptionReader {
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
         if notes.count < Self.noteLimit { notes += demuxer.takeNotes(since: base) }
+        teletext.endOfSegment()
         guard var decoder else { return }
         self.decoder = nil
         for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
@@ -106,6 +128,8 @@ package struct TransportStreamCaptionReader {
             notes += decoder.dtvccLosses
             self.decoder = decoder
         }
+        teletext.finish(at: end ?? decoder?.lastFrameEnd ?? .zero)
+        notes += teletext.notes
         finished = true
     }
 
@@ -121,7 +145,26 @@ package struct TransportStreamCaptionReader {
     /// Marks a discontinuity: what follows is another timeline.
     package mutating func discontinuity(at time: MediaTime) {
         decoder?.discontinuity(at: time)
+        teletext.discontinuity(at: time)
         lastPTS = nil
+    }
+
+    /// The cues decoded, per service: the video's and the teletext pages'.
+    package var cues: [CaptionService: [Cue]] {
+        (decoder?.collector.cues ?? [:]).merging(teletext.cues) { a, _ in a }
+    }
+
+    /// The first printable character decoded, of the video's services or the teletext pages.
+    package var firstText: (service: CaptionService, time: MediaTime)? {
+        [decoder?.firstText, teletext.firstText].compactMap { $0 }.min { $0.time < $1.time }
+    }
+
+    /// The services in which text was decoded.
+    package var servicesWithText: [CaptionService] { ((decoder?.services ?? []) + teletext.servicesWithText).sorted() }
+
+    /// The captions on screen now, as cues ending at `time` (not final).
+    package func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
+        (decoder?.openCues(at: time) ?? []) + teletext.openCues(at: time)
     }
 }
 
@@ -141,8 +184,8 @@ package struct TransportStreamCaptions: Sendable {
     package let captionDataUnits: Int
     /// What was read although malformed, skipped or lost, each naming its byte offset.
     package var notes: [String]
-    /// The DVB teletext subtitle pages, timed as the services are.
-    package var teletext: [(page: String, language: String?, cues: [Cue])] = []
+    /// The languages the teletext descriptor gives its subtitle pages.
+    package var teletextLanguages: [(service: CaptionService, language: String)] = []
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
@@ -150,49 +193,25 @@ package struct TransportStreamCaptions: Sendable {
         // Times are absolute unwrapped PTS while decoding; the origin is the lowest PTS among the
         // first access units (the first frame shown is not the first decoded with B-frames).
         var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
-        var teletext = TeletextStreamReader()
-        for chunk in chunks {
-            teletext.feed(chunk)
-            if !reader.feed(chunk) && teletext.absent { break }
-        }
+        for chunk in chunks where !reader.feed(chunk) { break }
         reader.finish()
-        teletext.finish(at: reader.decoder?.lastFrameEnd ?? .zero)
         let origin = reader.origin
         let shift = MediaTime(ticks: origin ?? 0)
-        var services: [(CaptionService, [Cue])] = []
-        for service in CaptionService.allCases {
-            guard let cues = reader.decoder?.collector.cues[service], !cues.isEmpty else { continue }
-            services.append(
-                (
-                    service,
-                    cues.map {
-                        var c = $0; c.start -= shift; c.end -= shift; return c
-                    }
-                ))
+        let cues = reader.cues
+        let services = cues.keys.sorted().compactMap { service -> (CaptionService, [Cue])? in
+            guard let list = cues[service], !list.isEmpty else { return nil }
+            return (
+                service,
+                list.map {
+                    var c = $0; c.start -= shift; c.end -= shift; return c
+                }
+            )
         }
         var result = TransportStreamCaptions(
             services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
             announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0,
             notes: reader.notes)
-        if teletext.decoder.damagedBytes > 0 {
-            result.notes.append(
-                "teletext: \(teletext.decoder.damagedBytes) byte(s) failed their parity or Hamming check (a character shown as a space, a packet or header skipped)"
-            )
-        }
-        if teletext.decoder.undecodedCharacters > 0 {
-            result.notes.append(
-                "teletext: \(teletext.decoder.undecodedCharacters) character(s) of pages designated a Cyrillic, Greek, Arabic or Hebrew set, which Subweave does not decode yet: shown as U+FFFD"
-            )
-        }
-        if teletext.untimedPackets > 0 { result.notes.append("teletext: \(teletext.untimedPackets) PES packet(s) carry no PTS; their pages were skipped") }
-        result.teletext = teletext.subtitlePages.map { page in
-            (
-                page.page, page.language,
-                page.cues.map {
-                    var c = $0; c.start -= shift; c.end -= shift; return c
-                }
-            )
-        }
+        result.teletextLanguages = reader.teletext.pageLanguages
         return result
     }
 }

@@ -164,4 +164,46 @@ extension LiveFollowTests {
         #expect(abs((pieces.last?.1 ?? -1) - 300 * frame) <= frame, "\(pieces)")
         for (a, b) in zip(pieces, pieces.dropFirst()) { #expect(abs(b.0 - a.1) <= 0.0011, "a gap or an overlap between \(a) and \(b)") }
     }
+
+    /// DVB teletext pages in a live TS: decoded segment by segment; the page's rendition holds
+    /// each page from its PES's PTS to the one that clears it, named from the descriptor, and the
+    /// validator accepts what the follow wrote.
+    @Test func followsTeletextPages() async throws {
+        let folder = try Scratch.make().path
+        var stream = TeletextStream(transmissions: [
+            .init(seconds: 1, rows: [(21, TeletextStream.boxedRow(Array("Live teletext".utf8)))]),
+            .init(seconds: 5, rows: [], national: 0),
+            .init(seconds: 6, rows: [(22, TeletextStream.boxedRow(Array("Across segments".utf8)))]),
+            .init(seconds: 9, rows: []),
+        ])
+        stream.language = "eng"
+        let encoder = try #require(try TeletextProgramme.make(stream, seconds: 12, folder: folder, live: true))
+        defer { encoder.terminate() }
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 20
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: []))
+        #expect(report.reason == "ended")
+        let master = try String(contentsOfFile: folder + "/master.m3u8", encoding: .utf8)
+        #expect(master.contains(#"LANGUAGE="en",NAME="English (888)""#) && !master.contains("INSTREAM-ID"), "\(master)")
+        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/teletext-888")
+        let subtitles = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: generation + "/index.m3u8"))), source: "s")
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("v") && $0.hasSuffix(".ts") }.sorted()
+        let firstPTS = try #require(try Tools.lowestVideoPTS(folder + "/" + segments[0]))
+        let sent = try TeletextProgramme.pagePTS(segments.map { folder + "/" + $0 }).map { Double($0 - firstPTS) / 90_000 }
+        try #require(sent.count == 4, "\(sent)")
+        var spans: [String: (Double, Double)] = [:]
+        for segment in subtitles.segments {
+            let text = try String(contentsOfFile: generation + "/" + segment.uri, encoding: .utf8)
+            for cue in PlayerClock.place(segment: text, firstPTS: firstPTS, sequenceStart: 0).cues {
+                let old = spans[cue.text]
+                spans[cue.text] = (min(old?.0 ?? cue.start, cue.start), max(old?.1 ?? cue.end, cue.end))
+            }
+        }
+        let live = try #require(spans["Live teletext"], "\(spans)"), across = try #require(spans["Across segments"], "\(spans)")
+        #expect(abs(live.0 - sent[0]) < 0.0011 && abs(live.1 - sent[1]) < 0.0011, "\(live) against \(sent)")
+        #expect(abs(across.0 - sent[2]) < 0.0011 && abs(across.1 - sent[3]) < 0.0011, "\(across) against \(sent)")
+        let validate = try Tools.run(try #require(BuiltTool.subweave), ["validate", folder + "/master.m3u8"])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+    }
 }

@@ -100,7 +100,7 @@ enum TeletextCharacters {
     static let lettishLithuanian: [Character] = ["#", "$", "Š", "ė", "ę", "Ž", "č", "ū", "š", "ą", "ų", "ž", "į"]
 
     /// The Latin subset a 7-bit designation code (group × 8 + national option) names; nil for
-    /// the codes that name a non-Latin G0 set (Cyrillic, Greek, Arabic, Hebrew) or none.
+    /// the codes that name a non-Latin G0 set or none.
     static func subset(code: Int) -> [Character]? {
         switch code {
         case 0x00...0x06: subsets[code]
@@ -117,6 +117,42 @@ enum TeletextCharacters {
         case 0x26: subsets[6]
         default: nil
         }
+    }
+
+    /// The G0 set a 7-bit designation code names, as the 96 characters of codes 0x20–0x7F: a
+    /// Latin set with its national subset, or a Cyrillic or Greek set (EN 300 706's G0 tables);
+    /// nil for the Arabic and Hebrew sets, which are not decoded (Hebrew rows are sent in display
+    /// order, Arabic letters by their shaped forms).
+    static func g0(code: Int) -> [Character]? {
+        if let subset = subset(code: code) {
+            return (0x20...0x7F).map { character(UInt8($0), subset: subset) }
+        }
+        return nonLatin[code]
+    }
+
+    /// The Cyrillic and Greek G0 sets, by designation code: ASCII in columns 2 and 3 but for the
+    /// positions named, letters from 0x40 to 0x7E, and a block at 0x7F.
+    ///
+    /// Where these differ from libzvbi (the decoder ffmpeg and GStreamer use): 0x4A and 0x6A of
+    /// the Russian/Bulgarian and Ukrainian sets are Й and й as the standard's table and KOI-7
+    /// (whose order these sets follow) have them, where libzvbi gives Ѝ and ѝ; 0x26 of the
+    /// Ukrainian set is the Cyrillic ї (U+0457), where libzvbi gives the Latin ï.
+    static let nonLatin: [Int: [Character]] = [
+        // Cyrillic option 1: Serbian/Croatian.
+        0x20: set([:], letters: "ЧАБЦДЕФГХИЈКЛМНОПЌРСТУВЃЉЊЗЋЖЂШЏчабцдефгхијклмнопќрстувѓљњзћжђш"),
+        // Cyrillic option 2: Russian/Bulgarian.
+        0x24: set([0x26: "ы"], letters: "ЮАБЦДЕФГХИЙКЛМНОПЯРСТУЖВЬЪЗШЭЩЧЫюабцдефгхийклмнопярстужвьъзшэщч"),
+        // Cyrillic option 3: Ukrainian.
+        0x25: set([0x26: "ї"], letters: "ЮАБЦДЕФГХИЙКЛМНОПЯРСТУЖВЬІЗШЄЩЧЇюабцдефгхийклмнопярстужвьізшєщч"),
+        // Greek.
+        0x37: set([0x3C: "«", 0x3E: "»"], letters: "ΐΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡʹΣΤΥΦΧΨΩΪΫάέήίΰαβγδεζηθικλμνξοπρςστυφχψωϊϋόύώ"),
+    ]
+
+    /// A set of 96: ASCII from 0x20 to 0x3F with `replaced` positions, `letters` from 0x40 to
+    /// 0x7E (63 of them), a block at 0x7F.
+    private static func set(_ replaced: [Int: Character], letters: String) -> [Character] {
+        let low = (0x20...0x3F).map { replaced[$0] ?? Character(UnicodeScalar(UInt8($0))) }
+        return low + Array(letters) + ["■"]
     }
 
     /// The character of 7-bit `code` (0x20–0x7F) in `subset`.

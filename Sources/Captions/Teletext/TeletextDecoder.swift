@@ -45,9 +45,10 @@ package struct TeletextDecoder {
     package private(set) var damagedBytes = 0
     /// PES packets whose data identifier is not EBU data (0x10–0x1F): skipped.
     package private(set) var foreignPackets = 0
-    /// Characters of pages whose designated G0 set is not Latin (Cyrillic, Greek, Arabic, Hebrew),
-    /// shown as U+FFFD: those sets are not decoded yet.
+    /// Characters of pages whose designated G0 set is not decoded (Arabic, Hebrew), shown as U+FFFD.
     package private(set) var undecodedCharacters = 0
+    /// The first page text shown, and when.
+    package private(set) var firstShown: (page: String, time: MediaTime)?
 
     package init() {}
 
@@ -143,8 +144,23 @@ package struct TeletextDecoder {
             }
             shown[key] = nil
         }
-        if !text.isEmpty { shown[key] = (text, settings, time) }
+        if !text.isEmpty {
+            shown[key] = (text, settings, time)
+            if firstShown == nil { firstShown = (key, time) }
+        }
     }
+
+    /// What each page shows now, as a cue ending at `time` (pages shown since `time` or later
+    /// are left out).
+    package func shownCues(at time: MediaTime) -> [(page: String, cue: Cue)] {
+        shown.keys.sorted().compactMap { key in
+            guard let current = shown[key], time > current.since else { return nil }
+            return (key, Cue(start: current.since, end: time, settings: current.settings, text: current.text))
+        }
+    }
+
+    /// The pages showing text now.
+    package var shownPages: Set<String> { Set(shown.keys) }
 
     /// Ends what is shown at `end`.
     package mutating func finish(at end: MediaTime) {
@@ -160,7 +176,7 @@ package struct TeletextDecoder {
         var lines: [(row: Int, text: String)] = []
         for row in page.rows.keys.sorted() {
             let code = ((page.designation ?? magazineDesignation[page.magazine] ?? 0) & ~7) | page.national
-            let text = line(page.rows[row] ?? [], subset: TeletextCharacters.subset(code: code), boxed: page.subtitle)
+            let text = line(page.rows[row] ?? [], set: TeletextCharacters.g0(code: code), boxed: page.subtitle)
             if !text.isEmpty { lines.append((row, text)) }
         }
         guard let first = lines.first, let last = lines.last else { return ("", CueSettings()) }
@@ -171,11 +187,12 @@ package struct TeletextDecoder {
     /// One row: characters of the G0 set with the page's national option, spacing attributes as
     /// spaces, colours as WebVTT classes, only boxed text on a subtitle page; spaces collapsed.
     mutating func line(_ bytes: [UInt8], national: Int, boxed: Bool) -> String {
-        line(bytes, subset: TeletextCharacters.subset(code: national), boxed: boxed)
+        line(bytes, set: TeletextCharacters.g0(code: national), boxed: boxed)
     }
 
-    /// One row read with a Latin `subset`; nil (a set not decoded) shows each character as U+FFFD.
-    mutating func line(_ bytes: [UInt8], subset: [Character]?, boxed: Bool) -> String {
+    /// One row read with a G0 `set` (the characters of 0x20–0x7F); nil (a set not decoded)
+    /// shows each character as U+FFFD.
+    mutating func line(_ bytes: [UInt8], set: [Character]?, boxed: Bool) -> String {
         var row = TeletextRows.Row()
         var colour: String?
         var inBox = !boxed
@@ -200,8 +217,8 @@ package struct TeletextDecoder {
                 row.space()
                 continue
             }
-            if let subset {
-                row.append(TeletextCharacters.character(code, subset: subset), TeletextRows.Style(colour: colour))
+            if let set {
+                row.append(set[Int(code) - 0x20], TeletextRows.Style(colour: colour))
             } else {
                 undecodedCharacters += 1
                 row.append("\u{FFFD}", TeletextRows.Style(colour: colour))

@@ -83,10 +83,9 @@ public enum CaptionFile {
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             var captions = ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
-                languages: CaptionLanguages(announced: result.announced, video: result.language),
+                languages: CaptionLanguages(announced: result.announced, video: result.language, teletext: result.teletextLanguages),
                 coverage: ProgrammeCaptions.Coverage(accessUnits: result.accessUnits, captionDataUnits: result.captionDataUnits))
             captions.notes = result.notes
-            captions.teletext = result.teletext.map { ProgrammeCaptions.TeletextPage(page: $0.page, language: $0.language, cues: $0.cues) }
             return captions
         }
     }
@@ -177,7 +176,7 @@ public enum CaptionFile {
     /// The decoded captions of an fMP4 reader, shifted to start at its first presented frame.
     static func captions(_ reader: FragmentedCaptionReader, path: String) -> ProgrammeCaptions {
         let shift = MediaTime(ticks: reader.origin ?? 0)
-        let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
+        let services = reader.decoder.collector.cues.keys.sorted().compactMap { service -> ProgrammeCaptions.Service? in
             guard let cues = reader.decoder.collector.cues[service], !cues.isEmpty else { return nil }
             let shifted = cues.map { cue -> Cue in
                 var c = cue

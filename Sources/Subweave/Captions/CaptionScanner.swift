@@ -44,7 +44,8 @@ package struct CaptionScanner {
         // A bounded look stops at the first character decoded, on screen or not yet (a pop-on
         // caption is loaded before it shows): that service is found, from that character's time.
         let firstText = complete ? nil : decoding.firstText
-        let services = CaptionService.allCases.compactMap { service -> ProgrammeCaptions.Service? in
+        let found = Set(cues.keys).union(firstText.map { [$0.service] } ?? [])
+        let services = found.sorted().compactMap { service -> ProgrammeCaptions.Service? in
             if let firstText, firstText.service == service, cues[service]?.isEmpty ?? true {
                 return ProgrammeCaptions.Service(service: service, cues: [], firstSeen: firstText.time, segment: nil)
             }

@@ -1,3 +1,4 @@
+import Captions
 import Foundation
 import Timebase
 
@@ -19,7 +20,7 @@ public struct CaptionServiceSetting: Sendable, Equatable {
 /// The operator's settings for the caption services of a title, and the language of those the
 /// stream does not name.
 public struct CaptionServiceSettings: Sendable, Equatable {
-    /// Settings by service name (`CC1`…`CC4`, `SERVICE1`…`SERVICE63`).
+    /// Settings by service name (`CC1`…`CC4`, `SERVICE1`…`SERVICE63`, a teletext page `888`).
     public var services: [String: CaptionServiceSetting] = [:]
     /// The language of a service that neither the operator nor the stream names.
     public var defaultLanguage: LanguageTag?
@@ -31,8 +32,8 @@ public struct CaptionServiceSettings: Sendable, Equatable {
 
     public subscript(service: String) -> CaptionServiceSetting? { services[service] }
 
-    /// The service names a setting may name.
-    public static let serviceNames: [String] = ["CC1", "CC2", "CC3", "CC4"] + (1...63).map { "SERVICE\($0)" }
+    /// What a setting may name, as a caption service would be listed.
+    public static let serviceNamesHelp = "CC1…CC4 (CEA-608), SERVICE1…SERVICE63 (CEA-708) or a teletext page such as 888"
 
     /// Adds one setting written `SERVICE:key=value,…` (keys `language`, `name`, `publish=yes|no`),
     /// failing with what is wrong.
@@ -41,14 +42,13 @@ public struct CaptionServiceSettings: Sendable, Equatable {
         guard let colon = text.firstIndex(of: ":") else {
             throw RegistrationError(.invalidValue, descriptor: origin, "write SERVICE:key=value,…, as in CC1:language=en,name=English CC")
         }
-        let service = text[..<colon].trimmingCharacters(in: .whitespaces).uppercased()
-        guard Self.serviceNames.contains(service) else {
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        guard let service = CaptionService(rawValue: name) else {
             throw RegistrationError(
-                .invalidValue, descriptor: origin,
-                "\"\(LabelText.excerpt(service))\" is not a caption service: CC1…CC4 (CEA-608) or SERVICE1…SERVICE63 (CEA-708)")
+                .invalidValue, descriptor: origin, "\"\(LabelText.excerpt(name))\" is not a caption service: \(Self.serviceNamesHelp)")
         }
         let descriptor = try TrackDescriptor(parsing: String(text[text.index(after: colon)...]), origin: origin)
-        try set(service, pairs: descriptor.pairs, origin: origin)
+        try set(service.rawValue, pairs: descriptor.pairs, origin: origin)
     }
 
     /// Sets `service` from `pairs` (from a descriptor or a catalogue line's object).

@@ -98,10 +98,11 @@ enum CaptionSource {
         }
     }
 
-    /// Whether the reader stopped because the video cannot carry SEI captions (so reading on would find nothing).
+    /// Whether the reader stopped because the video cannot carry SEI captions and no teletext
+    /// stream travels beside it (so reading on would find nothing).
     var cannotCarryCaptions: Bool {
         guard case .transportStream(let r) = self else { return false }
-        return r.finished && r.decoder == nil
+        return r.finished && r.videoCannotCarryCaptions
     }
 
     /// Video access units read.
@@ -109,7 +110,7 @@ enum CaptionSource {
     /// The first printable character decoded, and its service (programme time).
     var firstText: (service: CaptionService, time: MediaTime)? {
         switch self {
-        case .transportStream(let r): return r.decoder?.firstText
+        case .transportStream(let r): return r.firstText
         case .fragmented(let r): return r.decoder.firstText
         case .empty: return nil
         }
@@ -124,7 +125,13 @@ enum CaptionSource {
         }
     }
     /// The services in which text was decoded.
-    var servicesWithText: [CaptionService] { decoder?.services ?? [] }
+    var servicesWithText: [CaptionService] {
+        switch self {
+        case .transportStream(let r): return r.servicesWithText
+        case .fragmented(let r): return r.decoder.services
+        case .empty: return []
+        }
+    }
     /// Access units that carried line-21 caption data.
     var captionDataUnits: Int { decoder?.captionDataUnits ?? 0 }
     /// When the last frame read stops being shown.
@@ -133,7 +140,7 @@ enum CaptionSource {
     /// The captions on screen now, as cues ending at `time` (not final).
     func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
         switch self {
-        case .transportStream(let r): return r.decoder?.openCues(at: time) ?? []
+        case .transportStream(let r): return r.openCues(at: time)
         case .fragmented(let r): return r.decoder.openCues(at: time)
         case .empty: return []
         }
@@ -142,16 +149,17 @@ enum CaptionSource {
     /// The cues decoded, per service.
     var cues: [CaptionService: [Cue]] {
         switch self {
-        case .transportStream(let r): return r.decoder?.collector.cues ?? [:]
+        case .transportStream(let r): return r.cues
         case .fragmented(let r): return r.decoder.collector.cues
         case .empty: return [:]
         }
     }
 
     /// The languages the stream declares for its services: the PMT's caption_service_descriptor
-    /// (ATSC A/65) per line-21 field, else the video stream's ISO 639 language (MPEG-TS only).
+    /// (ATSC A/65) per line-21 field, else the video stream's ISO 639 language, and the teletext
+    /// descriptor's for each subtitle page (MPEG-TS only).
     var languages: CaptionLanguages {
         guard case .transportStream(let r) = self else { return CaptionLanguages() }
-        return CaptionLanguages(announced: r.announcedServices, video: r.videoLanguage)
+        return CaptionLanguages(announced: r.announcedServices, video: r.videoLanguage, teletext: r.teletext.pageLanguages)
     }
 }

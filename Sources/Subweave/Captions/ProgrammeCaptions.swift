@@ -47,17 +47,6 @@ public struct ProgrammeCaptions: Sendable {
     /// What was read although malformed, or assumed, about the video while decoding (each naming
     /// its file and byte offset).
     public var notes: [String] = []
-    /// DVB teletext subtitle pages (`888`) with their descriptor's language and cues, from a TS
-    /// file (``CaptionFile/decode(_:onProgress:)``).
-    public var teletext: [TeletextPage] = []
-
-    /// One teletext subtitle page.
-    public struct TeletextPage: Sendable {
-        public let page: String
-        public let language: String?
-        public let cues: [Cue]
-    }
-
     /// Which variant's video was read in full, and why (nil for a single file).
     public var readFrom: ReadFrom?
 
@@ -92,13 +81,18 @@ public struct ProgrammeCaptions: Sendable {
     }
 
     /// The services to publish: those the operator turned on, and by default every 608 channel
-    /// found and every 708 service whose language no published 608 channel already carries.
+    /// and teletext subtitle page found and every 708 service whose language no published 608
+    /// channel already carries.
     ///
     /// A stream that carries a programme in 608 and 708 carries the same words twice (ATSC
     /// requires both); the 608 one is published by default, since every player and every
     /// earlier run knows it, and a 708 service of another language (a second-language or a
     /// 708-only service) is published beside it. ``duplicatedServices`` are the ones left out.
     public var published: [Service] { services.filter(isPublished) }
+
+    /// The published services HLS can declare in-band (`CLOSED-CAPTIONS`, `INSTREAM-ID`): CEA-608
+    /// and 708, never teletext, which players only get as a subtitle rendition.
+    public var declarable: [Service] { published.filter { !$0.service.isTeletext } }
 
     /// 708 services left out by default because a published 608 channel carries their language.
     public var duplicatedServices: [(service: CaptionService, by: CaptionService)] {
@@ -156,6 +150,8 @@ public struct CaptionLanguages: Sendable, Equatable {
         case operatorSetting = "operator"
         /// The operator's default caption language.
         case operatorDefault = "operator_default"
+        /// The DVB teletext_descriptor's language for the page (EN 300 468 §6.2.43).
+        case teletextDescriptor = "teletext_descriptor"
     }
 
     /// Languages of line-21 fields 1 and 2 from the caption_service_descriptor.
@@ -164,15 +160,23 @@ public struct CaptionLanguages: Sendable, Equatable {
     let digital: [Int: LanguageTag]
     /// The video stream's language.
     let video: LanguageTag?
+    /// Languages of teletext subtitle pages, from the teletext_descriptor.
+    let pages: [CaptionService: LanguageTag]
 
     /// No declared language.
     public init() {
         fields = [:]
         digital = [:]
         video = nil
+        pages = [:]
     }
 
-    package init(announced: [TransportStream.CaptionServiceEntry], video: String?) {
+    package init(announced: [TransportStream.CaptionServiceEntry], video: String?, teletext: [(service: CaptionService, language: String)] = []) {
+        var pages: [CaptionService: LanguageTag] = [:]
+        for (service, language) in teletext where pages[service] == nil {
+            if let tag = LanguageTag(parsing: language) { pages[service] = tag }
+        }
+        self.pages = pages
         var fields: [Int: LanguageTag] = [:]
         var digital: [Int: LanguageTag] = [:]
         for entry in announced {
@@ -191,6 +195,7 @@ public struct CaptionLanguages: Sendable, Equatable {
     /// The language the stream declares for `service` (CC1/CC2 are field 1, CC3/CC4 field 2; a
     /// 708 service by its number) and its source.
     public func language(for service: CaptionService) -> (tag: LanguageTag, source: Source)? {
+        if service.isTeletext { return pages[service].map { ($0, .teletextDescriptor) } }
         if let field = service.field, let tag = fields[field] { return (tag, .captionServiceDescriptor) }
         if let number = service.serviceNumber, let tag = digital[number] { return (tag, .captionServiceDescriptor) }
         if let video { return (video, .videoStream) }

@@ -1,3 +1,4 @@
+import Captions
 import Foundation
 import Timebase
 
@@ -132,8 +133,9 @@ public enum Catalogue {
         if let value = object["caption_services"] {
             guard let services = value as? [String: Any] else { throw fail("caption_services must be an object such as {\"CC1\": {\"language\": \"en\"}}") }
             for name in services.keys.sorted() {
-                guard CaptionServiceSettings.serviceNames.contains(name), let keys = services[name] as? [String: Any] else {
-                    throw fail("caption_services.\(LabelText.excerpt(name)) must name a service (CC1…CC4, SERVICE1…SERVICE63) and hold an object")
+                guard let service = CaptionService(rawValue: name), service.rawValue == name, let keys = services[name] as? [String: Any] else {
+                    throw fail(
+                        "caption_services.\(LabelText.excerpt(name)) must name a service (\(CaptionServiceSettings.serviceNamesHelp)) and hold an object")
                 }
                 var pairs: [(key: String, value: String)] = []
                 for key in keys.keys.sorted() {

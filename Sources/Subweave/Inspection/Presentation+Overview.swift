@@ -31,7 +31,8 @@ extension Presentation {
             let ranges = (cues ?? []).map { $0.start..<max($0.start, $0.end) }
             var lane = ProgrammeOverview.Lane(
                 identity: existing.identity ?? rendition.name ?? "?", name: rendition.name ?? "", language: rendition.language,
-                kind: rendition.type == .closedCaptions || (existing.identity ?? "").hasPrefix("cea") ? "captions" : "subtitles", cues: ranges,
+                kind: rendition.type == .closedCaptions || RenditionIdentity.inBandService(existing.identity ?? "") != nil ? "captions" : "subtitles",
+                cues: ranges,
                 findings: cues == nil ? [] : ProgrammeOverview.findings(ranges, duration: duration, segments: segments, speech: speechRanges), note: note)
             if let speech, let cues, !cues.isEmpty {
                 let check = SyncCheck.finding(identity: lane.identity, source: lane.name, cues: cues, speech: speech)

@@ -1,3 +1,4 @@
+import Captions
 import Foundation
 import Timebase
 
@@ -10,9 +11,9 @@ struct EffectiveSettings: Sendable, Equatable {
     var captionPlacement: Bool
     var captionServices: CaptionServiceSettings
 
-    /// Whether the caption services found become subtitle renditions: captions `auto`, and not
-    /// declared in-band instead (a service is never offered twice).
-    var makesCaptionRenditions: Bool { captions == .auto && closedCaptions != .inBand }
+    /// Whether `service` is published as a subtitle rendition: with captions on, unless in-band
+    /// declarations are asked for (teletext pages, which HLS cannot declare in-band, always are).
+    func makesRendition(of service: CaptionService) -> Bool { captions == .auto && (closedCaptions != .inBand || service.isTeletext) }
 }
 
 extension TitleIntent {
@@ -123,9 +124,7 @@ extension TitleIntent {
     static func inferred(from existing: [ExistingRendition]) -> TitleIntent {
         var intent = TitleIntent()
         for e in existing where e.isManaged {
-            guard let record = e.record, record.identity.hasPrefix("cea") else { continue }
-            let service = String(record.identity.split(separator: ":").last ?? "")
-            guard CaptionServiceSettings.serviceNames.contains(service) else { continue }
+            guard let record = e.record, let service = RenditionIdentity.inBandService(record.identity)?.rawValue else { continue }
             let language = LanguageTag(parsing: record.language).flatMap { $0.isUndetermined ? nil : $0 }
             // A name Subweave derived ("English (CC1)") was not said.
             let derived = language?.englishName.map { "\($0) (\(service))" } ?? service

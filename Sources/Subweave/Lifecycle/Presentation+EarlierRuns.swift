@@ -47,12 +47,11 @@ extension Presentation {
 
     /// Why a caption rendition an earlier run published is published no more, if it is not.
     static func unpublished(_ e: ExistingRendition, settings: EffectiveSettings, captions: ProgrammeCaptions) -> MessageText? {
-        guard let identity = e.record?.identity, identity.hasPrefix("cea"), let name = identity.split(separator: ":").last.map(String.init) else {
-            return nil
-        }
+        guard let service = e.record.flatMap({ RenditionIdentity.inBandService($0.identity) }) else { return nil }
+        let name = service.rawValue
         // Captions off: left alone, as an earlier run made them (segmented again from their cues).
         if settings.captions == .off { return nil }
-        if settings.closedCaptions == .inBand { return "the captions are declared in-band instead (\(Setting.closedCaptionsInBand))" }
+        if settings.closedCaptions == .inBand && !service.isTeletext { return "the captions are declared in-band instead (\(Setting.closedCaptionsInBand))" }
         if settings.captionServices[name]?.publish == false { return "\(name) is not to be published (\(Setting.captionService) \(name):publish=no)" }
         if captions.coverage.complete && captions.coverage.accessUnits > 0, !captions.services.contains(where: { $0.service.rawValue == name }) {
             return "the video no longer carries \(name) (the whole programme was read)"

@@ -72,7 +72,11 @@ public enum RenditionList {
     /// `external:en:en` as far as the folder name tells).
     static func identity(fromFolder folder: String) -> String {
         let name = folder.split(separator: "/").last.map(String.init) ?? folder
-        if folder.hasPrefix(RenditionLayout.captionsRoot + "/") { return "\(name.hasPrefix("service") ? "cea708" : "cea608"):\(name.uppercased())" }
+        if folder.hasPrefix(RenditionLayout.captionsRoot + "/") {
+            let page = name.hasPrefix("teletext-") ? CaptionService.teletext(String(name.dropFirst(9))) : nil
+            if let service = page ?? CaptionService(rawValue: name) { return RenditionIdentity.inBand(service).description }
+            return "cea608:\(name.uppercased())"
+        }
         guard let dash = name.lastIndex(of: "-") else { return "external:\(name)" }
         return "external:\(name[..<dash]):\(name[name.index(after: dash)...])"
     }

@@ -45,7 +45,7 @@ extension LiveSession {
         // A service that appears mid-event gets its rendition (every segment of the window) and
         // its declaration: the master is written again after this pass's playlists.
         let found = foundCaptions(cues)
-        for service in found.published.map(\.service) where settings.makesCaptionRenditions && state.captionRenditions[service.rawValue] == nil {
+        for service in found.published.map(\.service) where settings.makesRendition(of: service) && state.captionRenditions[service.rawValue] == nil {
             addCaptionRendition(service, captions: found)
         }
         let names = found.services.map(\.service.rawValue)
@@ -56,7 +56,7 @@ extension LiveSession {
 
     /// The services with text so far, in the stream's languages and with the operator's settings.
     func foundCaptions(_ cues: [CaptionService: [Cue]]) -> ProgrammeCaptions {
-        foundCaptions(named: CaptionService.allCases.filter { cues[$0]?.isEmpty == false }.map(\.rawValue))
+        foundCaptions(named: cues.keys.sorted().filter { cues[$0]?.isEmpty == false }.map(\.rawValue))
     }
 
     /// The services `names`, in the stream's languages and with the operator's settings.
@@ -68,7 +68,7 @@ extension LiveSession {
     }
 
     mutating func addCaptionRendition(_ service: CaptionService, captions: ProgrammeCaptions) {
-        let identity = RenditionIdentity.cea608(service)
+        let identity = RenditionIdentity.inBand(service)
         var hash = ContentHash()
         hash.add("live")
         hash.add(identity.description)
@@ -77,7 +77,7 @@ extension LiveSession {
         if language.isUndetermined { note(RenditionPlanner.unknownCaptionLanguage(service)) }
         let record = RenditionRecord(
             identity: identity.description, sourceID: service.rawValue, language: language.description, name: captions.name(for: service),
-            forced: false, sdh: true, prefersDefault: false, ingestFormat: service.isDTVCC ? "cea708" : "cea608", source: "the video's \(service.rawValue)",
+            forced: false, sdh: true, prefersDefault: false, ingestFormat: service.family, source: RenditionPlanner.source(service),
             cueCount: 0)
         state.captionRenditions[service.rawValue] = state.renditions.count
         state.renditions.append(LiveRendition(folder: RenditionLayout.folder(for: identity), generation: hash.hex(12), record: record, headerBlocks: []))

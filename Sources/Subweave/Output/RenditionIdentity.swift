@@ -1,18 +1,25 @@
 import Captions
 import Timebase
 
-/// What a rendition Subweave manages is: a side-loaded track, or a CEA-608 service of the video.
+/// What a rendition Subweave manages is: a side-loaded track, or a caption service of the video.
 public enum RenditionIdentity: Sendable, Hashable, CustomStringConvertible {
     /// A side-loaded subtitle file: `external:<sourceID>:<language>`.
     case external(sourceID: String, language: LanguageTag)
-    /// A caption service decoded from the video: `cea608:CC1` … `cea608:CC4`, or a CEA-708
-    /// service, `cea708:SERVICE1` … `cea708:SERVICE63`.
-    case cea608(CaptionService)
+    /// A caption service decoded from the video: `cea608:CC1` … `cea608:CC4`, a CEA-708 service,
+    /// `cea708:SERVICE1` … `cea708:SERVICE63`, or a DVB teletext page, `teletext:888`.
+    case inBand(CaptionService)
 
     public var description: String {
         switch self {
         case .external(let id, let language): return "external:\(id):\(language)"
-        case .cea608(let service): return "\(service.isDTVCC ? "cea708" : "cea608"):\(service.rawValue)"
+        case .inBand(let service): return "\(service.family):\(service.rawValue)"
         }
+    }
+
+    /// The caption service an identity written `cea608:CC1`, `cea708:SERVICE1` or `teletext:888`
+    /// names; nil for a side-loaded track's.
+    public static func inBandService(_ identity: String) -> CaptionService? {
+        guard let colon = identity.firstIndex(of: ":"), ["cea608", "cea708", "teletext"].contains(identity[..<colon]) else { return nil }
+        return CaptionService(rawValue: String(identity[identity.index(after: colon)...]))
     }
 }

@@ -27,11 +27,12 @@ package enum RenditionLayout {
     package static let defaultRetireAfter: Double = 86_400
 
     /// The folder of a rendition, relative to the master: `subtitles/<slug>-<language>` (every
-    /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), or `captions/cc1`.
+    /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), `captions/cc1`,
+    /// `captions/service1` or `captions/teletext-888`.
     package static func folder(for identity: RenditionIdentity) -> String {
         switch identity {
         case .external(let id, let language): return "\(subtitlesRoot)/\(slug(id))-\(language)"
-        case .cea608(let service): return "\(captionsRoot)/\(service.rawValue.lowercased())"
+        case .inBand(let service): return "\(captionsRoot)/\(service.isTeletext ? "teletext-" : "")\(service.rawValue.lowercased())"
         }
     }
 

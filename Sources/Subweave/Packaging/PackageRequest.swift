@@ -30,10 +30,10 @@ extension ClosedCaptionsRequest {
     func policy(_ captions: ProgrammeCaptions, asRenditions: Set<String>) -> ClosedCaptionsPolicy {
         switch self {
         case .automatic:
-            let hidden = captions.published.filter { !asRenditions.contains($0.service.rawValue) }
+            let hidden = captions.declarable.filter { !asRenditions.contains($0.service.rawValue) }
             return hidden.isEmpty ? .automatic : .declare(Self.declarations(hidden, captions))
         case .none: return .none
-        case .inBand: return .declare(Self.declarations(captions.published, captions))
+        case .inBand: return .declare(Self.declarations(captions.declarable, captions))
         }
     }
 

@@ -49,7 +49,7 @@ extension Presentation {
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
-        if settings.makesCaptionRenditions { planner.add(captions, placement: settings.captionPlacement) }
+        planner.add(captions, placement: settings.captionPlacement, makesRendition: settings.makesRendition(of:))
         var warnings = self.warnings + captionWarnings + syncWarnings
         try checkEmpty(planner, request, &warnings)
 
@@ -137,9 +137,8 @@ extension Presentation {
             var matchesRendition = false
             for e in existing where selector.matches(managed: e) {
                 matchesRendition = true
-                guard let identity = e.record?.identity, identity.hasPrefix("cea"), let name = identity.split(separator: ":").last.map(String.init)
-                else { continue }
-                unpublish(name)
+                guard let service = e.record.flatMap({ RenditionIdentity.inBandService($0.identity) }) else { continue }
+                unpublish(service.rawValue)
             }
             let lines = declared.filter { rendition in
                 guard let service = rendition.attributes["INSTREAM-ID"]?.unquoted, selector.matchesLanguage(rendition.language) else { return false }
@@ -302,7 +301,7 @@ extension Presentation {
         ownCaptionGroup: String? = nil, restoring original: [String?]? = nil
     ) throws(SubweaveError) -> MasterRewriter.Result {
         // The caption services published as subtitle renditions: made now, or kept from earlier.
-        let asRenditions = Set(declarations.compactMap { d in d.identity.hasPrefix("cea") ? d.identity.split(separator: ":").last.map(String.init) : nil })
+        let asRenditions = Set(declarations.compactMap { RenditionIdentity.inBandService($0.identity)?.rawValue })
         var policy = settings.closedCaptions.policy(captions, asRenditions: asRenditions)
         if let original, policy == .automatic || policy == .declare([]) { policy = .restore(original) }
         var rewriter = MasterRewriter(preferredLanguage: settings.preferredLanguage, closedCaptions: policy)

@@ -180,18 +180,22 @@ package struct RenditionPlanner {
         }
     }
 
+    /// Where a caption rendition's cues come from, as its record says: "the video's CC1", "the
+    /// video's teletext page 888".
+    static func source(_ service: CaptionService) -> String { "the video's \(service.isTeletext ? "teletext page " : "")\(service.rawValue)" }
+
     /// What a caption rendition without a language says (Apple's HLS Authoring Specification
     /// wants a real LANGUAGE on every rendition; its validator makes it a must-fix).
     static func unknownCaptionLanguage(_ service: CaptionService) -> String {
         "neither the stream nor the operator names the language of \(service.rawValue): it is declared LANGUAGE=\"und\", which Apple's validator refuses; name it with caption service setting \(service.rawValue):language=TAG or a default caption language"
     }
 
-    /// Adds a subtitle rendition for each published caption service; without `placement`, its
-    /// cues carry no position settings.
-    mutating func add(_ captions: ProgrammeCaptions, placement: Bool = true) {
-        for service in captions.published {
+    /// Adds a subtitle rendition for each published caption service that `makesRendition`
+    /// takes; without `placement`, its cues carry no position settings.
+    mutating func add(_ captions: ProgrammeCaptions, placement: Bool = true, makesRendition: (CaptionService) -> Bool = { _ in true }) {
+        for service in captions.published where makesRendition(service.service) {
             let language = captions.language(for: service.service) ?? .undetermined
-            let identity = RenditionIdentity.cea608(service.service)
+            let identity = RenditionIdentity.inBand(service.service)
             var cues = service.cues
             if !placement { for i in cues.indices { cues[i].settings = CueSettings() } }
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
@@ -199,13 +203,14 @@ package struct RenditionPlanner {
             let writable = SegmentCues.writable(cues, sanitizing: false)
             let record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
-                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: service.service.isDTVCC ? "cea708" : "cea608",
-                source: "the video's \(service.service.rawValue)", cueCount: writable.count)
+                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: service.service.family,
+                source: Self.source(service.service), cueCount: writable.count)
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(
                 folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder])
             append(
-                rendition, record: record, encoding: nil, action: "added", origin: "in-band \(service.service.rawValue)", replacesLine: nil,
+                rendition, record: record, encoding: nil, action: "added",
+                origin: service.service.isTeletext ? "teletext page \(service.service.rawValue)" : "in-band \(service.service.rawValue)", replacesLine: nil,
                 warnings: language.isUndetermined ? [Self.unknownCaptionLanguage(service.service)] : [])
         }
     }

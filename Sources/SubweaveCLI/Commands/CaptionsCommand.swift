@@ -2,30 +2,25 @@ import Foundation
 import Subweave
 import TimedText
 
-/// `subweave captions`: the CEA-608 services of a TS file or of a master's video.
+/// `subweave captions`: the caption services (CEA-608, CEA-708, DVB teletext pages) of a TS file
+/// or of a master's video.
 enum CaptionsCommand {
     struct ServiceJSON: Encodable {
         let service: String
+        /// `cea608`, `cea708` or `teletext`.
+        let kind: String
         let language: String?
         /// Where the language was read (`caption_service_descriptor`, `video_iso_639`).
         let languageSource: String?
         let cues: [CueJSON]
 
-        enum CodingKeys: String, CodingKey { case service, language, languageSource = "language_source", cues }
+        enum CodingKeys: String, CodingKey { case service, kind, language, languageSource = "language_source", cues }
     }
 
     /// The services, and what was read although malformed or lost on the way.
     struct DocumentJSON: Encodable {
         let services: [ServiceJSON]
-        let teletext: [TeletextJSON]
         let notes: [String]
-    }
-
-    /// A DVB teletext subtitle page.
-    struct TeletextJSON: Encodable {
-        let page: String
-        let language: String?
-        let cues: [CueJSON]
     }
 
     struct CueJSON: Encodable {
@@ -61,32 +56,21 @@ enum CaptionsCommand {
         progress.done()
         let services = captions.services.map { s in
             ServiceJSON(
-                service: s.service.rawValue, language: captions.language(for: s.service)?.description,
+                service: s.service.rawValue, kind: s.service.family, language: captions.language(for: s.service)?.description,
                 languageSource: captions.languages.language(for: s.service)?.source.rawValue,
                 cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
         }
         if context.json {
-            let teletext = captions.teletext.map { page in
-                TeletextJSON(
-                    page: page.page, language: page.language,
-                    cues: page.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
-            }
-            try Output.json(DocumentJSON(services: services, teletext: teletext, notes: captions.notes), schema: "subweave.captions/1")
+            try Output.json(DocumentJSON(services: services, notes: captions.notes), schema: "subweave.captions/1")
             return 0
         }
         for note in captions.notes { context.note("note: \(note)") }
-        if services.isEmpty && captions.teletext.isEmpty { context.note("no CEA-608 captions found") }
+        if services.isEmpty { context.note("no captions found (no CEA-608 or CEA-708 text in the video, no teletext subtitle page)") }
         for service in services {
-            Output.out("\(service.service)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count.counted("cue"))")
+            let title = service.kind == "teletext" ? "teletext \(service.service)" : service.service
+            Output.out("\(title)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count.counted("cue"))")
             for c in service.cues {
                 Output.out("  \(c.startTime.decimalSeconds) --> \(c.endTime.decimalSeconds)  \(c.text.replacingOccurrences(of: "\n", with: " / "))")
-            }
-        }
-        for page in captions.teletext {
-            Output.out("teletext \(page.page)\(page.language.map { " (\($0))" } ?? ""): \(page.cues.count.counted("cue"))")
-            for c in page.cues {
-                let text = CueText.plainText(c.text).replacingOccurrences(of: "\n", with: " / ")
-                Output.out("  \(c.start.seconds.decimalSeconds) --> \(c.end.seconds.decimalSeconds)  \(text)")
             }
         }
         return 0
