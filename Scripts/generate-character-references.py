@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/TimedText/CharacterReferenceTable.swift: HTML's named character references
+"""Writes Sources/TimedText/Cues/CharacterReferenceTable.swift: HTML's named character references
 (the table WebVTT cue text uses, W3C WebVTT §6.4 "consume a character reference"), from Python's
 html.entities.html5 — names with their semicolon, and the 106 legacy names HTML also accepts
 without one (`&amp`, `&lt`, `&not`, …).
@@ -7,7 +7,7 @@ without one (`&amp`, `&lt`, `&not`, …).
 The table is one string of `name=HEX[+HEX]` entries, read into a dictionary the first time a
 named reference is looked up: a dictionary literal of 2,231 entries took 12 s to compile.
 
-    python3 Scripts/generate-character-references.py > Sources/TimedText/CharacterReferenceTable.swift
+    python3 Scripts/generate-character-references.py > Sources/TimedText/Cues/CharacterReferenceTable.swift
 """
 import html.entities
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes Sources/TimedText/CodePageTables.swift: the upper halves (0x80-0xFF) of the single-byte
+"""Writes Sources/TimedText/Encoding/CodePageTables.swift: the upper halves (0x80-0xFF) of the single-byte
 code pages Subweave can read, from Python's codecs. A byte a code page leaves undefined maps to the
 code point of the same value, as WHATWG's Encoding Standard does for windows-1252.
 
-    python3 Scripts/generate-codepages.py > Sources/TimedText/CodePageTables.swift
+    python3 Scripts/generate-codepages.py > Sources/TimedText/Encoding/CodePageTables.swift
 """
 PAGES = [
     ("windows1250", "cp1250"), ("windows1251", "cp1251"), ("windows1252", "cp1252"),

@@ -171,6 +171,6 @@ enum TitleFingerprint {
         guard let data = try? JSONEncoder().encode(Record(fingerprint: fingerprint)) else { return }
         try? FileSystem.replaceFile(
             at: path, with: String(decoding: data, as: UTF8.self) + "\n",
-            temporaryName: RenditionLayout.temporaryPrefix + "batch-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp", within: confinement)
+            temporaryName: FileSystem.temporaryPrefix + "batch-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp", within: confinement)
     }
 }

@@ -68,7 +68,7 @@ public enum Catalogue {
     static func title(_ text: String, index: Int, line: Int, folder: URL, root: PathConfinement? = nil) throws(CatalogueLineError) -> CatalogueTitle {
         func fail(_ reason: String) -> CatalogueLineError { CatalogueLineError(index: index, line: line, reason: reason) }
         func resolve(_ text: String, _ key: String) throws(CatalogueLineError) -> URL {
-            let url = Catalogue.resolve(text, folder)
+            let url = ResourceLocation.resolve(text, in: folder)
             if let root, let problem = root.problem(with: url) { throw fail("\(key) \(LabelText.excerpt(text)) \(problem)") }
             return url
         }
@@ -155,13 +155,6 @@ public enum Catalogue {
             settings.defaultLanguage = tag
         }
         return settings
-    }
-
-    /// A path or URL of the catalogue, relative paths taken from the catalogue's folder.
-    static func resolve(_ text: String, _ folder: URL) -> URL {
-        if text.hasPrefix("http://") || text.hasPrefix("https://") || text.hasPrefix("file://"), let url = URL(string: text) { return url }
-        if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
-        return folder.appendingPathComponent(text).standardizedFileURL
     }
 }
 

@@ -7,7 +7,7 @@ import TimedText
 /// A presentation at a glance: its segments, the speech in its sound (when it was listened to),
 /// a lane per subtitle and caption rendition with its cues, and what is wrong where.
 ///
-/// ``Presentation/overview(listening:)`` makes it; ``OverviewPage`` draws it.
+/// ``Presentation/overview(listening:)`` makes it; the `report` command draws it as a page.
 public struct ProgrammeOverview: Sendable {
     /// Something a lane shows that a person should look at, and where.
     public struct Finding: Sendable, Equatable {

@@ -102,7 +102,7 @@ public enum RunFingerprint {
         guard let data = try? JSONEncoder().encode(record) else { return }
         try? FileSystem.replaceFile(
             at: recordPath(master: master), with: String(decoding: data, as: UTF8.self) + "\n",
-            temporaryName: RenditionLayout.temporaryPrefix + "run-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+            temporaryName: FileSystem.temporaryPrefix + "run-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
     }
 
     /// Takes the record beside `master` away (a run that changed the title without one).

@@ -118,9 +118,9 @@ extension LiveSession {
             let generation = try generationFolder(index)
             let text = WebVTTWriter.file(map: nil, headerBlocks: rendition.headerBlocks, cueBlocks: cues.map(WebVTTWriter.block))
             try FileSystem.replaceFile(
-                at: generation + "/" + RenditionRecord.cuesFileName, with: text, temporaryName: RenditionLayout.temporaryPrefix + "live-cues.tmp")
+                at: generation + "/" + RenditionRecord.cuesFileName, with: text, temporaryName: FileSystem.temporaryPrefix + "live-cues.tmp")
             try FileSystem.replaceFile(
-                at: generation + "/" + RenditionRecord.fileName, with: kept.json, temporaryName: RenditionLayout.temporaryPrefix + "live-record.tmp")
+                at: generation + "/" + RenditionRecord.fileName, with: kept.json, temporaryName: FileSystem.temporaryPrefix + "live-record.tmp")
         }
     }
 
@@ -136,7 +136,7 @@ extension LiveSession {
             let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.end)
             let text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
             let name = RenditionLayout.segmentName(number)
-            try FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: RenditionLayout.temporaryPrefix + "live-" + name)
+            try FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: FileSystem.temporaryPrefix + "live-" + name)
             count += 1
         }
         return count
@@ -148,7 +148,7 @@ extension LiveSession {
         let names = playlist.segments.indices.map { RenditionLayout.segmentName(LiveTimeline.number(playlist, $0)) }
         try FileSystem.replaceFile(
             at: generation + "/" + RenditionLayout.playlistName, with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names),
-            temporaryName: RenditionLayout.temporaryPrefix + "live-index.tmp")
+            temporaryName: FileSystem.temporaryPrefix + "live-index.tmp")
     }
 
     /// The rendition's generation folder (made if needed), absolute.
@@ -214,7 +214,7 @@ extension LiveSession {
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(state) else { return }
         try FileSystem.replaceFile(
-            at: statePath, with: String(decoding: data, as: UTF8.self), temporaryName: RenditionLayout.temporaryPrefix + "live-state.tmp")
+            at: statePath, with: String(decoding: data, as: UTF8.self), temporaryName: FileSystem.temporaryPrefix + "live-state.tmp")
     }
 
     /// Adds `text` to the notes the report carries.

@@ -62,7 +62,7 @@ package struct GenerationWrite: Sendable {
             try make { name, content throws(SubweaveError) in
                 guard missing.contains(name) else { return }
                 try FileSystem.replaceFile(
-                    at: target + "/" + name, with: content, temporaryName: RenditionLayout.temporaryPrefix + "fill-" + name, within: confinement)
+                    at: target + "/" + name, with: content, temporaryName: FileSystem.temporaryPrefix + "fill-" + name, within: confinement)
             }
         case .staged(let path):
             for name in missing.sorted() where rename(path + "/" + name, target + "/" + name) != 0 {

@@ -104,7 +104,7 @@ package struct OutputWriter: Sendable {
                 // intent, which the next run carries out, never a master whose intent is lost.
                 try writeIntent(intent)
                 try FileSystem.replaceFile(
-                    at: masterPath, with: master, temporaryName: RenditionLayout.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
+                    at: masterPath, with: master, temporaryName: FileSystem.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
             }
         } catch {
             created.undo()
@@ -141,7 +141,7 @@ package struct OutputWriter: Sendable {
         guard !FileSystem.contentsEqual(path, bytes) else { return }
         try FileSystem.refuseReplacing(path, what: "the intent record")
         try FileSystem.replaceFile(
-            at: path, with: String(decoding: bytes, as: UTF8.self), temporaryName: RenditionLayout.temporaryPrefix + "intent-\(getpid()).tmp",
+            at: path, with: String(decoding: bytes, as: UTF8.self), temporaryName: FileSystem.temporaryPrefix + "intent-\(getpid()).tmp",
             within: confinement)
     }
 
@@ -188,7 +188,7 @@ package struct OutputWriter: Sendable {
                 }
                 try make { name, content throws(SubweaveError) in
                     try FileSystem.replaceFile(
-                        at: target + "/" + name, with: content, temporaryName: RenditionLayout.temporaryPrefix + "append-" + name, within: self.confinement)
+                        at: target + "/" + name, with: content, temporaryName: FileSystem.temporaryPrefix + "append-" + name, within: self.confinement)
                 }
                 continue
             }
@@ -224,7 +224,7 @@ package struct OutputWriter: Sendable {
                 let write = pending[index]
                 do throws(SubweaveError) {
                     try FileSystem.writeFolder(
-                        at: write.target, staging: root + "/" + write.folder + "/" + RenditionLayout.temporaryPrefix + "staging-\(getpid())",
+                        at: write.target, staging: root + "/" + write.folder + "/" + FileSystem.temporaryPrefix + "staging-\(getpid())",
                         within: confinement, write.make)
                     done.withLock { $0.append(write.target) }
                 } catch {
@@ -257,7 +257,7 @@ package struct OutputWriter: Sendable {
             places.append(folder + "/" + relative)
         }
         for place in Set(places) where FileSystem.isRealFolder(place) && FileSystem.firstLink(String(place.dropFirst(folder.count)), below: folder) == nil {
-            for name in FileSystem.entries(of: place) where name.hasPrefix(RenditionLayout.temporaryPrefix) && name != RenditionStager.name {
+            for name in FileSystem.entries(of: place) where name.hasPrefix(FileSystem.temporaryPrefix) && name != RenditionStager.name {
                 FileSystem.removeTree(place + "/" + name)
             }
         }
@@ -275,7 +275,7 @@ package struct OutputWriter: Sendable {
                 guard retired(path + "/" + name) else { continue }
                 // Renamed out of the way first: a run killed while deleting must not leave a
                 // half-emptied folder under a generation name that a later run would reuse.
-                let trash = path + "/" + RenditionLayout.temporaryPrefix + "removing-\(name)"
+                let trash = path + "/" + FileSystem.temporaryPrefix + "removing-\(name)"
                 if rename(path + "/" + name, trash) == 0 { FileSystem.removeTree(trash) }
             } else if !keepLegacy && RenditionLayout.isLegacyFile(name) {
                 _ = FileSystem.removeFile(path + "/" + name)

@@ -16,7 +16,7 @@ package struct RenditionStager: Sendable {
     let confinement: Confinement?
 
     /// The staging folder's name in the output folder.
-    static var name: String { RenditionLayout.temporaryPrefix + "stage-\(getpid())" }
+    static var name: String { FileSystem.temporaryPrefix + "stage-\(getpid())" }
 
     /// A staging folder in `folder`, or nil when `folder` is not (yet) a real folder: a run whose
     /// output folder is new keeps its renditions in memory until it commits.

@@ -100,7 +100,7 @@ public struct TrackDescriptor: Sendable, Equatable {
             for key in object.keys.sorted() {
                 switch object[key] {
                 case .string(let s)? where SubtitleTrack.isURLKey(key):
-                    let resolved = Catalogue.resolve(s, folder)
+                    let resolved = ResourceLocation.resolve(s, in: folder)
                     pairs.append((key.lowercased(), resolved.isFileURL && !s.hasPrefix("file://") ? resolved.path : s))
                 case .string(let s)?: pairs.append((key.lowercased(), s))
                 case .bool(let b)?: pairs.append((key.lowercased(), b ? "true" : "false"))

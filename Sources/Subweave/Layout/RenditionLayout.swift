@@ -105,8 +105,4 @@ package enum RenditionLayout {
         while out.hasPrefix(".") { out.removeFirst() }
         return out.isEmpty ? "track" : out
     }
-
-    /// Names Subweave gives its temporary entries: only entries with these prefixes are ever
-    /// removed as leftovers of a killed run.
-    static let temporaryPrefix = ".subweave-"
 }

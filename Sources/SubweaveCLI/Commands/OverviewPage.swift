@@ -1,4 +1,5 @@
 import Foundation
+import Subweave
 import Timebase
 import TimedText
 
@@ -12,15 +13,15 @@ import TimedText
 ///
 /// Every drawn element carries its data (`data-start`, `data-end` in seconds, `data-kind`), so
 /// a reader of the page — or a test — can check it is where the data says.
-public enum OverviewPage {
+enum OverviewPage {
     /// The timeline's width in pixels; the labels take ``labelWidth`` to its left.
-    public static let width = 1000.0
-    public static let labelWidth = 260.0
+    static let width = 1000.0
+    static let labelWidth = 260.0
     static let laneHeight = 26.0
     static let axisHeight = 30.0
 
     /// The page.
-    public static func html(_ overview: ProgrammeOverview) -> String {
+    static func html(_ overview: ProgrammeOverview) -> String {
         let scale = Scale(duration: max(overview.duration.seconds, 0.001))
         var rows = [axis(scale), segmentLane(overview.segments, y: axisHeight, scale: scale)]
         var y = axisHeight + laneHeight

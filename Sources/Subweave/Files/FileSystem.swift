@@ -5,6 +5,10 @@ import HLS
 /// explicit: no symbolic link is followed where Subweave writes or deletes, new files are created
 /// exclusively, and every failure names the path and the errno.
 package enum FileSystem {
+    /// Names Subweave gives its temporary entries: only entries with these prefixes are ever
+    /// removed as leftovers of a killed run.
+    static let temporaryPrefix = ".subweave-"
+
     /// `path` exists and is a folder, not a symbolic link to one.
     static func isRealFolder(_ path: String) -> Bool {
         var info = stat()
@@ -346,7 +350,7 @@ package enum FileSystem {
         case .blockDevice, .socket:
             throw .io(path: path, reason: "is \(occupant.described); Subweave writes only regular files, FIFOs and character devices")
         }
-        let name = RenditionLayout.temporaryPrefix + "\(getpid()).tmp"
+        let name = FileSystem.temporaryPrefix + "\(getpid()).tmp"
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + name
         _ = unlink(temporary)
