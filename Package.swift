@@ -26,7 +26,8 @@ let package = Package(
         // The C side of starting a child process (fork, the parent-death signal, exec).
         .target(name: "CPlatform"),
         // What touches the operating system below the library: child processes (ffmpeg), bounded
-        // and stopped on every exit path.
+        // and stopped on every exit path; the file system (atomic writes, no link followed,
+        // confinement to a root), failing with FileFailure (path, operation, errno).
         .target(name: "Platform", dependencies: ["CPlatform"]),
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
         .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "CCurl", "Platform"]),
@@ -47,7 +48,7 @@ let package = Package(
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TimedText", "TestSupport"]),
-        .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "TestSupport"]),
+        .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "Platform", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
         // Runs the built `subweave`, a static server on 127.0.0.1 and hls.js in headless Chromium.
         .testTarget(name: "EndToEndTests", dependencies: ["HLS", "TestSupport"]),

@@ -17,8 +17,6 @@ LAYERS = {
     "Sources/Subweave": [
         # The words every layer shares: errors and what they say, warnings, progress, settings' names, read limits.
         "Vocabulary",
-        # Files on disk: atomic writes, locks, confinement to a root, blocking work off the thread pool.
-        "Files",
         # Reading input: local paths and URLs, with limits.
         "Input",
         # Where renditions live beside the master, what they are named, their records.

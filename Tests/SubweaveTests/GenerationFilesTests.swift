@@ -1,5 +1,6 @@
 import Containers
 import HLS
+import Platform
 import TestSupport
 import Testing
 import Timebase
@@ -28,9 +29,9 @@ struct GenerationFilesTests {
     /// Every file and its pieces, in the order they are handed out.
     static func files(_ rendition: SubtitleRendition) throws -> [(name: String, pieces: [[UInt8]])] {
         var files: [(name: String, pieces: [[UInt8]])] = []
-        try rendition.eachFile { name, content throws(SubweaveError) in
+        try rendition.eachFile { name, content throws(FileFailure) in
             var pieces: [[UInt8]] = []
-            try content { piece throws(SubweaveError) in pieces.append(Array(piece)) }
+            try content { piece throws(FileFailure) in pieces.append(Array(piece)) }
             files.append((name, pieces))
         }
         return files

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Subweave
 import TestSupport
 import Testing

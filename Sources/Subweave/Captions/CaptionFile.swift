@@ -1,6 +1,7 @@
 import Captions
 import Containers
 import Foundation
+import Platform
 import Timebase
 import TimedText
 

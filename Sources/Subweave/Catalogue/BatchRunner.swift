@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Platform
 import Timebase
 
 /// What happened to one title of a batch (one JSON line of `subweave batch`).

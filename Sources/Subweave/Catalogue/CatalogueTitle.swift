@@ -1,5 +1,6 @@
 import Captions
 import Foundation
+import Platform
 import Timebase
 
 /// One title of a catalogue file (`subweave batch catalogue.jsonl`): a JSON object per line.

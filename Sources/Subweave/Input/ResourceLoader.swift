@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Platform
 
 /// Reads bytes from local paths and `http(s)://` URLs: the only place Subweave reads input.
 ///

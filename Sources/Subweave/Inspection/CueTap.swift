@@ -1,5 +1,6 @@
 import Captions
 import Foundation
+import Platform
 import Timebase
 import TimedText
 

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Platform
 import Timebase
 
 /// What a `package` run of a title depended on, hashed, so that the same run on the same inputs

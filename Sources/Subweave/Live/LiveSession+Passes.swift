@@ -2,6 +2,7 @@ import Captions
 import Containers
 import Foundation
 import HLS
+import Platform
 import Timebase
 import TimedText
 
@@ -117,10 +118,12 @@ extension LiveSession {
                 sdh: record.sdh, prefersDefault: record.prefersDefault, ingestFormat: record.ingestFormat, source: record.source, cueCount: cues.count)
             let generation = try generationFolder(index)
             let text = WebVTTWriter.file(map: nil, headerBlocks: rendition.headerBlocks, cueBlocks: cues.map(WebVTTWriter.block))
-            try FileSystem.replaceFile(
-                at: generation + "/" + RenditionRecord.cuesFileName, with: text, temporaryName: FileSystem.temporaryPrefix + "live-cues.tmp")
-            try FileSystem.replaceFile(
-                at: generation + "/" + RenditionRecord.fileName, with: kept.json, temporaryName: FileSystem.temporaryPrefix + "live-record.tmp")
+            try onDisk(
+                FileSystem.replaceFile(
+                    at: generation + "/" + RenditionRecord.cuesFileName, with: text, temporaryName: FileSystem.temporaryPrefix + "live-cues.tmp"))
+            try onDisk(
+                FileSystem.replaceFile(
+                    at: generation + "/" + RenditionRecord.fileName, with: kept.json, temporaryName: FileSystem.temporaryPrefix + "live-record.tmp"))
         }
     }
 
@@ -136,7 +139,7 @@ extension LiveSession {
             let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.end)
             let text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
             let name = RenditionLayout.segmentName(number)
-            try FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: FileSystem.temporaryPrefix + "live-" + name)
+            try onDisk(FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: FileSystem.temporaryPrefix + "live-" + name))
             count += 1
         }
         return count
@@ -146,9 +149,10 @@ extension LiveSession {
     func writePlaylist(_ index: Int, playlist: MediaPlaylist) throws(SubweaveError) {
         let generation = try generationFolder(index)
         let names = playlist.segments.indices.map { RenditionLayout.segmentName(LiveTimeline.number(playlist, $0)) }
-        try FileSystem.replaceFile(
-            at: generation + "/" + RenditionLayout.playlistName, with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names),
-            temporaryName: FileSystem.temporaryPrefix + "live-index.tmp")
+        try onDisk(
+            FileSystem.replaceFile(
+                at: generation + "/" + RenditionLayout.playlistName, with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names),
+                temporaryName: FileSystem.temporaryPrefix + "live-index.tmp"))
     }
 
     /// The rendition's generation folder (made if needed), absolute.
@@ -156,7 +160,7 @@ extension LiveSession {
         var path = folder
         for component in state.renditions[index].generationFolder.split(separator: "/") {
             path += "/" + component
-            _ = try FileSystem.makeRealFolder(path, within: folder)
+            _ = try onDisk(FileSystem.makeRealFolder(path, within: folder))
         }
         return path
     }
@@ -213,8 +217,9 @@ extension LiveSession {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(state) else { return }
-        try FileSystem.replaceFile(
-            at: statePath, with: String(decoding: data, as: UTF8.self), temporaryName: FileSystem.temporaryPrefix + "live-state.tmp")
+        try onDisk(
+            FileSystem.replaceFile(
+                at: statePath, with: String(decoding: data, as: UTF8.self), temporaryName: FileSystem.temporaryPrefix + "live-state.tmp"))
     }
 
     /// Adds `text` to the notes the report carries.

@@ -2,6 +2,7 @@ import Captions
 import Containers
 import Foundation
 import HLS
+import Platform
 import Timebase
 import TimedText
 

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// One rendition generation to put on disk.
 package struct GenerationWrite: Sendable {
@@ -33,7 +34,7 @@ package struct GenerationWrite: Sendable {
 
     /// A generation whose files `rendition` makes when it is written.
     package init(folder: String, generation: String, rendition: SubtitleRendition, names: [String] = []) {
-        self.init(folder: folder, generation: generation, source: .files({ emit throws(SubweaveError) in try rendition.eachFile(emit) }), names: names)
+        self.init(folder: folder, generation: generation, source: .files({ emit throws(FileFailure) in try rendition.eachFile(emit) }), names: names)
     }
 
     /// Whether the generation's folder under `root` exists and holds every file it should.
@@ -59,10 +60,12 @@ package struct GenerationWrite: Sendable {
         guard !missing.isEmpty else { return }
         switch source {
         case .files(let make), .append(let make):
-            try make { name, content throws(SubweaveError) in
-                guard missing.contains(name) else { return }
-                try FileSystem.replaceFile(
-                    at: target + "/" + name, with: content, temporaryName: FileSystem.temporaryPrefix + "fill-" + name, within: confinement)
+            try onDisk { () throws(FileFailure) in
+                try make { name, content throws(FileFailure) in
+                    guard missing.contains(name) else { return }
+                    try FileSystem.replaceFile(
+                        at: target + "/" + name, with: content, temporaryName: FileSystem.temporaryPrefix + "fill-" + name, within: confinement)
+                }
             }
         case .staged(let path):
             for name in missing.sorted() where rename(path + "/" + name, target + "/" + name) != 0 {

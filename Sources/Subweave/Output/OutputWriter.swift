@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Platform
 import Synchronization
 
 /// Writes a plan's files so that a player never sees a mixture, nothing outside the output
@@ -80,14 +81,14 @@ package struct OutputWriter: Sendable {
     ) throws(SubweaveError) -> Bool {
         var created = CreatedEntries()
         var wrote = true
-        do {
+        do throws(SubweaveError) {
             try makeOutputFolder(created: &created)
-            try confinement?.check(folder: folder)
+            try onDisk(confinement?.check(folder: folder))
             try checkMasterTarget()
             for relative in managedFolders.union(removedFolders).union(generations.map(\.folder)).sorted() {
-                try FileSystem.refuseLinks(relative, below: folder)
+                try onDisk(FileSystem.refuseLinks(relative, below: folder))
             }
-            for write in generations { try FileSystem.refuseLinks(write.folder + "/" + write.generation, below: folder) }
+            for write in generations { try onDisk(FileSystem.refuseLinks(write.folder + "/" + write.generation, below: folder)) }
             try removeLeftovers(in: managedFolders.union(removedFolders))
             let existing = generations.allSatisfy {
                 if case .append = $0.source { return false }
@@ -99,12 +100,14 @@ package struct OutputWriter: Sendable {
             } else {
                 for write in generations { try prepareFolder(write.folder, created: &created) }
                 try writeGenerations(generations, created: &created)
-                try FileSystem.syncFileSystem(of: folder)
+                try onDisk(FileSystem.syncFileSystem(of: folder))
                 // The intent goes before the master: a kill between the two leaves the newer
                 // intent, which the next run carries out, never a master whose intent is lost.
                 try writeIntent(intent)
-                try FileSystem.replaceFile(
-                    at: masterPath, with: master, temporaryName: FileSystem.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
+                try onDisk { () throws(FileFailure) in
+                    try FileSystem.replaceFile(
+                        at: masterPath, with: master, temporaryName: FileSystem.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
+                }
             }
         } catch {
             created.undo()
@@ -139,10 +142,12 @@ package struct OutputWriter: Sendable {
         let path = folder + "/" + TitleIntent.fileName(forMaster: masterName)
         let bytes = intent.bytes
         guard !FileSystem.contentsEqual(path, bytes) else { return }
-        try FileSystem.refuseReplacing(path, what: "the intent record")
-        try FileSystem.replaceFile(
-            at: path, with: String(decoding: bytes, as: UTF8.self), temporaryName: FileSystem.temporaryPrefix + "intent-\(getpid()).tmp",
-            within: confinement)
+        try onDisk(FileSystem.refuseReplacing(path, what: "the intent record"))
+        try onDisk { () throws(FileFailure) in
+            try FileSystem.replaceFile(
+                at: path, with: String(decoding: bytes, as: UTF8.self), temporaryName: FileSystem.temporaryPrefix + "intent-\(getpid()).tmp",
+                within: confinement)
+        }
     }
 
     /// Creates the output folder (and its parents) when the request's output names a new one.
@@ -154,7 +159,7 @@ package struct OutputWriter: Sendable {
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
-        for path in missing.reversed() where try FileSystem.makeRealFolder(path, within: folder, confinement: confinement) {
+        for path in missing.reversed() where try onDisk(FileSystem.makeRealFolder(path, within: folder, confinement: confinement)) {
             created.folders.append(path)
         }
     }
@@ -165,7 +170,7 @@ package struct OutputWriter: Sendable {
         if FileSystem.Occupant(masterPath) == .folder {
             throw .io(path: masterPath, reason: "is a folder; the output master must be a file path")
         }
-        try FileSystem.refuseReplacing(masterPath, what: "the master")
+        try onDisk(FileSystem.refuseReplacing(masterPath, what: "the master"))
     }
 
     /// Makes `folder` (relative) and its parent as real folders, refusing symbolic links.
@@ -173,7 +178,9 @@ package struct OutputWriter: Sendable {
         var path = folder
         for component in relative.split(separator: "/") {
             path += "/" + component
-            if try FileSystem.makeRealFolder(path, within: folder, confinement: confinement) { created.folders.append(path) }
+            if try onDisk(FileSystem.makeRealFolder(path, within: folder, confinement: confinement)) {
+                created.folders.append(path)
+            }
         }
     }
 
@@ -186,9 +193,11 @@ package struct OutputWriter: Sendable {
                 guard FileSystem.isRealFolder(target) else {
                     throw .io(path: target, reason: "the published rendition to append to is gone; nothing was changed")
                 }
-                try make { name, content throws(SubweaveError) in
-                    try FileSystem.replaceFile(
-                        at: target + "/" + name, with: content, temporaryName: FileSystem.temporaryPrefix + "append-" + name, within: self.confinement)
+                try onDisk { () throws(FileFailure) in
+                    try make { name, content throws(FileFailure) in
+                        try FileSystem.replaceFile(
+                            at: target + "/" + name, with: content, temporaryName: FileSystem.temporaryPrefix + "append-" + name, within: self.confinement)
+                    }
                 }
                 continue
             }
@@ -222,13 +231,13 @@ package struct OutputWriter: Sendable {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < pending.count, firstError.withLock({ $0 == nil }) else { return }
                 let write = pending[index]
-                do throws(SubweaveError) {
+                do throws(FileFailure) {
                     try FileSystem.writeFolder(
                         at: write.target, staging: root + "/" + write.folder + "/" + FileSystem.temporaryPrefix + "staging-\(getpid())",
                         within: confinement, write.make)
                     done.withLock { $0.append(write.target) }
                 } catch {
-                    firstError.withLock { if $0 == nil { $0 = error } }
+                    firstError.withLock { if $0 == nil { $0 = SubweaveError(error) } }
                 }
             }
         }
@@ -344,7 +353,7 @@ struct FolderLock: Sendable {
             folder = (folder as NSString).deletingLastPathComponent
         }
         let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystem.failure(folder, "cannot open the output folder to lock it") }
+        guard fd >= 0 else { throw SubweaveError(FileSystem.failure(folder, "cannot open the output folder to lock it")) }
         let deadline = Date().addingTimeInterval(timeout)
         var told = false
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

@@ -1,3 +1,4 @@
+import Platform
 import Timebase
 
 /// A rendition as a plan holds it: where it goes, what the report says of it, and its files,
@@ -67,7 +68,7 @@ package struct PlannedRendition: Sendable {
         case .inPlace: return GenerationWrite(folder: folder, generation: generation, source: .inPlace, names: names)
         case .appending(let rendition):
             return GenerationWrite(
-                folder: folder, generation: generation, source: .append({ emit throws(SubweaveError) in try rendition.eachFile(emit) }), names: names)
+                folder: folder, generation: generation, source: .append({ emit throws(FileFailure) in try rendition.eachFile(emit) }), names: names)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Platform
 import Timebase
 import TimedText
 

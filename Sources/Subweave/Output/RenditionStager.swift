@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Timebase
 
 /// Where a run that writes as it plans puts each rendition as soon as it is segmented: a folder
@@ -22,13 +23,13 @@ package struct RenditionStager: Sendable {
     /// output folder is new keeps its renditions in memory until it commits.
     static func open(in folder: String, within confinement: Confinement? = nil) throws(SubweaveError) -> RenditionStager? {
         guard FileSystem.isRealFolder(folder) else { return nil }
-        try confinement?.check(folder: folder)
+        try onDisk(confinement?.check(folder: folder))
         let root = folder + "/" + name
         FileSystem.removeTree(root)
-        guard mkdir(root, 0o755) == 0 else { throw FileSystem.failure(root, "cannot create the staging folder") }
-        do throws(SubweaveError) { try confinement?.check(folder: root) } catch {
+        guard mkdir(root, 0o755) == 0 else { throw SubweaveError(FileSystem.failure(root, "cannot create the staging folder")) }
+        do throws(FileFailure) { try confinement?.check(folder: root) } catch {
             _ = rmdir(root)
-            throw error
+            throw SubweaveError(error)
         }
         return RenditionStager(folder: folder, root: root, confinement: confinement)
     }
@@ -47,7 +48,9 @@ package struct RenditionStager: Sendable {
         var name = ContentHash()
         name.add(rendition.folder)
         let path = root + "/" + name.hex() + "-" + rendition.generation
-        try FileSystem.writeFolder(at: path, staging: path + ".partial", within: confinement) { emit throws(SubweaveError) in try rendition.eachFile(emit) }
+        try onDisk { () throws(FileFailure) in
+            try FileSystem.writeFolder(at: path, staging: path + ".partial", within: confinement) { emit throws(FileFailure) in try rendition.eachFile(emit) }
+        }
         return .staged(path: path)
     }
 

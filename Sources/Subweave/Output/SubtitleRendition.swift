@@ -1,4 +1,5 @@
 import HLS
+import Platform
 import Timebase
 import TimedText
 
@@ -125,7 +126,7 @@ package struct SubtitleRendition: Sendable {
     /// A segment is made in one reused buffer and handed out whole; the kept cues (as large as
     /// the source) are handed out a buffer at a time. A cue carried by several segments is
     /// formatted for each (the same bytes each time), so nothing grows with the programme.
-    package func eachFile(_ body: (_ name: String, _ content: FileSystem.FileContent) throws(SubweaveError) -> Void) throws(SubweaveError) {
+    package func eachFile(_ body: (_ name: String, _ content: FileSystem.FileContent) throws(FileFailure) -> Void) throws(FileFailure) {
         let names = segmentNames
         var out = WebVTTBytes(capacity: 64 << 10)
         for (index, cueIndices) in assignment.enumerated() {
@@ -140,12 +141,12 @@ package struct SubtitleRendition: Sendable {
                 out.block(cues[c], offset: offset)
                 out.bytes += [0x0A, 0x0A]
             }
-            try body(names[index]) { sink throws(SubweaveError) in try Self.hand(out.bytes, to: sink) }
+            try body(names[index]) { sink throws(FileFailure) in try Self.hand(out.bytes, to: sink) }
         }
         let playlist = Array(playlistText.utf8)
-        try body(RenditionLayout.playlistName) { sink throws(SubweaveError) in try Self.hand(playlist, to: sink) }
+        try body(RenditionLayout.playlistName) { sink throws(FileFailure) in try Self.hand(playlist, to: sink) }
         if let record {
-            try body(RenditionRecord.cuesFileName) { sink throws(SubweaveError) in
+            try body(RenditionRecord.cuesFileName) { sink throws(FileFailure) in
                 out.bytes.removeAll(keepingCapacity: true)
                 Self.header(&out, map: nil, headerBlocks: headerBlocks)
                 for cue in keptCues ?? cues {
@@ -159,7 +160,7 @@ package struct SubtitleRendition: Sendable {
                 try Self.hand(out.bytes, to: sink)
             }
             let json = Array(record.json.utf8)
-            try body(RenditionRecord.fileName) { sink throws(SubweaveError) in try Self.hand(json, to: sink) }
+            try body(RenditionRecord.fileName) { sink throws(FileFailure) in try Self.hand(json, to: sink) }
         }
     }
 
@@ -182,10 +183,10 @@ package struct SubtitleRendition: Sendable {
     }
 
     /// Hands `bytes` to `sink` as one piece.
-    private static func hand(_ bytes: [UInt8], to sink: (_ piece: UnsafeBufferPointer<UInt8>) throws(SubweaveError) -> Void) throws(SubweaveError) {
-        var failure: SubweaveError?
+    private static func hand(_ bytes: [UInt8], to sink: (_ piece: UnsafeBufferPointer<UInt8>) throws(FileFailure) -> Void) throws(FileFailure) {
+        var failure: FileFailure?
         bytes.withUnsafeBufferPointer { buffer in
-            do throws(SubweaveError) { try sink(buffer) } catch { failure = error }
+            do throws(FileFailure) { try sink(buffer) } catch { failure = error }
         }
         if let failure { throw failure }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Side-loads subtitle tracks into an HLS presentation: reads, decides, then writes.
 ///

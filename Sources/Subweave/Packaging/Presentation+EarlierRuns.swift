@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Platform
 
 extension Presentation {
     /// What a run does with what earlier runs and other tools left in the master: removes what
@@ -15,7 +16,7 @@ extension Presentation {
     ) async throws(SubweaveError) -> RemovalDecision {
         // A managed rendition reached through a link is neither read, refreshed nor removed.
         if let linked = existing.first(where: { $0.link != nil }), let link = linked.link {
-            throw FileSystem.linkRefused(link, root: masterURL.deletingLastPathComponent().path)
+            throw SubweaveError(FileSystem.linkRefused(link, root: masterURL.deletingLastPathComponent().path))
         }
         let writing = Set(planner.renditions.map(\.folder))
         var removal = try RemovalDecision.resolve(request.removals, force: request.forceRemoval, existing: existing, master: master, writing: writing)

@@ -1,6 +1,7 @@
 import Captions
 import Foundation
 import HLS
+import Platform
 import Synchronization
 import Timebase
 import TimedText
@@ -24,8 +25,8 @@ extension Presentation {
                 reason: "the master is not a local file; give an output path (\(Setting.output)) to write the new master to")
         }
         // Said before any work: the master is replaced by renaming a new file over it.
-        try FileSystem.refuseReplacing(output.path, what: "the master")
-        try FileSystem.refuseReplacing(TitleIntent.path(beside: output), what: "the intent record")
+        try onDisk(FileSystem.refuseReplacing(output.path, what: "the master"))
+        try onDisk(FileSystem.refuseReplacing(TitleIntent.path(beside: output), what: "the intent record"))
         // What earlier runs (and other tools) left, and what the operator said of the title.
         let existing = await ExistingRendition.read(self)
         var intent = try startingIntent(output: output, existing: existing)

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Subweave
 
 /// `subweave report`: the presentation at a glance, as text, JSON or one HTML page.

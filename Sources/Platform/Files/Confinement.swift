@@ -24,7 +24,7 @@ package struct Confinement: Sendable, Equatable {
     }
 
     /// The real path of what `fd` has open, from `/proc/self/fd` (nil when it cannot be read).
-    static func realPath(of fd: Int32) -> String? {
+    package static func realPath(of fd: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
@@ -40,12 +40,12 @@ package struct Confinement: Sendable, Equatable {
     }
 
     /// Fails, naming `path`, unless the file open as `fd` is inside the root.
-    func check(descriptor fd: Int32, path: String) throws(SubweaveError) {
-        if let problem = problem(descriptor: fd, path: path) { throw .io(path: path, reason: MessageText(problem)) }
+    package func check(descriptor fd: Int32, path: String) throws(FileFailure) {
+        if let problem = problem(descriptor: fd, path: path) { throw FileFailure(path, problem) }
     }
 
     /// Fails unless the folder at `path` is inside the root, checked on the folder opened.
-    func check(folder path: String) throws(SubweaveError) {
+    package func check(folder path: String) throws(FileFailure) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystem.failure(path, "cannot open the folder to check it is inside the root \(shown)") }
         defer { close(fd) }

@@ -1,5 +1,4 @@
 import Foundation
-import HLS
 
 /// The file-system primitives the output writer builds on, on POSIX calls so that every step is
 /// explicit: no symbolic link is followed where Subweave writes or deletes, new files are created
@@ -7,17 +6,17 @@ import HLS
 package enum FileSystem {
     /// Names Subweave gives its temporary entries: only entries with these prefixes are ever
     /// removed as leftovers of a killed run.
-    static let temporaryPrefix = ".subweave-"
+    package static let temporaryPrefix = ".subweave-"
 
     /// `path` exists and is a folder, not a symbolic link to one.
-    static func isRealFolder(_ path: String) -> Bool {
+    package static func isRealFolder(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The first entry of `relative`'s path below `root` that is a symbolic link, if any (the
     /// walk stops at the first component that does not exist); `root` itself may be a link.
-    static func firstLink(_ relative: String, below root: String) -> String? {
+    package static func firstLink(_ relative: String, below root: String) -> String? {
         var path = root
         for component in relative.split(separator: "/") {
             path += "/" + component
@@ -29,21 +28,20 @@ package enum FileSystem {
     }
 
     /// Fails, naming the link, when `relative`'s path below `root` goes through a symbolic link.
-    static func refuseLinks(_ relative: String, below root: String) throws(SubweaveError) {
+    package static func refuseLinks(_ relative: String, below root: String) throws(FileFailure) {
         if let link = firstLink(relative, below: root) { throw linkRefused(link, root: root) }
     }
 
     /// The error for a symbolic link below the output folder.
-    static func linkRefused(_ link: String, root: String) -> SubweaveError {
-        .io(
-            path: link,
-            reason:
-                "is a symbolic link; Subweave never reads, writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)"
+    package static func linkRefused(_ link: String, root: String) -> FileFailure {
+        FileFailure(
+            link,
+            "is a symbolic link; Subweave never reads, writes or deletes through a link below the output folder \(root). Replace it with a real folder (or remove it)"
         )
     }
 
     /// The real path of an existing folder (every link in it resolved), else `path` as given.
-    static func resolvedFolder(_ path: String) -> String {
+    package static func resolvedFolder(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -53,7 +51,7 @@ package enum FileSystem {
     ///
     /// A
     /// symbolic link (to anywhere) or a file in its place is an error naming it.
-    static func makeRealFolder(_ path: String, within root: String, confinement: Confinement? = nil) throws(SubweaveError) -> Bool {
+    package static func makeRealFolder(_ path: String, within root: String, confinement: Confinement? = nil) throws(FileFailure) -> Bool {
         var info = stat()
         if lstat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -61,7 +59,7 @@ package enum FileSystem {
             case S_IFLNK:
                 throw linkRefused(path, root: root)
             default:
-                throw .io(path: path, reason: "exists and is not a folder; Subweave needs a folder here")
+                throw FileFailure(path, "exists and is not a folder; Subweave needs a folder here")
             }
         }
         guard mkdir(path, 0o755) == 0 else {
@@ -69,7 +67,7 @@ package enum FileSystem {
             throw failure(path, "cannot create the folder")
         }
         if let confinement {
-            do throws(SubweaveError) { try confinement.check(folder: path) } catch {
+            do throws(FileFailure) { try confinement.check(folder: path) } catch {
                 _ = rmdir(path)
                 throw error
             }
@@ -78,7 +76,7 @@ package enum FileSystem {
     }
 
     /// The names in a real folder (not `.` or `..`), sorted; empty when it cannot be read.
-    static func entries(of path: String) -> [String] {
+    package static func entries(of path: String) -> [String] {
         guard isRealFolder(path), let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
@@ -95,7 +93,7 @@ package enum FileSystem {
     /// emptied the same way and removed.
     ///
     /// Errors are ignored (this is clean-up).
-    static func removeTree(_ path: String) {
+    package static func removeTree(_ path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
@@ -107,29 +105,29 @@ package enum FileSystem {
     }
 
     /// The bytes of the file at `path`, nil when there is none or it cannot be read.
-    static func contents(_ path: String) -> [UInt8]? {
+    package static func contents(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 
     /// Unlinks a file (never a folder); true on success.
-    static func removeFile(_ path: String) -> Bool {
+    package static func removeFile(_ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return false }
         return unlink(path) == 0
     }
 
     /// A file's bytes, handed to `sink` in pieces, in order: a large file is never made whole.
-    package typealias FileContent = (_ sink: (_ piece: UnsafeBufferPointer<UInt8>) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
+    package typealias FileContent = (_ sink: (_ piece: UnsafeBufferPointer<UInt8>) throws(FileFailure) -> Void) throws(FileFailure) -> Void
 
     /// Makes a folder's files one at a time, handing each, `(name, content)`, to its argument.
-    package typealias FileMaker = @Sendable (_ emit: (_ name: String, _ content: FileContent) throws(SubweaveError) -> Void) throws(SubweaveError) -> Void
+    package typealias FileMaker = @Sendable (_ emit: (_ name: String, _ content: FileContent) throws(FileFailure) -> Void) throws(FileFailure) -> Void
 
     /// Writes the files `make` hands to its argument, one at a time, into a new folder `staging`
     /// and renames it to `target` whole.
     ///
     /// If `target` appears meanwhile, it holds the same content (its name is its hash) and the
     /// staging folder goes.
-    static func writeFolder(at target: String, staging: String, within confinement: Confinement? = nil, _ make: FileMaker) throws(SubweaveError) {
+    package static func writeFolder(at target: String, staging: String, within confinement: Confinement? = nil, _ make: FileMaker) throws(FileFailure) {
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else { throw failure(staging, "cannot create a temporary folder") }
         // Files are created relative to the folder's descriptor: one path walk, not one per file.
@@ -139,10 +137,10 @@ package enum FileSystem {
             removeTree(staging)
             throw error
         }
-        do throws(SubweaveError) {
+        do throws(FileFailure) {
             defer { close(folder) }
             try confinement?.check(descriptor: folder, path: staging)
-            try make { name, content throws(SubweaveError) in try writeNewFile(name, in: folder, folderPath: staging, content) }
+            try make { name, content throws(FileFailure) in try writeNewFile(name, in: folder, folderPath: staging, content) }
         } catch {
             removeTree(staging)
             throw error
@@ -151,20 +149,20 @@ package enum FileSystem {
             let code = errno
             removeTree(staging)
             guard (code == EEXIST || code == ENOTEMPTY) && isRealFolder(target) else {
-                throw .io(path: target, reason: "cannot move the new rendition into place (errno \(code): \(String(cString: strerror(code))))")
+                throw FileFailure(target, "cannot move the new rendition into place", errno: code)
             }
         }
     }
 
     /// Creates `name` in the folder open as `folder` (`path` names it in messages; it must not
     /// exist, and is never a link) and writes `bytes` to it with one call.
-    static func writeNewFile(_ name: String, in folder: Int32, folderPath: String, _ content: FileContent) throws(SubweaveError) {
+    package static func writeNewFile(_ name: String, in folder: Int32, folderPath: String, _ content: FileContent) throws(FileFailure) {
         let fd = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         // The path is made only for a message (a file written costs no string).
         guard fd >= 0 else { throw failure(folderPath + "/" + name, "cannot create the file") }
         defer { close(fd) }
-        do throws(SubweaveError) {
-            try content { piece throws(SubweaveError) in
+        do throws(FileFailure) {
+            try content { piece throws(FileFailure) in
                 guard writeAll(fd, piece) else { throw failure(folderPath + "/" + name, "cannot write the file") }
             }
         } catch {
@@ -174,7 +172,7 @@ package enum FileSystem {
     }
 
     /// Creates `path` (which must not exist, and is never a link) and writes `text` to it.
-    static func writeNewFile(_ path: String, _ text: String) throws(SubweaveError) {
+    package static func writeNewFile(_ path: String, _ text: String) throws(FileFailure) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, "cannot create the file") }
         defer { close(fd) }
@@ -189,35 +187,19 @@ package enum FileSystem {
     /// `fsync`ed before the rename; the folder is `fsync`ed after it.
     ///
     /// The file keeps its permission bits.
-    static func replaceFile(at path: String, with text: String, temporaryName: String, within confinement: Confinement? = nil) throws(SubweaveError) {
+    package static func replaceFile(at path: String, with text: String, temporaryName: String, within confinement: Confinement? = nil) throws(FileFailure) {
         try replaceFile(at: path, temporaryName: temporaryName, within: confinement) { fd in writeAll(fd, text) }
     }
 
     /// ``replaceFile(at:with:temporaryName:)`` with content handed out in pieces.
-    static func replaceFile(
+    package static func replaceFile(
         at path: String, with content: FileContent, temporaryName: String, within confinement: Confinement? = nil
-    ) throws(SubweaveError) {
+    ) throws(FileFailure) {
         try replaceFile(at: path, temporaryName: temporaryName, within: confinement) { fd in
-            do throws(SubweaveError) {
-                try content { piece throws(SubweaveError) in
-                    guard writeAll(fd, piece) else { throw .io(path: path, reason: "write failed") }
+            do throws(FileFailure) {
+                try content { piece throws(FileFailure) in
+                    guard writeAll(fd, piece) else { throw .lastCall(path, "cannot write the file") }
                 }
-                return true
-            } catch {
-                return false
-            }
-        }
-    }
-
-    /// Replaces `path` with the bytes of `playlist`, written in pieces (the text is never made
-    /// whole), as ``replaceFile(at:with:temporaryName:)`` does.
-    static func replaceFile(
-        at path: String, with playlist: Playlist, temporaryName: String, within confinement: Confinement? = nil
-    ) throws(SubweaveError) {
-        try replaceFile(at: path, temporaryName: temporaryName, within: confinement) { fd in
-            struct Failed: Error {}
-            do throws(Failed) {
-                try playlist.write { (piece) throws(Failed) in if !writeAll(fd, piece) { throw Failed() } }
                 return true
             } catch {
                 return false
@@ -227,9 +209,9 @@ package enum FileSystem {
 
     /// Replaces `path` with what `write` writes to a temporary sibling (false: it failed, with
     /// errno set), made durable and renamed into place.
-    private static func replaceFile(
+    package static func replaceFile(
         at path: String, temporaryName: String, within confinement: Confinement?, _ write: (Int32) -> Bool
-    ) throws(SubweaveError) {
+    ) throws(FileFailure) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + temporaryName
         _ = unlink(temporary)
@@ -238,7 +220,7 @@ package enum FileSystem {
         if let problem = confinement?.problem(descriptor: fd, path: temporary) {
             close(fd)
             _ = unlink(temporary)
-            throw .io(path: path, reason: MessageText(problem))
+            throw FileFailure(path, problem)
         }
         var ok = write(fd)
         if ok && fsync(fd) != 0 { ok = false }
@@ -248,7 +230,7 @@ package enum FileSystem {
         close(fd)
         guard ok else {
             _ = unlink(temporary)
-            throw .io(path: path, reason: "cannot write the temporary file (errno \(code): \(String(cString: strerror(code))))")
+            throw FileFailure(path, "cannot write the temporary file", errno: code)
         }
         if rename(temporary, path) != 0 {
             let error = failure(path, "cannot rename the temporary file into place")
@@ -260,7 +242,7 @@ package enum FileSystem {
 
     /// Writes a small file in place (created or truncated, never through a link); a write cut
     /// short leaves a shorter file, so it is for markers whose reader tolerates that.
-    static func overwriteSmallFile(_ path: String, _ text: String) {
+    package static func overwriteSmallFile(_ path: String, _ text: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
         _ = writeAll(fd, text)
@@ -271,7 +253,7 @@ package enum FileSystem {
     package enum Occupant: Equatable, Sendable {
         case nothing, regularFile, folder, symbolicLink, fifo, characterDevice, blockDevice, socket
 
-        init(_ path: String) {
+        package init(_ path: String) {
             var info = stat()
             guard lstat(path, &info) == 0 else {
                 self = .nothing
@@ -289,7 +271,7 @@ package enum FileSystem {
         }
 
         /// "a FIFO (named pipe)", "a character device", … for messages.
-        var described: String {
+        package var described: String {
             switch self {
             case .nothing: return "nothing"
             case .regularFile: return "a regular file"
@@ -305,18 +287,17 @@ package enum FileSystem {
 
     /// Fails unless `path` is absent or a regular file: a file Subweave replaces (a master) is
     /// renamed over, which would put a regular file in place of a link, a device or a FIFO.
-    static func refuseReplacing(_ path: String, what: String) throws(SubweaveError) {
+    package static func refuseReplacing(_ path: String, what: String) throws(FileFailure) {
         let occupant = Occupant(path)
         switch occupant {
         case .nothing, .regularFile: return
         case .symbolicLink:
-            throw .io(
-                path: path,
-                reason:
-                    "is a symbolic link; Subweave replaces \(what) by renaming a new file over it, which would replace the link and not its target. Give the target's own path"
+            throw FileFailure(
+                path,
+                "is a symbolic link; Subweave replaces \(what) by renaming a new file over it, which would replace the link and not its target. Give the target's own path"
             )
         default:
-            throw .io(path: path, reason: "is \(occupant.described), not a regular file; \(what) must be a regular file (or not exist yet)")
+            throw FileFailure(path, "is \(occupant.described), not a regular file; \(what) must be a regular file (or not exist yet)")
         }
     }
 
@@ -335,20 +316,19 @@ package enum FileSystem {
     /// character device is written through, as a shell's `>` does; a link, a folder, a block
     /// device or a socket is refused. Not made durable.
     @discardableResult
-    static func writeFile(at path: String, _ text: String) throws(SubweaveError) -> WriteManner {
+    package static func writeFile(at path: String, _ text: String) throws(FileFailure) -> WriteManner {
         let occupant = Occupant(path)
         switch occupant {
         case .nothing, .regularFile: break
         case .fifo, .characterDevice:
             try writeThrough(path, text)
             return .wroteThrough(occupant)
-        case .folder: throw .io(path: path, reason: "is a folder; give a file path")
+        case .folder: throw FileFailure(path, "is a folder; give a file path")
         case .symbolicLink:
-            throw .io(
-                path: path,
-                reason: "is a symbolic link; Subweave writes no file through a link (it would replace the link, not its target). Give the target's own path")
+            throw FileFailure(
+                path, "is a symbolic link; Subweave writes no file through a link (it would replace the link, not its target). Give the target's own path")
         case .blockDevice, .socket:
-            throw .io(path: path, reason: "is \(occupant.described); Subweave writes only regular files, FIFOs and character devices")
+            throw FileFailure(path, "is \(occupant.described); Subweave writes only regular files, FIFOs and character devices")
         }
         let name = FileSystem.temporaryPrefix + "\(getpid()).tmp"
         let folder = (path as NSString).deletingLastPathComponent
@@ -361,7 +341,7 @@ package enum FileSystem {
         let now = Occupant(path)
         guard now == .nothing || now == .regularFile else {
             _ = unlink(temporary)
-            throw .io(path: path, reason: "became \(now.described) while the file was written; nothing was written")
+            throw FileFailure(path, "became \(now.described) while the file was written; nothing was written")
         }
         if rename(temporary, path) != 0 {
             let error = failure(path, "cannot rename the temporary file into place")
@@ -373,20 +353,20 @@ package enum FileSystem {
 
     /// Writes `text` into the FIFO or character device at `path`, opened without following a
     /// link and checked after opening (the path cannot be swapped for a regular file meanwhile).
-    private static func writeThrough(_ path: String, _ text: String) throws(SubweaveError) {
+    private static func writeThrough(_ path: String, _ text: String) throws(FileFailure) {
         let fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot open for writing") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFCHR else {
-            throw .io(path: path, reason: "changed while it was opened; nothing was written")
+            throw FileFailure(path, "changed while it was opened; nothing was written")
         }
         guard writeAll(fd, text) else { throw failure(path, "cannot write") }
     }
 
     /// Flushes every file of the file system that holds `path` to stable storage (`syncfs(2)`;
     /// `sync(2)` where the C library lacks it).
-    static func syncFileSystem(of path: String) throws(SubweaveError) {
+    package static func syncFileSystem(of path: String) throws(FileFailure) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, "cannot open the folder to flush it") }
         defer { close(fd) }
@@ -399,14 +379,14 @@ package enum FileSystem {
     }
 
     /// `fsync` on a folder, so that a rename in it survives a power loss.
-    static func syncFolder(_ path: String) {
+    package static func syncFolder(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
     }
 
-    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    package static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var utf8 = text
         return utf8.withUTF8 { writeAll(fd, $0) }
     }
@@ -463,7 +443,7 @@ package enum FileSystem {
     }
 
     /// Writes all of `buffer` to `fd`; false on an error (errno says which).
-    static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         var offset = 0
         while offset < buffer.count {
@@ -477,21 +457,5 @@ package enum FileSystem {
         return true
     }
 
-    static func failure(_ path: String, _ what: String) -> SubweaveError {
-        let code = errno
-        return .io(path: path, reason: "\(what) (errno \(code): \(String(cString: strerror(code))))")
-    }
-}
-
-/// A single file written outside the managed layout (`subweave convert -o`).
-public enum OutputFile {
-    /// Writes `text` to `path`; true when a regular file was written, false when written through.
-    ///
-    /// A regular file is written through a temporary sibling renamed into place; a folder at
-    /// `path` is an error. A FIFO or a character device at `path` (`/dev/stdout`, a pipe) is written through and
-    /// stays what it is; a symbolic link, a block device or a socket is refused.
-    @discardableResult
-    public static func write(_ text: String, to path: String) throws(SubweaveError) -> Bool {
-        try FileSystem.writeFile(at: path, text) == .replaced
-    }
+    package static func failure(_ path: String, _ what: String) -> FileFailure { .lastCall(path, what) }
 }
