@@ -8,6 +8,52 @@ package enum FileSystem {
     /// removed as leftovers of a killed run.
     package static let temporaryPrefix = ".subweave-"
 
+    /// Whether something is at `path` (a link is followed, as `FileManager.fileExists` does).
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether `path` is a file this process may execute.
+    package static func isExecutable(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+    }
+
+    /// What `stat(2)` says of a file (a link followed): enough to tell that it changed.
+    package struct Identity: Sendable, Equatable {
+        package let size: Int
+        package let modifiedSeconds: Int
+        package let modifiedNanoseconds: Int
+        package let inode: UInt64
+        package let device: UInt64
+        package let isRegularFile: Bool
+    }
+
+    /// The identity of the file at `path` (a link followed); nil when there is none.
+    package static func identity(of path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(
+            size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev), isRegularFile: info.st_mode & S_IFMT == S_IFREG)
+    }
+
+    /// The process's working folder.
+    package static var currentFolder: String { FileManager.default.currentDirectoryPath }
+
+    /// Creates the folder `path` (its parent must exist); true when this call created it.
+    package static func makeFolder(_ path: String) -> Bool { mkdir(path, 0o755) == 0 }
+
+    /// Removes the folder `path` if it is empty; true when it was removed.
+    @discardableResult
+    package static func removeEmptyFolder(_ path: String) -> Bool { rmdir(path) == 0 }
+
+    /// Renames `source` to `target` (`rename(2)`: atomic, within one file system); true on success.
+    package static func rename(_ source: String, to target: String) -> Bool { Foundation.rename(source, target) == 0 }
+
+    /// Renames `source` to `target`, failing with `what` (and the errno) said of `target`.
+    package static func move(_ source: String, to target: String, _ what: String) throws(FileFailure) {
+        guard rename(source, to: target) else { throw .lastCall(target, what) }
+    }
+
     /// `path` exists and is a folder, not a symbolic link to one.
     package static func isRealFolder(_ path: String) -> Bool {
         var info = stat()
@@ -145,7 +191,7 @@ package enum FileSystem {
             removeTree(staging)
             throw error
         }
-        if rename(staging, target) != 0 {
+        if Foundation.rename(staging, target) != 0 {
             let code = errno
             removeTree(staging)
             guard (code == EEXIST || code == ENOTEMPTY) && isRealFolder(target) else {
@@ -232,7 +278,7 @@ package enum FileSystem {
             _ = unlink(temporary)
             throw FileFailure(path, "cannot write the temporary file", errno: code)
         }
-        if rename(temporary, path) != 0 {
+        if Foundation.rename(temporary, path) != 0 {
             let error = failure(path, "cannot rename the temporary file into place")
             _ = unlink(temporary)
             throw error
@@ -343,7 +389,7 @@ package enum FileSystem {
             _ = unlink(temporary)
             throw FileFailure(path, "became \(now.described) while the file was written; nothing was written")
         }
-        if rename(temporary, path) != 0 {
+        if Foundation.rename(temporary, path) != 0 {
             let error = failure(path, "cannot rename the temporary file into place")
             _ = unlink(temporary)
             throw error

@@ -40,7 +40,7 @@ public enum CaptionFile {
                 let origin = MediaTime(ticks: reader.origin ?? 0)
                 return detection(reader.decoder, origin: origin, limit: limit, language: nil)
             }
-            let chunks = try open(path, chunk: 188 * 348)
+            let chunks = try chunks(path, chunk: 188 * 348)
             var reader = TransportStreamCaptionReader(accessUnitLimit: limit, timeOf: { MediaTime(ticks: $0) })
             while let chunk = chunks.next(), reader.feed(chunk) {}
             guard reader.videoStreamType != nil else { throw notTransportStream(path) }
@@ -75,7 +75,7 @@ public enum CaptionFile {
         try await onDispatch { () throws(SubweaveError) in
             if try isMCC(path) { return try decodeMCC(path) }
             if try isFragmentedMP4(path) { return captions(try decodeFragmented(path), path: path) }
-            let chunks = try open(path)
+            let chunks = try chunks(path)
             if let onProgress {
                 let total = chunks.fileSize
                 chunks.onRead = { onProgress(WorkProgress(.bytes, done: $0, total: total)) }
@@ -93,7 +93,7 @@ public enum CaptionFile {
 
     /// Whether the file is a MacCaption file (its first line says so).
     static func isMCC(_ path: String) throws(SubweaveError) -> Bool {
-        let chunks = try open(path, chunk: 64)
+        let chunks = try chunks(path, chunk: 64)
         guard var head = chunks.next().map(Array.init) else { return false }
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
         return head.starts(with: Array("File Format=MacCaption_MCC".utf8))
@@ -116,7 +116,7 @@ public enum CaptionFile {
     }
 
     static func isFragmentedMP4(_ path: String) throws(SubweaveError) -> Bool {
-        let chunks = try open(path, chunk: 64)
+        let chunks = try chunks(path, chunk: 64)
         guard let head = chunks.next() else { return false }
         return ISOBMFF.looksLikeISOBMFF(Array(head))
     }
@@ -198,7 +198,7 @@ public enum CaptionFile {
     /// demuxer rarely carries a packet over from one chunk to the next.
     static let transportChunk = 188 * 5_578
 
-    static func open(_ path: String, chunk: Int = transportChunk) throws(SubweaveError) -> FileChunks {
+    static func chunks(_ path: String, chunk: Int = transportChunk) throws(SubweaveError) -> FileChunks {
         do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .io(path: path, reason: error.message) }
     }
 
@@ -212,19 +212,16 @@ public enum CaptionFile {
 /// The top-level boxes of an ISO BMFF file, read by header (`pread`), and any box's bytes on
 /// demand: each box is bounded by the file and by `limit`.
 final class TopLevelBoxes {
-    private let fd: Int32
+    private let file: OpenFile
     private let size: Int
     private let limit: Int
     private var offset = 0
 
     init(path: String, limit: Int) throws(ResourceLoader.Failure) {
-        fd = try ResourceLoader.openRegular(path)
-        var info = stat()
-        size = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        do { file = try OpenFile(regular: path) } catch { throw ResourceLoader.Failure(error) }
+        size = file.size
         self.limit = limit
     }
-
-    deinit { close(fd) }
 
     /// The next box: its type and byte range; nil at the end of the file.
     func next() throws(ContainerError) -> (type: String, range: Range<Int>)? {
@@ -256,16 +253,12 @@ final class TopLevelBoxes {
         guard range.count <= limit else {
             throw ContainerError(.malformed, offset: range.lowerBound, "a box of \(range.count) bytes is over the segment read limit of \(limit) bytes")
         }
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var done = 0
-        while done < range.count {
-            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return pread(fd, base + done, range.count - done, off_t(range.lowerBound + done))
-            }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ContainerError(.malformed, offset: range.lowerBound + done, "the file could not be read there (errno \(errno))") }
-            done += n
+        let bytes: [UInt8]
+        do { bytes = try file.read(count: range.count, at: range.lowerBound) } catch {
+            throw ContainerError(.malformed, offset: range.lowerBound, "the file could not be read there (\(error.explanation))")
+        }
+        guard bytes.count == range.count else {
+            throw ContainerError(.malformed, offset: range.lowerBound + bytes.count, "the file ends inside the box")
         }
         return bytes
     }

@@ -190,7 +190,7 @@ struct PathConfinement {
     static func resolved(_ url: URL) -> URL {
         var existing = url
         var rest: [String] = []
-        while existing.path.hasPrefix("/"), existing.path != "/", !FileManager.default.fileExists(atPath: existing.path) {
+        while existing.path.hasPrefix("/"), existing.path != "/", !FileSystem.exists(existing.path) {
             rest.append(existing.lastPathComponent)
             let parent = existing.deletingLastPathComponent()
             guard parent.path.count < existing.path.count else { break }

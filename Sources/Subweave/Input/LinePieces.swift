@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A local file read a piece at a time, each piece but the last ending with a line break, so that
 /// a parser can read its lines without the whole file in memory.
@@ -25,13 +26,12 @@ package struct LinePieces: Sendable {
     /// `isLast` true; returns the file's size in bytes.
     @discardableResult
     package func forEach(_ body: (_ piece: UnsafeBufferPointer<UInt8>, _ isLast: Bool) -> Void) throws(ResourceLoader.Failure) -> Int {
-        let fd = try ResourceLoader.openRegular(path)
-        defer { close(fd) }
-        var info = stat()
-        fstat(fd, &info)
-        guard Int(info.st_size) <= limit else { throw ResourceLoader.tooLarge(Int(info.st_size), limit, kind) }
+        let file: OpenFile
+        do { file = try OpenFile(regular: path) } catch { throw ResourceLoader.Failure(error) }
+        let size = file.size
+        guard size <= limit else { throw ResourceLoader.tooLarge(size, limit, kind) }
         // A small file gets a buffer of its size, not a megabyte to clear.
-        var buffer = [UInt8](repeating: 0, count: max(1, min(readSize, Int(info.st_size) + 1)))
+        var buffer = [UInt8](repeating: 0, count: max(1, min(readSize, size + 1)))
         var filled = 0
         var total = 0
         while true {
@@ -39,11 +39,8 @@ package struct LinePieces: Sendable {
                 // One line longer than the buffer: it grows (the limit bounds it).
                 buffer.append(contentsOf: repeatElement(0, count: buffer.count))
             }
-            let n = buffer.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ResourceLoader.errnoFailure("could not be read")
-            }
+            let n: Int
+            do { n = try file.read(into: &buffer, from: filled) } catch { throw ResourceLoader.Failure(error) }
             if n == 0 { break }
             total += n
             guard total <= limit else { throw ResourceLoader.tooLarge(total, limit, kind, atLeast: true) }
@@ -63,9 +60,7 @@ package struct LinePieces: Sendable {
 
     /// The file's first `count` bytes (fewer if it is shorter).
     package func head(_ count: Int = 4096) throws(ResourceLoader.Failure) -> [UInt8] {
-        let fd = try ResourceLoader.openRegular(path)
-        defer { close(fd) }
-        return try ResourceLoader.readAll(fd, upTo: count, kind: kind, exact: true)
+        do { return try OpenFile(regular: path).read(count: count, at: 0) } catch { throw ResourceLoader.Failure(error) }
     }
 
     /// The index just after the last line break in `range` of `bytes` that is known to be whole

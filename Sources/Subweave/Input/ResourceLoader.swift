@@ -52,6 +52,8 @@ public struct ResourceLoader: Sendable {
         public init(explanation: MessageText) { message = explanation }
         /// The phrase as the library spells it.
         public var explanation: String { message.description }
+        /// A file-system failure, said of the file it names.
+        init(_ failure: FileFailure) { message = MessageText(failure.explanation) }
     }
 
     /// Reads `url` (a file URL or `http(s)://`), or only `range` of it, as a file of `kind`.
@@ -86,13 +88,14 @@ public struct ResourceLoader: Sendable {
 
     /// ``readFile(_:limit:kind:)``, the file open checked to be inside `confinement`.
     static func readFile(_ path: String, limit: Int, kind: ResourceKind, within confinement: Confinement?) throws(Failure) -> [UInt8] {
-        let fd = try openRegular(path, within: confinement)
-        defer { close(fd) }
-        var info = stat()
-        fstat(fd, &info)
-        let size = Int(info.st_size)
+        let file: OpenFile
+        do { file = try OpenFile(regular: path, within: confinement) } catch { throw Failure(error) }
+        let size = file.size
         guard size <= limit else { throw tooLarge(size, limit, kind) }
-        return try readAll(fd, upTo: limit, kind: kind, expected: size)
+        let read: OpenFile.Read
+        do { read = try file.read(upTo: limit, reserving: size) } catch { throw Failure(error) }
+        guard !read.overLimit else { throw tooLarge(read.bytes.count, limit, kind, atLeast: true) }
+        return read.bytes
     }
 
     /// Reads `length` bytes at `offset` of a local regular file (for `EXT-X-BYTERANGE`).
@@ -105,78 +108,18 @@ public struct ResourceLoader: Sendable {
         _ path: String, offset: Int, length: Int, limit: Int, kind: ResourceKind, within confinement: Confinement?
     ) throws(Failure) -> [UInt8] {
         guard length <= limit else { throw tooLarge(length, limit, kind) }
-        let fd = try openRegular(path, within: confinement)
-        defer { close(fd) }
-        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw errnoFailure("could not be read at offset \(offset)") }
-        let bytes = try readAll(fd, upTo: length, kind: kind, exact: true)
+        let bytes: [UInt8]
+        do { bytes = try OpenFile(regular: path, within: confinement).read(count: length, at: offset) } catch { throw Failure(error) }
         guard bytes.count == length else { throw Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(length)@\(offset)") }
         return bytes
     }
 
     /// Reads standard input, at most `limit` bytes.
     public static func readStandardInput(limit: Int = ReadLimits().subtitle) throws(Failure) -> [UInt8] {
-        try readAll(STDIN_FILENO, upTo: limit, kind: .subtitle)
-    }
-
-    /// Opens `path` for reading if it is a regular file; never blocks (a FIFO is refused).
-    static func openRegular(_ path: String, within confinement: Confinement? = nil) throws(Failure) -> Int32 {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            let what = code == ENOENT ? "does not exist" : "cannot be opened"
-            throw Failure(explanation: "\(what) (errno \(code): \(String(cString: strerror(code))))")
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            close(fd)
-            throw errnoFailure("cannot be examined")
-        }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else {
-            close(fd)
-            let kind: String
-            switch type {
-            case S_IFDIR: kind = "a folder"
-            case S_IFIFO: kind = "a FIFO (named pipe)"
-            case S_IFCHR: kind = "a character device"
-            case S_IFBLK: kind = "a block device"
-            case S_IFSOCK: kind = "a socket"
-            default: kind = "not a regular file"
-            }
-            throw Failure(explanation: "is \(kind), not a regular file; Subweave reads only regular files")
-        }
-        if let problem = confinement?.problem(descriptor: fd, path: path) {
-            close(fd)
-            throw Failure(explanation: MessageText(problem))
-        }
-        return fd
-    }
-
-    /// Reads until end of file or `limit` bytes; more than `limit` is an error unless `exact`.
-    static func readAll(_ fd: Int32, upTo limit: Int, kind: ResourceKind, exact: Bool = false, expected: Int = 0) throws(Failure) -> [UInt8] {
-        var bytes: [UInt8] = []
-        // Sized once for what the file holds (exact reads: the range), not grown by doubling.
-        bytes.reserveCapacity(min(exact ? limit : expected, limit))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let want = exact ? min(chunk.count, limit - bytes.count) : chunk.count
-            if want == 0 { break }
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, want) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    // Standard input that is a pipe or terminal: wait for data.
-                    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&descriptor, 1, -1)
-                    continue
-                }
-                throw errnoFailure("could not be read")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if !exact && bytes.count > limit { throw tooLarge(bytes.count, limit, kind, atLeast: true) }
-        }
-        return bytes
+        let read: OpenFile.Read
+        do { read = try OpenFile(standardInput: ()).read(upTo: limit) } catch { throw Failure(error) }
+        guard !read.overLimit else { throw tooLarge(read.bytes.count, limit, .subtitle, atLeast: true) }
+        return read.bytes
     }
 
     static func tooLarge(_ size: Int, _ limit: Int, _ kind: ResourceKind, atLeast: Bool = false) -> Failure {
@@ -184,11 +127,6 @@ public struct ResourceLoader: Sendable {
             explanation:
                 "is \(atLeast ? "more than " : "")\(size) bytes, over the \(limit)-byte limit for a \(kind.rawValue) file; raise it (\(Setting.limit(kind))) if the file is right"
         )
-    }
-
-    static func errnoFailure(_ what: String) -> Failure {
-        let code = errno
-        return Failure(explanation: "\(what) (errno \(code): \(String(cString: strerror(code))))")
     }
 
     /// Fetches an HTTP(S) URL as a file of `kind`, retrying transient failures.
@@ -218,7 +156,7 @@ public struct ResourceLoader: Sendable {
 /// A local regular file read in chunks, so memory stays flat however large the file; the
 /// descriptor closes when the reader is released.
 public final class FileChunks: Sequence, IteratorProtocol {
-    private let fd: Int32
+    private let file: OpenFile
     private let size: Int
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
@@ -226,33 +164,17 @@ public final class FileChunks: Sequence, IteratorProtocol {
     public var onRead: ((Int) -> Void)?
 
     /// The file's size when it was opened, in bytes.
-    public var fileSize: Int {
-        var info = stat()
-        return fstat(fd, &info) == 0 ? Int(info.st_size) : 0
-    }
+    public var fileSize: Int { file.size }
 
     /// Opens `path` (a regular file, else a ``ResourceLoader/Failure``) for chunks of `size` bytes.
     public init(path: String, chunkSize size: Int = 1 << 20) throws(ResourceLoader.Failure) {
-        fd = try ResourceLoader.openRegular(path)
+        do { file = try OpenFile(regular: path) } catch { throw ResourceLoader.Failure(error) }
         self.size = Swift.max(1, size)
     }
 
-    deinit { close(fd) }
-
     /// The next chunk, or nil at the end of the file (or on a read error).
     public func next() -> ArraySlice<UInt8>? {
-        // Not zeroed first: read(2) fills what is kept.
-        var failed = false
-        let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while true {
-                let n = Foundation.read(fd, buffer.baseAddress, size)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failed = true }
-                count = Swift.max(0, n)
-                return
-            }
-        }
-        guard !failed, !chunk.isEmpty else { return nil }
+        guard let chunk = file.nextChunk(size), !chunk.isEmpty else { return nil }
         bytesRead += chunk.count
         onRead?(bytesRead)
         return chunk[...]

@@ -100,7 +100,7 @@ public struct CueTap: AsyncSequence, Sendable {
         private var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
 
         init(path: String) throws(SubweaveError) {
-            chunks = try CaptionFile.open(path)
+            chunks = try CaptionFile.chunks(path)
         }
 
         /// Decodes the next chunk; returns the cues it finished, and whether the file has ended.

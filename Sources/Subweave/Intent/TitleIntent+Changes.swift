@@ -1,5 +1,6 @@
 import Captions
 import Foundation
+import Platform
 import Timebase
 
 /// The settings a run works with: what the intent says, with the defaults for what it does not.
@@ -103,7 +104,7 @@ extension TitleIntent {
     static func read(output: URL, master: URL, loader: ResourceLoader) throws(SubweaveError) -> TitleIntent? {
         for url in output == master ? [output] : [output, master] where url.isFileURL {
             let path = path(beside: url)
-            guard FileManager.default.fileExists(atPath: path) else { continue }
+            guard FileSystem.exists(path) else { continue }
             let bytes: [UInt8]
             do { bytes = try ResourceLoader.readFile(path, limit: 16 << 20, kind: .playlist, within: loader.confinement) } catch {
                 throw .io(path: path, reason: "the intent record \(error.message)")

@@ -41,7 +41,7 @@ public enum RunFingerprint {
         var hash = ContentHash()
         hash.add("subweave-run-1\u{0}")
         for argument in command { hash.add(argument + "\u{0}") }
-        hash.add(FileManager.default.currentDirectoryPath + "\u{0}")
+        hash.add(FileSystem.currentFolder + "\u{0}")
         add(stat: "/proc/self/exe", to: &hash)
         hash.add(masterBytes)
         let intentPath = TitleIntent.path(beside: master)
@@ -56,8 +56,7 @@ public enum RunFingerprint {
         }
         for source in sources {
             // A pipe or a device reads differently each time: such a run is always run.
-            var info = stat()
-            guard source.isFileURL, stat(source.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard source.isFileURL, FileSystem.identity(of: source.path)?.isRegularFile == true else { return nil }
             add(stat: source.path, to: &hash)
         }
         guard let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path) else { return nil }
@@ -83,12 +82,11 @@ public enum RunFingerprint {
 
     /// The size, modification time and inode of `path` (following links), or that it is missing.
     static func add(stat path: String, to hash: inout ContentHash) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard let file = FileSystem.identity(of: path) else {
             hash.add("missing\u{0}")
             return
         }
-        hash.add("\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ino):\(info.st_dev)\u{0}")
+        hash.add("\(file.size):\(file.modifiedSeconds).\(file.modifiedNanoseconds):\(file.inode):\(file.device)\u{0}")
     }
 
     /// The record beside `master`, if one can be read.
@@ -108,6 +106,6 @@ public enum RunFingerprint {
 
     /// Takes the record beside `master` away (a run that changed the title without one).
     public static func forget(master: URL) {
-        unlink(recordPath(master: master))
+        _ = FileSystem.removeFile(recordPath(master: master))
     }
 }

@@ -46,10 +46,7 @@ package struct GenerationWrite: Sendable {
     /// The names of the generation's files that are not regular files in `target`.
     func missing(in target: String) -> Set<String> {
         Set(
-            names.filter { name in
-                var info = stat()
-                return lstat(target + "/" + name, &info) != 0 || info.st_mode & S_IFMT != S_IFREG
-            })
+            names.filter { name in FileSystem.Occupant(target + "/" + name) != .regularFile })
     }
 
     /// Writes the files the existing generation folder under `root` lacks, each through a
@@ -68,9 +65,8 @@ package struct GenerationWrite: Sendable {
                 }
             }
         case .staged(let path):
-            for name in missing.sorted() where rename(path + "/" + name, target + "/" + name) != 0 {
-                let code = errno
-                throw .io(path: target + "/" + name, reason: "cannot move the staged file into place (errno \(code): \(String(cString: strerror(code))))")
+            for name in missing.sorted() {
+                try onDisk(FileSystem.move(path + "/" + name, to: target + "/" + name, "cannot move the staged file into place"))
             }
         case .inPlace:
             throw .io(path: target, reason: "the rendition was complete when the run planned it and has lost files since; nothing was changed")

@@ -62,7 +62,7 @@ package struct OutputWriter: Sendable {
     /// Release it when the run is done.
     func acquireLock() async throws(SubweaveError) -> FolderLock {
         let (folder, timeout, onWait) = (self.folder, lockTimeout, self.onWait)
-        return try await onDispatch { () throws(SubweaveError) in try FolderLock(folder: folder, timeout: timeout, onWait: onWait) }
+        return try await onDispatch { () throws(SubweaveError) in try onDisk(FolderLock(folder: folder, timeout: timeout, onWait: onWait)) }
     }
 
     /// Writes `generations`, then `master` as the master (in pieces), then removes the generations of
@@ -126,12 +126,12 @@ package struct OutputWriter: Sendable {
         }
         for folder in removedFolders.sorted() where named[folder] == nil {
             removeGenerations(in: folder, keeping: [], keepLegacy: false)
-            _ = rmdir(self.folder + "/" + folder)
+            FileSystem.removeEmptyFolder(self.folder + "/" + folder)
         }
         // Folders of renditions removed by earlier runs, whose generations are still retiring.
         for folder in retiringFolders(besides: managedFolders.union(removedFolders)) {
             removeGenerations(in: folder, keeping: [], keepLegacy: true)
-            _ = rmdir(self.folder + "/" + folder)
+            FileSystem.removeEmptyFolder(self.folder + "/" + folder)
         }
         return wrote
     }
@@ -210,10 +210,7 @@ package struct OutputWriter: Sendable {
             switch write.source {
             case .files(let make): toWrite.append((write.folder, target, make))
             case .staged(let path):
-                guard rename(path, target) == 0 else {
-                    let code = errno
-                    throw .io(path: target, reason: "cannot move the staged rendition into place (errno \(code): \(String(cString: strerror(code))))")
-                }
+                try onDisk(FileSystem.move(path, to: target, "cannot move the staged rendition into place"))
                 created.generations.append(target)
             case .inPlace:
                 throw .io(path: target, reason: "the rendition was in place when the run planned it and is gone; nothing was changed")
@@ -285,7 +282,7 @@ package struct OutputWriter: Sendable {
                 // Renamed out of the way first: a run killed while deleting must not leave a
                 // half-emptied folder under a generation name that a later run would reuse.
                 let trash = path + "/" + FileSystem.temporaryPrefix + "removing-\(name)"
-                if rename(path + "/" + name, trash) == 0 { FileSystem.removeTree(trash) }
+                if FileSystem.rename(path + "/" + name, to: trash) { FileSystem.removeTree(trash) }
             } else if !keepLegacy && RenditionLayout.isLegacyFile(name) {
                 _ = FileSystem.removeFile(path + "/" + name)
             }
@@ -302,7 +299,7 @@ package struct OutputWriter: Sendable {
                 let path = folder + "/" + relative
                 let retiring = FileSystem.entries(of: path).contains {
                     RenditionLayout.isGeneration(Substring($0))
-                        && FileManager.default.fileExists(atPath: path + "/" + $0 + "/" + RenditionLayout.retiredMarkerName)
+                        && FileSystem.exists(path + "/" + $0 + "/" + RenditionLayout.retiredMarkerName)
                 }
                 if retiring { result.append(relative) }
             }
@@ -333,53 +330,7 @@ package struct OutputWriter: Sendable {
 
         func undo() {
             for generation in generations { FileSystem.removeTree(generation) }
-            for folder in folders.reversed() { _ = rmdir(folder) }
+            for folder in folders.reversed() { FileSystem.removeEmptyFolder(folder) }
         }
-    }
-}
-
-/// An exclusive advisory lock (`flock(2)`) on a folder, held by an open descriptor of the folder
-/// itself, so that no lock file is left behind; the kernel releases it if the process dies.
-struct FolderLock: Sendable {
-    private let fd: Int32
-
-    /// Locks `folder`, or, when it does not exist yet (a new output folder), its nearest
-    /// existing ancestor.
-    init(folder requested: String, timeout requestedTimeout: TimeInterval, onWait: @Sendable (String) -> Void) throws(SubweaveError) {
-        // A timeout that is not a finite number of seconds (NaN, infinity) waits a year at most.
-        let timeout = requestedTimeout.isFinite ? min(max(0, requestedTimeout), Self.longestWait) : Self.longestWait
-        var folder = requested
-        while !FileSystem.isRealFolder(folder), folder != "/", !folder.isEmpty {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SubweaveError(FileSystem.failure(folder, "cannot open the output folder to lock it")) }
-        let deadline = Date().addingTimeInterval(timeout)
-        var told = false
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            guard code == EWOULDBLOCK || code == EINTR else {
-                close(fd)
-                throw .io(path: folder, reason: "cannot lock the folder (errno \(code): \(String(cString: strerror(code))))")
-            }
-            if !told {
-                onWait("waiting for another subweave run on \(folder) to finish (at most \(Int(timeout)) s)")
-                told = true
-            }
-            guard Date() < deadline else {
-                close(fd)
-                throw .io(path: folder, reason: "another subweave run held the folder's lock for more than \(Int(timeout)) s; nothing was written")
-            }
-            usleep(50_000)
-        }
-        self.fd = fd
-    }
-
-    /// The longest wait for a lock, in seconds (a year).
-    static let longestWait: TimeInterval = 365 * 86_400
-
-    func release() {
-        flock(fd, LOCK_UN)
-        close(fd)
     }
 }

@@ -26,9 +26,9 @@ package struct RenditionStager: Sendable {
         try onDisk(confinement?.check(folder: folder))
         let root = folder + "/" + name
         FileSystem.removeTree(root)
-        guard mkdir(root, 0o755) == 0 else { throw SubweaveError(FileSystem.failure(root, "cannot create the staging folder")) }
+        guard FileSystem.makeFolder(root) else { throw SubweaveError(FileSystem.failure(root, "cannot create the staging folder")) }
         do throws(FileFailure) { try confinement?.check(folder: root) } catch {
-            _ = rmdir(root)
+            FileSystem.removeEmptyFolder(root)
             throw SubweaveError(error)
         }
         return RenditionStager(folder: folder, root: root, confinement: confinement)

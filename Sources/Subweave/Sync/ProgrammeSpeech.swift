@@ -19,10 +19,10 @@ struct ProgrammeSpeech {
     /// The ffmpeg to use: `SUBWEAVE_FFMPEG`, else `ffmpeg` on `PATH`.
     static func ffmpeg() -> String? {
         let environment = ProcessInfo.processInfo.environment
-        if let given = environment["SUBWEAVE_FFMPEG"], !given.isEmpty { return FileManager.default.isExecutableFile(atPath: given) ? given : nil }
+        if let given = environment["SUBWEAVE_FFMPEG"], !given.isEmpty { return FileSystem.isExecutable(given) ? given : nil }
         for folder in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(folder)/ffmpeg"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }

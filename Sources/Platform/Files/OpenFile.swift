@@ -1,0 +1,135 @@
+import Foundation
+
+/// A local regular file open for reading: never a FIFO, a device or a folder (refused before a
+/// byte is read, without blocking), checked to be inside a root when one is given; the descriptor
+/// closes when the value is released.
+package final class OpenFile {
+    package let path: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` if it is a regular file (inside `confinement`, when given).
+    package init(regular path: String, within confinement: Confinement? = nil) throws(FileFailure) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw .lastCall(path, Foundation.errno == ENOENT ? "does not exist" : "cannot be opened")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let failure = FileFailure.lastCall(path, "cannot be examined")
+            close(fd)
+            throw failure
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(fd)
+            let kind: String
+            switch type {
+            case S_IFDIR: kind = "a folder"
+            case S_IFIFO: kind = "a FIFO (named pipe)"
+            case S_IFCHR: kind = "a character device"
+            case S_IFBLK: kind = "a block device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a regular file"
+            }
+            throw FileFailure(path, "is \(kind), not a regular file; Subweave reads only regular files")
+        }
+        if let problem = confinement?.problem(descriptor: fd, path: path) {
+            close(fd)
+            throw FileFailure(path, problem)
+        }
+        self.path = path
+        self.fd = fd
+        ownsDescriptor = true
+    }
+
+    /// Standard input (a pipe or a terminal is waited on; it is not closed).
+    package init(standardInput: Void) {
+        path = "standard input"
+        fd = STDIN_FILENO
+        ownsDescriptor = false
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// The file's size now, in bytes (0 when it cannot be examined).
+    package var size: Int {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// What ``read(upTo:reserving:)`` read: the bytes, and whether more followed past the limit.
+    package struct Read {
+        package var bytes: [UInt8]
+        package var overLimit: Bool
+    }
+
+    /// Reads from where the file stands until its end or `limit` bytes (one more byte says the
+    /// file goes on: ``Read/overLimit``); `reserving` sizes the buffer once.
+    package func read(upTo limit: Int, reserving expected: Int = 0) throws(FileFailure) -> Read {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(expected, limit))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // Standard input that is a pipe or terminal: wait for data.
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
+                    continue
+                }
+                throw .lastCall(path, "could not be read")
+            }
+            if n == 0 { return Read(bytes: bytes, overLimit: false) }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { return Read(bytes: bytes, overLimit: true) }
+        }
+    }
+
+    /// Exactly `count` bytes at `offset` (fewer when the file ends first).
+    package func read(count: Int, at offset: Int) throws(FileFailure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(fd, base + done, count - done, off_t(offset + done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw .lastCall(path, "could not be read at offset \(offset + done)") }
+            if n == 0 { break }
+            done += n
+        }
+        return done == count ? bytes : Array(bytes[0..<done])
+    }
+
+    /// Reads at most `capacity` bytes into `buffer` from `start` on, where the file stands; the
+    /// count read (0 at the end of the file).
+    package func read(into buffer: inout [UInt8], from start: Int) throws(FileFailure) -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress.map { $0 + start }, raw.count - start) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw .lastCall(path, "could not be read") }
+            return n
+        }
+    }
+
+    /// The next `size` bytes where the file stands, as a new array (empty at the end of the file);
+    /// nil on a read error.
+    package func nextChunk(_ size: Int) -> [UInt8]? {
+        var failed = false
+        // Not zeroed first: read(2) fills what is kept.
+        let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while true {
+                let n = Foundation.read(fd, buffer.baseAddress, size)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true }
+                count = Swift.max(0, n)
+                return
+            }
+        }
+        return failed ? nil : chunk
+    }
+}
