@@ -44,6 +44,42 @@ struct LibraryAPITests {
         await #expect(throws: SubweaveError.self) { try await Packager().apply(plan) }
     }
 
+    /// Failures a caller can branch on: a media segment that cannot be read names its path, what
+    /// it is and why; a master output that is a folder is a file-system problem naming the operation.
+    @Test func readAndFileSystemFailuresAreTyped() async throws {
+        let folder = try Fixtures.copy("media/ts-bframes")
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".ts") }.sorted().first)
+        try FileManager.default.moveItem(atPath: folder + "/" + segment, toPath: folder + "/moved")
+        do {
+            _ = try await Presentation(master: master)
+            Issue.record("a missing segment was read")
+        } catch {
+            guard case .unreadable(let path, _, let failure) = error else {
+                Issue.record("\(error.code): \(error)")
+                return
+            }
+            #expect(path.hasSuffix(segment) && failure.explanation.hasPrefix("does not exist (errno 2"), "\(failure.explanation)")
+            #expect(error.code == "unreadable")
+        }
+        try FileManager.default.moveItem(atPath: folder + "/moved", toPath: folder + "/" + segment)
+        try SubtitleText.srt([(1, 2, "x")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)
+        let track = try SubtitleTrack(source: .file(URL(fileURLWithPath: folder + "/en.srt")), language: LanguageTag(parsing: "en"))
+        try FileManager.default.createDirectory(atPath: folder + "/out.m3u8", withIntermediateDirectories: false)
+        var request = PackageRequest(tracks: [track], captions: .off)
+        request.output = URL(fileURLWithPath: folder + "/out.m3u8")
+        do {
+            try await Packager().run(master: master, request)
+            Issue.record("a master was written over a folder")
+        } catch {
+            guard case .fileSystem(let problem) = error else {
+                Issue.record("\(error.code): \(error)")
+                return
+            }
+            #expect(problem.path.hasSuffix("out.m3u8") && problem.operation.contains("is a folder"), "\(problem)")
+        }
+    }
+
     /// Removal is a request like any other: a plan that says what goes, applied atomically.
     @Test func removeThroughTheLibrary() async throws {
         let folder = try Fixtures.copy("media/ts-bframes")

@@ -103,7 +103,7 @@ public enum CaptionFile {
     /// most the subtitle read limit).
     static func decodeMCC(_ path: String) throws(SubweaveError) -> ProgrammeCaptions {
         let bytes: [UInt8]
-        do { bytes = try ResourceLoader.readFile(path) } catch { throw .io(path: path, reason: error.message) }
+        do { bytes = try ResourceLoader.readFile(path) } catch { throw .unreadable(path: path, what: "", error) }
         let read: MCCReader.Read
         do { read = try MCCReader.read(String(decoding: bytes, as: UTF8.self)) } catch {
             throw .load(LoadFailure(.notSubtitles, sourceID: path, location: path, MessageText(error.description)))
@@ -125,7 +125,7 @@ public enum CaptionFile {
     /// frame, read one fragment (`moof` and its `mdat`) at a time so memory stays flat.
     static func decodeFragmented(_ path: String, accessUnitLimit: Int? = nil) throws(SubweaveError) -> FragmentedCaptionReader {
         let file: TopLevelBoxes
-        do { file = try TopLevelBoxes(path: path, limit: ReadLimits().segment) } catch { throw .io(path: path, reason: MessageText(error.explanation)) }
+        do { file = try TopLevelBoxes(path: path, limit: ReadLimits().segment) } catch { throw .unreadable(path: path, what: "", error) }
         var reader: FragmentedCaptionReader?
         var fragmentWithoutInit: Int?
         do throws(ContainerError) {
@@ -199,7 +199,7 @@ public enum CaptionFile {
     static let transportChunk = 188 * 5_578
 
     static func chunks(_ path: String, chunk: Int = transportChunk) throws(SubweaveError) -> FileChunks {
-        do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .io(path: path, reason: error.message) }
+        do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .unreadable(path: path, what: "", error) }
     }
 
     static func notTransportStream(_ path: String) -> SubweaveError {

@@ -44,17 +44,8 @@ public struct ResourceLoader: Sendable {
         self.limits = limits
     }
 
-    /// Why a read failed, as a phrase that follows the file's name ("does not exist …").
-    public struct Failure: Error, Sendable, Equatable {
-        /// The phrase, with the settings it names (a limit to raise) kept apart.
-        public let message: MessageText
-        /// A failure explained by a phrase that follows the file name.
-        public init(explanation: MessageText) { message = explanation }
-        /// The phrase as the library spells it.
-        public var explanation: String { message.description }
-        /// A file-system failure, said of the file it names.
-        init(_ failure: FileFailure) { message = MessageText(failure.explanation) }
-    }
+    /// Why a read failed (``ReadFailure``).
+    public typealias Failure = ReadFailure
 
     /// Reads `url` (a file URL or `http(s)://`), or only `range` of it, as a file of `kind`.
     public func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil) async throws(Failure) -> [UInt8] {

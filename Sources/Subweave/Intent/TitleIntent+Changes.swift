@@ -107,14 +107,10 @@ extension TitleIntent {
             guard FileSystem.exists(path) else { continue }
             let bytes: [UInt8]
             do { bytes = try ResourceLoader.readFile(path, limit: 16 << 20, kind: .playlist, within: loader.confinement) } catch {
-                throw .io(path: path, reason: "the intent record \(error.message)")
+                throw .unreadable(path: path, what: "the intent record", error)
             }
             do { return try JSONDecoder().decode(TitleIntent.self, from: Data(bytes)) } catch {
-                throw .io(
-                    path: path,
-                    reason:
-                        "is not an intent record Subweave can read (\(error)); it keeps what the operator said of this title: fix it or remove it (then earlier settings are inferred from the renditions)"
-                )
+                throw .intentRecord(path: path, decoding: "\(error)")
             }
         }
         return nil

@@ -92,7 +92,7 @@ public struct LiveFollower: Sendable {
             } catch {
                 // A master that cannot be read is not a window that slid.
                 failures += 1
-                guard case .io(let path, _) = error, path != MediaReader.display(master), failures <= readRetries else { throw error }
+                guard case .unreadable(let path, _, _) = error, path != MediaReader.display(master), failures <= readRetries else { throw error }
                 try? await Task.sleep(nanoseconds: UInt64((pollInterval ?? 1) * 1_000_000_000))
             }
         }
@@ -139,7 +139,7 @@ public struct LiveFollower: Sendable {
     /// yet), a playlist or segment caught half-written.
     static func mayRetry(_ error: SubweaveError) -> Bool {
         switch error {
-        case .io, .playlist, .media: return true
+        case .unreadable, .fileSystem, .playlist, .media: return true
         default: return false
         }
     }

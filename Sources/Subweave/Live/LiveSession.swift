@@ -67,7 +67,7 @@ struct LiveSession {
         let presentation = try await Presentation(master: master, loader: loader)
         let output = request.output ?? master
         guard output.isFileURL else {
-            throw .io(path: MediaReader.display(output), reason: "\(Setting.follow) writes a local master; give \(Setting.output)")
+            throw .outputNeeded(master: MediaReader.display(output), following: true)
         }
         var session = LiveSession(
             presentation: presentation, request: request, output: output, reader: MediaReader(loader: loader), state: LiveState(), captions: nil)

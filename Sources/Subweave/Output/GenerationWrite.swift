@@ -69,7 +69,8 @@ package struct GenerationWrite: Sendable {
                 try onDisk(FileSystem.move(path + "/" + name, to: target + "/" + name, "cannot move the staged file into place"))
             }
         case .inPlace:
-            throw .io(path: target, reason: "the rendition was complete when the run planned it and has lost files since; nothing was changed")
+            throw .fileSystem(
+                FileProblem(path: target, operation: "the rendition was complete when the run planned it and has lost files since; nothing was changed"))
         }
     }
 }

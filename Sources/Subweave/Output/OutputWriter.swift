@@ -168,7 +168,7 @@ package struct OutputWriter: Sendable {
     /// a device).
     private func checkMasterTarget() throws(SubweaveError) {
         if FileSystem.Occupant(masterPath) == .folder {
-            throw .io(path: masterPath, reason: "is a folder; the output master must be a file path")
+            throw .fileSystem(FileProblem(path: masterPath, operation: "is a folder; the output master must be a file path"))
         }
         try onDisk(FileSystem.refuseReplacing(masterPath, what: "the master"))
     }
@@ -191,7 +191,7 @@ package struct OutputWriter: Sendable {
             let target = folder + "/" + write.folder + "/" + write.generation
             if case .append(let make) = write.source {
                 guard FileSystem.isRealFolder(target) else {
-                    throw .io(path: target, reason: "the published rendition to append to is gone; nothing was changed")
+                    throw .fileSystem(FileProblem(path: target, operation: "the published rendition to append to is gone; nothing was changed"))
                 }
                 try onDisk { () throws(FileFailure) in
                     try make { name, content throws(FileFailure) in
@@ -213,7 +213,7 @@ package struct OutputWriter: Sendable {
                 try onDisk(FileSystem.move(path, to: target, "cannot move the staged rendition into place"))
                 created.generations.append(target)
             case .inPlace:
-                throw .io(path: target, reason: "the rendition was in place when the run planned it and is gone; nothing was changed")
+                throw .fileSystem(FileProblem(path: target, operation: "the rendition was in place when the run planned it and is gone; nothing was changed"))
             case .append: continue
             }
         }

@@ -20,9 +20,7 @@ extension Presentation {
         let reader = MediaReader(loader: loader)
         let output = request.output ?? masterURL
         guard output.isFileURL else {
-            throw .io(
-                path: MediaReader.display(output),
-                reason: "the master is not a local file; give an output path (\(Setting.output)) to write the new master to")
+            throw .outputNeeded(master: MediaReader.display(output), following: false)
         }
         // Said before any work: the master is replaced by renaming a new file over it.
         try onDisk(FileSystem.refuseReplacing(output.path, what: "the master"))

@@ -14,7 +14,7 @@ struct MediaReader: Sendable {
     /// Reads `url` (or `range` of it) as a file of `kind`; `what` says what it is, for the error.
     func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil, what: String) async throws(SubweaveError) -> [UInt8] {
         do { return try await loader.read(url, kind: kind, range: range) } catch {
-            throw .io(path: Self.display(url), reason: "\(what) \(error.explanation)")
+            throw .unreadable(path: Self.display(url), what: what, error)
         }
     }
 

@@ -114,7 +114,7 @@ struct ProgrammeSpeech {
         var detector = try decoded[0].get()
         for run in 1..<max(1, runs) { detector.join(try decoded[run].get(), at: starts[run]) }
         guard detector.frames > 0 else {
-            throw .io(path: MediaReader.display(url), reason: "\(name) holds no sound to check the subtitles against")
+            throw .sound(path: MediaReader.display(url), .none(name: name))
         }
         return (detector.finish(), name)
     }
@@ -145,12 +145,7 @@ struct ProgrammeSpeech {
     /// early that none of it overlaps (a timestamp gap taken modulo 2^33 reads either way).
     static func checkSoundStart(_ lead: MediaTime, end: MediaTime, name: String, url: URL) throws(SubweaveError) {
         guard lead > end || lead < -end else { return }
-        let side = lead > .zero ? "after" : "before"
-        throw .io(
-            path: MediaReader.display(url),
-            reason:
-                "the sound of \(name) begins \(abs(lead.seconds).decimalSeconds) s \(side) the first video frame, further than the programme is long (\(end.decimalSeconds) s): there is no sound to check the subtitles against"
-        )
+        throw .sound(path: MediaReader.display(url), .outsideTheProgramme(name: name, lead: lead.seconds, duration: end.seconds))
     }
 
     /// One ffmpeg decoding a run of segments, placed from `startFrame` on; programme time is
@@ -181,7 +176,7 @@ struct ProgrammeSpeech {
                 "-f", "s16le", "pipe:1",
             ]
             do { child = try ChildProcess.launch(ffmpeg, arguments) } catch {
-                throw .io(path: ffmpeg, reason: MessageText(error.message))
+                throw .sound(path: ffmpeg, .cannotStart(ffmpeg: ffmpeg, reason: error.message))
             }
             self.ffmpeg = ffmpeg
             self.zero = zero
@@ -230,18 +225,12 @@ struct ProgrammeSpeech {
             let message = await stderr
             let status = child.waitForExit()
             if child.stalled {
-                throw .io(
-                    path: MediaReader.display(url),
-                    reason:
-                        "ffmpeg (\(ffmpeg)) took no input and gave no sound for \(ProgrammeSpeech.stallLimit.decimalSeconds) s while decoding \(name); it was stopped"
-                )
+                throw .sound(path: MediaReader.display(url), .stalled(ffmpeg: ffmpeg, name: name, seconds: ProgrammeSpeech.stallLimit))
             }
             // A decoder stopped at the bound has given all the sound the check can use.
             guard bounded || (status == 0 && !stoppedEarly) else {
                 let said = message.trimmingCharacters(in: .whitespacesAndNewlines)
-                throw .io(
-                    path: MediaReader.display(url),
-                    reason: "ffmpeg could not decode \(name) (exit \(status))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")")
+                throw .sound(path: MediaReader.display(url), .decoderFailed(name: name, status: status, said: said))
             }
             return detector
         }

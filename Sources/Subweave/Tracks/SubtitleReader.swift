@@ -48,7 +48,7 @@ public struct SubtitleReader: Sendable {
             }
         } catch {
             switch error {
-            case .unreadable(let failure): throw .io(path: input.description, reason: failure.message)
+            case .unreadable(let failure): throw .unreadable(path: input.description, what: "", failure)
             case .load(let failure): throw .load(failure)
             }
         }
@@ -59,7 +59,7 @@ public struct SubtitleReader: Sendable {
             case .standardInput: bytes = try ResourceLoader.readStandardInput(limit: loader.limits.subtitle)
             }
         } catch {
-            throw .io(path: input.description, reason: error.message)
+            throw .unreadable(path: input.description, what: "", error)
         }
         let extensionFormat: SubtitleFormat?
         if case .source(let source) = input { extensionFormat = SubtitleFormat.inferred(fromPath: source.pathForExtension) } else { extensionFormat = nil }

@@ -212,7 +212,7 @@ public struct PresentationValidator: Sendable {
     /// The reason alone, without the file name a finding already carries.
     static func reason(_ error: any Error) -> String {
         switch error {
-        case SubweaveError.io(_, let reason): return reason.description
+        case let error as SubweaveError where error.code == "unreadable" || error.code == "file_system": return error.explanation
         case SubweaveError.playlist(let e): return e.line.map { "line \($0): \(e.reason)" } ?? e.reason
         case let e as HLSError: return e.line.map { "line \($0): \(e.reason)" } ?? e.reason
         default: return "\(error)"

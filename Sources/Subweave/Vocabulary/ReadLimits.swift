@@ -55,3 +55,13 @@ public struct ReadLimits: Sendable, Equatable {
         return overflow ? nil : product
     }
 }
+
+/// Why a read failed, as a phrase that follows the file's name ("does not exist …").
+public struct ReadFailure: Error, Sendable, Equatable {
+    /// The phrase, with the settings it names (a limit to raise) kept apart.
+    public let message: MessageText
+    /// A failure explained by a phrase that follows the file name.
+    public init(explanation: MessageText) { message = explanation }
+    /// The phrase as the library spells it.
+    public var explanation: String { message.description }
+}

@@ -1,4 +1,5 @@
 import Containers
+import Foundation
 import HLS
 import Timebase
 
@@ -15,8 +16,19 @@ public enum SubweaveError: ExplainedError {
     case media(file: String, ContainerError)
     /// A subtitle source could not be fetched or yielded nothing usable.
     case load(LoadFailure)
-    /// A file could not be read or written.
-    case io(path: String, reason: MessageText)
+    /// A file or URL could not be read: its path, what it is to the run (`media segment 3`, `the
+    /// intent record`; may be empty) and why.
+    case unreadable(path: String, what: String, ReadFailure)
+    /// A file-system operation failed, or found the wrong thing in place: the path, the
+    /// operation and its errno.
+    case fileSystem(FileProblem)
+    /// The run would write the master where it cannot: a URL, with no local output given
+    /// (`following`: a live follow, which always writes a local master).
+    case outputNeeded(master: String, following: Bool)
+    /// The intent record beside the master does not parse (the decoder's account).
+    case intentRecord(path: String, decoding: String)
+    /// The programme's sound could not be had to check subtitles against.
+    case sound(path: String, SoundProblem)
     /// The media is encrypted, so what Subweave needs of it cannot be read.
     case encrypted(EncryptedSegment)
     /// Two renditions of a group would have the same NAME (RFC 8216bis §4.4.6.1).
@@ -42,7 +54,11 @@ public enum SubweaveError: ExplainedError {
         case .playlist: return "playlist"
         case .media: return "media"
         case .load(let failure): return failure.code.rawValue
-        case .io: return "io"
+        case .unreadable: return "unreadable"
+        case .fileSystem: return "file_system"
+        case .outputNeeded: return "output_needed"
+        case .intentRecord: return "intent_record"
+        case .sound: return "sound"
         case .encrypted: return "encrypted"
         case .nameClash: return "name_clash"
         case .nothingToPackage: return "nothing_to_package"
@@ -60,7 +76,9 @@ public enum SubweaveError: ExplainedError {
     /// description says them in full).
     public var context: String {
         switch self {
-        case .io(let path, _), .masterChanged(let path): return path
+        case .unreadable(let path, _, _), .masterChanged(let path), .outputNeeded(let path, _), .intentRecord(let path, _), .sound(let path, _):
+            return path
+        case .fileSystem(let problem): return problem.path
         case .media(let file, _): return file
         default: return ""
         }
@@ -69,7 +87,13 @@ public enum SubweaveError: ExplainedError {
     /// What is wrong: the description without ``context``.
     public var explanation: String {
         switch self {
-        case .io(_, let reason): return reason.description
+        case .unreadable(_, let what, let failure): return what.isEmpty ? failure.explanation : "\(what) \(failure.explanation)"
+        case .fileSystem(let problem): return problem.explanation
+        case .outputNeeded: return outputNeededMessage.description
+        case .intentRecord(_, let decoding):
+            return
+                "is not an intent record Subweave can read (\(decoding)); it keeps what the operator said of this title: fix it or remove it (then earlier settings are inferred from the renditions)"
+        case .sound(_, let problem): return problem.explanation
         case .media(_, let error): return error.description
         case .masterChanged:
             return "the master changed after it was read (another tool wrote it); nothing was written. Plan again from the master as it now stands"
@@ -83,7 +107,9 @@ public enum SubweaveError: ExplainedError {
     /// (``MessageText/rendered(_:)``); text from files is never rewritten.
     public var message: MessageText {
         switch self {
-        case .io(let path, let reason): return "\(path): \(reason)"
+        case .outputNeeded(let master, _): return "\(master): " + outputNeededMessage
+        case .unreadable(let path, let what, let failure):
+            return what.isEmpty ? "\(path): \(failure.message)" : "\(path): \(what) \(failure.message)"
         case .load(let failure): return failure.message
         case .removal(let problem): return problem.message
         case .emptyTrack(let track): return track.message
@@ -95,6 +121,13 @@ public enum SubweaveError: ExplainedError {
         }
     }
 
+    /// What ``outputNeeded(master:following:)`` says after the master's name.
+    private var outputNeededMessage: MessageText {
+        guard case .outputNeeded(_, let following) = self else { return "" }
+        if following { return "\(Setting.follow) writes a local master; give \(Setting.output)" }
+        return "the master is not a local file; give an output path (\(Setting.output)) to write the new master to"
+    }
+
     /// The description of the cases that name no setting.
     private var plainDescription: String {
         switch self {
@@ -102,7 +135,8 @@ public enum SubweaveError: ExplainedError {
             let lines = errors.map { "  - \($0)" }.joined(separator: "\n")
             return "\(errors.count) problem\(errors.count == 1 ? "" : "s") with the subtitle tracks (nothing was read or written):\n\(lines)"
         case .playlist(let error): return error.description
-        case .media, .io, .masterChanged: return explainedDescription
+        case .media, .unreadable, .fileSystem, .intentRecord, .sound, .masterChanged: return explainedDescription
+        case .outputNeeded: return message.description
         case .load(let failure): return failure.description
         case .encrypted(let segment): return segment.message
         case .nameClash(let clash): return clash.message
@@ -182,4 +216,55 @@ public struct LoadFailure: ExplainedError, Equatable {
     public var description: String { explainedDescription }
     /// The description with the settings it names, for a front end to spell.
     public var message: MessageText { "\(context): \(reason)" }
+}
+
+/// A file-system operation that failed, or found the wrong thing in place.
+public struct FileProblem: Sendable, Equatable {
+    /// The path the operation was on.
+    public let path: String
+    /// What failed or was found, as the message says it: "cannot create the file", "is a folder; …".
+    public let operation: String
+    /// The errno the failing call set, when one says why.
+    public let errno: Int32?
+
+    public init(path: String, operation: String, errno: Int32? = nil) {
+        self.path = path
+        self.operation = operation
+        self.errno = errno
+    }
+
+    /// What failed and why: "cannot create the file (errno 13: Permission denied)".
+    public var explanation: String {
+        guard let errno else { return operation }
+        return "\(operation) (errno \(errno): \(String(cString: strerror(errno))))"
+    }
+}
+
+/// Why the programme's sound could not be had.
+public enum SoundProblem: Sendable, Equatable {
+    /// The playlist `name` decodes to no sound at all.
+    case none(name: String)
+    /// The sound of `name` begins further from the first video frame than the programme lasts.
+    case outsideTheProgramme(name: String, lead: Double, duration: Double)
+    /// ffmpeg could not be started.
+    case cannotStart(ffmpeg: String, reason: String)
+    /// ffmpeg took no input and gave no sound for `seconds`; it was stopped.
+    case stalled(ffmpeg: String, name: String, seconds: Double)
+    /// ffmpeg ended with `status`, saying `said`.
+    case decoderFailed(name: String, status: Int32, said: String)
+
+    /// What went wrong, said of the path the error names.
+    public var explanation: String {
+        switch self {
+        case .none(let name): return "\(name) holds no sound to check the subtitles against"
+        case .outsideTheProgramme(let name, let lead, let duration):
+            return
+                "the sound of \(name) begins \(abs(lead).decimalSeconds) s \(lead > 0 ? "after" : "before") the first video frame, further than the programme is long (\(duration.decimalSeconds) s): there is no sound to check the subtitles against"
+        case .cannotStart(let ffmpeg, let reason): return "\(ffmpeg) could not be started: \(reason)"
+        case .stalled(let ffmpeg, let name, let seconds):
+            return "ffmpeg (\(ffmpeg)) took no input and gave no sound for \(seconds.decimalSeconds) s while decoding \(name); it was stopped"
+        case .decoderFailed(let name, let status, let said):
+            return "ffmpeg could not decode \(name) (exit \(status))\(said.isEmpty ? "" : ": \(LabelText.excerpt(said))")"
+        }
+    }
 }

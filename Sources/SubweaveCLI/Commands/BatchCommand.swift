@@ -9,7 +9,7 @@ enum BatchCommand {
         do {
             text = String(decoding: try ResourceLoader.readFile(path, limit: ReadLimits().playlist, kind: .playlist), as: UTF8.self)
         } catch {
-            throw SubweaveError.io(path: path, reason: "the catalogue \(error.explanation)")
+            throw SubweaveError.unreadable(path: path, what: "the catalogue", error)
         }
         var root: URL?
         if let folder = context.arguments.value(Option.root) {

@@ -236,7 +236,7 @@ enum PackageCommand {
                 let data = Data(try ResourceLoader.readFile(file, limit: ReadLimits().playlist, kind: .playlist))
                 descriptors += try TrackDescriptor.parseTracksFile(data, file: file)
             } catch let failure as ResourceLoader.Failure {
-                throw SubweaveError.io(path: file, reason: "the tracks file \(failure.explanation)")
+                throw SubweaveError.unreadable(path: file, what: "the tracks file", failure)
             } catch let error as SubweaveError {
                 guard case .registration(let more) = error else { throw error }
                 errors += more
