@@ -27,8 +27,9 @@ LAYERS = {
         "Presentation",
         # Side-loaded tracks: descriptors, reading and ingesting subtitle files.
         "Tracks",
-        # In-band captions and caption files: scanning, services, settings.
-        "Captions",
+        # In-band captions and caption files: scanning, services, settings (named apart from the
+        # Captions module it builds on).
+        "CaptionServices",
         # What a run is asked to do.
         "Request",
         # What the operator said of a title, kept between runs.
@@ -37,8 +38,8 @@ LAYERS = {
         "Reports",
         # The master's rules: rewriting it, groups, DEFAULT and AUTOSELECT, CLOSED-CAPTIONS.
         "Rules",
-        # Sidecars against the programme's speech.
-        "Sync",
+        # Sidecars against the programme's speech (the Sync module holds the pure stages).
+        "SyncCheck",
         # Writing renditions and the master.
         "Output",
         # What earlier runs left: listing, removing, retiming, fingerprints.
