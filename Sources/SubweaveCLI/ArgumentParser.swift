@@ -125,6 +125,12 @@ enum ArgumentParser {
 /// Checks that go beyond one option: what a command needs as a whole, and values with a syntax.
 enum CommandRules {
     static func check(_ command: String, _ parsed: ParsedArguments) throws(UsageError) {
+        try checkValues(command, parsed)
+        try checkCombinations(command, parsed)
+    }
+
+    /// Values with a syntax: limits, languages, encodings, rates, services, seconds, URLs, counts.
+    static func checkValues(_ command: String, _ parsed: ParsedArguments) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
         for text in parsed.all(Option.limit) where ReadLimitsOption.parse(text) == nil {
             throw fail("--limit \(LabelText.excerpt(text)) is not KIND=SIZE with KIND playlist, subtitle or segment (for example subtitle=1GiB)")
@@ -141,7 +147,7 @@ enum CommandRules {
         if let label = parsed.value(Option.fps), TimecodeRate(label: label) == nil {
             throw fail("--fps \(LabelText.excerpt(label)) is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
         }
-        if let name = parsed.value(Option.service), CaptionService(rawValue: name) == nil {
+        if let name = parsed.value(Option.service), CaptionService(rawValue: name).map({ !$0.isTeletext }) != true {
             throw fail("--service \(LabelText.excerpt(name)) is not a caption service; write CC1 to CC4 or SERVICE1 to SERVICE63")
         }
         // Seconds are finite and sane: `inf` or 1e300 would overflow the timers built from them.
@@ -153,14 +159,25 @@ enum CommandRules {
                 throw fail("\(option.name) \(LabelText.excerpt(text)) is not a number of seconds from 0 to \(Int(maximum)) (\(what))")
             }
         }
+        if let text = parsed.value(Option.language), LanguageTag(parsing: text) == nil {
+            throw fail("--language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
+        }
+        if let text = parsed.value(Option.jobs), Int(text).map({ (1...256).contains($0) }) != true {
+            throw fail("--jobs \(LabelText.excerpt(text)) is not a number of titles from 1 to 256")
+        }
+        if let text = parsed.value(Option.shard), Shard(parsing: text) == nil {
+            throw fail("--shard \(LabelText.excerpt(text)) is not I/N with 0 ≤ I < N (such as 0/4)")
+        }
+    }
+
+    /// What a command needs as a whole, and options that go (or cannot go) together.
+    static func checkCombinations(_ command: String, _ parsed: ParsedArguments) throws(UsageError) {
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
         if command == "package", parsed.all(Option.subtitle).isEmpty, parsed.value(Option.tracks) == nil, parsed.value(Option.captions) == "off" {
             throw fail("nothing to package: give --subtitle <descriptor> or --tracks FILE (or leave --captions on auto)")
         }
         if command == "remove", parsed.value(Option.id)?.isEmpty ?? true, parsed.value(Option.language)?.isEmpty ?? true {
             throw fail("say what to remove: --id SOURCE_ID, --language TAG, or both (see `subweave list`)")
-        }
-        if let text = parsed.value(Option.language), LanguageTag(parsing: text) == nil {
-            throw fail("--language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
         }
         if let text = parsed.value(Option.baseUrl) {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -170,12 +187,6 @@ enum CommandRules {
         }
         if command == "package", parsed.flag(Option.replace), parsed.flag(Option.noRefresh) {
             throw fail("--replace and --no-refresh cannot go together")
-        }
-        if let text = parsed.value(Option.jobs), Int(text).map({ (1...256).contains($0) }) != true {
-            throw fail("--jobs \(LabelText.excerpt(text)) is not a number of titles from 1 to 256")
-        }
-        if let text = parsed.value(Option.shard), Shard(parsing: text) == nil {
-            throw fail("--shard \(LabelText.excerpt(text)) is not I/N with 0 ≤ I < N (such as 0/4)")
         }
         for option in [Option.poll, Option.idleTimeout] {
             if let text = parsed.value(option) {

@@ -18,13 +18,7 @@ extension Presentation {
     /// is kept, so that the run holds a few tracks' cues at a time.
     func plan(_ request: PackageRequest, stager: RenditionStager?) async throws(SubweaveError) -> PackagePlan {
         let reader = MediaReader(loader: loader)
-        let output = request.output ?? masterURL
-        guard output.isFileURL else {
-            throw .outputNeeded(master: MediaReader.display(output), following: false)
-        }
-        // Said before any work: the master is replaced by renaming a new file over it.
-        try onDisk(FileSystem.refuseReplacing(output.path, what: "the master"))
-        try onDisk(FileSystem.refuseReplacing(TitleIntent.path(beside: output), what: "the intent record"))
+        let output = try writableOutput(request)
         // What earlier runs (and other tools) left, and what the operator said of the title.
         let existing = await ExistingRendition.read(self)
         var intent = try startingIntent(output: output, existing: existing)
@@ -51,7 +45,6 @@ extension Presentation {
         planner.add(captions, placement: settings.captionPlacement, makesRendition: settings.makesRendition(of:))
         var warnings = self.warnings + captionWarnings + syncWarnings
         try checkEmpty(planner, request, &warnings)
-
         // What earlier runs (and other tools) left: removed, refreshed, retimed.
         let removal = try await planEarlierRuns(
             request, settings: settings, captions: captions, existing: existing, output: output, planner: &planner, warnings: &warnings)
@@ -65,18 +58,13 @@ extension Presentation {
         guard !planner.renditions.isEmpty || !removal.lines.isEmpty || !inBandRemoved.isEmpty || rewritten.captionGroup != nil else {
             throw .nothingToPackage(reference: MediaReader.display(reference.url), unpublishedCaptions: captions.services.map(\.service.rawValue))
         }
-        warnings += settings.closedCaptions.warnings(captions, mode: settings.captions)
-        warnings += captions.notes.map { PackageWarning(.media, "while reading captions: \($0)") }
-        warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(request.tracks, made.map(\.coverageCues))
-        if let preferred = settings.preferredLanguage { warnings += Self.preferredLanguageWarnings(preferred, rewritten.master) }
+        warnings += Self.rewriteWarnings(rewritten, settings: settings, captions: captions, tracks: request.tracks, coverage: made.map(\.coverageCues))
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
         let previous = Self.managedGenerations(master, includingLegacy: true)
         let tracks = planner.reportsMarkingUnchanged(previous: previous)
         warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
-        var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings)
+        var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings, sync: syncEntries)
         report.removed = removal.removed + inBandRemoved
-        report.captionsReadFrom = captions.readFrom
-        report.sync = syncEntries
         intent.declaredCaptionGroup = rewritten.captionGroup
         report.intent = intent
         report.intentChanges = intentChanges
@@ -87,6 +75,30 @@ extension Presentation {
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
             removedFolders: removal.folders.subtracting(named.keys), intent: intent)
+    }
+
+    /// The master to write (the request's output, else the master itself), checked before any
+    /// work: a local file, and a regular file or nothing where it and its intent record go (the
+    /// master is replaced by renaming a new file over it).
+    func writableOutput(_ request: PackageRequest) throws(SubweaveError) -> URL {
+        let output = request.output ?? masterURL
+        guard output.isFileURL else { throw .outputNeeded(master: MediaReader.display(output), following: false) }
+        try onDisk(FileSystem.refuseReplacing(output.path, what: "the master"))
+        try onDisk(FileSystem.refuseReplacing(TitleIntent.path(beside: output), what: "the intent record"))
+        return output
+    }
+
+    /// What the rewritten master and the captions read give to warn of: CLOSED-CAPTIONS against
+    /// the services, what reading the captions noted, the rewrite's own, forced coverage, and a
+    /// preferred language no rendition matches.
+    static func rewriteWarnings(
+        _ rewritten: MasterRewriter.Result, settings: EffectiveSettings, captions: ProgrammeCaptions, tracks: [SubtitleTrack], coverage: [[Cue]?]
+    ) -> [PackageWarning] {
+        var warnings = settings.closedCaptions.warnings(captions, mode: settings.captions)
+        warnings += captions.notes.map { PackageWarning(.media, "while reading captions: \($0)") }
+        warnings += rewritten.warnings + RenditionRules.forcedCoverageWarnings(tracks, coverage)
+        if let preferred = settings.preferredLanguage { warnings += preferredLanguageWarnings(preferred, rewritten.master) }
+        return warnings
     }
 
     /// The in-band captions, read unless the request wants neither renditions nor declarations
@@ -333,9 +345,9 @@ extension Presentation {
     /// The report of a run that writes `output`.
     func report(
         output: URL, rewritten: MasterRewriter.Result, tracks: [PackageReport.Track], captions: ProgrammeCaptions,
-        warnings: [PackageWarning]
+        warnings: [PackageWarning], sync: [PackageReport.Sync] = []
     ) -> PackageReport {
-        PackageReport(
+        var report = PackageReport(
             master: MediaReader.display(masterURL), output: output.path, dryRun: false,
             referencePlaylist: MediaReader.display(reference.url), referenceReason: reference.reason,
             segmentCount: timeline.playlist.segments.count, duration: timeline.duration.seconds,
@@ -348,6 +360,9 @@ extension Presentation {
                     firstSeen: service.firstSeen?.seconds, segment: service.segment,
                     published: captions.published.contains { $0.service == service.service })
             }, warnings: warnings)
+        report.captionsReadFrom = captions.readFrom
+        report.sync = sync
+        return report
     }
 
     /// The renditions of an open programme an earlier run published that a run appends to (their

@@ -93,10 +93,23 @@ struct ProgrammeSpeech {
                 throw error
             }
         }
-        let launched = decoders
-        let decoded: [Result<SpeechDetector, SubweaveError>] = await withTaskGroup(of: (Int, Result<SpeechDetector, SubweaveError>).self) { group in
-            for run in 0..<runs {
-                let part = Array(segments[bounds[run]..<bounds[run + 1]]), decoder = launched[run]
+        let decoded = await Self.decode(
+            segments: (0..<runs).map { Array(segments[bounds[$0]..<bounds[$0 + 1]]) }, with: decoders, of: playlist, at: url, reader: reader, name: name)
+        var detector = try decoded[0].get()
+        for run in 1..<max(1, runs) { detector.join(try decoded[run].get(), at: starts[run]) }
+        guard detector.frames > 0 else {
+            throw .sound(path: MediaReader.display(url), .none(name: name))
+        }
+        return (detector.finish(), name)
+    }
+
+    /// Each run of `segments` decoded by its decoder, at once; the results in run order.
+    static func decode(
+        segments runs: [[MediaSegment]], with decoders: [Decoder], of playlist: MediaPlaylist, at url: URL, reader: MediaReader, name: String
+    ) async -> [Result<SpeechDetector, SubweaveError>] {
+        await withTaskGroup(of: (Int, Result<SpeechDetector, SubweaveError>).self) { group in
+            for (run, part) in runs.enumerated() {
+                let decoder = decoders[run]
                 group.addTask {
                     let result: Result<SpeechDetector, SubweaveError>
                     do throws(SubweaveError) {
@@ -111,12 +124,6 @@ struct ProgrammeSpeech {
             for await (run, result) in group { results.append((run, result)) }
             return results.sorted { $0.run < $1.run }.map(\.result)
         }
-        var detector = try decoded[0].get()
-        for run in 1..<max(1, runs) { detector.join(try decoded[run].get(), at: starts[run]) }
-        guard detector.frames > 0 else {
-            throw .sound(path: MediaReader.display(url), .none(name: name))
-        }
-        return (detector.finish(), name)
     }
 
     /// Fails when the sound begins further from the first video frame than the programme is long:

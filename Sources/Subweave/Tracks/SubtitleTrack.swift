@@ -190,17 +190,12 @@ public struct SubtitleTrack: Sendable, Equatable {
         return nil
     }
 
-    /// Checks `fields` and makes the track, appending every problem found to `problems`.
-    static func check(_ fields: Fields, origin: String, problems: inout [RegistrationError]) -> SubtitleTrack? {
+    /// The menu label: the operator's `name=`, checked, or one derived from the language (a TTML
+    /// file without a name or language takes both from the document); problems are appended.
+    static func menuLabel(_ fields: Fields, format: SubtitleFormat?, origin: String, problems: inout [RegistrationError]) -> (label: String, derived: Bool) {
         func fail(_ code: RegistrationError.Code, _ text: String) { problems.append(RegistrationError(code, descriptor: origin, text)) }
-        let before = problems.count
-
-        let id = fields.id ?? fields.source.defaultID
-        if let problem = sourceIDProblem(id, language: fields.language) { fail(problem.code, problem.text) }
-
         var label = fields.name ?? ""
         var derived = false
-        let format = fields.format ?? SubtitleFormat.inferred(fromPath: fields.source.pathForExtension)
         if fields.name == nil, fields.language.isUndetermined, format == .ttml {
             // A TTML document names its language (xml:lang): label and language come from the file.
             derived = true
@@ -221,6 +216,19 @@ public struct SubtitleTrack: Sendable, Equatable {
             fail(.unsafeText, "name \"\(LabelText.excerpt(label))\" contains \(LabelText.describe(bad)); \(LabelText.reason(bad))")
         }
         label = label.trimmingCharacters(in: .whitespaces)
+        return (label, derived)
+    }
+
+    /// Checks `fields` and makes the track, appending every problem found to `problems`.
+    static func check(_ fields: Fields, origin: String, problems: inout [RegistrationError]) -> SubtitleTrack? {
+        func fail(_ code: RegistrationError.Code, _ text: String) { problems.append(RegistrationError(code, descriptor: origin, text)) }
+        let before = problems.count
+
+        let id = fields.id ?? fields.source.defaultID
+        if let problem = sourceIDProblem(id, language: fields.language) { fail(problem.code, problem.text) }
+
+        let format = fields.format ?? SubtitleFormat.inferred(fromPath: fields.source.pathForExtension)
+        let (label, derived) = menuLabel(fields, format: format, origin: origin, problems: &problems)
 
         if format == nil {
             fail(

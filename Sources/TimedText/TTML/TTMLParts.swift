@@ -124,30 +124,47 @@ enum TTMLText {
         return pieces
     }
 
+    /// The pieces as cue text: lines joined with line feeds, spaces collapsed where the text is
+    /// not preserved, blank lines at either end dropped.
     static func compose(pieces: [Piece]) -> String {
+        var composer = LineComposer()
+        for item in pieces {
+            switch item {
+            case .markup(let markup): composer.add(markup: markup)
+            case .fragment(let fragment): composer.add(fragment)
+            }
+        }
+        return composer.text
+    }
+
+    /// The lines of a cue as its pieces are added, with the white-space state between them.
+    struct LineComposer {
         var lines: [String] = []
         var current = ""
         var pendingSpace = false
         var lineHasText = false
-        func endLine() {
+
+        mutating func endLine() {
             lines.append(current)
             current = ""
             pendingSpace = false
             lineHasText = false
         }
-        for item in pieces {
-            let fragment: TTMLPresenter.Fragment
-            switch item {
-            case .markup(let markup):
-                if pendingSpace { current += " "; pendingSpace = false }
-                current += markup
-                lineHasText = true
-                continue
-            case .fragment(let f): fragment = f
+
+        /// Markup made already (ruby): placed as it is, after a pending space.
+        mutating func add(markup: String) {
+            if pendingSpace {
+                current += " "
+                pendingSpace = false
             }
+            current += markup
+            lineHasText = true
+        }
+
+        mutating func add(_ fragment: TTMLPresenter.Fragment) {
             if fragment.lineBreak {
                 endLine()
-                continue
+                return
             }
             var piece = ""
             for scalar in fragment.text.unicodeScalars {
@@ -158,7 +175,7 @@ enum TTMLText {
                         pendingSpace = false
                     }
                     if scalar == "\n" {
-                        current += wrap(piece, fragment.style)
+                        current += TTMLText.wrap(piece, fragment.style)
                         piece = ""
                         endLine()
                         continue
@@ -182,12 +199,18 @@ enum TTMLText {
                 piece.unicodeScalars.append(scalar)
                 lineHasText = true
             }
-            current += wrap(piece, fragment.style)
+            current += TTMLText.wrap(piece, fragment.style)
         }
-        endLine()
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        while lines.first?.isEmpty == true { lines.removeFirst() }
-        return lines.joined(separator: "\n")
+
+        /// The lines, blank ones at either end dropped.
+        var text: String {
+            var composer = self
+            composer.endLine()
+            var lines = composer.lines
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            while lines.first?.isEmpty == true { lines.removeFirst() }
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// `text` escaped and wrapped in the tags its style asks for.
