@@ -35,8 +35,10 @@ package struct TransportStreamCaptionReader {
         teletext = TeletextStreamReader(timeOf: timeOf)
     }
 
-    /// What was read although malformed or skipped, each naming its file and byte offset.
-    package private(set) var notes: [String] = []
+    private var readNotes: [String] = []
+    /// What was read although malformed or skipped, each naming its file and byte offset, and
+    /// what the teletext reader has had to skip or could not decode so far.
+    package var notes: [String] { readNotes + teletext.notes }
 
     /// Feeds bytes (of the file `label`, when they are a file of their own); returns false once
     /// nothing more is wanted (no SEI codec and no teletext, or a bounded look is over).
@@ -60,7 +62,7 @@ package struct TransportStreamCaptionReader {
         var fresh = demuxer.takeNotes(since: base)
         if withoutPTS > 0 { fresh.append("\(withoutPTS) video PES packet(s) carry no PTS; their caption data was skipped") }
         let prefix = label.map { "\($0): " } ?? ""
-        if notes.count < Self.noteLimit { notes += fresh.map { prefix + $0 } }
+        if readNotes.count < Self.noteLimit { readNotes += fresh.map { prefix + $0 } }
         if decoder == nil, let video = demuxer.video {
             videoStreamType = video.streamType
             videoLanguage = video.language
@@ -104,7 +106,7 @@ package struct TransportStreamCaptionReader {
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
-        if notes.count < Self.noteLimit { notes += demuxer.takeNotes(since: base) }
+        if readNotes.count < Self.noteLimit { readNotes += demuxer.takeNotes(since: base) }
         teletext.endOfSegment()
         guard var decoder else { return }
         self.decoder = nil
@@ -120,16 +122,15 @@ package struct TransportStreamCaptionReader {
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
-        if notes.count < Self.noteLimit { notes += demuxer.takeNotes(since: base) }
+        if readNotes.count < Self.noteLimit { readNotes += demuxer.takeNotes(since: base) }
         if var decoder {
             self.decoder = nil
             for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
             decoder.finish(at: end)
-            notes += decoder.dtvccLosses
+            readNotes += decoder.dtvccLosses
             self.decoder = decoder
         }
         teletext.finish(at: end ?? decoder?.lastFrameEnd ?? .zero)
-        notes += teletext.notes
         finished = true
     }
 

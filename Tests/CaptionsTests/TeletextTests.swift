@@ -111,6 +111,20 @@ struct TeletextPeerTests {
         return reader.subtitlePages.first?.cues ?? []
     }
 
+    /// A character whose parity fails is reported while the stream is read, not only when it
+    /// ends: an open programme (no EXT-X-ENDLIST) or a live follow never ends the reader.
+    @Test func damageIsReportedBeforeTheEnd() throws {
+        var bytes = Self.stream.bytes
+        let pattern = TeletextStream.sent(Array("Guten".utf8))
+        let at = try #require((0...(bytes.count - pattern.count)).first { Array(bytes[$0..<($0 + pattern.count)]) == pattern })
+        bytes[at] ^= 0x01  // the parity bit, as sent (bit-reversed)
+        var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        _ = reader.feed(bytes[...])
+        reader.endOfSegment()
+        #expect(reader.notes.contains { $0.hasPrefix("teletext: 1 byte(s) failed their parity") }, "\(reader.notes)")
+        #expect(reader.cues.values.first?.first.map { CueText.plainText($0.text) }?.hasPrefix("uten Abend") == true, "\(reader.cues)")
+    }
+
     /// ffmpeg (libzvbi): the same pages, the same text, at the same times after the first.
     ///
     /// German national characters included. ffmpeg leaves a page up until the next page with text, so

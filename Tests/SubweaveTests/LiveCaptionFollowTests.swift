@@ -206,4 +206,33 @@ extension LiveFollowTests {
         let validate = try Tools.run(try #require(BuiltTool.subweave), ["validate", folder + "/master.m3u8"])
         #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
     }
+
+    /// A teletext character whose parity fails in a live stream is said in the follow's report
+    /// (a space stands in its cell): a live follow never ends the caption reader, which used to be
+    /// the only place the count was said.
+    @Test func aDamagedTeletextCharacterIsReportedLive() async throws {
+        let folder = try Scratch.make().path
+        var stream = TeletextStream(transmissions: [
+            .init(seconds: 1, rows: [(21, TeletextStream.boxedRow(Array("Damaged".utf8)))]),
+            .init(seconds: 3, rows: []),
+        ])
+        stream.language = "eng"
+        let encoder = try #require(
+            try TeletextProgramme.make(stream, seconds: 6, folder: folder, live: true) { bytes in
+                let pattern = TeletextStream.sent(Array("Damaged".utf8))
+                if let at = (0...(bytes.count - pattern.count)).first(where: { Array(bytes[$0..<($0 + pattern.count)]) == pattern }) {
+                    bytes[at] ^= 0x01  // the parity bit, as sent (bit-reversed)
+                }
+            })
+        defer { encoder.terminate() }
+        var follower = LiveFollower()
+        follower.pollInterval = 0.25
+        follower.idleTimeout = 20
+        let report = try await follower.follow(master: URL(fileURLWithPath: folder + "/master.m3u8"), PackageRequest(tracks: []))
+        #expect(report.reason == "ended")
+        #expect(report.notes.contains { $0.contains("teletext: 1 byte(s) failed their parity") }, "\(report.notes)")
+        let generation = try Packaged.generation(master: folder + "/master.m3u8", folder: "captions/teletext-888")
+        let cues = try String(contentsOfFile: generation + "/cues.vtt", encoding: .utf8)
+        #expect(cues.contains("amaged") && !cues.contains("Damaged"), "\(cues)")
+    }
 }

@@ -14,9 +14,15 @@ public enum TeletextProgramme {
     /// With `live`, the segments are written in real time (`-re`) to a live playlist that ends
     /// with `EXT-X-ENDLIST` when the programme does; the call returns once the first segment is
     /// listed, with the process writing the rest.
-    public static func make(_ stream: TeletextStream, seconds: Int, folder: String, live: Bool = false) throws -> Process? {
+    ///
+    /// `damage` changes the teletext stream's bytes before they are muxed (a parity error, say).
+    public static func make(
+        _ stream: TeletextStream, seconds: Int, folder: String, live: Bool = false, damage: (inout [UInt8]) -> Void = { _ in }
+    ) throws -> Process? {
         let ffmpeg = try Tools.ffmpeg ?? { throw MissingTool(name: "ffmpeg") }()
-        try Data(stream.bytes).write(to: URL(fileURLWithPath: folder + "/teletext.ts"))
+        var bytes = stream.bytes
+        damage(&bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/teletext.ts"))
         for (what, arguments) in [
             (
                 "video",

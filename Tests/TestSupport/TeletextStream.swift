@@ -174,6 +174,10 @@ public struct TeletextStream: Sendable {
         return [UInt8(word & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word >> 16 & 0xFF)]
     }
 
+    /// Row text as it travels in the stream: odd parity added, each byte bit-reversed; a test
+    /// finds a row's text in the bytes with it (to damage it, say).
+    public static func sent(_ text: [UInt8]) -> [UInt8] { text.map { reversed(parity($0)) } }
+
     static func parity(_ code: UInt8) -> UInt8 { (code & 0x7F).nonzeroBitCount % 2 == 0 ? code | 0x80 : code & 0x7F }
 
     static func reversed(_ b: UInt8) -> UInt8 {

@@ -228,7 +228,10 @@ extension LiveSession {
     func report(reason: String, written: Int) -> LiveReport {
         var late: [String: Int] = [:]
         for r in state.renditions where r.lateCues > 0 { late[r.record.identity] = r.lateCues }
-        var report = LiveReport(reason: reason, segmentsWritten: written, lateCues: late, notes: state.timeline.notes)
+        // What reading the video's captions skipped or could not decode (damaged bytes, a set not
+        // decoded) is said once, as it stands at the end: its counts grow through the event.
+        let captionNotes = (captions?.notes ?? []).map { "while reading captions: \($0)" }
+        var report = LiveReport(reason: reason, segmentsWritten: written, lateCues: late, notes: state.timeline.notes + captionNotes)
         for r in state.renditions { if let missed = r.missed, !missed.isEmpty { report.missedCues[r.record.identity] = missed.count } }
         return report
     }
