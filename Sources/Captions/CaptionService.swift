@@ -23,7 +23,7 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
             self.rawValue = "SERVICE\(n)"
             serviceNumber = n
             isTeletext = false
-        } else if let page = Self.teletextPage(upper) {
+        } else if let page = Self.teletext(upper) {
             self = page
         } else {
             return nil
@@ -42,17 +42,15 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
         isTeletext = true
     }
 
-    /// A teletext page number: a magazine digit 1–8 and two hexadecimal digits.
-    private static func teletextPage(_ text: String) -> CaptionService? {
-        let scalars = Array(text.unicodeScalars)
+    /// The teletext page `number` (`888`, `8A0`: a magazine digit 1–8 and two hexadecimal
+    /// digits), if it is one.
+    public static func teletext(_ number: String) -> CaptionService? {
+        let scalars = Array(number.unicodeScalars)
         guard scalars.count == 3, ("1"..."8").contains(scalars[0]), scalars.dropFirst().allSatisfy({ $0.properties.isASCIIHexDigit }) else {
             return nil
         }
-        return CaptionService(page: text.uppercased())
+        return CaptionService(page: number.uppercased())
     }
-
-    /// The teletext page `number` (`888`), if it is one.
-    public static func teletext(_ number: String) -> CaptionService? { teletextPage(number) }
 
     public static let cc1 = CaptionService(cc: 1), cc2 = CaptionService(cc: 2), cc3 = CaptionService(cc: 3), cc4 = CaptionService(cc: 4)
 

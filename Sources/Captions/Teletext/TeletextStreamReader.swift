@@ -69,11 +69,10 @@ package struct TeletextStreamReader {
         decoder.add(packet.payload[...], time: time)
     }
 
-    /// Whether `page` is a subtitle page: listed as one by the descriptor, or its header says
-    /// subtitle (C6).
+    /// Whether `page` is a subtitle page: listed as one by the descriptor (handed to the decoder
+    /// before its first packet), or its header says subtitle (C6).
     private func isSubtitles(_ page: String) -> Bool {
         decoder.announcedSubtitlePages.contains(page) || decoder.subtitlePages.contains(page)
-            || announcedPages.contains { $0.isSubtitles && $0.number == page }
     }
 
     /// The subtitle pages with cues: those the descriptor lists as subtitles or whose header says

@@ -71,17 +71,7 @@ package final class OpenFile {
         bytes.reserveCapacity(min(expected, limit))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    // Standard input that is a pipe or terminal: wait for data.
-                    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&descriptor, 1, -1)
-                    continue
-                }
-                throw .lastCall(path, "could not be read")
-            }
+            let n = try read(into: &chunk, from: 0)
             if n == 0 { return Read(bytes: bytes, overLimit: false) }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > limit { return Read(bytes: bytes, overLimit: true) }
@@ -105,12 +95,18 @@ package final class OpenFile {
         return done == count ? bytes : Array(bytes[0..<done])
     }
 
-    /// Reads at most `capacity` bytes into `buffer` from `start` on, where the file stands; the
-    /// count read (0 at the end of the file).
+    /// Reads into `buffer` from `start` to its end, where the file stands: the count read.
+    ///
+    /// 0 at the end of the file. Standard input that is a pipe or a terminal is waited on.
     package func read(into buffer: inout [UInt8], from start: Int) throws(FileFailure) -> Int {
         while true {
             let n = buffer.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress.map { $0 + start }, raw.count - start) }
             if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, -1)
+                continue
+            }
             if n < 0 { throw .lastCall(path, "could not be read") }
             return n
         }

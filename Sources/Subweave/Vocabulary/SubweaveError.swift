@@ -1,6 +1,7 @@
 import Containers
 import Foundation
 import HLS
+import Platform
 import Timebase
 
 /// Why packaging stopped.
@@ -233,11 +234,9 @@ public struct FileProblem: Sendable, Equatable {
         self.errno = errno
     }
 
-    /// What failed and why: "cannot create the file (errno 13: Permission denied)".
-    public var explanation: String {
-        guard let errno else { return operation }
-        return "\(operation) (errno \(errno): \(String(cString: strerror(errno))))"
-    }
+    /// What failed and why: "cannot create the file (errno 13: Permission denied)", as
+    /// Platform's ``FileFailure`` says it.
+    public var explanation: String { FileFailure(path, operation, errno: errno).explanation }
 }
 
 /// Why the programme's sound could not be had.
