@@ -10,6 +10,8 @@ package struct CaptionDecoder {
     private var reorder = ReorderBuffer()
     private var fields = [CEA608FieldDecoder(field: 1), CEA608FieldDecoder(field: 2)]
     private var dtvcc = DTVCCDecoder()
+    /// Each SEI's RBSP in turn, its storage reused.
+    private var scratch: [UInt8] = []
     package var collector = CaptionCollector()
     private var lastTime: MediaTime?
     /// The shortest step seen between the presentation times of successive access units: one
@@ -27,38 +29,54 @@ package struct CaptionDecoder {
 
     /// The caption triplets of an access unit (Annex B).
     package static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
-        var result: [CCData] = []
-        if codec == .mpeg2 {
-            // MPEG-2 video: user_data() (start code 00 00 01 B2) after the picture header.
-            for range in NALUnits.leadingUnits(accessUnit, codec: codec) where range.count > 1 && accessUnit[range.lowerBound] == 0xB2 {
-                if let data = CCData.parse(atscUserData: accessUnit[(range.lowerBound + 1)..<range.upperBound]) { result += data }
-            }
-            return result
-        }
-        for range in NALUnits.leadingUnits(accessUnit, codec: codec) where !range.isEmpty && codec.isSEI(accessUnit[range.lowerBound]) {
-            result += captionData(sei: accessUnit[range], codec: codec)
-        }
+        var scratch: [UInt8] = [], result: [CCData] = []
+        appendCaptionData(accessUnit: accessUnit, codec: codec, scratch: &scratch, to: &result)
         return result
+    }
+
+    /// Appends the caption triplets of an access unit to `result`; `scratch` holds each SEI's
+    /// RBSP in turn (its storage is reused from one access unit to the next).
+    static func appendCaptionData(accessUnit: [UInt8], codec: NALUnits.Codec, scratch: inout [UInt8], to result: inout [CCData]) {
+        accessUnit.withUnsafeBufferPointer { p in
+            NALUnits.forEachLeadingUnit(p, codec: codec) { range in
+                guard !range.isEmpty else { return }
+                if codec == .mpeg2 {
+                    // MPEG-2 video: user_data() (start code 00 00 01 B2) after the picture header.
+                    guard range.count > 1, p[range.lowerBound] == 0xB2 else { return }
+                    _ = CCData.append(atscUserData: accessUnit[(range.lowerBound + 1)..<range.upperBound], to: &result)
+                } else if codec.isSEI(p[range.lowerBound]) {
+                    appendCaptionData(sei: accessUnit[range], codec: codec, scratch: &scratch, to: &result)
+                }
+            }
+        }
     }
 
     /// The caption triplets of one SEI NAL unit (its bytes, emulation prevention included).
     static func captionData(sei nal: ArraySlice<UInt8>, codec: NALUnits.Codec) -> [CCData] {
-        var result: [CCData] = []
-        for payload in SEIMessages.registeredUserData(NALUnits.rbsp(nal), headerLength: codec.headerLength) {
-            if let data = CCData.parse(t35: payload) { result += data }
-        }
+        var scratch: [UInt8] = [], result: [CCData] = []
+        appendCaptionData(sei: nal, codec: codec, scratch: &scratch, to: &result)
         return result
+    }
+
+    /// Appends the caption triplets of one SEI NAL unit to `result`.
+    static func appendCaptionData(sei nal: ArraySlice<UInt8>, codec: NALUnits.Codec, scratch: inout [UInt8], to result: inout [CCData]) {
+        NALUnits.rbsp(nal, into: &scratch)
+        SEIMessages.forEachRegisteredUserData(scratch[...], headerLength: codec.headerLength) { payload in
+            _ = CCData.append(t35: payload, to: &result)
+        }
     }
 
     /// Adds one access unit shown at `time`.
     package mutating func add(accessUnit: [UInt8], time: MediaTime) {
-        add(captionData: Self.captionData(accessUnit: accessUnit, codec: codec), time: time)
+        var data: [CCData] = []
+        Self.appendCaptionData(accessUnit: accessUnit, codec: codec, scratch: &scratch, to: &data)
+        add(captionData: data, time: time)
     }
 
     /// Adds the caption data of one access unit (picture) shown at `time`, in decode order.
     package mutating func add(captionData data: [CCData], time: MediaTime) {
         accessUnits += 1
-        for (t, items) in reorder.add(data, time: time) { decode(items, at: t) }
+        if let (t, items) = reorder.add(data, time: time) { decode(items, at: t) }
     }
 
     /// Adds the caption data of one frame shown at `time`, already in presentation order (MCC

@@ -32,30 +32,48 @@ package enum NALUnits {
     /// never read. HEVC access units are read whole (suffix SEI follows the slices).
     package static func leadingUnits(_ data: [UInt8], codec: Codec) -> [Range<Int>] {
         var units: [Range<Int>] = []
+        data.withUnsafeBufferPointer { p in forEachLeadingUnit(p, codec: codec) { units.append($0) } }
+        return units
+    }
+
+    /// Calls `body` with each of ``leadingUnits(_:codec:)``, in order, without collecting them.
+    @inline(__always)
+    static func forEachLeadingUnit(_ data: UnsafeBufferPointer<UInt8>, codec: Codec, _ body: (Range<Int>) -> Void) {
         var start: Int?
         var i = 0
         let n = data.count
         while i + 2 < n {
+            // Skip quickly: a start code needs a zero at i+2 or later.
+            if data[i + 2] > 1 {
+                i += 3
+                continue
+            }
             if data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1 {
                 if let s = start {
                     var end = i
-                    while end > s && data[end - 1] == 0 { end -= 1 }
-                    units.append(s..<end)
+                    while end > s && data[end - 1] == 0 { end -= 1 }  // trailing zero bytes belong to the next start code
+                    body(s..<end)
                 }
                 i += 3
-                if i < n && codec.isPictureData(data[i]) { return units }
+                if i < n && codec.isPictureData(data[i]) { return }
                 start = i
                 continue
             }
-            i += data[i + 2] > 1 ? 3 : 1
+            i += 1
         }
-        if let s = start, s < n { units.append(s..<n) }
-        return units
+        if let s = start, s < n { body(s..<n) }
     }
 
     /// The RBSP of a NAL unit: emulation-prevention bytes (the `03` of `00 00 03`) removed.
     package static func rbsp(_ nal: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
+        rbsp(nal, into: &out)
+        return out
+    }
+
+    /// ``rbsp(_:)`` into `out` (emptied first, its storage kept): no allocation once it is large enough.
+    static func rbsp(_ nal: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(nal.count)
         var zeros = 0
         for byte in nal {
@@ -66,7 +84,6 @@ package enum NALUnits {
             out.append(byte)
             zeros = byte == 0 ? zeros + 1 : 0
         }
-        return out
     }
 
     /// The video codecs whose SEI can carry A/53 captions.
@@ -130,22 +147,28 @@ package enum SEIMessages {
     /// follow one another until the RBSP trailing bits.
     package static func registeredUserData(_ rbsp: [UInt8], headerLength: Int) -> [ArraySlice<UInt8>] {
         var result: [ArraySlice<UInt8>] = []
-        var i = headerLength
-        while i < rbsp.count {
-            if rbsp[i] == 0x80 && i == rbsp.count - 1 { break }  // rbsp_trailing_bits
+        forEachRegisteredUserData(rbsp[...], headerLength: headerLength) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each of ``registeredUserData(_:headerLength:)``, without collecting them.
+    static func forEachRegisteredUserData(_ rbsp: ArraySlice<UInt8>, headerLength: Int, _ body: (ArraySlice<UInt8>) -> Void) {
+        var i = rbsp.startIndex + headerLength
+        let end = rbsp.endIndex
+        while i < end {
+            if rbsp[i] == 0x80 && i == end - 1 { break }  // rbsp_trailing_bits
             var type = 0
-            while i < rbsp.count && rbsp[i] == 0xFF { type += 255; i += 1 }
-            guard i < rbsp.count else { break }
+            while i < end && rbsp[i] == 0xFF { type += 255; i += 1 }
+            guard i < end else { break }
             type += Int(rbsp[i]); i += 1
             var size = 0
-            while i < rbsp.count && rbsp[i] == 0xFF { size += 255; i += 1 }
-            guard i < rbsp.count else { break }
+            while i < end && rbsp[i] == 0xFF { size += 255; i += 1 }
+            guard i < end else { break }
             size += Int(rbsp[i]); i += 1
-            guard i + size <= rbsp.count else { break }
-            if type == 4 { result.append(rbsp[i..<(i + size)]) }
+            guard size <= end - i else { break }
+            if type == 4 { body(rbsp[i..<(i + size)]) }
             i += size
         }
-        return result
     }
 }
 
@@ -176,20 +199,32 @@ package struct CCData: Sendable, Equatable {
     /// user_data_type_code 3 and cc_data() (A/53 Part 4 §6.2.3) — the body of an MPEG-2 picture's
     /// user data, or of a T.35 payload after its country and provider codes.
     package static func parse(atscUserData data: ArraySlice<UInt8>) -> [CCData]? {
-        let p = Array(data)
-        guard p.count >= 7, p[0] == 0x47, p[1] == 0x41, p[2] == 0x39, p[3] == 0x34,  // "GA94"
-            p[4] == 0x03
-        else { return nil }
-        let flags = p[5]
-        guard flags & 0x40 != 0 else { return [] }  // process_cc_data_flag
-        let count = Int(flags & 0x1F)
         var result: [CCData] = []
-        var i = 7  // after em_data
-        for _ in 0..<count where i + 3 <= p.count {
+        return append(atscUserData: data, to: &result) ? result : nil
+    }
+
+    /// Appends the triplets of ``parse(atscUserData:)`` to `result`; false when `data` is not
+    /// A/53 caption data (nothing appended).
+    static func append(atscUserData p: ArraySlice<UInt8>, to result: inout [CCData]) -> Bool {
+        let s = p.startIndex
+        guard p.count >= 7, p[s] == 0x47, p[s + 1] == 0x41, p[s + 2] == 0x39, p[s + 3] == 0x34,  // "GA94"
+            p[s + 4] == 0x03
+        else { return false }
+        let flags = p[s + 5]
+        guard flags & 0x40 != 0 else { return true }  // process_cc_data_flag
+        let count = Int(flags & 0x1F)
+        var i = s + 7  // after em_data
+        for _ in 0..<count where i + 3 <= p.endIndex {
             let b = p[i]
             result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: p[i + 1], byte2: p[i + 2]))
             i += 3
         }
-        return result
+        return true
+    }
+
+    /// Appends the triplets of ``parse(t35:)`` to `result`; false when it is not A/53 caption data.
+    static func append(t35 p: ArraySlice<UInt8>, to result: inout [CCData]) -> Bool {
+        guard p.count >= 3, p[p.startIndex] == 0xB5, p[p.startIndex + 1] == 0x00, p[p.startIndex + 2] == 0x31 else { return false }
+        return append(atscUserData: p.dropFirst(3), to: &result)
     }
 }

@@ -13,12 +13,12 @@ struct ReorderBuffer {
     private var pending: [(time: MediaTime, data: [CCData], sequence: Int)] = []
     private var sequence = 0
 
-    /// Adds an access unit's caption data; returns any that can no longer be preceded.
-    mutating func add(_ data: [CCData], time: MediaTime) -> [(MediaTime, [CCData])] {
+    /// Adds an access unit's caption data; returns the one that can no longer be preceded, if any.
+    mutating func add(_ data: [CCData], time: MediaTime) -> (MediaTime, [CCData])? {
         pending.append((time, data, sequence))
         sequence += 1
-        guard pending.count > Self.depth else { return [] }
-        return [popEarliest()]
+        guard pending.count > Self.depth else { return nil }
+        return popEarliest()
     }
 
     mutating func drain() -> [(MediaTime, [CCData])] {

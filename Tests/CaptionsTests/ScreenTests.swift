@@ -8,7 +8,7 @@ struct ScreenTests {
     static func screen(_ rows: [Int: String]) -> Screen {
         var screen = Screen()
         for (row, text) in rows {
-            for (column, character) in text.enumerated() { screen.set(character, row: row, column: column) }
+            for (column, character) in text.unicodeScalars.enumerated() { screen.set(character, row: row, column: column) }
         }
         return screen
     }
@@ -45,7 +45,7 @@ struct ScreenTests {
         var screen = Self.screen([13: "one", 14: "two", 3: "stray"])
         screen.rollUp(bottom: 14, depth: 2)
         #expect(screen.text == "two")
-        #expect(screen.cells[13].starts(with: "two") && screen.cells[14].allSatisfy { $0 == " " })
+        #expect(screen.row(13).starts(with: "two") && screen.row(14).allSatisfy { $0 == " " })
         screen.set("t", row: 14, column: 0)
         screen.rollUp(bottom: 14, depth: 3)
         #expect(screen.text == "two\nt", "a deeper window keeps what was above")
@@ -55,7 +55,7 @@ struct ScreenTests {
         var screen = Self.screen([0: "a", 1: "b"])
         screen.rollUp(bottom: 1, depth: 4)
         #expect(screen.text == "b")
-        #expect(screen.cells[0].starts(with: "b"))
+        #expect(screen.row(0).starts(with: "b"))
     }
 
     @Test func keepWindowClearsOnlyOutside() {
@@ -70,8 +70,8 @@ struct ScreenTests {
         var screen = Self.screen([13: "first", 14: "second"])
         screen.moveWindow(from: 14, to: 4, depth: 2)
         #expect(screen.text == "first\nsecond")
-        #expect(screen.cells[3].starts(with: "first") && screen.cells[4].starts(with: "second"))
-        #expect(screen.cells[14].allSatisfy { $0 == " " })
+        #expect(screen.row(3).starts(with: "first") && screen.row(4).starts(with: "second"))
+        #expect(screen.row(14).allSatisfy { $0 == " " })
         var high = Self.screen([12: "x", 13: "y", 14: "z"])
         high.moveWindow(from: 14, to: 1, depth: 3)
         #expect(high.text == "y\nz", "the row that would be above row 0 is gone")

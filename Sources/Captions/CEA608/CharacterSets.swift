@@ -1,7 +1,7 @@
 /// The CTA-608-E character sets, as data.
 enum CharacterSets {
     /// The basic North American set (0x20-0x7F): ASCII, except where 608 differs.
-    static func basic(_ code: UInt8) -> Character {
+    static func basic(_ code: UInt8) -> Unicode.Scalar {
         switch code {
         case 0x2A: return "á"  // lower-case a with acute accent (ASCII '*')
         case 0x5C: return "é"  // lower-case e with acute accent (ASCII '\')
@@ -13,12 +13,12 @@ enum CharacterSets {
         case 0x7D: return "Ñ"  // upper-case N with tilde (ASCII '}')
         case 0x7E: return "ñ"  // lower-case n with tilde (ASCII '~')
         case 0x7F: return "█"  // solid block (ASCII DEL)
-        default: return Character(Unicode.Scalar(code))
+        default: return Unicode.Scalar(code)
         }
     }
 
     /// Special characters: 0x11 (CC1/CC3) or 0x19 (CC2/CC4) then 0x30-0x3F.
-    static let special: [Character] = [
+    static let special: [Unicode.Scalar] = [
         "®",  // 0x30 registered mark
         "°",  // 0x31 degree sign
         "½",  // 0x32 one half
@@ -38,7 +38,7 @@ enum CharacterSets {
     ]
 
     /// Extended Spanish/French/miscellaneous: 0x12 or 0x1A then 0x20-0x3F.
-    static let extendedSpanishFrench: [Character] = [
+    static let extendedSpanishFrench: [Unicode.Scalar] = [
         "Á", "É", "Ó", "Ú", "Ü", "ü", "‘", "¡",  // 0x20-0x27
         "*", "’", "—", "©", "℠", "•", "“", "”",  // 0x28-0x2F
         "À", "Â", "Ç", "È", "Ê", "Ë", "ë", "Î",  // 0x30-0x37
@@ -46,7 +46,7 @@ enum CharacterSets {
     ]
 
     /// Extended Portuguese/German/Danish: 0x13 or 0x1B then 0x20-0x3F.
-    static let extendedPortugueseGerman: [Character] = [
+    static let extendedPortugueseGerman: [Unicode.Scalar] = [
         "Ã", "ã", "Í", "Ì", "ì", "Ò", "ò", "Õ",  // 0x20-0x27
         "õ", "{", "}", "\\", "^", "_", "|", "~",  // 0x28-0x2F
         "Ä", "ä", "Ö", "ö", "ß", "¥", "¤", "│",  // 0x30-0x37

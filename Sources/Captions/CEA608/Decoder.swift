@@ -191,7 +191,7 @@ struct Channel608 {
         shown = nil
     }
 
-    mutating func write<S: CaptionSink>(_ character: Character, at time: MediaTime, into sink: inout S) {
+    mutating func write<S: CaptionSink>(_ character: Unicode.Scalar, at time: MediaTime, into sink: inout S) {
         wroteText = false
         switch mode {
         case .text:
@@ -199,13 +199,11 @@ struct Channel608 {
         case .popOn:
             nonDisplayed.set(character, row: row, column: column, style: style)
         case .rollUp, .paintOn:
-            let before = displayed
-            displayed.set(character, row: row, column: column, style: style)
-            if displayed != before {
+            if displayed.set(character, row: row, column: column, style: style) {
                 gathering = (gathering?.first ?? time, time)
             }
         }
-        if character != " " { wroteText = true }
+        if character != Screen.blank { wroteText = true }
         column = min(column + 1, Screen.columns - 1)
     }
 
@@ -213,8 +211,8 @@ struct Channel608 {
         guard column > 0 else { return }
         column -= 1
         switch mode {
-        case .popOn: nonDisplayed.set(" ", row: row, column: column)
-        case .rollUp, .paintOn: displayed.set(" ", row: row, column: column)
+        case .popOn: nonDisplayed.set(Screen.blank, row: row, column: column)
+        case .rollUp, .paintOn: displayed.set(Screen.blank, row: row, column: column)
         case .text: break
         }
     }
@@ -243,7 +241,7 @@ struct Channel608 {
         case (0x11, 0x20...0x2F):
             // A mid-row code shows as a space and sets the style from there: italics (0x2E, 0x2F)
             // or a colour (which ends italics), underline in its low bit; the colour is dropped.
-            write(" ", at: time, into: &sink)
+            write(Screen.blank, at: time, into: &sink)
             style = (c2 & 0x0E == 0x0E ? CaptionStyle.italic : 0) | (c2 & 0x01 != 0 ? CaptionStyle.underline : 0)
         case (0x11, 0x30...0x3F):
             write(CharacterSets.special[Int(c2 - 0x30)], at: time, into: &sink)

@@ -5,84 +5,92 @@ import TimedText
 ///
 /// Positions matter while decoding
 /// (overwrites, backspace, roll-up); the text that leaves is rows top to bottom, trimmed.
+///
+/// Every 608 character is one Unicode scalar, so the cells are scalars in one flat array (row by
+/// row) and the styles another: a copy is two buffers, and comparing two screens is comparing
+/// them, which the decoder does for every character it writes.
 struct Screen: Equatable {
     static let rows = 15
     static let columns = 32
-    private(set) var cells: [[Character]] = Array(repeating: Array(repeating: " ", count: Screen.columns), count: Screen.rows)
+    /// An empty cell.
+    static let blank: Unicode.Scalar = " "
+    private static let blankCells = [Unicode.Scalar](repeating: blank, count: rows * columns)
+    private static let blankStyles = [UInt8](repeating: 0, count: rows * columns)
+    private var cells = Screen.blankCells
     /// Each cell's style (``CaptionStyle`` bits), moved with its character.
-    private(set) var styles: [[UInt8]] = Array(repeating: Array(repeating: 0, count: Screen.columns), count: Screen.rows)
-    private static let blankStyles = Array(repeating: UInt8(0), count: Screen.columns)
+    private var styles = Screen.blankStyles
 
-    var isEmpty: Bool { cells.allSatisfy { $0.allSatisfy { $0 == " " } } }
+    var isEmpty: Bool { cells == Self.blankCells || cells.allSatisfy { $0 == Self.blank } }
+
+    /// The characters of row `index`, left to right.
+    func row(_ index: Int) -> [Character] { cells[(index * Self.columns)..<((index + 1) * Self.columns)].map(Character.init) }
 
     mutating func erase() {
-        cells = Array(repeating: Array(repeating: " ", count: Screen.columns), count: Screen.rows)
-        styles = Array(repeating: Self.blankStyles, count: Screen.rows)
+        cells = Self.blankCells
+        styles = Self.blankStyles
     }
 
-    mutating func set(_ character: Character, row: Int, column: Int, style: UInt8 = 0) {
-        cells[row][column] = character
-        styles[row][column] = character == " " ? 0 : style
+    /// Puts `scalar` (with `style`, none for a space) in a cell; whether the cell changed.
+    @discardableResult
+    mutating func set(_ scalar: Unicode.Scalar, row: Int, column: Int, style: UInt8 = 0) -> Bool {
+        let index = row * Self.columns + column
+        let newStyle = scalar == Self.blank ? 0 : style
+        guard cells[index] != scalar || styles[index] != newStyle else { return false }
+        cells[index] = scalar
+        styles[index] = newStyle
+        return true
     }
 
     mutating func eraseToEndOfRow(row: Int, from column: Int) {
-        for c in column..<Screen.columns {
-            cells[row][c] = " "
-            styles[row][c] = 0
-        }
+        for c in column..<Screen.columns { set(Self.blank, row: row, column: c) }
     }
+
+    /// Copies row `from` of `source` over row `to` of this screen.
+    private mutating func copyRow(_ from: Int, of source: Screen, to: Int) {
+        let s = from * Self.columns, d = to * Self.columns
+        cells.replaceSubrange(d..<(d + Self.columns), with: source.cells[s..<(s + Self.columns)])
+        styles.replaceSubrange(d..<(d + Self.columns), with: source.styles[s..<(s + Self.columns)])
+    }
+
+    private mutating func clearRow(_ row: Int) { eraseToEndOfRow(row: row, from: 0) }
 
     /// Rolls the window `bottom - depth + 1 ... bottom` up one row: its top row leaves, the
     /// others move up, the bottom row is cleared; rows outside the window are cleared
     /// (CTA-608-E roll-up).
     mutating func rollUp(bottom: Int, depth: Int) {
         let top = max(0, bottom - depth + 1)
-        let blank = Array(repeating: Character(" "), count: Screen.columns)
-        for r in top..<bottom {
-            cells[r] = cells[r + 1]
-            styles[r] = styles[r + 1]
-        }
-        cells[bottom] = blank
-        styles[bottom] = Self.blankStyles
-        for r in 0..<Screen.rows where r < top || r > bottom {
-            cells[r] = blank
-            styles[r] = Self.blankStyles
-        }
+        let source = self
+        for r in top..<bottom { copyRow(r + 1, of: source, to: r) }
+        clearRow(bottom)
+        for r in 0..<Screen.rows where r < top || r > bottom { clearRow(r) }
     }
 
     /// Clears every row outside the roll-up window ending at `bottom`.
     mutating func keepWindow(bottom: Int, depth: Int) {
         let top = max(0, bottom - depth + 1)
-        for r in 0..<Screen.rows where r < top || r > bottom {
-            cells[r] = Array(repeating: " ", count: Screen.columns)
-            styles[r] = Self.blankStyles
-        }
+        for r in 0..<Screen.rows where r < top || r > bottom { clearRow(r) }
     }
 
     /// Moves the roll-up window so it ends at `newBottom` (a PAC naming another base row).
     mutating func moveWindow(from oldBottom: Int, to newBottom: Int, depth: Int) {
         guard oldBottom != newBottom else { return }
-        var moved = Array(repeating: Array(repeating: Character(" "), count: Screen.columns), count: Screen.rows)
-        var movedStyles = Array(repeating: Self.blankStyles, count: Screen.rows)
+        var moved = Screen()
         for offset in 0..<depth {
             let from = oldBottom - offset, to = newBottom - offset
-            if from >= 0 && to >= 0 {
-                moved[to] = cells[from]
-                movedStyles[to] = styles[from]
-            }
+            if from >= 0 && to >= 0 { moved.copyRow(from, of: self, to: to) }
         }
-        cells = moved
-        styles = movedStyles
+        self = moved
     }
 
     /// True when every character `earlier` shows is still shown, in the same cell (this screen
     /// only added text to it).
     func keepsEveryCharacter(of earlier: Screen) -> Bool {
-        for r in 0..<Screen.rows {
-            for c in 0..<Screen.columns where earlier.cells[r][c] != " " && cells[r][c] != earlier.cells[r][c] { return false }
-        }
+        for index in cells.indices where earlier.cells[index] != Self.blank && cells[index] != earlier.cells[index] { return false }
         return true
     }
+
+    /// Whether a cell shows something (neither a space nor a no-break space).
+    private static func shows(_ scalar: Unicode.Scalar) -> Bool { scalar != " " && scalar != "\u{00A0}" }
 
     /// Where the text is, as WebVTT settings.
     ///
@@ -90,13 +98,24 @@ struct Screen: Equatable {
     /// and a column 2.5 % of its width; the cue's top is its top row (`line:`, start-aligned)
     /// and its left edge the leftmost text (`position:`, `align:left`). Empty for an empty screen.
     var placement: CueSettings {
-        guard let top = cells.firstIndex(where: { row in row.contains { $0 != " " && $0 != "\u{00A0}" } }) else { return CueSettings() }
-        let left = cells.compactMap { row in row.firstIndex { $0 != " " && $0 != "\u{00A0}" } }.min() ?? 0
+        guard let first = cells.firstIndex(where: Self.shows) else { return CueSettings() }
+        let top = first / Self.columns
+        var left = Self.columns
+        for (index, scalar) in cells.enumerated() where Self.shows(scalar) { left = min(left, index % Self.columns) }
         return CueSettings(
             line: .percentage(CuePercent.text(10 + Double(top) * 80 / Double(Screen.rows))), lineAlign: .start,
             position: CuePercent.text(10 + Double(left) * 80 / Double(Screen.columns)), positionAlign: .lineLeft, align: .left)
     }
 
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
-    var text: String { CaptionStyle.visibleText(rows: cells, styles: styles) }
+    var text: String {
+        var out = ""
+        for r in 0..<Self.rows {
+            let start = r * Self.columns, end = start + Self.columns
+            guard let first = cells[start..<end].firstIndex(where: Self.shows), let last = cells[start..<end].lastIndex(where: Self.shows) else { continue }
+            if !out.isEmpty { out += "\n" }
+            CaptionStyle.append(cells[first...last].map(Character.init)[...], styles: styles[first...last], to: &out)
+        }
+        return out
+    }
 }

@@ -67,8 +67,9 @@ package final class OpenFile {
     /// Reads from where the file stands until its end or `limit` bytes (one more byte says the
     /// file goes on: ``Read/overLimit``); `reserving` sizes the buffer once.
     package func read(upTo limit: Int, reserving expected: Int = 0) throws(FileFailure) -> Read {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(expected, limit))
+        let wanted = min(expected, limit)
+        var bytes = try readExpected(wanted)
+        if bytes.count < wanted { return Read(bytes: bytes, overLimit: false) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = try read(into: &chunk, from: 0)
@@ -76,6 +77,31 @@ package final class OpenFile {
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > limit { return Read(bytes: bytes, overLimit: true) }
         }
+    }
+
+    /// Up to `expected` bytes where the file stands, read straight into the array (no copy, no
+    /// zeroing): fewer only when the file ends first.
+    private func readExpected(_ expected: Int) throws(FileFailure) -> [UInt8] {
+        guard expected > 0 else { return [] }
+        var failure: FileFailure?
+        let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < expected {
+                let n = Foundation.read(fd, base + count, expected - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 && errno == EAGAIN {
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
+                    continue
+                }
+                if n < 0 { failure = .lastCall(path, "could not be read"); return }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Exactly `count` bytes at `offset` (fewer when the file ends first).

@@ -198,8 +198,9 @@ public enum CaptionFile {
     /// demuxer rarely carries a packet over from one chunk to the next.
     static let transportChunk = 188 * 5_578
 
+    /// Chunks of `path`, read ahead while the caller decodes (not for a look at the first bytes).
     static func chunks(_ path: String, chunk: Int = transportChunk) throws(SubweaveError) -> FileChunks {
-        do { return try FileChunks(path: path, chunkSize: chunk) } catch { throw .unreadable(path: path, what: "", error) }
+        do { return try FileChunks(path: path, chunkSize: chunk, readAhead: chunk >= 1 << 15) } catch { throw .unreadable(path: path, what: "", error) }
     }
 
     static func notTransportStream(_ path: String) -> SubweaveError {

@@ -93,7 +93,12 @@ package struct CaptionScanner {
         guard var decoding = try Self.source(firstInit, file: firstURL, accessUnitLimit: accessUnitLimit, timeOf: { _ in .zero }) else { return nil }
         var complete = true
         var previous: Int?
-        for (index, segment) in playlist.segments.enumerated() where only?.contains(index) ?? true {
+        let wanted = playlist.segments.indices.filter { only?.contains($0) ?? true }
+        // The next segment is read while this one is decoded: reading and decoding overlap.
+        var ahead: SegmentPrefetch?
+        defer { ahead?.task.cancel() }
+        for (position, index) in wanted.enumerated() {
+            let segment = playlist.segments[index]
             guard !timeline.sequences.isEmpty, let url = MediaReader.resolve(segment.uri, against: playlistURL) else { continue }
             if decoding.finished {
                 complete = decoding.cannotCarryCaptions
@@ -110,7 +115,13 @@ package struct CaptionScanner {
             previous = index
             let base = placed.media.start, start = placed.playlistStart
             decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
-            let bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
+            let bytes: [UInt8]
+            if let prefetched = ahead, prefetched.index == index {
+                bytes = try await prefetched.task.value.get()
+            } else {
+                bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
+            }
+            ahead = wanted.indices.contains(position + 1) ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader) : nil
             try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
             onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
         }
@@ -127,6 +138,28 @@ package struct CaptionScanner {
             return try FragmentedCaptionReader(initialization: initialization, accessUnitLimit: accessUnitLimit, timeOf: timeOf).map(CaptionSource.fragmented)
         } catch {
             throw .media(file: "\(MediaReader.display(file)) (its initialisation section)", error)
+        }
+    }
+}
+
+/// A media segment's read, started before the segment is needed so that reading it overlaps
+/// decoding the one before; a failure is thrown where the segment is used, as if read then.
+private struct SegmentPrefetch {
+    let index: Int
+    let task: Task<Result<[UInt8], SubweaveError>, Never>
+
+    /// Starts reading segment `index`; nil when its URI does not resolve (the loop skips it).
+    init?(index: Int, of playlist: MediaPlaylist, at playlistURL: URL, reader: MediaReader) {
+        let segment = playlist.segments[index]
+        guard let url = MediaReader.resolve(segment.uri, against: playlistURL) else { return nil }
+        let range = segment.byteRange
+        self.index = index
+        task = Task {
+            do throws(SubweaveError) {
+                return .success(try await reader.read(url, kind: .segment, range: range, what: "media segment \(index)"))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }

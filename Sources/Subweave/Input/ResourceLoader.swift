@@ -146,9 +146,13 @@ public struct ResourceLoader: Sendable {
 
 /// A local regular file read in chunks, so memory stays flat however large the file; the
 /// descriptor closes when the reader is released.
+///
+/// With `readAhead`, the next chunks are read on a thread of their own while the caller works
+/// on this one (two at most are held in advance).
 public final class FileChunks: Sequence, IteratorProtocol {
     private let file: OpenFile
     private let size: Int
+    private let ahead: ChunkReadAhead?
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
     /// Told the bytes read so far after each chunk.
@@ -158,14 +162,19 @@ public final class FileChunks: Sequence, IteratorProtocol {
     public var fileSize: Int { file.size }
 
     /// Opens `path` (a regular file, else a ``ResourceLoader/Failure``) for chunks of `size` bytes.
-    public init(path: String, chunkSize size: Int = 1 << 20) throws(ResourceLoader.Failure) {
+    public init(path: String, chunkSize size: Int = 1 << 20, readAhead: Bool = false) throws(ResourceLoader.Failure) {
         do { file = try OpenFile(regular: path) } catch { throw ResourceLoader.Failure(error) }
         self.size = Swift.max(1, size)
+        ahead = readAhead ? ChunkReadAhead(file, chunkSize: self.size) : nil
     }
+
+    deinit { ahead?.stop() }
 
     /// The next chunk, or nil at the end of the file (or on a read error).
     public func next() -> ArraySlice<UInt8>? {
-        guard let chunk = file.nextChunk(size), !chunk.isEmpty else { return nil }
+        let read: [UInt8]?
+        if let ahead { read = ahead.next() } else { read = file.nextChunk(size) }
+        guard let chunk = read, !chunk.isEmpty else { return nil }
         bytesRead += chunk.count
         onRead?(bytesRead)
         return chunk[...]
