@@ -14,7 +14,9 @@ package final class ChunkReadAhead: @unchecked Sendable {
     private let size: Int
     private let lock = NSLock()
     private let ready = DispatchSemaphore(value: 0)
-    private let room: DispatchSemaphore
+    /// Created at 0 and signalled `depth` times: libdispatch traps when a semaphore goes with a
+    /// value below the one it was created with, as this one does when reading stops early.
+    private let room = DispatchSemaphore(value: 0)
     private var chunks: [[UInt8]?] = []
     private var stopped = false
     /// The end (empty) or the read error (nil), once the consumer has had it.
@@ -24,8 +26,10 @@ package final class ChunkReadAhead: @unchecked Sendable {
     package init(_ file: OpenFile, chunkSize size: Int, depth: Int = 2) {
         self.file = file
         self.size = max(1, size)
-        room = DispatchSemaphore(value: max(1, depth))
-        DispatchQueue.global().async { self.readAll() }
+        for _ in 0..<max(1, depth) { room.signal() }
+        // A queue of its own, not the global pool: the consumer blocks a pool thread while it
+        // waits, and with every pool thread so blocked the reading would never start.
+        DispatchQueue(label: "subweave.read-ahead").async { self.readAll() }
     }
 
     private func readAll() {
