@@ -25,18 +25,12 @@ package enum NALUnits {
         return units
     }
 
-    /// The units before the first that carries picture data, where SEI and user data must be.
+    /// Calls `body` with each unit (start code removed) before the first that carries picture
+    /// data, where SEI and user data must be, in order.
     ///
     /// Picture data: a VCL NAL unit of H.264, a slice of MPEG-2 video (H.264 §7.4.1.2.3, ISO/IEC
     /// 13818-2 §6.2). The scan stops there, so the slice data, most of an access unit's bytes, is
     /// never read. HEVC access units are read whole (suffix SEI follows the slices).
-    package static func leadingUnits(_ data: [UInt8], codec: Codec) -> [Range<Int>] {
-        var units: [Range<Int>] = []
-        data.withUnsafeBufferPointer { p in forEachLeadingUnit(p, codec: codec) { units.append($0) } }
-        return units
-    }
-
-    /// Calls `body` with each of ``leadingUnits(_:codec:)``, in order, without collecting them.
     @inline(__always)
     static func forEachLeadingUnit(_ data: UnsafeBufferPointer<UInt8>, codec: Codec, _ body: (Range<Int>) -> Void) {
         var start: Int?
@@ -64,14 +58,8 @@ package enum NALUnits {
         if let s = start, s < n { body(s..<n) }
     }
 
-    /// The RBSP of a NAL unit: emulation-prevention bytes (the `03` of `00 00 03`) removed.
-    package static func rbsp(_ nal: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        rbsp(nal, into: &out)
-        return out
-    }
-
-    /// ``rbsp(_:)`` into `out` (emptied first, its storage kept): no allocation once it is large enough.
+    /// The RBSP of a NAL unit (emulation-prevention bytes, the `03` of `00 00 03`, removed) into
+    /// `out`, emptied first and its storage kept: no allocation once it is large enough.
     static func rbsp(_ nal: ArraySlice<UInt8>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(nal.count)
@@ -141,17 +129,10 @@ package enum NALUnits {
 
 /// SEI messages (H.264 §7.3.2.3.1, H.265 §7.3.5) and the A/53 caption data in them.
 package enum SEIMessages {
-    /// The payloads of type 4 (user_data_registered_itu_t_t35) in an SEI RBSP.
+    /// Calls `body` with each payload of type 4 (user_data_registered_itu_t_t35) in an SEI RBSP.
     ///
     /// Payload type and size are coded as runs of 0xFF plus a last byte; several messages may
     /// follow one another until the RBSP trailing bits.
-    package static func registeredUserData(_ rbsp: [UInt8], headerLength: Int) -> [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
-        forEachRegisteredUserData(rbsp[...], headerLength: headerLength) { result.append($0) }
-        return result
-    }
-
-    /// Calls `body` with each of ``registeredUserData(_:headerLength:)``, without collecting them.
     static func forEachRegisteredUserData(_ rbsp: ArraySlice<UInt8>, headerLength: Int, _ body: (ArraySlice<UInt8>) -> Void) {
         var i = rbsp.startIndex + headerLength
         let end = rbsp.endIndex
@@ -190,9 +171,8 @@ package struct CCData: Sendable, Equatable {
     /// The triplets of an ITU-T T.35 payload, if it is ATSC A/53 caption data: country 0xB5,
     /// provider 0x0031, user identifier `GA94`, user_data_type_code 3.
     package static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
-        let p = payload
-        guard p.count >= 3, p[p.startIndex] == 0xB5, p[p.startIndex + 1] == 0x00, p[p.startIndex + 2] == 0x31 else { return nil }
-        return parse(atscUserData: p.dropFirst(3))
+        var result: [CCData] = []
+        return append(t35: payload, to: &result) ? result : nil
     }
 
     /// The triplets of ATSC A/53 user data starting at its identifier: `GA94`, then

@@ -42,7 +42,9 @@ struct SlurmBatchTests {
         let states = try SlurmCluster.taskStates(job)
         #expect(states.count == Self.tasks, "\(states)")
         for (index, state) in states.sorted(by: { $0.key < $1.key }) {
-            #expect(state.state == "COMPLETED" && state.exitCode == "0:0", "task \(index): \(state)")
+            // The task's own output (its results and its errors) says why, when it did not complete.
+            let output = (try? String(contentsOfFile: logs + "/task-\(index).out", encoding: .utf8)) ?? "(no output file)"
+            #expect(state.state == "COMPLETED" && state.exitCode == "0:0", "task \(index): \(state)\n\(output)")
         }
         #expect(states[Self.killed]?.restarts == 1, "task \(Self.killed) was not run again: \(String(describing: states[Self.killed]))")
 

@@ -20,7 +20,7 @@ struct Screen: Equatable {
     /// Each cell's style (``CaptionStyle`` bits), moved with its character.
     private var styles = Screen.blankStyles
 
-    var isEmpty: Bool { cells == Self.blankCells || cells.allSatisfy { $0 == Self.blank } }
+    var isEmpty: Bool { cells.allSatisfy { $0 == Self.blank } }
 
     /// The characters of row `index`, left to right.
     func row(_ index: Int) -> [Character] { cells[(index * Self.columns)..<((index + 1) * Self.columns)].map(Character.init) }
