@@ -85,7 +85,26 @@ struct CaptionVariantChoice {
     ///
     /// Read on the smallest variant where it stands for the reference and the two agree where
     /// the captions begin; else read on the reference.
-    func read(onProgress: @escaping ProgressHandler) async throws(SubweaveError) -> (ProgrammeCaptions, [PackageWarning]) {
+    ///
+    /// With `master`, the record a run left beside it (``CaptionRecord``) answers when the media
+    /// it was read from has not changed, and nothing is read; else the captions are read and the
+    /// record to keep comes back with them.
+    func read(onProgress: @escaping ProgressHandler, recordBeside master: URL? = nil) async throws(SubweaveError)
+        -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecord?)
+    {
+        let small = await smallest()
+        var playlists = [(role: "reference", url: presentation.reference.url, playlist: presentation.timeline.playlist)]
+        if let small { playlists.append((role: "in its place: \(small.reason)", url: small.url, playlist: small.timeline.playlist)) }
+        let key = master == nil ? nil : CaptionRecord.key(playlists)
+        if let key, let master, let record = CaptionRecord.read(master: master, key: key) { return (record.captions, record.warnings, nil) }
+        let (captions, warnings) = try await read(small: small, onProgress: onProgress)
+        return (captions, warnings, key.map { CaptionRecord(key: $0, captions: captions, warnings: warnings) })
+    }
+
+    /// Reads the captions on `small` (confirmed on the reference), or on the reference.
+    private func read(small: (index: Int, url: URL, timeline: ProgrammeTimeline, reason: String)?, onProgress: @escaping ProgressHandler)
+        async throws(SubweaveError) -> (ProgrammeCaptions, [PackageWarning])
+    {
         var scanner = CaptionScanner(reader: reader)
         scanner.onProgress = onProgress
         let reference = presentation.reference
@@ -94,7 +113,7 @@ struct CaptionVariantChoice {
             captions.readFrom = ProgrammeCaptions.ReadFrom(playlist: MediaReader.display(reference.url), reason: reason, confirmedSegments: [])
             return captions
         }
-        guard let small = await smallest() else { return (try await whole("the reference variant, the smallest that carries the video's timeline"), []) }
+        guard let small else { return (try await whole("the reference variant, the smallest that carries the video's timeline"), []) }
         var captions = try await scanner.scan(small.timeline, playlistURL: small.url, clock: presentation.timeline)
         let segments = confirmingSegments(captions)
         // The same segments read alone on both variants must carry the same services, and caption

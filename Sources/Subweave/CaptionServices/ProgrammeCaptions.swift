@@ -171,6 +171,14 @@ public struct CaptionLanguages: Sendable, Equatable {
         pages = [:]
     }
 
+    /// Languages as a record kept them (``CaptionRecord``).
+    init(fields: [Int: LanguageTag], digital: [Int: LanguageTag], video: LanguageTag?, pages: [CaptionService: LanguageTag]) {
+        self.fields = fields
+        self.digital = digital
+        self.video = video
+        self.pages = pages
+    }
+
     package init(announced: [TransportStream.CaptionServiceEntry], video: String?, teletext: [(service: CaptionService, language: String)] = []) {
         var pages: [CaptionService: LanguageTag] = [:]
         for (service, language) in teletext where pages[service] == nil {

@@ -42,7 +42,7 @@ public enum RunFingerprint {
         hash.add("subweave-run-1\u{0}")
         for argument in command { hash.add(argument + "\u{0}") }
         hash.add(FileSystem.currentFolder + "\u{0}")
-        add(stat: "/proc/self/exe", to: &hash)
+        hash.add(stat: "/proc/self/exe")
         hash.add(masterBytes)
         let intentPath = TitleIntent.path(beside: master)
         var sources = sources
@@ -57,7 +57,7 @@ public enum RunFingerprint {
         for source in sources {
             // A pipe or a device reads differently each time: such a run is always run.
             guard source.isFileURL, FileSystem.identity(of: source.path)?.isRegularFile == true else { return nil }
-            add(stat: source.path, to: &hash)
+            hash.add(stat: source.path)
         }
         guard let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path) else { return nil }
         var playlists = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
@@ -71,22 +71,13 @@ public enum RunFingerprint {
             var maps: Set<String> = []
             for segment in playlist.segments {
                 guard let file = MediaReader.resolve(segment.uri, against: url), file.isFileURL else { return nil }
-                add(stat: file.path, to: &hash)
+                hash.add(stat: file.path)
                 if let map = segment.map?.uri, maps.insert(map).inserted, let mapURL = MediaReader.resolve(map, against: url), mapURL.isFileURL {
-                    add(stat: mapURL.path, to: &hash)
+                    hash.add(stat: mapURL.path)
                 }
             }
         }
         return hash.hex(16)
-    }
-
-    /// The size, modification time and inode of `path` (following links), or that it is missing.
-    static func add(stat path: String, to hash: inout ContentHash) {
-        guard let file = FileSystem.identity(of: path) else {
-            hash.add("missing\u{0}")
-            return
-        }
-        hash.add("\(file.size):\(file.modifiedSeconds).\(file.modifiedNanoseconds):\(file.inode):\(file.device)\u{0}")
     }
 
     /// The record beside `master`, if one can be read.

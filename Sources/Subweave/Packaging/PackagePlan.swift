@@ -32,6 +32,9 @@ public struct PackagePlan: Sendable {
     let removedFolders: Set<String>
     /// What the operator has said of the title, written beside the new master before it.
     public let intent: TitleIntent
+    /// The in-band captions this run read, kept beside the master once it is written (nil when
+    /// an earlier run's record answered, or the media is not all local).
+    let captionRecord: CaptionRecord?
 
     /// Every path the plan writes, relative to the output folder.
     public var files: [String] {

@@ -33,7 +33,7 @@ extension Presentation {
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
-        let (captions, captionWarnings) = try await inBandCaptions(settings, reader: reader)
+        let (captions, captionWarnings, captionRecord) = try await inBandCaptions(settings, reader: reader, output: output)
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
@@ -74,7 +74,7 @@ extension Presentation {
             masterURL: masterURL, masterBytes: masterBytes, output: output, master: rewritten.master.playlist,
             renditions: planner.renditions, report: report,
             managedFolders: Set(previous.keys).union(named.keys), named: named, previous: previous,
-            removedFolders: removal.folders.subtracting(named.keys), intent: intent)
+            removedFolders: removal.folders.subtracting(named.keys), intent: intent, captionRecord: captionRecord)
     }
 
     /// The master to write (the request's output, else the master itself), checked before any
@@ -103,10 +103,15 @@ extension Presentation {
 
     /// The in-band captions, read unless the request wants neither renditions nor declarations
     /// of them (captions off, CLOSED-CAPTIONS=NONE), with the warnings reading them gave.
-    func inBandCaptions(_ settings: EffectiveSettings, reader: MediaReader) async throws(SubweaveError) -> (ProgrammeCaptions, [PackageWarning]) {
-        guard settings.captions == .auto || settings.closedCaptions != .none else { return (.none, []) }
-        let (read, said) = try await CaptionVariantChoice(presentation: self, reader: reader).read(onProgress: onProgress)
-        return (read.with(settings.captionServices), said)
+    ///
+    /// A record of an earlier run's reading beside `output` answers when the media has not
+    /// changed; the record to keep comes back when the captions were read.
+    func inBandCaptions(_ settings: EffectiveSettings, reader: MediaReader, output: URL) async throws(SubweaveError)
+        -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecord?)
+    {
+        guard settings.captions == .auto || settings.closedCaptions != .none else { return (.none, [], nil) }
+        let read = try await CaptionVariantChoice(presentation: self, reader: reader).read(onProgress: onProgress, recordBeside: output)
+        return (read.captions.with(settings.captionServices), read.warnings, read.record)
     }
 
     /// The master rewritten for the run.

@@ -1,0 +1,204 @@
+import Captions
+import Foundation
+import HLS
+import Timebase
+import TimedText
+
+/// The in-band captions a run read, kept beside the master with what they depend on, so that a
+/// later run on the same media (a `refresh`, a `package` that changes only a sidecar or a
+/// setting) reads no segment for them.
+///
+/// What they depend on, hashed into ``key``: the binary that decoded them, the variants read (the
+/// reference, and the smaller variant read in its place, with why), and for each its segments as
+/// the playlist lists them (URI, byte range, duration, start, discontinuity sequence, map) with
+/// the size, modification time and inode of every file. A segment that changed in any of these
+/// makes another key and the captions are read again, all of them: the decoders' state runs
+/// from one segment into the next, so no part of an earlier reading stands for a changed
+/// segment. A variant read over HTTP has no key: it is always read. The record holds the
+/// captions as read, before the operator's settings, which every run applies afresh.
+struct CaptionRecord: Codable, Sendable {
+    var schema = "subweave.captions-record/1"
+    let key: String
+    private let services: [StoredService]
+    private let languages: StoredLanguages
+    private let coverage: StoredCoverage
+    private let notes: [String]
+    private let readFrom: ProgrammeCaptions.ReadFrom?
+    let warnings: [PackageWarning]
+
+    /// Where the record of the title whose master is at `master` is kept.
+    static func path(master: URL) -> String {
+        master.deletingLastPathComponent().appendingPathComponent(".\(master.lastPathComponent).subweave-captions.json").path
+    }
+
+    /// The record of `captions` (as read, before settings) and the warnings reading them gave.
+    init(key: String, captions: ProgrammeCaptions, warnings: [PackageWarning]) {
+        self.key = key
+        services = captions.services.map(StoredService.init)
+        languages = StoredLanguages(captions.languages)
+        coverage = StoredCoverage(captions.coverage)
+        notes = captions.notes
+        readFrom = captions.readFrom
+        self.warnings = warnings
+    }
+
+    /// The captions as they were read.
+    var captions: ProgrammeCaptions {
+        var captions = ProgrammeCaptions(services: services.map(\.value), languages: languages.value, coverage: coverage.value)
+        captions.notes = notes
+        captions.readFrom = readFrom
+        return captions
+    }
+
+    /// The record beside `master` when it holds `key`.
+    static func read(master: URL, key: String) -> CaptionRecord? {
+        guard master.isFileURL, let bytes = try? ResourceLoader.readFile(path(master: master), limit: 1 << 30, kind: .playlist),
+            let record = try? JSONDecoder().decode(CaptionRecord.self, from: Data(bytes)), record.key == key
+        else { return nil }
+        return record
+    }
+
+    /// The record as it is kept: one line of JSON.
+    var text: String? { (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) + "\n" } }
+
+    /// The key of reading `playlists` (each at its URL, read as `role` says), or nil when a
+    /// segment or map is not a local file.
+    static func key(_ playlists: [(role: String, url: URL, playlist: MediaPlaylist)]) -> String? {
+        var hash = ContentHash()
+        hash.add("subweave-captions-1\u{0}")
+        hash.add(stat: "/proc/self/exe")
+        for (role, url, playlist) in playlists {
+            hash.add("\(role)\u{0}\(url.absoluteString)\u{0}\(playlist.hasEndList)\u{0}")
+            for segment in playlist.segments {
+                guard let file = MediaReader.resolve(segment.uri, against: url), file.isFileURL else { return nil }
+                let range = segment.byteRange.map { "\($0.length)@\($0.offset ?? -1)" } ?? ""
+                hash.add(
+                    "\(file.path)\u{0}\(range)\u{0}\(segment.duration.ticks)\u{0}\(segment.start.ticks)\u{0}\(segment.discontinuitySequence)\u{0}"
+                        + "\(segment.encryption != nil)\u{0}\(segment.isGap)\u{0}")
+                hash.add(stat: file.path)
+                if let map = segment.map {
+                    guard let mapURL = MediaReader.resolve(map.uri, against: url), mapURL.isFileURL else { return nil }
+                    hash.add("map\u{0}\(mapURL.path)\u{0}\(map.byteRange.map { "\($0.length)@\($0.offset ?? -1)" } ?? "")\u{0}")
+                    hash.add(stat: mapURL.path)
+                }
+            }
+        }
+        return hash.hex(16)
+    }
+}
+
+/// A service's cues as stored.
+private struct StoredService: Codable {
+    let service: CaptionService
+    let cues: [StoredCue]
+    let firstSeen: Int64?
+    let segment: String?
+
+    init(_ service: ProgrammeCaptions.Service) {
+        self.service = service.service
+        cues = service.cues.map(StoredCue.init)
+        firstSeen = service.firstSeen?.ticks
+        segment = service.segment
+    }
+
+    var value: ProgrammeCaptions.Service {
+        ProgrammeCaptions.Service(service: service, cues: cues.map(\.value), firstSeen: firstSeen.map(MediaTime.init(ticks:)), segment: segment)
+    }
+}
+
+/// A cue as stored: times in 90 kHz ticks, every setting by its WebVTT value.
+private struct StoredCue: Codable {
+    let identifier: String
+    let start: Int64
+    let end: Int64
+    let text: String
+    let sourceLine: Int?
+    let vertical: String?
+    let line: String?
+    let linePercentage: Bool?
+    let lineAlign: String?
+    let position: String?
+    let positionAlign: String?
+    let size: String?
+    let align: String?
+    let region: String?
+
+    init(_ cue: Cue) {
+        identifier = cue.identifier
+        start = cue.start.ticks
+        end = cue.end.ticks
+        text = cue.text
+        sourceLine = cue.sourceLine
+        let s = cue.settings
+        vertical = s.vertical?.rawValue
+        switch s.line {
+        case .number(let n): line = n; linePercentage = false
+        case .percentage(let p): line = p; linePercentage = true
+        case nil: line = nil; linePercentage = nil
+        }
+        lineAlign = s.lineAlign?.rawValue
+        position = s.position
+        positionAlign = s.positionAlign?.rawValue
+        size = s.size
+        align = s.align?.rawValue
+        region = s.region
+    }
+
+    var value: Cue {
+        let settings = CueSettings(
+            vertical: vertical.flatMap(CueSettings.Vertical.init(rawValue:)),
+            line: line.map { linePercentage == true ? .percentage($0) : .number($0) },
+            lineAlign: lineAlign.flatMap(CueSettings.LineAlign.init(rawValue:)), position: position,
+            positionAlign: positionAlign.flatMap(CueSettings.PositionAlign.init(rawValue:)), size: size,
+            align: align.flatMap(CueSettings.Align.init(rawValue:)), region: region)
+        return Cue(
+            identifier: identifier, start: MediaTime(ticks: start), end: MediaTime(ticks: end), settings: settings, text: text,
+            sourceLine: sourceLine)
+    }
+}
+
+/// What the stream declared of its services' languages, as tags.
+private struct StoredLanguages: Codable {
+    let fields: [Int: String]
+    let digital: [Int: String]
+    let video: String?
+    let pages: [String: String]
+
+    init(_ languages: CaptionLanguages) {
+        fields = languages.fields.mapValues(\.description)
+        digital = languages.digital.mapValues(\.description)
+        video = languages.video?.description
+        pages = Dictionary(uniqueKeysWithValues: languages.pages.map { ($0.key.rawValue, $0.value.description) })
+    }
+
+    var value: CaptionLanguages {
+        CaptionLanguages(
+            fields: fields.compactMapValues(LanguageTag.init(parsing:)), digital: digital.compactMapValues(LanguageTag.init(parsing:)),
+            video: video.flatMap(LanguageTag.init(parsing:)),
+            pages: Dictionary(
+                uniqueKeysWithValues: pages.compactMap { key, value in
+                    guard let service = CaptionService(rawValue: key), let tag = LanguageTag(parsing: value) else { return nil }
+                    return (service, tag)
+                }))
+    }
+}
+
+/// How much of the video was read.
+private struct StoredCoverage: Codable {
+    let accessUnits: Int
+    let captionDataUnits: Int
+    let through: Int64?
+    let complete: Bool
+
+    init(_ coverage: ProgrammeCaptions.Coverage) {
+        accessUnits = coverage.accessUnits
+        captionDataUnits = coverage.captionDataUnits
+        through = coverage.through?.ticks
+        complete = coverage.complete
+    }
+
+    var value: ProgrammeCaptions.Coverage {
+        ProgrammeCaptions.Coverage(
+            accessUnits: accessUnits, captionDataUnits: captionDataUnits, through: through.map(MediaTime.init(ticks:)), complete: complete)
+    }
+}
