@@ -34,6 +34,15 @@ struct CaptionRecordTests {
         let before = try Self.captionFiles(master)
         #expect(before.values.contains { $0.contains("a boundary") }, "\(before)")
 
+        // What the record gives is what reading gives: the whole report (services, coverage,
+        // notes, which variant was read) of a dry run with it and without it.
+        let record = hls + "/.master.m3u8.subweave-captions.json"
+        let fromRecord = try BuiltTool.run(["package", master, "--caption-service", "CC3:name=Tres", "--dry-run", "--json"])
+        try FileManager.default.moveItem(atPath: record, toPath: record + ".aside")
+        let fromMedia = try BuiltTool.run(["package", master, "--caption-service", "CC3:name=Tres", "--dry-run", "--json"])
+        try FileManager.default.moveItem(atPath: record + ".aside", toPath: record)
+        #expect(fromRecord.status == 0 && fromRecord.stdout == fromMedia.stdout, "\(fromRecord.stdout)\n\(fromMedia.stdout)")
+
         // The second segment's bytes zeroed where they are, its size, modification time and inode
         // kept: a run that read it would lose the caption it ends ("Across a boundary").
         let segment = hls + "/seg_001.ts"

@@ -1,0 +1,62 @@
+import Captions
+import Containers
+import Foundation
+import TestSupport
+import Testing
+import Timebase
+import TimedText
+
+@testable import Subweave
+
+/// The captions record keeps everything a reading gave: each cue's every setting, the stream's
+/// languages, how much was read, the notes, which variant, the warnings.
+struct CaptionRecordValueTests {
+    @Test func aRecordGivesBackWhatWasRead() throws {
+        let settings = [
+            CueSettings(),
+            CueSettings(line: .percentage("84.67"), lineAlign: .start, position: "10", positionAlign: .lineLeft, align: .left),
+            CueSettings(vertical: .rl, line: .number("-2"), lineAlign: .end, position: "50", positionAlign: .center, size: "80", align: .center),
+            CueSettings(line: .number("0"), region: "top"),
+        ]
+        let cues = settings.enumerated().map { index, setting in
+            Cue(
+                identifier: index == 1 ? "id \(index)" : "", start: MediaTime(ticks: Int64(index) * 90_000 + 1),
+                end: MediaTime(ticks: Int64(index) * 90_000 + 45_001), settings: setting, text: "<i>Line</i> \(index)\nsecond &amp; more",
+                sourceLine: index == 2 ? nil : index * 7)
+        }
+        let languages = CaptionLanguages(
+            announced: [
+                TransportStream.CaptionServiceEntry(language: "eng", digital: false, number: 1),
+                TransportStream.CaptionServiceEntry(language: "spa", digital: true, number: 2),
+            ], video: "fra", teletext: [(try #require(CaptionService(rawValue: "888")), "deu")])
+        var captions = ProgrammeCaptions(
+            services: [
+                ProgrammeCaptions.Service(service: .cc1, cues: cues, firstSeen: MediaTime(ticks: 1), segment: "seg_000.ts"),
+                ProgrammeCaptions.Service(service: .cc3, cues: [], firstSeen: nil, segment: nil),
+            ], languages: languages,
+            coverage: ProgrammeCaptions.Coverage(accessUnits: 1_800, captionDataUnits: 1_799, through: MediaTime(ticks: 5_400_000), complete: false))
+        captions.notes = ["seg_001.ts: a note (once, first at byte 188)"]
+        captions.readFrom = ProgrammeCaptions.ReadFrom(playlist: "low/index.m3u8", reason: "variant 3", confirmedSegments: [0, 1])
+        let warnings = [PackageWarning(.media, "while reading captions: something")]
+
+        let folder = try Scratch.make()
+        let master = folder.appendingPathComponent("master.m3u8")
+        let text = try #require(CaptionRecord(key: "k1", captions: captions, warnings: warnings).text)
+        try text.write(toFile: CaptionRecord.path(master: master), atomically: true, encoding: .utf8)
+        #expect(CaptionRecord.read(master: master, key: "another") == nil, "another key is another reading")
+        let record = try #require(CaptionRecord.read(master: master, key: "k1"))
+        let back = record.captions
+        #expect(back.services.map(\.service) == [.cc1, .cc3])
+        #expect(back.services[0].cues == cues)
+        #expect(back.services[0].cues.map(\.settings) == settings)
+        #expect(back.services[0].firstSeen == MediaTime(ticks: 1) && back.services[0].segment == "seg_000.ts")
+        #expect(back.services[1].cues.isEmpty && back.services[1].firstSeen == nil && back.services[1].segment == nil)
+        #expect(back.languages == languages)
+        for service in [CaptionService.cc1, .cc3, .cc2] {
+            #expect(back.languages.language(for: service)?.tag == languages.language(for: service)?.tag)
+        }
+        #expect(back.coverage == captions.coverage)
+        #expect(back.notes == captions.notes && back.readFrom == captions.readFrom)
+        #expect(record.warnings == warnings)
+    }
+}
