@@ -158,7 +158,8 @@ enum CommandTable {
         positionals: [PositionalSpec(name: "master.m3u8", help: "the master playlist")],
         options: [
             Option.subtitle.explained(
-                "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,service=…][,forced][,sdh][,default]"),
+                "a track: url=…,language=…[,name=…][,id=…][,format=…][,encoding=…][,delay=…][,offset=…][,rate=…][,fps=…][,service=…][,forced][,sdh][,generated][,translated][,easy-to-read][,characteristics=\"uti,…\"][,default]"
+            ),
             Option.tracks.explained("tracks as a JSON array of objects with the descriptor keys; relative urls are taken from the file's folder"),
             Option.preferredLanguage,
             Option.checkSync,
@@ -171,6 +172,7 @@ enum CommandTable {
                 Option.retimeExisting,
                 Option.allowEmpty,
             ].grouped("EARLIER RUNS AND EMPTY TRACKS")
+            + [Option.subtitleGroup].grouped("LAYOUT")
             + [
                 Option.follow,
                 Option.poll,

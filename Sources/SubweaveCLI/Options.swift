@@ -62,6 +62,9 @@ enum Option {
     static let preferredLanguage = OptionSpec(
         name: "--preferred-language", value: "TAG",
         help: "the matching rendition becomes the group's only DEFAULT=YES (kept for later commands; none: no preference)")
+    static let subtitleGroup = OptionSpec(
+        name: "--subtitle-group", value: "ID",
+        help: "the GROUP-ID of the SUBTITLES group to make (default subs; kept for later commands; refused when the variants name another)")
     static let checkSync = OptionSpec(
         name: "--check-sync",
         help:

@@ -95,7 +95,7 @@ public enum FuzzEntry {
             _ = MediaSelectionReport(master: master, locales: [LanguageTag.undetermined])
             let rendition = NewSubtitleRendition(
                 identity: "external:f:en", name: "Fuzz", language: LanguageTag(parsing: "en") ?? .undetermined,
-                forced: false, sdh: true, prefersDefault: true, uri: "subtitles/f-en/index.m3u8", origin: "fuzz")
+                forced: false, characteristics: .sdh, prefersDefault: true, uri: "subtitles/f-en/index.m3u8", origin: "fuzz")
             for policy in [ClosedCaptionsPolicy.automatic, .none] {
                 let rewriter = MasterRewriter(preferredLanguage: LanguageTag(parsing: "en"), closedCaptions: policy)
                 guard let result = try? rewriter.rewrite(master, renditions: [rendition]) else { continue }

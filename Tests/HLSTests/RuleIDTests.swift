@@ -55,6 +55,16 @@ struct RuleIDTests {
         Case(
             id: "subtitles.sdh-characteristics", keeps: master([subtitles, sdh(), captions]),
             breaks: master([subtitles, sdh(characteristics: "public.accessibility.transcribes-spoken-dialog"), captions])),
+        Case(
+            id: "media.characteristics",
+            keeps: master([subtitles + ",CHARACTERISTICS=\"public.machine-generated,public.translation,com.example.note-2\"", captions]),
+            breaks: master([subtitles + ",CHARACTERISTICS=\"public.machine-generated, ,public.translation\"", captions])),
+        Case(
+            id: "subtitles.characteristics", keeps: master([subtitles + ",CHARACTERISTICS=\"public.easy-to-read\"", captions]),
+            breaks: master([subtitles + ",CHARACTERISTICS=\"public.accessibility.describes-video\"", captions])),
+        Case(
+            id: "subtitles.order", keeps: master([subtitles, sdh(), forced, captions]),
+            breaks: master([sdh(), subtitles, captions])),
         Case(id: "captions.no-uri", keeps: master(), breaks: master([subtitles, captions + ",URI=\"cc.m3u8\""])),
         Case(id: "captions.instream-id", keeps: master(), breaks: master([subtitles, captions.replacingOccurrences(of: "\"CC1\"", with: "\"CC5\"")])),
         Case(

@@ -22,7 +22,7 @@ struct GenerationFilesTests {
 
     static func record(cues: Int) -> RenditionRecord {
         RenditionRecord(
-            identity: "external:a:en", sourceID: "a", language: "en", name: "English", forced: false, sdh: false, prefersDefault: false,
+            identity: "external:a:en", sourceID: "a", language: "en", name: "English", forced: false, characteristics: .none, prefersDefault: false,
             ingestFormat: "srt_converted", source: "a.srt", cueCount: cues)
     }
 

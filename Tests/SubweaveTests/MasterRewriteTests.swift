@@ -22,7 +22,7 @@ struct MasterRewriteTests {
     {
         let tag = LanguageTag(parsing: language)!
         return NewSubtitleRendition(
-            identity: "external:\(id):\(tag)", name: name ?? tag.autonym ?? id, language: tag, forced: forced, sdh: sdh,
+            identity: "external:\(id):\(tag)", name: name ?? tag.autonym ?? id, language: tag, forced: forced, characteristics: sdh ? .sdh : .none,
             prefersDefault: prefersDefault, uri: "subtitles/\(id)-\(tag)/index.m3u8", origin: "track \(id)")
     }
 

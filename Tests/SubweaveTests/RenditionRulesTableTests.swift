@@ -105,7 +105,7 @@ struct RenditionRulesTableTests {
             let tag = LanguageTag(parsing: t.language)!
             let name = t.name ?? (tag.autonym.map { $0 + (t.sdh ? " (SDH)" : "") + (t.forced ? " (Forced)" : "") } ?? t.id)
             return NewSubtitleRendition(
-                identity: "external:\(t.id):\(tag)", name: name, language: tag, forced: t.forced, sdh: t.sdh,
+                identity: "external:\(t.id):\(tag)", name: name, language: tag, forced: t.forced, characteristics: t.sdh ? .sdh : .none,
                 prefersDefault: t.isDefault, uri: "subtitles/\(t.id)/index.m3u8", origin: t.id)
         }
         let result = try MasterRewriter(preferredLanguage: row.preferred.flatMap(LanguageTag.init(parsing:))).rewrite(master, renditions: renditions)
@@ -137,7 +137,7 @@ struct ClosedCaptionsPolicyTests {
 
         """
     let track = NewSubtitleRendition(
-        identity: "external:en:en", name: "English", language: LanguageTag(parsing: "en")!, forced: false, sdh: false,
+        identity: "external:en:en", name: "English", language: LanguageTag(parsing: "en")!, forced: false, characteristics: .none,
         prefersDefault: false, uri: "subtitles/en-en/index.m3u8", origin: "en")
 
     func rewrite(_ policy: ClosedCaptionsPolicy) throws -> (String, [String]) {

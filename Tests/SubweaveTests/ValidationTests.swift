@@ -116,7 +116,7 @@ struct ThirdPartyParserTests {
         try FileManager.default.copyItem(atPath: Fixtures.path("playlists/" + file), toPath: folder + "/master.m3u8")
         let master = try MasterPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/master.m3u8"))), source: file)
         let rendition = NewSubtitleRendition(
-            identity: "external:x:es", name: "Español", language: .init(parsing: "es")!, forced: false, sdh: false,
+            identity: "external:x:es", name: "Español", language: .init(parsing: "es")!, forced: false, characteristics: .none,
             prefersDefault: false, uri: "subtitles/x-es/index.m3u8", origin: "x")
         let before = MasterRules.check(master).filter { $0.severity == .error }.count
         let result = try MasterRewriter(preferredLanguage: .init(parsing: "es")).rewrite(master, renditions: [rendition])

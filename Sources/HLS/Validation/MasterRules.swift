@@ -42,6 +42,15 @@ package enum MasterRules {
     static let subtitlesSdhCharacteristics = RuleRow(
         "subtitles.sdh-characteristics", .warning, "Apple HLS Authoring Spec 4.5",
         "SDH subtitles carry both transcribes-spoken-dialog and describes-music-and-sound")
+    static let mediaCharacteristics = RuleRow(
+        "media.characteristics", .error, "RFC 8216bis §4.4.6.1",
+        "CHARACTERISTICS is a quoted-string of one or more Uniform Type Identifiers separated by commas")
+    static let subtitlesCharacteristics = RuleRow(
+        "subtitles.characteristics", .warning, "RFC 8216bis §4.4.6.1",
+        "public.accessibility.describes-video is a characteristic of AUDIO renditions, not of subtitles")
+    static let subtitlesOrder = RuleRow(
+        "subtitles.order", .info, "Apple HLS Authoring Spec 9.17",
+        "renditions of one language are ordered general to specific: general, easy-to-read, SDH, forced")
     static let captionsNoUri = RuleRow(
         "captions.no-uri", .error, "RFC 8216bis §4.4.6.1", "URI must not appear for TYPE=CLOSED-CAPTIONS (captions ride in the video)")
     static let captionsInstreamId = RuleRow("captions.instream-id", .error, "RFC 8216bis §4.4.6.1", "INSTREAM-ID is required for TYPE=CLOSED-CAPTIONS")
@@ -203,6 +212,44 @@ package enum MasterRules {
                 else { continue }
                 sink.add(
                     MasterRules.subtitlesSdhCharacteristics, c.line(r.lineIndex), "\"\(c.name(r))\" has only transcribes-spoken-dialog")
+            }
+        },
+        MasterRule("media.characteristics") { c, sink in
+            for r in c.renditions {
+                guard let value = r.attributes["CHARACTERISTICS"] else { continue }
+                let items = value.unquoted.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                if !value.isQuoted {
+                    sink.add(MasterRules.mediaCharacteristics, c.line(r.lineIndex), "\"\(c.name(r))\" has CHARACTERISTICS unquoted")
+                } else if let bad = items.first(where: { !MediaCharacteristics.isWellFormed($0) }) {
+                    sink.add(
+                        MasterRules.mediaCharacteristics, c.line(r.lineIndex),
+                        bad.isEmpty
+                            ? "\"\(c.name(r))\" has an empty item in CHARACTERISTICS" : "\"\(c.name(r))\" has \"\(LabelText.excerpt(bad))\" in CHARACTERISTICS")
+                }
+            }
+        },
+        MasterRule("subtitles.characteristics") { c, sink in
+            for r in c.renditions where r.type == .subtitles {
+                guard MediaCharacteristics(attribute: r.characteristics).contains(MediaCharacteristics.describesVideo) else { continue }
+                sink.add(MasterRules.subtitlesCharacteristics, c.line(r.lineIndex), "subtitle rendition \"\(c.name(r))\" says it describes video")
+            }
+        },
+        // AAS 9.17: a menu lists a language's renditions in playlist order, so the general one
+        // comes first and the more specific ones (easy-to-read, SDH, forced) after it.
+        MasterRule("subtitles.order") { c, sink in
+            for group in c.groups where group.type == .subtitles {
+                var highest: [String: (rank: Int, name: String)] = [:]
+                for r in group.members {
+                    let language = (r.language ?? "").lowercased()
+                    let rank = MediaCharacteristics(attribute: r.characteristics).rank(forced: r.isForced)
+                    if let before = highest[language], before.rank > rank {
+                        sink.add(
+                            MasterRules.subtitlesOrder, c.line(r.lineIndex),
+                            "\"\(c.name(r))\" comes after \"\(before.name)\", a more specific rendition of its language")
+                    } else if highest[language].map({ rank > $0.rank }) ?? true {
+                        highest[language] = (rank, c.name(r))
+                    }
+                }
             }
         },
         MasterRule("captions.no-uri") { c, sink in

@@ -41,7 +41,8 @@ enum CaptionFileTracks {
             var split = try? SubtitleTrack(
                 source: track.source, id: "\(track.sourceID)-\(service.rawValue.lowercased())", language: language, name: name,
                 format: track.declaredFormat ?? .mcc, isForced: track.isForced, isSDH: track.isSDH, isDefault: track.isDefault,
-                delay: track.delay, offset: track.offset, encoding: track.encoding, rate: track.rate)
+                delay: track.delay, offset: track.offset, encoding: track.encoding, rate: track.rate,
+                characteristics: track.characteristics)
         else {
             var kept = track
             kept.service = service

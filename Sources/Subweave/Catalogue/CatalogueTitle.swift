@@ -77,7 +77,7 @@ public enum Catalogue {
             throw fail("not a JSON object (one title per line, such as {\"master\": \"t1/master.m3u8\", \"tracks\": [...]})")
         }
         let known: Set<String> = [
-            "id", "master", "tracks", "preferred_language", "captions", "closed_captions", "caption_services", "caption_language", "replace",
+            "id", "master", "tracks", "preferred_language", "subtitle_group", "captions", "closed_captions", "caption_services", "caption_language", "replace",
             "allow_empty", "strict", "output",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
@@ -108,6 +108,10 @@ public enum Catalogue {
         if let text = object["preferred_language"] as? String {
             guard let tag = LanguageTag(parsing: text) else { throw fail("preferred_language \(LabelText.excerpt(text)) is not a BCP 47 tag") }
             request.preferredLanguage = tag
+        }
+        if let text = object["subtitle_group"] as? String {
+            if let what = GroupConflict.unusable(text) { throw fail("subtitle_group \"\(LabelText.excerpt(text))\" cannot be a GROUP-ID: \(what)") }
+            request.subtitleGroup = text
         }
         if let text = object["captions"] as? String {
             guard let mode = CaptionMode(rawValue: text) else { throw fail("captions must be auto or off") }

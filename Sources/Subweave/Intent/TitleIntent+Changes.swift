@@ -11,6 +11,8 @@ struct EffectiveSettings: Sendable, Equatable {
     var captions: CaptionMode
     var captionPlacement: Bool
     var captionServices: CaptionServiceSettings
+    /// The GROUP-ID of a SUBTITLES group Subweave makes; nil: `subs`.
+    var subtitleGroup: String?
 
     /// Whether `service` is published as a subtitle rendition: with captions on, unless in-band
     /// declarations are asked for (teletext pages, which HLS cannot declare in-band, always are).
@@ -30,7 +32,7 @@ extension TitleIntent {
             preferredLanguage: preferred?.isUndetermined == true ? nil : preferred,
             closedCaptions: closedCaptions.flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
             captions: captions.flatMap(CaptionMode.init(rawValue:)) ?? .auto, captionPlacement: captionPlacement ?? true,
-            captionServices: services)
+            captionServices: services, subtitleGroup: subtitleGroup)
     }
 
     /// Takes in what `request` says of the title's settings (a setting it leaves nil is not
@@ -46,6 +48,7 @@ extension TitleIntent {
         set(request.preferredLanguage.map(\.description), &preferredLanguage, "preferred language (\(Setting.preferredLanguage))") {
             $0 == "und" ? "none" : shown($0)
         }
+        set(request.subtitleGroup, &subtitleGroup, "subtitle group (\(Setting.subtitleGroup))", shown)
         set(request.closedCaptions?.rawValue, &closedCaptions, "CLOSED-CAPTIONS", shown)
         set(request.captions?.rawValue, &captions, "captions", shown)
         set(request.captionPlacement, &captionPlacement, "caption placement") { $0.map { $0 ? "kept" : "none" } ?? "not said" }

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Timebase
 
 /// What the operator said of a title, kept beside its master so that every later command starts
@@ -21,6 +22,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     public var tracks: [Track] = []
     /// The language whose rendition is DEFAULT; `und` when the operator said none.
     public var preferredLanguage: String?
+    /// The GROUP-ID of the SUBTITLES group Subweave makes (nil: `subs`).
+    public var subtitleGroup: String?
     /// `auto`, `none` or `in-band` (``ClosedCaptionsRequest``).
     public var closedCaptions: String?
     /// `auto` or `off` (``CaptionMode``).
@@ -55,10 +58,13 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         public var delay: Double?
         public var forced: Bool?
         public var sdh: Bool?
+        /// Characteristics besides the SDH pair, as said (`generated`, `translated`, …).
+        public var characteristics: [String]?
         public var isDefault: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case identity, id, url, language, name, format, encoding, rate, fps, service, offset, delay, forced, sdh, isDefault = "default"
+            case identity, id, url, language, name, format, encoding, rate, fps, service, offset, delay, forced, sdh, characteristics
+            case isDefault = "default"
         }
 
         /// The track as its descriptor said it (a derived name is not said).
@@ -77,6 +83,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
             delay = track.delay == .zero ? nil : track.delay.seconds
             forced = track.isForced ? true : nil
             sdh = track.isSDH ? true : nil
+            let others = track.characteristics.values.filter { !MediaCharacteristics.sdh.contains($0) }
+            characteristics = others.isEmpty ? nil : others
             isDefault = track.isDefault ? true : nil
         }
     }
@@ -95,7 +103,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schema, tracks, preferredLanguage = "preferred_language", closedCaptions = "closed_captions", captions
+        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", closedCaptions = "closed_captions", captions
         case captionPlacement = "caption_placement", captionLanguage = "caption_language", captionServices = "caption_services"
         case originalClosedCaptions = "original_closed_captions"
         case declaredCaptionGroup = "declared_caption_group"
@@ -111,6 +119,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         schema = try c.decodeIfPresent(String.self, forKey: .schema) ?? "subweave.intent/1"
         tracks = try c.decodeIfPresent([Track].self, forKey: .tracks) ?? []
         preferredLanguage = try c.decodeIfPresent(String.self, forKey: .preferredLanguage)
+        subtitleGroup = try c.decodeIfPresent(String.self, forKey: .subtitleGroup)
         closedCaptions = try c.decodeIfPresent(String.self, forKey: .closedCaptions)
         captions = try c.decodeIfPresent(String.self, forKey: .captions)
         captionPlacement = try c.decodeIfPresent(Bool.self, forKey: .captionPlacement)

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import TimedText
 
 /// What Subweave records beside each rendition it writes (`rendition.json` in the generation
@@ -13,7 +14,11 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
     public let language: String
     public let name: String
     public let forced: Bool
+    /// Carries the SDH pair of characteristics.
     public let sdh: Bool
+    /// The characteristics besides the SDH pair, in order (`characteristics`, written only when
+    /// there are some, so a record without them reads as before).
+    public let otherCharacteristics: [String]
     /// Advisory `default` from the descriptor.
     public let prefersDefault: Bool
     /// `vtt`, `srt_converted`, `scc_converted`, `cea608`.
@@ -28,8 +33,63 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
     public static let cuesFileName = "cues.vtt"
 
     enum CodingKeys: String, CodingKey {
-        case schema, identity, sourceID = "source_id", language, name, forced, sdh, prefersDefault = "prefers_default"
+        case schema, identity, sourceID = "source_id", language, name, forced, sdh, otherCharacteristics = "characteristics"
+        case prefersDefault = "prefers_default"
         case ingestFormat = "ingest_format", source, cueCount = "cue_count"
+    }
+
+    package init(
+        identity: String, sourceID: String, language: String, name: String, forced: Bool, characteristics: MediaCharacteristics,
+        prefersDefault: Bool, ingestFormat: String, source: String, cueCount: Int
+    ) {
+        self.identity = identity
+        self.sourceID = sourceID
+        self.language = language
+        self.name = name
+        self.forced = forced
+        sdh = characteristics.isSDH
+        otherCharacteristics = characteristics.values.filter { !MediaCharacteristics.sdh.contains($0) }
+        self.prefersDefault = prefersDefault
+        self.ingestFormat = ingestFormat
+        self.source = source
+        self.cueCount = cueCount
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        schema = try c.decode(String.self, forKey: .schema)
+        identity = try c.decode(String.self, forKey: .identity)
+        sourceID = try c.decode(String.self, forKey: .sourceID)
+        language = try c.decode(String.self, forKey: .language)
+        name = try c.decode(String.self, forKey: .name)
+        forced = try c.decode(Bool.self, forKey: .forced)
+        sdh = try c.decode(Bool.self, forKey: .sdh)
+        otherCharacteristics = try c.decodeIfPresent([String].self, forKey: .otherCharacteristics) ?? []
+        prefersDefault = try c.decode(Bool.self, forKey: .prefersDefault)
+        ingestFormat = try c.decode(String.self, forKey: .ingestFormat)
+        source = try c.decode(String.self, forKey: .source)
+        cueCount = try c.decode(Int.self, forKey: .cueCount)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schema, forKey: .schema)
+        try c.encode(identity, forKey: .identity)
+        try c.encode(sourceID, forKey: .sourceID)
+        try c.encode(language, forKey: .language)
+        try c.encode(name, forKey: .name)
+        try c.encode(forced, forKey: .forced)
+        try c.encode(sdh, forKey: .sdh)
+        if !otherCharacteristics.isEmpty { try c.encode(otherCharacteristics, forKey: .otherCharacteristics) }
+        try c.encode(prefersDefault, forKey: .prefersDefault)
+        try c.encode(ingestFormat, forKey: .ingestFormat)
+        try c.encode(source, forKey: .source)
+        try c.encode(cueCount, forKey: .cueCount)
+    }
+
+    /// The rendition's `CHARACTERISTICS`: the SDH pair when it is SDH, then the others.
+    public var characteristics: MediaCharacteristics {
+        (sdh ? MediaCharacteristics.sdh : .none).union(MediaCharacteristics(values: otherCharacteristics))
     }
 
     /// The record as written: pretty, sorted keys, a final newline (deterministic bytes).

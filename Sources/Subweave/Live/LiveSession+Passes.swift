@@ -78,7 +78,7 @@ extension LiveSession {
         if language.isUndetermined { note(RenditionPlanner.unknownCaptionLanguage(service)) }
         let record = RenditionRecord(
             identity: identity.description, sourceID: service.rawValue, language: language.description, name: captions.name(for: service),
-            forced: false, sdh: true, prefersDefault: false, ingestFormat: service.family, source: RenditionPlanner.source(service),
+            forced: false, characteristics: .sdh, prefersDefault: false, ingestFormat: service.family, source: RenditionPlanner.source(service),
             cueCount: 0)
         state.captionRenditions[service.rawValue] = state.renditions.count
         state.renditions.append(LiveRendition(folder: RenditionLayout.folder(for: identity), generation: hash.hex(12), record: record, headerBlocks: []))
@@ -115,7 +115,8 @@ extension LiveSession {
             let rendition = state.renditions[index], record = rendition.record
             let kept = RenditionRecord(
                 identity: record.identity, sourceID: record.sourceID, language: record.language, name: record.name, forced: record.forced,
-                sdh: record.sdh, prefersDefault: record.prefersDefault, ingestFormat: record.ingestFormat, source: record.source, cueCount: cues.count)
+                characteristics: record.characteristics, prefersDefault: record.prefersDefault, ingestFormat: record.ingestFormat, source: record.source,
+                cueCount: cues.count)
             let generation = try generationFolder(index)
             let text = WebVTTWriter.file(map: nil, headerBlocks: rendition.headerBlocks, cueBlocks: cues.map(WebVTTWriter.block))
             try onDisk(
@@ -176,7 +177,8 @@ extension LiveSession {
         let declarations = state.renditions.map { r in
             NewSubtitleRendition(
                 identity: r.record.identity, name: r.record.name, language: LanguageTag(parsing: r.record.language) ?? .undetermined,
-                forced: r.record.forced, sdh: r.record.sdh, prefersDefault: r.record.prefersDefault, uri: r.playlistPath, origin: r.record.identity)
+                forced: r.record.forced, characteristics: r.record.characteristics, prefersDefault: r.record.prefersDefault, uri: r.playlistPath,
+                origin: r.record.identity)
         }
         var warnings: [PackageWarning] = []
         var rewritten = try presentation.rewriteMaster(

@@ -108,7 +108,8 @@ struct LiveSession {
             hash.add(stamp)
             let record = RenditionRecord(
                 identity: identity, sourceID: track.sourceID, language: track.language.description, name: track.label, forced: track.isForced,
-                sdh: track.isSDH, prefersDefault: track.isDefault, ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: 0)
+                characteristics: track.characteristics, prefersDefault: track.isDefault, ingestFormat: ingested.ingestFormat, source: track.source.description,
+                cueCount: 0)
             state.trackRenditions[identity] = state.renditions.count
             state.renditions.append(
                 LiveRendition(

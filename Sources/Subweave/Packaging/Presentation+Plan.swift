@@ -322,6 +322,7 @@ extension Presentation {
         if let original, policy == .automatic || policy == .declare([]) { policy = .restore(original) }
         var rewriter = MasterRewriter(preferredLanguage: settings.preferredLanguage, closedCaptions: policy)
         rewriter.ownCaptionGroup = ownCaptionGroup
+        rewriter.subtitleGroup = settings.subtitleGroup
         return try rewriter.rewrite(master, renditions: declarations, removing: removing)
     }
 

@@ -52,14 +52,14 @@ package struct RenditionPlanner {
         let writable = SegmentCues.writable(cues, sanitizing: false)
         let record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
-            name: track.label, forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+            name: track.label, forced: track.isForced, characteristics: track.characteristics, prefersDefault: track.isDefault,
             ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: writable.count)
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
             headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending)
         let declaration = NewSubtitleRendition(
             identity: track.identity.description, name: track.label, language: track.language,
-            forced: track.isForced, sdh: track.isSDH, prefersDefault: track.isDefault,
+            forced: track.isForced, characteristics: track.characteristics, prefersDefault: track.isDefault,
             uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\"")
         let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description) + Self.appendNotes(rendition)
         var report = PackageReport.Track(
@@ -118,7 +118,8 @@ package struct RenditionPlanner {
         let outside = Self.needsFitting(kept.cues, to: timeline.duration, clampingEnds: clamp)
         let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: clamp), sanitizing: false)
         let record = RenditionRecord(
-            identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced, sdh: old.sdh,
+            identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced,
+            characteristics: old.characteristics,
             prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
         let rendition = SubtitleRendition(
             folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true,
@@ -144,7 +145,7 @@ package struct RenditionPlanner {
         let writable = SegmentCues.writable(Self.fitted(retimed.cues, to: timeline.duration, clampingEnds: false), sanitizing: false)
         let record = RenditionRecord(
             identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
-            sdh: r.characteristics?.contains("public.accessibility.describes-music-and-sound") ?? false, prefersDefault: r.isDefault,
+            characteristics: MediaCharacteristics(attribute: r.characteristics), prefersDefault: r.isDefault,
             ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: writable.count)
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record,
@@ -160,7 +161,8 @@ package struct RenditionPlanner {
     ) {
         var declaration = NewSubtitleRendition(
             identity: record.identity, name: record.name, language: LanguageTag(parsing: record.language) ?? .undetermined,
-            forced: record.forced, sdh: record.sdh, prefersDefault: record.prefersDefault, uri: rendition.playlistPath, origin: origin)
+            forced: record.forced, characteristics: record.characteristics, prefersDefault: record.prefersDefault, uri: rendition.playlistPath,
+            origin: origin)
         declaration.replacesLine = replacesLine
         var report = PackageReport.Track(
             sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
@@ -203,7 +205,7 @@ package struct RenditionPlanner {
             let writable = SegmentCues.writable(cues, sanitizing: false)
             let record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
-                name: name, forced: false, sdh: true, prefersDefault: false, ingestFormat: service.service.family,
+                name: name, forced: false, characteristics: .sdh, prefersDefault: false, ingestFormat: service.service.family,
                 source: Self.source(service.service), cueCount: writable.count)
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(

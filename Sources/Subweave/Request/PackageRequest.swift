@@ -28,6 +28,11 @@ public struct PackageRequest: Sendable {
     ///
     /// `und` says there is none; nil leaves what was said earlier (``TitleIntent``).
     public var preferredLanguage: LanguageTag?
+    /// The GROUP-ID of the SUBTITLES group to make (default `subs`, or `subs-2`… if taken).
+    ///
+    /// nil leaves what was said earlier (``TitleIntent``). A master whose variants already name
+    /// another SUBTITLES group is refused (``GroupConflict``): Subweave never renames a group.
+    public var subtitleGroup: String?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
     /// Renditions go beside it; its relative URIs are rewritten to resolve from there.

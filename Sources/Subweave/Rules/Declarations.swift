@@ -8,7 +8,8 @@ package struct NewSubtitleRendition: Sendable, Equatable {
     package let name: String
     package let language: LanguageTag
     package let forced: Bool
-    package let sdh: Bool
+    /// Its `CHARACTERISTICS` (the SDH pair, machine-generated, translation, …).
+    package let characteristics: MediaCharacteristics
     /// The descriptor said `default` (advisory).
     package let prefersDefault: Bool
     /// The media playlist URI, relative to the master.
@@ -19,12 +20,15 @@ package struct NewSubtitleRendition: Sendable, Equatable {
     /// that is not in Subweave's layout (another tool's, retimed); nil to match by folder.
     package var replacesLine: Int?
 
-    package init(identity: String, name: String, language: LanguageTag, forced: Bool, sdh: Bool, prefersDefault: Bool, uri: String, origin: String) {
+    package init(
+        identity: String, name: String, language: LanguageTag, forced: Bool, characteristics: MediaCharacteristics, prefersDefault: Bool, uri: String,
+        origin: String
+    ) {
         self.identity = identity
         self.name = name
         self.language = language
         self.forced = forced
-        self.sdh = sdh
+        self.characteristics = characteristics
         self.prefersDefault = prefersDefault
         self.uri = uri
         self.origin = origin
@@ -46,7 +50,7 @@ package struct NewSubtitleRendition: Sendable, Equatable {
         list.set("DEFAULT", YesNo(isDefault).value, order: order)
         list.set("AUTOSELECT", YesNo(autoselect).value, order: order)
         list.set("FORCED", YesNo(forced).value, order: order)
-        if sdh { list.set("CHARACTERISTICS", .quoted(RenditionRules.sdhCharacteristics), order: order) }
+        if let value = characteristics.attributeValue { list.set("CHARACTERISTICS", .quoted(value), order: order) }
         return list
     }
 }

@@ -9,6 +9,8 @@ package struct MasterRewriter: Sendable {
     package var closedCaptions: ClosedCaptionsPolicy
     /// The CLOSED-CAPTIONS group an earlier run of Subweave declared, if any.
     package var ownCaptionGroup: String?
+    /// The GROUP-ID of the SUBTITLES group to make; nil: `subs` (`subs-2`… if taken).
+    package var subtitleGroup: String?
 
     package init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
         self.preferredLanguage = preferredLanguage
@@ -31,7 +33,7 @@ package struct MasterRewriter: Sendable {
     /// ends empty) and `CLOSED-CAPTIONS` on every variant; applies the DEFAULT/AUTOSELECT rules.
     package func rewrite(_ input: MasterPlaylist, renditions: [NewSubtitleRendition], removing: Set<Int> = []) throws(SubweaveError) -> Result {
         var master = input
-        let groups = Self.subtitleGroups(master)
+        let groups = try Self.subtitleGroups(master, asked: subtitleGroup)
         let ordered = Self.placementOrder(renditions)
         var edits: [MasterPlaylist.Edit] = []
         var remaining = 0
@@ -68,12 +70,25 @@ package struct MasterRewriter: Sendable {
         return result
     }
 
-    /// The SUBTITLES groups the variants name, in order; else a new group `subs` (`subs-2` … if taken).
-    static func subtitleGroups(_ master: MasterPlaylist) -> [String] {
+    /// The SUBTITLES groups the variants name, in order; else a new group: `asked`, or `subs`
+    /// (`subs-2` … if taken).
+    ///
+    /// `asked` must be what the variants name when they name a group (a variant names one
+    /// SUBTITLES group, and renaming one would orphan players' saved choices), and may not be
+    /// the ID of another TYPE's group.
+    static func subtitleGroups(_ master: MasterPlaylist, asked: String? = nil) throws(SubweaveError) -> [String] {
         var groups: [String] = []
         var seen: Set<String> = []
         for variant in master.variants {
             if let group = variant.attributes["SUBTITLES"]?.unquoted, seen.insert(group).inserted { groups.append(group) }
+        }
+        if let asked {
+            if let what = GroupConflict.unusable(asked) { throw .groupConflict(GroupConflict(asked: asked, reason: .unusable(what))) }
+            if !groups.isEmpty && groups != [asked] { throw .groupConflict(GroupConflict(asked: asked, reason: .variantsName(groups))) }
+            if let other = master.renditions.first(where: { $0.groupID == asked && $0.type != .subtitles }) {
+                throw .groupConflict(GroupConflict(asked: asked, reason: .otherType(other.type?.rawValue ?? "?")))
+            }
+            return [asked]
         }
         guard groups.isEmpty else { return groups }
         let taken = Set(master.renditions.compactMap(\.groupID))
@@ -83,17 +98,19 @@ package struct MasterRewriter: Sendable {
         return [candidate]
     }
 
-    /// Languages in the order first given; within a language general → SDH → forced (Apple HLS
-    /// Authoring Spec 9.17).
+    /// Languages in the order first given; within a language general → easy-to-read → SDH →
+    /// forced (Apple HLS Authoring Spec 9.17).
     static func placementOrder(_ renditions: [NewSubtitleRendition]) -> [NewSubtitleRendition] {
         var languages: [String] = []
         for r in renditions where !languages.contains(r.language.description) { languages.append(r.language.description) }
         return renditions.enumerated().sorted { a, b in
             let ka = (
-                languages.firstIndex(of: a.element.language.description) ?? 0, RenditionRules.rank(forced: a.element.forced, sdh: a.element.sdh), a.offset
+                languages.firstIndex(of: a.element.language.description) ?? 0,
+                RenditionRules.rank(forced: a.element.forced, characteristics: a.element.characteristics), a.offset
             )
             let kb = (
-                languages.firstIndex(of: b.element.language.description) ?? 0, RenditionRules.rank(forced: b.element.forced, sdh: b.element.sdh), b.offset
+                languages.firstIndex(of: b.element.language.description) ?? 0,
+                RenditionRules.rank(forced: b.element.forced, characteristics: b.element.characteristics), b.offset
             )
             return ka < kb
         }.map(\.element)

@@ -1,3 +1,4 @@
+import HLS
 import Timebase
 import TimedText
 
@@ -5,15 +6,6 @@ import TimedText
 ///
 /// Pure functions over a group's members, so each rule is tested as a table.
 package enum RenditionRules {
-    /// `CHARACTERISTICS` of an SDH rendition (Apple HLS Authoring Spec 4.5).
-    package static let sdhCharacteristics = "public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
-
-    /// Whether `characteristics` mark a rendition as SDH (it transcribes spoken dialog).
-    package static func isSDH(_ characteristics: String?) -> Bool {
-        characteristics?.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "public.accessibility.transcribes-spoken-dialog" }
-            ?? false
-    }
-
     /// What the rules need to know of one member of a group.
     package struct Member: Sendable, Equatable {
         /// The LANGUAGE, parsed; nil when absent or not a BCP 47 tag.
@@ -67,10 +59,10 @@ package enum RenditionRules {
         }
     }
 
-    /// The rank of a rendition among others of its language: general, then SDH, then forced
-    /// (Apple HLS Authoring Spec 9.17).
-    package static func rank(forced: Bool, sdh: Bool) -> Int {
-        forced ? 2 : (sdh ? 1 : 0)
+    /// The rank of a rendition among others of its language: general, easy-to-read, SDH, then
+    /// forced (Apple HLS Authoring Spec 9.17; ``MediaCharacteristics/rank(forced:)``).
+    package static func rank(forced: Bool, characteristics: MediaCharacteristics) -> Int {
+        characteristics.rank(forced: forced)
     }
 
     /// The forced cues a full track of the same language does not also carry (Apple HLS Authoring

@@ -81,7 +81,7 @@ struct SubtitleGroupEdit {
             case .replacing(_, let n), .adding(let n):
                 return RenditionRules.Member(
                     language: n.language, forced: n.forced,
-                    characteristics: n.sdh ? RenditionRules.sdhCharacteristics : nil, prefersDefault: n.prefersDefault)
+                    characteristics: n.characteristics.attributeValue, prefersDefault: n.prefersDefault)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Timebase
 import TimedText
 
@@ -27,8 +28,11 @@ public struct SubtitleTrack: Sendable, Equatable {
     /// Advisory: breaks ties in the preferred-language rule; never makes a rendition DEFAULT alone.
     public let isDefault: Bool
     public let isForced: Bool
-    /// Subtitles for the deaf and hard of hearing (adds the accessibility characteristics).
-    public let isSDH: Bool
+    /// The rendition's `CHARACTERISTICS`: the SDH pair first when the track is SDH, then those
+    /// the descriptor named (`generated`, `translated`, `easy-to-read`, `characteristics=`).
+    public let characteristics: MediaCharacteristics
+    /// Subtitles for the deaf and hard of hearing (the SDH pair of characteristics).
+    public var isSDH: Bool { characteristics.isSDH }
     /// Added to every cue time after ``offset`` (positive shows text later), within ±10 s.
     public let delay: MediaTime
     /// Added to every cue time first, any size: moves a timecoded sidecar (a broadcast file that
@@ -71,16 +75,20 @@ public struct SubtitleTrack: Sendable, Equatable {
     ///   - offset: added to every cue first, any size.
     ///   - encoding: force a text encoding.
     ///   - rate: the file's clock against the programme's; cue times are divided by it first.
+    ///   - characteristics: `CHARACTERISTICS` besides the SDH pair `isSDH` gives (checked as
+    ///     ``TrackDescriptor`` checks `characteristics=`).
     /// - Throws: the first problem; ``register(_:)`` reports every problem of every descriptor.
     public init(
         source: SubtitleSource, id: String? = nil, language: LanguageTag? = nil, name: String? = nil,
         format: SubtitleFormat? = nil, isForced: Bool = false, isSDH: Bool = false, isDefault: Bool = false,
-        delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil, rate: ClockRate = .one
+        delay: MediaTime = .zero, offset: MediaTime = .zero, encoding: TextEncoding? = nil, rate: ClockRate = .one,
+        characteristics: MediaCharacteristics = .none
     ) throws(RegistrationError) {
         var problems: [RegistrationError] = []
-        let fields = Fields(
+        var fields = Fields(
             source: source, id: id, language: language ?? .undetermined, name: name, format: format,
             isForced: isForced, isSDH: isSDH, isDefault: isDefault, delay: delay, offset: offset, encoding: encoding, rate: rate)
+        fields.characteristics = characteristics
         guard let track = Self.check(fields, origin: "track", problems: &problems), problems.isEmpty else {
             throw problems.first ?? RegistrationError(.invalidValue, descriptor: "track", "the track is not valid")
         }
@@ -89,8 +97,8 @@ public struct SubtitleTrack: Sendable, Equatable {
 
     private init(
         sourceID: String, source: SubtitleSource, language: LanguageTag, label: String, labelIsDerived: Bool,
-        declaredFormat: SubtitleFormat?, format: SubtitleFormat, isDefault: Bool, isForced: Bool, isSDH: Bool,
-        delay: MediaTime, offset: MediaTime, encoding: TextEncoding?, notes: [String]
+        declaredFormat: SubtitleFormat?, format: SubtitleFormat, isDefault: Bool, isForced: Bool,
+        characteristics: MediaCharacteristics, delay: MediaTime, offset: MediaTime, encoding: TextEncoding?, notes: [String]
     ) {
         self.sourceID = sourceID
         self.source = source
@@ -101,7 +109,7 @@ public struct SubtitleTrack: Sendable, Equatable {
         self.format = format
         self.isDefault = isDefault
         self.isForced = isForced
-        self.isSDH = isSDH
+        self.characteristics = characteristics
         self.delay = delay
         self.offset = offset
         self.encoding = encoding
@@ -121,8 +129,8 @@ public struct SubtitleTrack: Sendable, Equatable {
         }
         var track = SubtitleTrack(
             sourceID: sourceID, source: source, language: language, label: label, labelIsDerived: labelIsDerived, declaredFormat: declaredFormat,
-            format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: delay, offset: offset, encoding: encoding,
-            notes: notes)
+            format: format, isDefault: isDefault, isForced: isForced, characteristics: characteristics, delay: delay, offset: offset,
+            encoding: encoding, notes: notes)
         track.rate = rate
         track.fps = fps
         track.service = service
@@ -134,8 +142,8 @@ public struct SubtitleTrack: Sendable, Equatable {
     package func retimed(rate: ClockRate, offset: MediaTime, note: String) -> SubtitleTrack {
         var track = SubtitleTrack(
             sourceID: sourceID, source: source, language: language, label: label, labelIsDerived: labelIsDerived, declaredFormat: declaredFormat,
-            format: format, isDefault: isDefault, isForced: isForced, isSDH: isSDH, delay: .zero, offset: offset, encoding: encoding,
-            notes: notes + [note])
+            format: format, isDefault: isDefault, isForced: isForced, characteristics: characteristics, delay: .zero, offset: offset,
+            encoding: encoding, notes: notes + [note])
         track.rate = rate
         track.fps = fps
         track.service = service
@@ -155,6 +163,8 @@ public struct SubtitleTrack: Sendable, Equatable {
         var format: SubtitleFormat?
         var isForced = false
         var isSDH = false
+        /// Characteristics named besides the SDH pair, in the order given.
+        var characteristics = MediaCharacteristics.none
         var isDefault = false
         var delay = MediaTime.zero
         var offset = MediaTime.zero
@@ -164,6 +174,13 @@ public struct SubtitleTrack: Sendable, Equatable {
         var service: CaptionService?
         /// The delay as written, for the clamping note.
         var delayText: String?
+
+        /// `sdh` said, or both characteristics of the SDH pair named.
+        var saysSDH: Bool {
+            isSDH
+                || (characteristics.contains(MediaCharacteristics.transcribesSpokenDialog)
+                    && characteristics.contains(MediaCharacteristics.describesMusicAndSound))
+        }
     }
 
     /// What is wrong with a source ID, if anything: empty, unsafe in a file name or playlist,
@@ -201,7 +218,7 @@ public struct SubtitleTrack: Sendable, Equatable {
             derived = true
         } else if fields.name == nil {
             if let autonym = fields.language.autonym {
-                label = autonym + (fields.isSDH ? " (SDH)" : "") + (fields.isForced ? " (Forced)" : "")
+                label = autonym + (fields.saysSDH ? " (SDH)" : "") + (fields.isForced ? " (Forced)" : "")
                 derived = true
             } else {
                 fail(
@@ -217,6 +234,33 @@ public struct SubtitleTrack: Sendable, Equatable {
         }
         label = label.trimmingCharacters(in: .whitespaces)
         return (label, derived)
+    }
+
+    /// The track's characteristics: the SDH pair when `sdh` is said, then the others named.
+    ///
+    /// Each must be a well-formed UTI; half of the SDH pair alone is refused (Apple HLS Authoring
+    /// Spec 4.5: SDH subtitles carry both; say `sdh`), and so is
+    /// `public.accessibility.describes-video`, a characteristic of audio renditions.
+    static func characteristics(_ fields: Fields, origin: String, problems: inout [RegistrationError]) -> MediaCharacteristics {
+        func fail(_ text: String) { problems.append(RegistrationError(.invalidValue, descriptor: origin, text)) }
+        let named = fields.characteristics
+        for value in named.values where !MediaCharacteristics.isWellFormed(value) {
+            fail(
+                "characteristic \"\(LabelText.excerpt(value))\" is not a Uniform Type Identifier (reverse-DNS labels of letters, digits and '-' joined by dots, such as public.easy-to-read)"
+            )
+        }
+        let pair = [MediaCharacteristics.transcribesSpokenDialog, MediaCharacteristics.describesMusicAndSound]
+        let halves = pair.filter(named.contains)
+        if !fields.saysSDH, halves.count == 1 {
+            fail(
+                "characteristic \(halves[0]) alone is half of the SDH pair (Apple HLS Authoring Spec 4.5: SDH subtitles carry both); write sdh for subtitles for the deaf and hard of hearing"
+            )
+        }
+        if named.contains(MediaCharacteristics.describesVideo) {
+            fail("characteristic \(MediaCharacteristics.describesVideo) describes audio description; a subtitle rendition cannot carry it")
+        }
+        let others = MediaCharacteristics(values: named.values.filter { !pair.contains($0) })
+        return fields.saysSDH ? MediaCharacteristics.sdh.union(others) : others
     }
 
     /// Checks `fields` and makes the track, appending every problem found to `problems`.
@@ -252,11 +296,12 @@ public struct SubtitleTrack: Sendable, Equatable {
         if let service = fields.service, let format, format != .scc, format != .mcc {
             fail(.invalidValue, "service=\(service) applies to caption files (SCC, MCC); this track is \(format.rawValue)")
         }
+        let characteristics = Self.characteristics(fields, origin: origin, problems: &problems)
         guard problems.count == before, let format else { return nil }
         var track = SubtitleTrack(
             sourceID: id, source: fields.source, language: fields.language, label: label, labelIsDerived: derived,
             declaredFormat: fields.format, format: format, isDefault: fields.isDefault, isForced: fields.isForced,
-            isSDH: fields.isSDH, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
+            characteristics: characteristics, delay: delay, offset: fields.offset, encoding: fields.encoding, notes: notes)
         track.rate = fields.rate
         track.fps = fields.fps
         track.service = fields.service

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Timebase
 import TimedText
 
@@ -122,8 +123,17 @@ extension SubtitleTrack {
     /// Packager's `in=`/`input=`, `lang=`).
     static let knownKeys: Set<String> = [
         "url", "id", "language", "name", "format", "forced", "sdh", "default", "delay", "offset", "rate", "fps", "service", "encoding",
+        "generated", "translated", "easy-to-read", "characteristics",
     ]
-    static let aliases: [String: String] = ["in": "url", "input": "url", "lang": "language", "label": "name"]
+    static let aliases: [String: String] = [
+        "in": "url", "input": "url", "lang": "language", "label": "name", "machine-generated": "generated", "translation": "translated",
+    ]
+
+    /// The flags that name one characteristic each.
+    static let characteristicFlags: [(key: String, uti: String)] = [
+        ("generated", MediaCharacteristics.machineGenerated), ("translated", MediaCharacteristics.translation),
+        ("easy-to-read", MediaCharacteristics.easyToRead),
+    ]
 
     /// Whether `key` names the track's file (`url` or an alias of it).
     static func isURLKey(_ key: String) -> Bool { (aliases[key.lowercased()] ?? key.lowercased()) == "url" }
@@ -190,6 +200,7 @@ extension TrackDescriptor {
             "encoding", TextEncoding.init(label:),
             "is not supported; use one of \(TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))")
         let forced = reader.flag("forced"), sdh = reader.flag("sdh"), isDefault = reader.flag("default")
+        let flagged = SubtitleTrack.characteristicFlags.filter { reader.flag($0.key) }.map(\.uti)
         guard let source else { return nil }
         var fields = SubtitleTrack.Fields(
             source: source, id: reader.values["id"], language: language, name: reader.values["name"], format: format,
@@ -199,6 +210,7 @@ extension TrackDescriptor {
         fields.rate = rate ?? .one
         fields.fps = fps
         fields.service = service
+        fields.characteristics = MediaCharacteristics(values: flagged).union(MediaCharacteristics(attribute: reader.values["characteristics"]))
         return fields
     }
 

@@ -33,6 +33,53 @@ public struct EncryptedSegment: Sendable, Equatable {
     }
 }
 
+/// Why the SUBTITLES group asked for (``PackageRequest/subtitleGroup``) cannot be the one the
+/// renditions join.
+public struct GroupConflict: Sendable, Equatable {
+    /// What stands in the way.
+    public enum Reason: Sendable, Equatable {
+        /// The variants already name these SUBTITLES groups (a variant names one; Subweave does not rename a group).
+        case variantsName([String])
+        /// A group of another TYPE has the ID.
+        case otherType(String)
+        /// The ID cannot be written as a quoted-string: empty, or holding this character.
+        case unusable(String)
+    }
+
+    public let asked: String
+    public let reason: Reason
+
+    public init(asked: String, reason: Reason) {
+        self.asked = asked
+        self.reason = reason
+    }
+
+    var message: MessageText {
+        let id = LabelText.excerpt(asked)
+        switch reason {
+        case .variantsName(let groups):
+            let named = groups.map { "\"\(LabelText.excerpt($0))\"" }.joined(separator: ", ")
+            return
+                "\(Setting.subtitleGroup) \"\(id)\": the variants already name SUBTITLES group \(named), and Subweave does not rename a group (a variant names one SUBTITLES group, RFC 8216bis §4.4.6.2); leave the setting out, or take the group's renditions out first"
+        case .otherType(let type):
+            return "\(Setting.subtitleGroup) \"\(id)\": GROUP-ID \"\(id)\" is already a group of TYPE=\(type) renditions; choose another"
+        case .unusable(let what):
+            return "\(Setting.subtitleGroup) \"\(id)\" cannot be a GROUP-ID: \(what)"
+        }
+    }
+
+    /// Why `text` cannot be a GROUP-ID (a quoted-string, RFC 8216bis §4.2, shown in no menu but
+    /// kept to printable text), or nil.
+    public static func unusable(_ text: String) -> String? {
+        if text.isEmpty { return "it is empty" }
+        if let bad = text.unicodeScalars.first(where: { LabelText.isRefused($0) || $0 == "\"" }) {
+            return "it contains \(LabelText.describe(bad))"
+        }
+        if text.utf8.count > 200 { return "it is longer than 200 bytes" }
+        return nil
+    }
+}
+
 /// Two renditions of one group that would have the same NAME (RFC 8216bis §4.4.6.1).
 public struct NameClash: Sendable, Equatable {
     public let name: String

@@ -7,6 +7,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case output = "PackageRequest.output"
     case allowEmpty = "PackageRequest.allowEmpty"
     case preferredLanguage = "PackageRequest.preferredLanguage"
+    case subtitleGroup = "PackageRequest.subtitleGroup"
     case closedCaptionsNone = "ClosedCaptionsRequest.none"
     case closedCaptionsInBand = "ClosedCaptionsRequest.inBand"
     case strict = "PackageRequest.strict"

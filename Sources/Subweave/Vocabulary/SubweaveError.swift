@@ -34,6 +34,8 @@ public enum SubweaveError: ExplainedError {
     case encrypted(EncryptedSegment)
     /// Two renditions of a group would have the same NAME (RFC 8216bis §4.4.6.1).
     case nameClash(NameClash)
+    /// The SUBTITLES group asked for cannot be used.
+    case groupConflict(GroupConflict)
     /// No track was given, the video's reference variant (named) carries no captions, and no
     /// earlier rendition was to be refreshed or removed.
     case nothingToPackage(reference: String, unpublishedCaptions: [String])
@@ -62,6 +64,7 @@ public enum SubweaveError: ExplainedError {
         case .sound: return "sound"
         case .encrypted: return "encrypted"
         case .nameClash: return "name_clash"
+        case .groupConflict: return "group_conflict"
         case .nothingToPackage: return "nothing_to_package"
         case .masterChanged: return "master_changed"
         case .removal: return "removal"
@@ -114,6 +117,7 @@ public enum SubweaveError: ExplainedError {
         case .load(let failure): return failure.message
         case .removal(let problem): return problem.message
         case .emptyTrack(let track): return track.message
+        case .groupConflict(let conflict): return conflict.message
         case .strict(let warnings):
             var message: MessageText = "\(Setting.strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:"
             for warning in warnings { message = message + "\n  - \(warning.message)" }
@@ -141,6 +145,7 @@ public enum SubweaveError: ExplainedError {
         case .load(let failure): return failure.description
         case .encrypted(let segment): return segment.message
         case .nameClash(let clash): return clash.message
+        case .groupConflict: return message.description
         case .nothingToPackage(let reference, let unpublished):
             let captions =
                 unpublished.isEmpty

@@ -22,7 +22,14 @@ enum ListCommand {
             if r.isDefault { flags.append("default") }
             if r.autoselect { flags.append("autoselect") }
             if r.forced { flags.append("forced") }
-            if r.characteristics?.contains("transcribes-spoken-dialog") == true { flags.append("sdh") }
+            let characteristics = MediaCharacteristics(attribute: r.characteristics)
+            if characteristics.isSDH { flags.append("sdh") }
+            for (flag, uti) in [
+                ("generated", MediaCharacteristics.machineGenerated), ("translated", MediaCharacteristics.translation),
+                ("easy-to-read", MediaCharacteristics.easyToRead),
+            ] where characteristics.contains(uti) {
+                flags.append(flag)
+            }
             let who = r.managed ? (r.identity ?? "?") : "(not created by Subweave)"
             let cues = r.cueCount.map { ", \($0.counted("cue"))" } ?? ""
             Output.out(

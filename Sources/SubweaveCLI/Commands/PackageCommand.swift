@@ -80,6 +80,7 @@ enum PackageCommand {
         if let text = arguments.value(Option.preferredLanguage) {
             request.preferredLanguage = text.lowercased() == "none" ? .undetermined : LanguageTag(parsing: text)
         }
+        request.subtitleGroup = arguments.value(Option.subtitleGroup)
         request.closedCaptions = arguments.value(Option.closedCaptions).flatMap(ClosedCaptionsRequest.init(rawValue:))
         request.captions = arguments.value(Option.captions).flatMap(CaptionMode.init(rawValue:))
         request.captionPlacement = arguments.value(Option.captionPlacement).map { $0 != "none" }
