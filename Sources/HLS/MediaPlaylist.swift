@@ -73,7 +73,7 @@ private struct MediaPlaylistReader {
     private var byteRange: ByteRange?
     private var gap = false
     private var map: MediaSegment.Initialization?
-    private var key: EncryptionMethod?
+    private var key: SegmentKey?
     private var lastRangeEnd: [String: Int] = [:]
     private var discontinuities = 0
     private var start = MediaTime.zero
@@ -126,7 +126,21 @@ private struct MediaPlaylistReader {
             if let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted { definitions[name] = defined }
             if let name = list["IMPORT"]?.unquoted, let imported = imports[name] { definitions[name] = imported }
         case TagName.key:
-            key = try attributes(value, line)["METHOD"].flatMap { EncryptionMethod($0.rawValue) }
+            let list = try attributes(value, line)
+            guard let method = list["METHOD"].flatMap({ EncryptionMethod($0.rawValue) }) else {
+                key = nil
+                return
+            }
+            var iv: [UInt8]?
+            if let text = list["IV"]?.rawValue {
+                guard let parsed = SegmentKey.iv(parsing: text) else {
+                    throw problem(line, "#EXT-X-KEY IV must be a hexadecimal-sequence of 128 bits (0x and 32 hex digits, RFC 8216bis §4.4.4.4)")
+                }
+                iv = parsed
+            }
+            var uri: String?
+            if let written = list["URI"] { uri = try substitute(written.unquoted, line) }
+            key = SegmentKey(method: method, uri: uri, iv: iv, keyFormat: list["KEYFORMAT"]?.unquoted, line: line.number)
         default:
             return
         }
@@ -183,7 +197,7 @@ private struct MediaPlaylistReader {
             MediaSegment(
                 uri: uriString, duration: time, durationText: text, start: start, discontinuity: discontinuity,
                 discontinuitySequence: discontinuitySequence + discontinuities, programDateTime: dateTime, byteRange: range, map: map,
-                encryption: key, isGap: gap, line: extinfLine))
+                key: key, isGap: gap, line: extinfLine))
         start = end
         duration = nil
         discontinuity = false
@@ -232,8 +246,10 @@ public struct MediaSegment: Sendable, Equatable {
     public let byteRange: ByteRange?
     /// The `EXT-X-MAP` in force (fMP4 initialisation section).
     public let map: Initialization?
+    /// The `EXT-X-KEY` in force, or nil when the segment is not encrypted.
+    public let key: SegmentKey?
     /// The `EXT-X-KEY` METHOD in force, or nil when the segment is not encrypted.
-    public let encryption: EncryptionMethod?
+    public var encryption: EncryptionMethod? { key?.method }
     public let isGap: Bool
     /// The line of the segment's `EXTINF`.
     public let line: Int?
