@@ -7,8 +7,9 @@
 package enum SubtitlePlaylistWriter {
     /// The playlist text, LF line endings.
     ///
-    /// `segmentURIs` has one entry per reference segment.
-    package static func text(mirroring reference: MediaPlaylist, segmentURIs: [String]) -> String {
+    /// `segmentURIs` has one entry per reference segment; `keyTag`, an `EXT-X-KEY` line, goes
+    /// before the first segment (it applies to every segment).
+    package static func text(mirroring reference: MediaPlaylist, segmentURIs: [String], keyTag: String? = nil) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
         var lines: [String] = ["#EXTM3U"]
         // Decimal EXTINF durations need version 3 (§7); nothing else written here needs more.
@@ -19,6 +20,7 @@ package enum SubtitlePlaylistWriter {
             lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(reference.discontinuitySequence)")
         }
         if let type = reference.playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(type.rawValue)") }
+        if let keyTag { lines.append(keyTag) }
         for (segment, uri) in zip(reference.segments, segmentURIs) {
             if segment.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
             if let date = segment.programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(date)") }

@@ -65,6 +65,11 @@ enum Option {
     static let subtitleGroup = OptionSpec(
         name: "--subtitle-group", value: "ID",
         help: "the GROUP-ID of the SUBTITLES group to make (default subs; kept for later commands; refused when the variants name another)")
+    static let encryptSubtitles = OptionSpec(
+        name: "--encrypt-subtitles", value: "KEYFILE",
+        help:
+            "encrypt subtitle segments with AES-128 under the video's EXT-X-KEY, with the 16-byte key in KEYFILE (also used to read the encrypted video; kept for later commands; none: stop)"
+    )
     static let checkSync = OptionSpec(
         name: "--check-sync",
         help:

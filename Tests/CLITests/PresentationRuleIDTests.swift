@@ -59,6 +59,9 @@ struct PresentationRuleIDTests {
         Case(id: "presentation.variables-defined") { f, _ in try replacing(f + "/master.m3u8", "URI=\"subtitles/", "URI=\"{$x}/subtitles/") },
         Case(id: "presentation.subtitle-playlist-readable") { _, g in try FileManager.default.removeItem(atPath: g + "/index.m3u8") },
         Case(id: "presentation.segment-readable") { _, g in try FileManager.default.removeItem(atPath: g + "/00002.vtt") },
+        Case(id: "presentation.segment-encrypted") { _, g in
+            try replacing(g + "/index.m3u8", "#EXTM3U\n", "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"skd://k\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n")
+        },
         Case(id: "presentation.subtitle-format") { _, g in
             try replacing(g + "/index.m3u8", "#EXT-X-PLAYLIST-TYPE:VOD\n", "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.mp4\"\n")
         },

@@ -150,6 +150,47 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// An AES-128 title (ffmpeg encrypts it; the key beside it) packaged with
+    /// `--encrypt-subtitles`: hls.js fetches the key, decrypts the video and the subtitle
+    /// segments, and shows each cue on its frame.
+    @Test(
+        .enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"),
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "openssl is missing"))
+    func anEncryptedTitlesSubtitlesPlayInSync() throws {
+        let site = try Scratch.make().path
+        let key = (0..<16).map { UInt8(($0 * 53 + 7) & 0xFF) }
+        try Data(key).write(to: URL(fileURLWithPath: site + "/key.bin"))
+        try GeneratedMedia.tsVideo(folder: site, seconds: 12, segment: 4, key: ("key.bin", site + "/key.bin"))
+        let english: [(Double, Double, String)] = [(0.5, 1.5, "Early"), (3.9, 4.3, "Across a boundary"), (10, 11, "Late")]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let packaged = try BuiltTool.run([
+            "package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en",
+            "--encrypt-subtitles", site + "/key.bin",
+        ])
+        #expect(packaged.status == 0, "\(packaged.stderr)")
+        try Self.addPlayer(to: site)
+
+        let result = try Self.play(site: site)
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == english.map(\.2), "\(result)")
+        // The first frame's PTS, read by ffprobe from segment 0 decrypted by OpenSSL (ffmpeg writes IV 0).
+        let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: site + "/prog.m3u8"))), source: "prog.m3u8")
+        let hex = key.map { String(format: "%02x", $0) }.joined()
+        let clear = site + "/segment0-clear.ts"
+        let decrypted = try Tools.run(
+            "/usr/bin/openssl",
+            ["enc", "-d", "-aes-128-cbc", "-K", hex, "-iv", String(repeating: "0", count: 32), "-in", site + "/" + playlist.segments[0].uri, "-out", clear])
+        #expect(decrypted.status == 0, "\(decrypted.stderr)")
+        let firstPTS = Double(try Tools.firstFrame(segment: clear, initialization: nil))
+        let initPTS = try #require(result.initPTS["0"], "no initPTS")
+        for (cue, intended) in zip(cues, english) {
+            let at = (firstPTS + intended.0 * 90000 - initPTS) / 90000
+            #expect(abs(cue.start - at) <= 1.0 / 25, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(at) s")
+        }
+    }
+
     /// A live EVENT stream, published a segment a second while `package --follow` writes its
     /// subtitles and hls.js plays it from the start: every cue hls.js loads lands on its frame.
     @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))

@@ -8,12 +8,23 @@ public enum GeneratedMedia {
     /// `segment` seconds (one keyframe a second, B-frames on), with presentation times starting
     /// `offset` seconds later than ffmpeg's own start (ffmpeg adds 1.4 s), replacing what was
     /// there; writes `folder/master.m3u8` naming it when `master` is true.
-    public static func tsVideo(folder: String, seconds: Double, segment: Int, offset: Double = 0, master: Bool = true) throws {
+    ///
+    /// With `key`, the segments are AES-128 encrypted (ffmpeg's `-hls_key_info_file`) with the 16
+    /// bytes in `key.file`, the playlist's EXT-X-KEY naming `key.uri`.
+    public static func tsVideo(
+        folder: String, seconds: Double, segment: Int, offset: Double = 0, master: Bool = true, key: (uri: String, file: String)? = nil
+    ) throws {
         guard let ffmpeg = Tools.ffmpeg else { throw MissingTool(name: "ffmpeg") }
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in try manager.contentsOfDirectory(atPath: folder) where name.hasSuffix(".ts") || name == "prog.m3u8" {
             try manager.removeItem(atPath: folder + "/" + name)
+        }
+        var encryption: [String] = []
+        if let key {
+            let info = folder + "/keyinfo.txt"
+            try "\(key.uri)\n\(key.file)\n".write(toFile: info, atomically: true, encoding: .utf8)
+            encryption = ["-hls_key_info_file", info]
         }
         let outcome = try Tools.run(
             ffmpeg,
@@ -21,8 +32,7 @@ public enum GeneratedMedia {
                 "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-t", String(seconds),
                 "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
                 "-output_ts_offset", String(offset), "-f", "hls", "-hls_time", String(segment), "-hls_playlist_type", "vod",
-                "-hls_segment_filename", folder + "/v%03d.ts", folder + "/prog.m3u8",
-            ])
+            ] + encryption + ["-hls_segment_filename", folder + "/v%03d.ts", folder + "/prog.m3u8"])
         guard outcome.status == 0 else { throw MissingTool(name: "ffmpeg output (\(outcome.stderr))") }
         if master {
             let text = """

@@ -1,10 +1,15 @@
 /// AES-128 (FIPS 197) in CBC mode with PKCS#7 padding: what HLS calls `METHOD=AES-128`
 /// (RFC 8216bis §5.2), the whole segment encrypted with a 16-byte key and a 16-byte IV.
 ///
-/// Checked against FIPS 197's and NIST SP 800-38A's test vectors, and against `openssl enc`.
+/// A round is four table look-ups per column (the "T-table" form of FIPS 197 §5, with the
+/// equivalent inverse cipher of §5.3.5 for decryption); the tables are computed from the S-box,
+/// itself computed rather than typed. Checked against FIPS 197's and NIST SP 800-38A's test
+/// vectors, and against `openssl enc`.
 package struct AES128: Sendable {
-    /// The 11 round keys, 16 bytes each.
-    private let roundKeys: [UInt8]
+    /// The 11 round keys as 44 big-endian column words (row 0 in the high byte).
+    private let encryptionKeys: [UInt32]
+    /// The round keys of the equivalent inverse cipher: the same, InvMixColumns applied to rounds 1–9.
+    private let decryptionKeys: [UInt32]
 
     /// Why bytes cannot be decrypted.
     package enum Failure: Error, Equatable {
@@ -17,18 +22,24 @@ package struct AES128: Sendable {
     /// A cipher with `key`; nil unless it is 16 bytes.
     package init?(key: [UInt8]) {
         guard key.count == 16 else { return nil }
-        var w = key
-        w.reserveCapacity(176)
-        var rcon: UInt8 = 1
-        for i in stride(from: 16, to: 176, by: 4) {
-            var t = [w[i - 4], w[i - 3], w[i - 2], w[i - 1]]
-            if i % 16 == 0 {
-                t = [Self.sbox[Int(t[1])] ^ rcon, Self.sbox[Int(t[2])], Self.sbox[Int(t[3])], Self.sbox[Int(t[0])]]
-                rcon = Self.xtime(rcon)
+        var w: [UInt32] = (0..<4).map { c in (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(key[4 * c + $1]) } }
+        var rcon: UInt32 = 1
+        for i in 4..<44 {
+            var t = w[i - 1]
+            if i % 4 == 0 {
+                t = Self.subWord(t << 8 | t >> 24) ^ (rcon << 24)
+                rcon = UInt32(Self.xtime(UInt8(rcon)))
             }
-            for j in 0..<4 { w.append(w[i - 16 + j] ^ t[j]) }
+            w.append(w[i - 4] ^ t)
         }
-        roundKeys = w
+        encryptionKeys = w
+        let box = Self.sbox, td = Self.decryptionTables
+        decryptionKeys = w.enumerated().map { index, word in
+            guard index >= 4 && index < 40 else { return word }
+            // InvMixColumns of the word: the Td tables undo the S-box they include.
+            func byte(_ shift: UInt32) -> Int { Int(box[Int((word >> shift) & 0xFF)]) }
+            return td[byte(24)] ^ td[256 + byte(16)] ^ td[512 + byte(8)] ^ td[768 + byte(0)]
+        }
     }
 
     /// `plaintext` padded (PKCS#7) and encrypted in CBC mode from `iv`.
@@ -37,12 +48,19 @@ package struct AES128: Sendable {
         let pad = 16 - plaintext.count % 16
         var out = plaintext
         out.append(contentsOf: repeatElement(UInt8(pad), count: pad))
-        var previous = iv
-        out.withUnsafeMutableBufferPointer { buffer in
-            for start in stride(from: 0, to: buffer.count, by: 16) {
-                for j in 0..<16 { buffer[start + j] ^= previous[j] }
-                encryptBlock(buffer, at: start)
-                for j in 0..<16 { previous[j] = buffer[start + j] }
+        var chain = Self.words(iv[...])
+        Self.encryptionTables.withUnsafeBufferPointer { te in
+            Self.sbox.withUnsafeBufferPointer { box in
+                encryptionKeys.withUnsafeBufferPointer { keys in
+                    out.withUnsafeMutableBufferPointer { buffer in
+                        for start in stride(from: 0, to: buffer.count, by: 16) {
+                            var s = Self.load(buffer, start)
+                            s = (s.0 ^ chain.0, s.1 ^ chain.1, s.2 ^ chain.2, s.3 ^ chain.3)
+                            chain = Self.encryptBlock(s, keys: keys, te: te, box: box)
+                            Self.store(chain, buffer, start)
+                        }
+                    }
+                }
             }
         }
         return out
@@ -53,14 +71,19 @@ package struct AES128: Sendable {
         precondition(iv.count == 16, "an AES-128 IV is 16 bytes")
         guard !ciphertext.isEmpty, ciphertext.count % 16 == 0 else { throw .length(ciphertext.count) }
         var out = ciphertext
-        var previous = iv
-        var current = [UInt8](repeating: 0, count: 16)
-        out.withUnsafeMutableBufferPointer { buffer in
-            for start in stride(from: 0, to: buffer.count, by: 16) {
-                for j in 0..<16 { current[j] = buffer[start + j] }
-                decryptBlock(buffer, at: start)
-                for j in 0..<16 { buffer[start + j] ^= previous[j] }
-                swap(&previous, &current)
+        var chain = Self.words(iv[...])
+        Self.decryptionTables.withUnsafeBufferPointer { td in
+            Self.inverseSbox.withUnsafeBufferPointer { box in
+                decryptionKeys.withUnsafeBufferPointer { keys in
+                    out.withUnsafeMutableBufferPointer { buffer in
+                        for start in stride(from: 0, to: buffer.count, by: 16) {
+                            let c = Self.load(buffer, start)
+                            let p = Self.decryptBlock(c, keys: keys, td: td, box: box)
+                            Self.store((p.0 ^ chain.0, p.1 ^ chain.1, p.2 ^ chain.2, p.3 ^ chain.3), buffer, start)
+                            chain = c
+                        }
+                    }
+                }
             }
         }
         guard let last = out.last, (1...16).contains(last), out.suffix(Int(last)).allSatisfy({ $0 == last }) else { throw .padding }
@@ -68,63 +91,89 @@ package struct AES128: Sendable {
         return out
     }
 
-    /// The 16 bytes at `start` encrypted in place.
-    private func encryptBlock(_ s: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
-        roundKeys.withUnsafeBufferPointer { k in
-            for j in 0..<16 { s[start + j] ^= k[j] }
-            for round in 1...10 {
-                // SubBytes and ShiftRows: byte (row r, column c) comes from column c + r.
-                var t = [UInt8](repeating: 0, count: 16)
-                for c in 0..<4 {
-                    for r in 0..<4 { t[4 * c + r] = Self.sbox[Int(s[start + 4 * ((c + r) % 4) + r])] }
-                }
-                if round < 10 {
-                    for c in 0..<4 {
-                        let a0 = t[4 * c], a1 = t[4 * c + 1], a2 = t[4 * c + 2], a3 = t[4 * c + 3]
-                        let all = a0 ^ a1 ^ a2 ^ a3
-                        t[4 * c] = a0 ^ all ^ Self.xtime(a0 ^ a1)
-                        t[4 * c + 1] = a1 ^ all ^ Self.xtime(a1 ^ a2)
-                        t[4 * c + 2] = a2 ^ all ^ Self.xtime(a2 ^ a3)
-                        t[4 * c + 3] = a3 ^ all ^ Self.xtime(a3 ^ a0)
-                    }
-                }
-                for j in 0..<16 { s[start + j] = t[j] ^ k[16 * round + j] }
-            }
-        }
+    typealias Block = (UInt32, UInt32, UInt32, UInt32)
+
+    private static func words(_ bytes: ArraySlice<UInt8>) -> Block {
+        let b = Array(bytes)
+        func word(_ c: Int) -> UInt32 { UInt32(b[4 * c]) << 24 | UInt32(b[4 * c + 1]) << 16 | UInt32(b[4 * c + 2]) << 8 | UInt32(b[4 * c + 3]) }
+        return (word(0), word(1), word(2), word(3))
     }
 
-    /// The 16 bytes at `start` decrypted in place (the inverse cipher, FIPS 197 §5.3).
-    private func decryptBlock(_ s: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
-        roundKeys.withUnsafeBufferPointer { k in
-            var t = [UInt8](repeating: 0, count: 16)
-            for j in 0..<16 { t[j] = s[start + j] ^ k[160 + j] }
-            for round in stride(from: 9, through: 0, by: -1) {
-                // InvShiftRows and InvSubBytes: byte (row r, column c) goes to column c + r.
-                var u = [UInt8](repeating: 0, count: 16)
-                for c in 0..<4 {
-                    for r in 0..<4 { u[4 * ((c + r) % 4) + r] = Self.inverseSbox[Int(t[4 * c + r])] }
-                }
-                for j in 0..<16 { u[j] ^= k[16 * round + j] }
-                if round > 0 {
-                    for c in 0..<4 {
-                        let a0 = u[4 * c], a1 = u[4 * c + 1], a2 = u[4 * c + 2], a3 = u[4 * c + 3]
-                        u[4 * c] = Self.multiply(a0, 14) ^ Self.multiply(a1, 11) ^ Self.multiply(a2, 13) ^ Self.multiply(a3, 9)
-                        u[4 * c + 1] = Self.multiply(a0, 9) ^ Self.multiply(a1, 14) ^ Self.multiply(a2, 11) ^ Self.multiply(a3, 13)
-                        u[4 * c + 2] = Self.multiply(a0, 13) ^ Self.multiply(a1, 9) ^ Self.multiply(a2, 14) ^ Self.multiply(a3, 11)
-                        u[4 * c + 3] = Self.multiply(a0, 11) ^ Self.multiply(a1, 13) ^ Self.multiply(a2, 9) ^ Self.multiply(a3, 14)
-                    }
-                }
-                t = u
-            }
-            for j in 0..<16 { s[start + j] = t[j] }
+    @inline(__always)
+    private static func load(_ p: UnsafeMutableBufferPointer<UInt8>, _ start: Int) -> Block {
+        func word(_ i: Int) -> UInt32 { UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3]) }
+        return (word(start), word(start + 4), word(start + 8), word(start + 12))
+    }
+
+    @inline(__always)
+    private static func store(_ s: Block, _ p: UnsafeMutableBufferPointer<UInt8>, _ start: Int) {
+        @inline(__always) func put(_ w: UInt32, _ i: Int) {
+            p[i] = UInt8(truncatingIfNeeded: w >> 24)
+            p[i + 1] = UInt8(truncatingIfNeeded: w >> 16)
+            p[i + 2] = UInt8(truncatingIfNeeded: w >> 8)
+            p[i + 3] = UInt8(truncatingIfNeeded: w)
         }
+        put(s.0, start)
+        put(s.1, start + 4)
+        put(s.2, start + 8)
+        put(s.3, start + 12)
+    }
+
+    /// One block encrypted (FIPS 197 §5.1): ShiftRows takes row r of column c from column c + r.
+    @inline(__always)
+    private static func encryptBlock(
+        _ input: Block, keys k: UnsafeBufferPointer<UInt32>, te: UnsafeBufferPointer<UInt32>, box: UnsafeBufferPointer<UInt8>
+    ) -> Block {
+        var s = (input.0 ^ k[0], input.1 ^ k[1], input.2 ^ k[2], input.3 ^ k[3])
+        @inline(__always) func t(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ key: UInt32) -> UInt32 {
+            te[Int(a >> 24)] ^ te[256 + Int((b >> 16) & 0xFF)] ^ te[512 + Int((c >> 8) & 0xFF)] ^ te[768 + Int(d & 0xFF)] ^ key
+        }
+        for round in 1..<10 {
+            let r = 4 * round
+            s = (
+                t(s.0, s.1, s.2, s.3, k[r]), t(s.1, s.2, s.3, s.0, k[r + 1]), t(s.2, s.3, s.0, s.1, k[r + 2]), t(s.3, s.0, s.1, s.2, k[r + 3])
+            )
+        }
+        @inline(__always) func last(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ key: UInt32) -> UInt32 {
+            (UInt32(box[Int(a >> 24)]) << 24 | UInt32(box[Int((b >> 16) & 0xFF)]) << 16 | UInt32(box[Int((c >> 8) & 0xFF)]) << 8
+                | UInt32(box[Int(d & 0xFF)])) ^ key
+        }
+        return (last(s.0, s.1, s.2, s.3, k[40]), last(s.1, s.2, s.3, s.0, k[41]), last(s.2, s.3, s.0, s.1, k[42]), last(s.3, s.0, s.1, s.2, k[43]))
+    }
+
+    /// One block decrypted (the equivalent inverse cipher, FIPS 197 §5.3.5): InvShiftRows takes
+    /// row r of column c from column c − r.
+    @inline(__always)
+    private static func decryptBlock(
+        _ input: Block, keys k: UnsafeBufferPointer<UInt32>, td: UnsafeBufferPointer<UInt32>, box: UnsafeBufferPointer<UInt8>
+    ) -> Block {
+        var s = (input.0 ^ k[40], input.1 ^ k[41], input.2 ^ k[42], input.3 ^ k[43])
+        @inline(__always) func t(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ key: UInt32) -> UInt32 {
+            td[Int(a >> 24)] ^ td[256 + Int((b >> 16) & 0xFF)] ^ td[512 + Int((c >> 8) & 0xFF)] ^ td[768 + Int(d & 0xFF)] ^ key
+        }
+        for round in stride(from: 9, through: 1, by: -1) {
+            let r = 4 * round
+            s = (
+                t(s.0, s.3, s.2, s.1, k[r]), t(s.1, s.0, s.3, s.2, k[r + 1]), t(s.2, s.1, s.0, s.3, k[r + 2]), t(s.3, s.2, s.1, s.0, k[r + 3])
+            )
+        }
+        @inline(__always) func last(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ key: UInt32) -> UInt32 {
+            (UInt32(box[Int(a >> 24)]) << 24 | UInt32(box[Int((b >> 16) & 0xFF)]) << 16 | UInt32(box[Int((c >> 8) & 0xFF)]) << 8
+                | UInt32(box[Int(d & 0xFF)])) ^ key
+        }
+        return (last(s.0, s.3, s.2, s.1, k[0]), last(s.1, s.0, s.3, s.2, k[1]), last(s.2, s.1, s.0, s.3, k[2]), last(s.3, s.2, s.1, s.0, k[3]))
+    }
+
+    /// SubWord (FIPS 197 §5.2): the S-box on each byte of a word.
+    private static func subWord(_ w: UInt32) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { word, i in word | UInt32(sbox[Int((w >> (8 * UInt32(i))) & 0xFF)]) << (8 * UInt32(i)) }
     }
 
     /// Multiplication by x in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1.
-    private static func xtime(_ a: UInt8) -> UInt8 { (a << 1) ^ (a & 0x80 != 0 ? 0x1B : 0) }
+    static func xtime(_ a: UInt8) -> UInt8 { (a << 1) ^ (a & 0x80 != 0 ? 0x1B : 0) }
 
     /// Multiplication in GF(2^8).
-    private static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
+    static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
         var a = a, b = b, product: UInt8 = 0
         while b != 0 {
             if b & 1 != 0 { product ^= a }
@@ -133,6 +182,31 @@ package struct AES128: Sendable {
         }
         return product
     }
+
+    /// A column as a word, row 0 in the high byte.
+    private static func column(_ bytes: [UInt8]) -> UInt32 { bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+
+    /// SubBytes then MixColumns for a byte in row r (table r): MixColumns' column r times S(x).
+    static let encryptionTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 1024)
+        for x in 0..<256 {
+            let s = sbox[x]
+            let word = column([xtime(s), s, s, xtime(s) ^ s])
+            for r in 0..<4 { tables[256 * r + x] = r == 0 ? word : word >> (8 * UInt32(r)) | word << (32 - 8 * UInt32(r)) }
+        }
+        return tables
+    }()
+
+    /// InvSubBytes then InvMixColumns for a byte in row r (table r).
+    static let decryptionTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 1024)
+        for x in 0..<256 {
+            let y = inverseSbox[x]
+            let word = column([multiply(y, 14), multiply(y, 9), multiply(y, 13), multiply(y, 11)])
+            for r in 0..<4 { tables[256 * r + x] = r == 0 ? word : word >> (8 * UInt32(r)) | word << (32 - 8 * UInt32(r)) }
+        }
+        return tables
+    }()
 
     /// The S-box (FIPS 197 §5.1.1): the multiplicative inverse in GF(2^8), then the affine
     /// transformation, computed rather than typed (the generator 3 walks every non-zero element).

@@ -87,7 +87,10 @@ package struct CaptionScanner {
         let playlist = timeline.playlist
         guard let firstIndex = only?.min() ?? (playlist.segments.isEmpty ? nil : 0), firstIndex < playlist.segments.count else { return nil }
         let first = playlist.segments[firstIndex]
-        guard first.encryption == nil, let firstURL = MediaReader.resolve(first.uri, against: playlistURL) else { return nil }
+        // An AES-128 programme is read with the title's key; without it (or under SAMPLE-AES) its
+        // captions are not looked for.
+        guard first.encryption == nil || (first.encryption == .aes128 && reader.key != nil), let firstURL = MediaReader.resolve(first.uri, against: playlistURL)
+        else { return nil }
         var initializations: [MediaSegment.Initialization: [UInt8]] = [:]
         let firstInit = try await reader.initializationSection(first, of: playlistURL, cache: &initializations)
         guard var decoding = try Self.source(firstInit, file: firstURL, accessUnitLimit: accessUnitLimit, timeOf: { _ in .zero }) else { return nil }
@@ -119,7 +122,7 @@ package struct CaptionScanner {
             if let prefetched = ahead, prefetched.index == index {
                 bytes = try await prefetched.task.value.get()
             } else {
-                bytes = try await self.reader.read(url, kind: .segment, range: segment.byteRange, what: "media segment \(index)")
+                bytes = try await self.reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)")
             }
             ahead = wanted.indices.contains(position + 1) ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader) : nil
             try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
@@ -152,11 +155,10 @@ private struct SegmentPrefetch {
     init?(index: Int, of playlist: MediaPlaylist, at playlistURL: URL, reader: MediaReader) {
         let segment = playlist.segments[index]
         guard let url = MediaReader.resolve(segment.uri, against: playlistURL) else { return nil }
-        let range = segment.byteRange
         self.index = index
         task = Task {
             do throws(SubweaveError) {
-                return .success(try await reader.read(url, kind: .segment, range: range, what: "media segment \(index)"))
+                return .success(try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)"))
             } catch {
                 return .failure(error)
             }

@@ -9,7 +9,7 @@ extension Presentation {
     /// Decodes every segment of the reference variant: its CEA-608 services on the programme
     /// timeline (what `subweave captions` prints for a master).
     public func captions() async throws(SubweaveError) -> ProgrammeCaptions {
-        var scanner = CaptionScanner(reader: MediaReader(loader: loader))
+        var scanner = CaptionScanner(reader: reader)
         scanner.onProgress = onProgress
         return try await scanner.scan(timeline, playlistURL: reference.url)
     }
@@ -18,7 +18,7 @@ extension Presentation {
     /// character or ``CaptionScanner/detectionAccessUnits`` access units; the coverage says how
     /// far it read (finding nothing says nothing of what comes after).
     public func detectCaptions() async throws(SubweaveError) -> ProgrammeCaptions {
-        try await CaptionScanner(reader: MediaReader(loader: loader))
+        try await CaptionScanner(reader: reader)
             .scan(timeline, playlistURL: reference.url, accessUnitLimit: CaptionScanner.detectionAccessUnits)
     }
 }

@@ -13,6 +13,8 @@ struct EffectiveSettings: Sendable, Equatable {
     var captionServices: CaptionServiceSettings
     /// The GROUP-ID of a SUBTITLES group Subweave makes; nil: `subs`.
     var subtitleGroup: String?
+    /// The key file subtitles are encrypted with; nil: clear.
+    var subtitleKeyFile: String?
 
     /// Whether `service` is published as a subtitle rendition: with captions on, unless in-band
     /// declarations are asked for (teletext pages, which HLS cannot declare in-band, always are).
@@ -32,7 +34,8 @@ extension TitleIntent {
             preferredLanguage: preferred?.isUndetermined == true ? nil : preferred,
             closedCaptions: closedCaptions.flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
             captions: captions.flatMap(CaptionMode.init(rawValue:)) ?? .auto, captionPlacement: captionPlacement ?? true,
-            captionServices: services, subtitleGroup: subtitleGroup)
+            captionServices: services, subtitleGroup: subtitleGroup,
+            subtitleKeyFile: encryptSubtitles == "none" ? nil : encryptSubtitles)
     }
 
     /// Takes in what `request` says of the title's settings (a setting it leaves nil is not
@@ -49,6 +52,7 @@ extension TitleIntent {
             $0 == "und" ? "none" : shown($0)
         }
         set(request.subtitleGroup, &subtitleGroup, "subtitle group (\(Setting.subtitleGroup))", shown)
+        set(request.encryptSubtitles, &encryptSubtitles, "subtitle encryption key (\(Setting.encryptSubtitles))", shown)
         set(request.closedCaptions?.rawValue, &closedCaptions, "CLOSED-CAPTIONS", shown)
         set(request.captions?.rawValue, &captions, "captions", shown)
         set(request.captionPlacement, &captionPlacement, "caption placement") { $0.map { $0 ? "kept" : "none" } ?? "not said" }

@@ -24,6 +24,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     public var preferredLanguage: String?
     /// The GROUP-ID of the SUBTITLES group Subweave makes (nil: `subs`).
     public var subtitleGroup: String?
+    /// The key file subtitle segments are encrypted with, or `none`.
+    public var encryptSubtitles: String?
     /// `auto`, `none` or `in-band` (``ClosedCaptionsRequest``).
     public var closedCaptions: String?
     /// `auto` or `off` (``CaptionMode``).
@@ -103,7 +105,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", closedCaptions = "closed_captions", captions
+        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", encryptSubtitles = "encrypt_subtitles",
+            closedCaptions = "closed_captions", captions
         case captionPlacement = "caption_placement", captionLanguage = "caption_language", captionServices = "caption_services"
         case originalClosedCaptions = "original_closed_captions"
         case declaredCaptionGroup = "declared_caption_group"
@@ -120,6 +123,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         tracks = try c.decodeIfPresent([Track].self, forKey: .tracks) ?? []
         preferredLanguage = try c.decodeIfPresent(String.self, forKey: .preferredLanguage)
         subtitleGroup = try c.decodeIfPresent(String.self, forKey: .subtitleGroup)
+        encryptSubtitles = try c.decodeIfPresent(String.self, forKey: .encryptSubtitles)
         closedCaptions = try c.decodeIfPresent(String.self, forKey: .closedCaptions)
         captions = try c.decodeIfPresent(String.self, forKey: .captions)
         captionPlacement = try c.decodeIfPresent(Bool.self, forKey: .captionPlacement)

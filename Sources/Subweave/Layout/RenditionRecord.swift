@@ -26,6 +26,9 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
     /// Where the cues came from (a path or URL), for people.
     public let source: String
     public let cueCount: Int
+    /// The segments and the kept cues are AES-128 encrypted under the title's key (`encrypted`,
+    /// written only when true).
+    public var encrypted = false
 
     /// The record's file name in a generation.
     public static let fileName = "rendition.json"
@@ -35,7 +38,7 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case schema, identity, sourceID = "source_id", language, name, forced, sdh, otherCharacteristics = "characteristics"
         case prefersDefault = "prefers_default"
-        case ingestFormat = "ingest_format", source, cueCount = "cue_count"
+        case ingestFormat = "ingest_format", source, cueCount = "cue_count", encrypted
     }
 
     package init(
@@ -69,6 +72,7 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
         ingestFormat = try c.decode(String.self, forKey: .ingestFormat)
         source = try c.decode(String.self, forKey: .source)
         cueCount = try c.decode(Int.self, forKey: .cueCount)
+        encrypted = try c.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -85,6 +89,7 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
         try c.encode(ingestFormat, forKey: .ingestFormat)
         try c.encode(source, forKey: .source)
         try c.encode(cueCount, forKey: .cueCount)
+        if encrypted { try c.encode(encrypted, forKey: .encrypted) }
     }
 
     /// The rendition's `CHARACTERISTICS`: the SDH pair when it is SDH, then the others.

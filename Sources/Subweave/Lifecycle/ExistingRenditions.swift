@@ -66,7 +66,11 @@ struct ExistingRendition: Sendable {
         guard let place, let generation = place.generation, let record else { return nil }
         let path = "\(place.folder)/\(generation)/\(RenditionRecord.cuesFileName)"
         guard let url = MediaReader.resolve(path, against: presentation.masterURL) else { return nil }
-        let bytes = try await MediaReader(loader: presentation.loader).read(url, kind: .subtitle, what: "the cues kept beside \(record.identity)")
+        var bytes = try await MediaReader(loader: presentation.loader).read(url, kind: .subtitle, what: "the cues kept beside \(record.identity)")
+        if record.encrypted {
+            guard let key = presentation.key else { throw .key(path: MediaReader.display(url), .keyNeeded(what: "the cues kept beside \(record.identity)")) }
+            bytes = try key.decrypt(bytes, iv: key.keptCuesIV, place: "the cues kept beside \(record.identity) (\(MediaReader.display(url)))")
+        }
         do {
             return try SubtitleIngest.read(bytes, format: .vtt, encoding: .utf8, sourceID: record.sourceID, location: MediaReader.display(url))
         } catch {

@@ -32,7 +32,7 @@ struct RetimedRendition: Sendable {
     /// Reads `existing` (another tool's subtitle rendition) when none of its segments has a map;
     /// nil when some segment has one (nothing to fix).
     static func read(_ existing: ExistingRendition, presentation: Presentation) async throws(SubweaveError) -> RetimedRendition? {
-        let reader = MediaReader(loader: presentation.loader)
+        let reader = presentation.reader
         guard let uri = existing.rendition.uri, let url = MediaReader.resolve(uri, against: presentation.masterURL) else { return nil }
         let bytes = try await reader.read(url, kind: .playlist, what: "the subtitle playlist of \(existing.describe(in: presentation.master))")
         let playlist: MediaPlaylist

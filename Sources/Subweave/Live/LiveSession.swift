@@ -64,6 +64,9 @@ struct LiveSession {
     static func start(
         master: URL, request: PackageRequest, loader: ResourceLoader, lockTimeout: TimeInterval = OutputWriter.defaultLockTimeout
     ) async throws(SubweaveError) -> LiveSession {
+        // Following does not encrypt: a title whose subtitles are to be encrypted is refused
+        // rather than given clear segments.
+        if let key = try ContentKey.forRun(master: master, request, loader: loader) { throw .key(path: key.path, .notFollowed) }
         let presentation = try await Presentation(master: master, loader: loader)
         let output = request.output ?? master
         guard output.isFileURL else {

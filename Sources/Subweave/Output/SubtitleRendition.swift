@@ -33,6 +33,8 @@ package struct SubtitleRendition: Sendable {
     package let keptCues: [Cue]?
     /// The earlier run's published rendition this one appends to (an open programme), if any.
     package let appending: PublishedRendition?
+    /// AES-128 under the title's key, or nil for clear segments.
+    package let encryption: SubtitleEncryption?
     /// Cues that start in segments already published and are not in them: they go into the
     /// first new segment.
     package private(set) var lateCues = 0
@@ -42,9 +44,10 @@ package struct SubtitleRendition: Sendable {
     package init(
         folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil,
         writable alreadyWritable: Bool = false,
-        keptCues: [Cue]? = nil, appending: PublishedRendition? = nil
+        keptCues: [Cue]? = nil, appending: PublishedRendition? = nil, encryption: SubtitleEncryption? = nil
     ) {
         self.keptCues = keptCues
+        self.encryption = encryption
         self.appending = appending
         self.folder = folder
         let writable = alreadyWritable ? cues : SegmentCues.writable(cues)
@@ -68,7 +71,8 @@ package struct SubtitleRendition: Sendable {
         self.mappings = mappings
         self.record = record
         let playlistText = SubtitlePlaylistWriter.text(
-            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count))
+            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count),
+            keyTag: encryption?.tag)
         self.playlistText = playlistText
         var hash = Self.hash(
             cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings)
@@ -77,6 +81,7 @@ package struct SubtitleRendition: Sendable {
             WebVTTBytes.addBlocks(of: keptCues, to: &hash)
         }
         if let record { hash.add(record.json) }
+        encryption?.add(to: &hash)
         self.generation = appending?.generation ?? hash.hex(12)
     }
 
@@ -141,6 +146,12 @@ package struct SubtitleRendition: Sendable {
                 out.block(cues[c], offset: offset)
                 out.bytes += [0x0A, 0x0A]
             }
+            if let encryption {
+                let iv = SegmentKey.iv(sequenceNumber: timeline.playlist.mediaSequence + index)
+                let sealed = encryption.key.encrypt(out.bytes, iv: iv)
+                try body(names[index]) { sink throws(FileFailure) in try Self.hand(sealed, to: sink) }
+                continue
+            }
             try body(names[index]) { sink throws(FileFailure) in try Self.hand(out.bytes, to: sink) }
         }
         let playlist = Array(playlistText.utf8)
@@ -152,11 +163,13 @@ package struct SubtitleRendition: Sendable {
                 for cue in keptCues ?? cues {
                     out.block(cue)
                     out.bytes += [0x0A, 0x0A]
-                    if out.bytes.count >= Self.pieceSize {
+                    // Encrypted as one piece: CBC runs through the whole file.
+                    if out.bytes.count >= Self.pieceSize && encryption == nil {
                         try Self.hand(out.bytes, to: sink)
                         out.bytes.removeAll(keepingCapacity: true)
                     }
                 }
+                if let encryption { out.bytes = encryption.key.encrypt(out.bytes, iv: encryption.key.keptCuesIV) }
                 try Self.hand(out.bytes, to: sink)
             }
             let json = Array(record.json.utf8)

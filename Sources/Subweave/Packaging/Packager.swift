@@ -42,7 +42,9 @@ public struct Packager: Sendable {
         defer { lock.release() }
         // What a killed run left goes first, whether or not this run writes anything.
         try await onDispatch { () throws(SubweaveError) in try writer.removeLeftovers(in: []) }
-        var presentation = try await Presentation(master: master, loader: loader)
+        // The title's key, when its subtitles are encrypted: the video is read with it.
+        let key = try ContentKey.forRun(master: master, request, loader: loader)
+        var presentation = try await Presentation(master: master, loader: loader, key: key)
         presentation.onProgress = onProgress
         // Each track's rendition is staged as soon as it is made: the run holds a few tracks'
         // cues at a time however many tracks there are.

@@ -17,7 +17,7 @@ extension Presentation {
     /// written into the run's staging folder as soon as it is segmented and only its description
     /// is kept, so that the run holds a few tracks' cues at a time.
     func plan(_ request: PackageRequest, stager: RenditionStager?) async throws(SubweaveError) -> PackagePlan {
-        let reader = MediaReader(loader: loader)
+        let reader = self.reader
         let output = try writableOutput(request)
         // What earlier runs (and other tools) left, and what the operator said of the title.
         let existing = await ExistingRendition.read(self)
@@ -33,14 +33,16 @@ extension Presentation {
         // In-band captions: the whole programme is read, since a service may begin anywhere, and
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
+        let encryption = try await subtitleEncryption(settings, output: output)
         let (captions, captionWarnings, captionRecord) = try await inBandCaptions(settings, reader: reader, output: output)
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
         let published = output == masterURL ? publishedRenditions() : [:]
-        let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published)
+        let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published, encryption: encryption)
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
+        planner.encryption = encryption
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         planner.add(captions, placement: settings.captionPlacement, makesRendition: settings.makesRendition(of:))
         var warnings = self.warnings + captionWarnings + syncWarnings
@@ -232,7 +234,7 @@ extension Presentation {
     /// Loads, ingests and segments each track, a few at a time; with a `stager`, each rendition
     /// is written to staging at once and its cues are let go.
     private func makeTrackRenditions(
-        _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition]
+        _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition], encryption: SubtitleEncryption?
     ) async throws(SubweaveError) -> [MadeTrack] {
         let timeline = self.timeline
         let compared = RenditionRules.forcedCoverageTracks(tracks)
@@ -242,7 +244,8 @@ extension Presentation {
         return try await TrackLoader(loader: loader).load(tracks) { index, track, ingested throws(SubweaveError) in
             defer { onProgress(WorkProgress(.tracks, done: made.add(1, ordering: .relaxed).newValue, total: tracks.count)) }
             let track = try Self.languageFromFile(track, ingested)
-            let made = RenditionPlanner.rendition(for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)])
+            let made = RenditionPlanner.rendition(
+                for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)], encryption: encryption)
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
                 files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }

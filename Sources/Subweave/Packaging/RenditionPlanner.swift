@@ -23,6 +23,8 @@ package struct RenditionPlanner {
 
     /// Renditions of an open programme an earlier run published, by folder: appended to.
     let published: [String: PublishedRendition]
+    /// How every rendition's segments are encrypted (nil: clear).
+    var encryption: SubtitleEncryption?
 
     init(timeline: ProgrammeTimeline, published: [String: PublishedRendition] = [:]) {
         self.timeline = timeline
@@ -38,9 +40,10 @@ package struct RenditionPlanner {
 
     /// Segments `track`'s cues along `timeline` (a function of its arguments alone, so tracks
     /// are made in parallel).
-    static func rendition(for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil)
-        -> TrackRendition
-    {
+    static func rendition(
+        for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil,
+        encryption: SubtitleEncryption? = nil
+    ) -> TrackRendition {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
         // Nothing shows after the programme: a cue running past its end (an SCC caption never
@@ -50,13 +53,15 @@ package struct RenditionPlanner {
         let kept = Self.needsFitting(cues, to: timeline.duration, clampingEnds: clamp) ? SegmentCues.writable(cues, sanitizing: false) : nil
         cues = Self.fitted(cues, to: timeline.duration, clampingEnds: clamp)
         let writable = SegmentCues.writable(cues, sanitizing: false)
-        let record = RenditionRecord(
+        var record = RenditionRecord(
             identity: track.identity.description, sourceID: track.sourceID, language: track.language.description,
             name: track.label, forced: track.isForced, characteristics: track.characteristics, prefersDefault: track.isDefault,
             ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: writable.count)
+        record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
-            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending)
+            headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending,
+            encryption: encryption)
         let declaration = NewSubtitleRendition(
             identity: track.identity.description, name: track.label, language: track.language,
             forced: track.isForced, characteristics: track.characteristics, prefersDefault: track.isDefault,
@@ -117,13 +122,14 @@ package struct RenditionPlanner {
         let clamp = timeline.playlist.hasEndList
         let outside = Self.needsFitting(kept.cues, to: timeline.duration, clampingEnds: clamp)
         let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: clamp), sanitizing: false)
-        let record = RenditionRecord(
+        var record = RenditionRecord(
             identity: old.identity, sourceID: old.sourceID, language: old.language, name: old.name, forced: old.forced,
             characteristics: old.characteristics,
             prefersDefault: old.prefersDefault, ingestFormat: old.ingestFormat, source: old.source, cueCount: writable.count)
+        record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true,
-            keptCues: outside ? kept.cues : nil, appending: published[folder])
+            keptCues: outside ? kept.cues : nil, appending: published[folder], encryption: encryption)
         var warnings: [String] = Self.appendNotes(rendition)
         if let first = kept.cues.first(where: { $0.start >= timeline.duration }) {
             let count = kept.cues.count - writable.count
@@ -143,13 +149,14 @@ package struct RenditionPlanner {
         let sourceID = "retimed-" + RenditionLayout.slug(r.name ?? "track")
         let identity = RenditionIdentity.external(sourceID: sourceID, language: language)
         let writable = SegmentCues.writable(Self.fitted(retimed.cues, to: timeline.duration, clampingEnds: false), sanitizing: false)
-        let record = RenditionRecord(
+        var record = RenditionRecord(
             identity: identity.description, sourceID: sourceID, language: language.description, name: r.name ?? sourceID, forced: r.isForced,
             characteristics: MediaCharacteristics(attribute: r.characteristics), prefersDefault: r.isDefault,
             ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: writable.count)
+        record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record,
-            writable: true)
+            writable: true, encryption: encryption)
         append(
             rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
             warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
@@ -203,13 +210,15 @@ package struct RenditionPlanner {
             SubtitleIngest.assignIdentifiers(&cues, taken: [])
             let name = captions.name(for: service.service)
             let writable = SegmentCues.writable(cues, sanitizing: false)
-            let record = RenditionRecord(
+            var record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
                 name: name, forced: false, characteristics: .sdh, prefersDefault: false, ingestFormat: service.service.family,
                 source: Self.source(service.service), cueCount: writable.count)
+            record.encrypted = encryption != nil
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(
-                folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder])
+                folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder],
+                encryption: encryption)
             append(
                 rendition, record: record, encoding: nil, action: "added",
                 origin: service.service.isTeletext ? "teletext page \(service.service.rawValue)" : "in-band \(service.service.rawValue)", replacesLine: nil,

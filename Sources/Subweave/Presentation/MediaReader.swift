@@ -10,6 +10,46 @@ import Timebase
 /// validator and the caption scanner each hold one.
 struct MediaReader: Sendable {
     let loader: ResourceLoader
+    /// The title's key: AES-128 segments are decrypted with it as they are read.
+    var key: ContentKey?
+    /// Without ``key``, whether an AES-128 segment's key is fetched from its URI, as a player
+    /// fetches it (`validate` reads what it checks so).
+    var fetchesKeys = false
+
+    init(loader: ResourceLoader, key: ContentKey? = nil) {
+        self.loader = loader
+        self.key = key
+    }
+
+    /// Reads segment `index` of `playlist` (at `url`, resolved: `segmentURL`), decrypted when it
+    /// is an AES-128 segment and the title's key is known; `what` says what it is, for the error.
+    ///
+    /// An AES-128 segment without the key is ``SubweaveError/encrypted(_:)``; a SAMPLE-AES one is
+    /// read as it is (its timestamps and SEI are in the clear).
+    func segment(
+        _ index: Int, of playlist: MediaPlaylist, at url: URL, segmentURL: URL, kind: ResourceKind = .segment, what: String
+    ) async throws(SubweaveError) -> [UInt8] {
+        let segment = playlist.segments[index]
+        let bytes = try await read(segmentURL, kind: kind, range: segment.byteRange, what: what)
+        guard let segmentKey = segment.key, segmentKey.method == .aes128 else { return bytes }
+        let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
+        guard let key = try await key(for: segmentKey, of: url) else {
+            throw .encrypted(EncryptedSegment(place: place, method: segmentKey.method.text, purpose: .timestamps))
+        }
+        return try key.decrypt(bytes, iv: segmentKey.iv(forSequenceNumber: playlist.mediaSequence + index), place: place)
+    }
+
+    /// The key that decrypts segments under `segmentKey` (of the playlist at `url`): the title's,
+    /// else with ``fetchesKeys`` the 16 bytes at its URI; nil when there is none to use.
+    func key(for segmentKey: SegmentKey, of url: URL) async throws(SubweaveError) -> ContentKey? {
+        if let key { return key }
+        guard fetchesKeys, segmentKey.isIdentity, let uri = segmentKey.uri, let keyURL = Self.resolve(uri, against: url) else { return nil }
+        let bytes = try await read(keyURL, kind: .subtitle, what: "the key (EXT-X-KEY URI)")
+        guard let key = ContentKey(bytes: bytes, path: Self.display(keyURL)) else {
+            throw .key(path: Self.display(keyURL), .notAKey(bytes: bytes.count))
+        }
+        return key
+    }
 
     /// Reads `url` (or `range` of it) as a file of `kind`; `what` says what it is, for the error.
     func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil, what: String) async throws(SubweaveError) -> [UInt8] {
@@ -27,12 +67,12 @@ struct MediaReader: Sendable {
         for index in ProgrammeTimeline.segmentsToProbe(playlist) {
             let segment = playlist.segments[index]
             let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
-            if let method = segment.encryption, method.hidesTimestamps {
+            if let method = segment.encryption, method.hidesTimestamps, (key == nil && !fetchesKeys) || method != .aes128 {
                 throw .encrypted(EncryptedSegment(place: place, method: method.text, purpose: .timestamps))
             }
             let segmentURL = try resolve(segment.uri, against: url, in: playlist, line: segment.line)
-            let bytes = try await read(
-                segmentURL, kind: .segment, range: segment.byteRange,
+            let bytes = try await self.segment(
+                index, of: playlist, at: url, segmentURL: segmentURL,
                 what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
             let known = segment.map.map { initializations[$0] != nil } ?? true
             let initialization = try await initializationSection(segment, of: url, cache: &initializations)

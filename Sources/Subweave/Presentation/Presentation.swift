@@ -26,13 +26,17 @@ public struct Presentation: Sendable {
     public let warnings: [PackageWarning]
     /// The reader every further read goes through.
     public let loader: ResourceLoader
+    /// The title's AES-128 key: its encrypted segments are read with it, and subtitles are
+    /// encrypted with it when the title's intent says so.
+    public let key: ContentKey?
     /// Told as planning advances: the video read for captions, the tracks made.
     public var onProgress: ProgressHandler = { _ in }
 
     /// Reads `master` (a local file or `http(s)://` URL), chooses the reference variant, and reads
-    /// the first segment of each of its discontinuity sequences for their timestamps.
-    public init(master: URL, loader: ResourceLoader = ResourceLoader()) async throws(SubweaveError) {
-        let reader = MediaReader(loader: loader)
+    /// the first segment of each of its discontinuity sequences for their timestamps (decrypted
+    /// with `key` when they are AES-128 segments).
+    public init(master: URL, loader: ResourceLoader = ResourceLoader(), key: ContentKey? = nil) async throws(SubweaveError) {
+        let reader = MediaReader(loader: loader, key: key)
         let bytes = try await reader.read(master, kind: .playlist, what: "the master playlist")
         let parsed: MasterPlaylist
         do { parsed = try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)) } catch { throw .playlist(error) }
@@ -44,7 +48,11 @@ public struct Presentation: Sendable {
         self.timeline = timeline
         self.warnings = warnings
         self.loader = loader
+        self.key = key
     }
+
+    /// A reader of the title's media, with its key.
+    var reader: MediaReader { MediaReader(loader: loader, key: key) }
 
     /// The master's path when it is a local file.
     public var masterPath: String? { masterURL.isFileURL ? masterURL.path : nil }

@@ -20,8 +20,8 @@ enum TextRenditionKind: Equatable, Sendable {
             let initialization = try? await reader.initializationSection(first, of: url, cache: &initializations)
             return .fragmented(sampleEntry: Self.textEntry(initialization ?? []))
         }
-        guard let segmentURL = MediaReader.resolve(first.uri, against: url),
-            let head = try? await reader.read(segmentURL, kind: .subtitle, range: first.byteRange, what: "a subtitle segment"),
+        guard let index = playlist.segments.firstIndex(where: { !$0.isGap }), let segmentURL = MediaReader.resolve(first.uri, against: url),
+            let head = try? await reader.segment(index, of: playlist, at: url, segmentURL: segmentURL, kind: .subtitle, what: "a subtitle segment"),
             ISOBMFF.looksLikeISOBMFF(head)
         else { return .webVTTText }
         return .fragmented(sampleEntry: Self.textEntry(head))

@@ -33,6 +33,11 @@ public struct PackageRequest: Sendable {
     /// nil leaves what was said earlier (``TitleIntent``). A master whose variants already name
     /// another SUBTITLES group is refused (``GroupConflict``): Subweave never renames a group.
     public var subtitleGroup: String?
+    /// The key file to encrypt subtitle segments with (AES-128 under the video's `EXT-X-KEY`).
+    ///
+    /// The key is read from this local file (``ContentKey``); `none` stops; nil leaves what was
+    /// said earlier. The video must be AES-128 encrypted under one key.
+    public var encryptSubtitles: String?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
     /// Renditions go beside it; its relative URIs are rewritten to resolve from there.

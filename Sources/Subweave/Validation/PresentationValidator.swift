@@ -56,7 +56,9 @@ public struct PresentationValidator: Sendable {
     /// that cannot be read is a finding too.
     public func validate(master masterURL: URL) async -> ValidationReport {
         var findings = ValidationFindings()
-        let reader = MediaReader(loader: loader)
+        var reader = MediaReader(loader: loader)
+        // Encrypted (AES-128) segments are read as a player reads them: with the key at their URI.
+        reader.fetchesKeys = true
         let masterName = MediaReader.display(masterURL)
         func add(_ row: RuleRow, _ file: String, _ line: Int?, _ message: String) {
             findings.append(ValidationFinding(row, file: file, line: line, message))
@@ -158,12 +160,22 @@ public struct PresentationValidator: Sendable {
         }
         var placed: [[PlacedCue]] = []
         var segmentNames: [String] = []
-        for segment in playlist.segments {
+        for (index, segment) in playlist.segments.enumerated() {
             guard let segmentURL = MediaReader.resolve(segment.uri, against: url) else { placed.append([]); segmentNames.append(segment.uri); continue }
             let segmentName = MediaReader.display(segmentURL)
             segmentNames.append(segmentName)
-            guard let bytes = try? await reader.read(segmentURL, kind: .subtitle, range: segment.byteRange, what: "the WebVTT segment") else {
-                findings.append(ValidationFinding(PresentationRules.segmentReadable, file: segmentName, line: nil, "the segment cannot be read"))
+            let bytes: [UInt8]
+            do throws(SubweaveError) {
+                bytes = try await reader.segment(index, of: playlist, at: url, segmentURL: segmentURL, kind: .subtitle, what: "the WebVTT segment")
+            } catch {
+                switch error {
+                case .encrypted:
+                    findings.append(
+                        ValidationFinding(
+                            PresentationRules.segmentEncrypted, file: segmentName, line: nil, "its key cannot be used here, so its cues were not checked"))
+                case .key: findings.append(ValidationFinding(PresentationRules.segmentReadable, file: segmentName, line: nil, Self.reason(error)))
+                default: findings.append(ValidationFinding(PresentationRules.segmentReadable, file: segmentName, line: nil, "the segment cannot be read"))
+                }
                 placed.append([])
                 continue
             }

@@ -18,13 +18,15 @@ enum PresentationRules {
         "presentation.subtitle-playlist-readable", .error, "RFC 8216bis §4.4.6.1", "the URI of a SUBTITLES rendition names a media playlist")
     static let segmentReadable = RuleRow(
         "presentation.segment-readable", .error, "RFC 8216bis §4.4.4", "every segment a playlist lists can be fetched")
+    static let segmentEncrypted = RuleRow(
+        "presentation.segment-encrypted", .info, "RFC 8216bis §5.2", "an encrypted segment is checked when its key (EXT-X-KEY URI) can be fetched")
     static let subtitleFormat = RuleRow(
         "presentation.subtitle-format", .error, "RFC 8216bis §3.1.4, Apple HLS Authoring Spec 5.3",
         "subtitle segments are WebVTT text files or IMSC1 in fragmented MP4 (WebVTT in fragmented MP4 is not an HLS format)")
 
     static let rows: [RuleRow] = [
         masterParses, masterReadable, variantReadable, timelineReadable, variablesDefined, subtitlePlaylistReadable, segmentReadable,
-        subtitleFormat,
+        segmentEncrypted, subtitleFormat,
     ]
 }
 

@@ -26,7 +26,8 @@ public struct EncryptedSegment: Sendable, Equatable {
         let key = method.map { " (EXT-X-KEY METHOD=\($0))" } ?? ""
         switch purpose {
         case .timestamps:
-            return "\(place) is encrypted\(key); Subweave cannot read its timestamps. Package subtitles before encryption, or from the clear media"
+            return
+                "\(place) is encrypted\(key); Subweave cannot read its timestamps without the key. Give the title's key file (an AES-128 title's subtitles are then encrypted with it), package before encryption, or from the clear media"
         case .retiming:
             return "\(place): the subtitle segment is encrypted\(key); it cannot be retimed"
         }
@@ -138,6 +139,54 @@ public enum RemovalProblem: Sendable, Equatable {
         case .notSubweaves(let selector, let renditions):
             return
                 "\(selector) matches \(renditions.joined(separator: ", ")), which Subweave did not create; use \(Setting.forceRemoval) to take its line out of the master (its files are left where they are)"
+        }
+    }
+}
+
+/// What is wrong with a key, or with encrypting under it.
+public enum KeyProblem: Sendable, Equatable {
+    /// The file holds neither 16 bytes nor 32 hexadecimal digits.
+    case notAKey(bytes: Int)
+    /// Decrypting with it gives no valid padding.
+    case doesNotDecrypt(place: String)
+    /// The reference variant is not encrypted.
+    case videoNotEncrypted(playlist: String)
+    /// The reference variant's segments use another METHOD (SAMPLE-AES).
+    case method(playlist: String, method: String)
+    /// The reference variant uses several keys.
+    case rotation(playlist: String, keys: Int)
+    /// The key is not the 16 bytes at URI (KEYFORMAT), or there is no URI.
+    case keyFormat(playlist: String, format: String)
+    /// Encrypted cues kept beside a rendition, and no key given.
+    case keyNeeded(what: String)
+    /// A followed (live) title: its subtitles are not encrypted yet.
+    case notFollowed
+}
+
+extension KeyProblem {
+    var explanation: MessageText {
+        switch self {
+        case .notAKey(let count):
+            return
+                "is not an AES-128 key: expected the 16 bytes served at the key URI, or them as 32 hexadecimal digits; found \(count) byte\(count == 1 ? "" : "s")"
+        case .doesNotDecrypt(let place):
+            return "does not decrypt \(place): it is not the key of the video's EXT-X-KEY (or the segment is damaged)"
+        case .videoNotEncrypted(let playlist):
+            return
+                "\(Setting.encryptSubtitles): the video (\(playlist)) is not encrypted, so there is no key to encrypt subtitles under; leave the setting out (or say none)"
+        case .method(let playlist, let method):
+            return
+                "\(Setting.encryptSubtitles): the video (\(playlist)) is encrypted with METHOD=\(method); subtitle segments can only be encrypted as whole segments (METHOD=AES-128), under an AES-128 key"
+        case .rotation(let playlist, let keys):
+            return
+                "\(Setting.encryptSubtitles): the video (\(playlist)) changes keys (\(keys) EXT-X-KEY URIs); one key file cannot encrypt subtitles under each"
+        case .keyFormat(let playlist, let format):
+            return "\(Setting.encryptSubtitles): the video's key (\(playlist)) is \(format), not the 16 bytes at its URI (KEYFORMAT identity)"
+        case .notFollowed:
+            return
+                "\(Setting.follow) does not encrypt subtitles; the title's intent says they are encrypted (\(Setting.encryptSubtitles)), so it is not followed"
+        case .keyNeeded(let what):
+            return "\(what) is encrypted; give the title's key file (\(Setting.encryptSubtitles)) to read it"
         }
     }
 }

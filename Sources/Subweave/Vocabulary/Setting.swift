@@ -8,6 +8,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case allowEmpty = "PackageRequest.allowEmpty"
     case preferredLanguage = "PackageRequest.preferredLanguage"
     case subtitleGroup = "PackageRequest.subtitleGroup"
+    case encryptSubtitles = "PackageRequest.encryptSubtitles"
     case closedCaptionsNone = "ClosedCaptionsRequest.none"
     case closedCaptionsInBand = "ClosedCaptionsRequest.inBand"
     case strict = "PackageRequest.strict"

@@ -36,6 +36,8 @@ public enum SubweaveError: ExplainedError {
     case nameClash(NameClash)
     /// The SUBTITLES group asked for cannot be used.
     case groupConflict(GroupConflict)
+    /// A title key (the file named) that cannot be read or used.
+    case key(path: String, KeyProblem)
     /// No track was given, the video's reference variant (named) carries no captions, and no
     /// earlier rendition was to be refreshed or removed.
     case nothingToPackage(reference: String, unpublishedCaptions: [String])
@@ -65,6 +67,7 @@ public enum SubweaveError: ExplainedError {
         case .encrypted: return "encrypted"
         case .nameClash: return "name_clash"
         case .groupConflict: return "group_conflict"
+        case .key: return "key"
         case .nothingToPackage: return "nothing_to_package"
         case .masterChanged: return "master_changed"
         case .removal: return "removal"
@@ -84,6 +87,7 @@ public enum SubweaveError: ExplainedError {
             return path
         case .fileSystem(let problem): return problem.path
         case .media(let file, _): return file
+        case .key(let path, _): return path
         default: return ""
         }
     }
@@ -118,6 +122,7 @@ public enum SubweaveError: ExplainedError {
         case .removal(let problem): return problem.message
         case .emptyTrack(let track): return track.message
         case .groupConflict(let conflict): return conflict.message
+        case .key(let path, let problem): return "\(path): " + problem.explanation
         case .strict(let warnings):
             var message: MessageText = "\(Setting.strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:"
             for warning in warnings { message = message + "\n  - \(warning.message)" }
@@ -145,7 +150,7 @@ public enum SubweaveError: ExplainedError {
         case .load(let failure): return failure.description
         case .encrypted(let segment): return segment.message
         case .nameClash(let clash): return clash.message
-        case .groupConflict: return message.description
+        case .groupConflict, .key: return message.description
         case .nothingToPackage(let reference, let unpublished):
             let captions =
                 unpublished.isEmpty

@@ -81,6 +81,8 @@ enum PackageCommand {
             request.preferredLanguage = text.lowercased() == "none" ? .undetermined : LanguageTag(parsing: text)
         }
         request.subtitleGroup = arguments.value(Option.subtitleGroup)
+        // The key file's absolute path is recorded: a later command may run from another folder.
+        request.encryptSubtitles = arguments.value(Option.encryptSubtitles).map { $0 == "none" ? $0 : URL(fileURLWithPath: $0).path }
         request.closedCaptions = arguments.value(Option.closedCaptions).flatMap(ClosedCaptionsRequest.init(rawValue:))
         request.captions = arguments.value(Option.captions).flatMap(CaptionMode.init(rawValue:))
         request.captionPlacement = arguments.value(Option.captionPlacement).map { $0 != "none" }
@@ -164,7 +166,8 @@ enum PackageCommand {
         progress.say("reading \(arguments.positionals[0])")
         var plan: PackagePlan
         if arguments.flag(Option.dryRun) {
-            var presentation = try await Presentation(master: master, loader: loader)
+            let key = try ContentKey.forRun(master: master, request, loader: loader)
+            var presentation = try await Presentation(master: master, loader: loader, key: key)
             presentation.onProgress = progress.update
             plan = try await presentation.plan(request)
         } else {
