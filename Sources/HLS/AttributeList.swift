@@ -160,6 +160,10 @@ extension AttributeList {
             case .remove(let name): list.remove(name)
             case .removeUnlessQuoted(let name, let kept):
                 if let value = list[name], !(value.isQuoted && kept.contains(value.unquoted)) { list.remove(name) }
+            case .addToList(let name, let item):
+                guard let value = list[name], value.isQuoted else { break }
+                let items = value.unquoted.split(separator: ",").map { String($0.filter { $0 != " " }) }
+                if !items.contains(item) { list.set(name, .quoted(value.unquoted.isEmpty ? item : value.unquoted + "," + item), order: []) }
             }
         }
         return list
@@ -177,6 +181,9 @@ public enum AttributeEdit: Sendable, Equatable {
     case remove(String)
     /// Removes `name` unless its value is a quoted-string among `kept`.
     case removeUnlessQuoted(String, kept: Set<String>)
+    /// Adds `item` to the comma-separated quoted-string `name` (CODECS) when it is not there; a
+    /// list that is absent stays absent (a variant that names no codecs is not given one).
+    case addToList(String, item: String)
 }
 
 /// One `NAME=VALUE` pair, with the value's raw text.

@@ -65,6 +65,9 @@ enum Option {
     static let subtitleGroup = OptionSpec(
         name: "--subtitle-group", value: "ID",
         help: "the GROUP-ID of the SUBTITLES group to make (default subs; kept for later commands; refused when the variants name another)")
+    static let textFormat = OptionSpec(
+        name: "--text-format", value: "FORMAT", allowed: ["webvtt", "imsc1"],
+        help: "webvtt (default): WebVTT text segments; imsc1: IMSC1 (TTML) in fragmented MP4, CODECS stpp.ttml.im1t (kept for later commands)")
     static let encryptSubtitles = OptionSpec(
         name: "--encrypt-subtitles", value: "KEYFILE",
         help:

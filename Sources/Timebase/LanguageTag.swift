@@ -121,6 +121,13 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     /// True for `und` (undetermined), which matches no other tag.
     public var isUndetermined: Bool { language == "und" }
 
+    /// The primary language as ISO 639-2/T's three letters (`fr` → `fra`; a three-letter code as
+    /// it is), or `und`: what an MP4 track's `mdhd` holds.
+    public var threeLetterCode: String {
+        if language.count == 3 { return language }
+        return LanguageTable.row(forCanonical: language)?.alpha3 ?? "und"
+    }
+
     /// The canonical text of the tag.
     public var description: String {
         var parts: [String] = language.isEmpty ? [] : [language]

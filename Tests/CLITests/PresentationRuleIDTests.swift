@@ -14,6 +14,8 @@ struct PresentationRuleIDTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let id: String
         var master = "master.m3u8"
+        /// Packaged as IMSC1 (`--text-format imsc1`) rather than WebVTT.
+        var imsc = false
         let change: @Sendable (_ folder: String, _ generation: String) throws -> Void
         var testDescription: String { id }
     }
@@ -65,12 +67,26 @@ struct PresentationRuleIDTests {
         Case(id: "presentation.subtitle-format") { _, g in
             try replacing(g + "/index.m3u8", "#EXT-X-PLAYLIST-TYPE:VOD\n", "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.mp4\"\n")
         },
+        Case(id: "imsc.sample", imsc: true) { _, g in
+            try Data(try Data(contentsOf: URL(fileURLWithPath: g + "/00001.m4s")).prefix(40)).write(to: URL(fileURLWithPath: g + "/00001.m4s"))
+        },
+        Case(id: "imsc.base-media-decode-time", imsc: true) { _, g in
+            try edit(g + "/00001.m4s") { data in
+                var bytes = [UInt8](data)
+                // tfdt (version 1): its 64-bit value, after the type, version and flags, moved far off.
+                if let at = (0..<(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual("tfdt".utf8) }) {
+                    bytes[at + 9] &+= 1
+                }
+                return Data(bytes)
+            }
+        },
     ]
 
     /// The example packaged with its English track; its folder and the rendition's generation.
-    static func packaged() throws -> (folder: String, generation: String) {
+    static func packaged(imsc: Bool = false) throws -> (folder: String, generation: String) {
         let folder = try Fixtures.copyExample()
-        let run = try BuiltTool.run(["package", folder + "/master.m3u8", "--subtitle", "url=\(folder)/subs/en.srt,language=en"])
+        let run = try BuiltTool.run(
+            ["package", folder + "/master.m3u8", "--subtitle", "url=\(folder)/subs/en.srt,language=en"] + (imsc ? ["--text-format", "imsc1"] : []))
         #expect(run.status == 0, "\(run.stderr)")
         let generation = try #require(try FileManager.default.contentsOfDirectory(atPath: folder + "/subtitles/en-en").first)
         return (folder, folder + "/subtitles/en-en/" + generation)
@@ -82,14 +98,15 @@ struct PresentationRuleIDTests {
         return (object["findings"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
-    @Test func thePackagedExampleKeepsEveryRule() throws {
-        let (folder, _) = try Self.packaged()
+    @Test(arguments: [false, true])
+    func thePackagedExampleKeepsEveryRule(imsc: Bool) throws {
+        let (folder, _) = try Self.packaged(imsc: imsc)
         #expect(try Self.ids(folder + "/master.m3u8").isEmpty)
     }
 
     @Test(arguments: cases)
     func rule(_ c: Case) throws {
-        let (folder, generation) = try Self.packaged()
+        let (folder, generation) = try Self.packaged(imsc: c.imsc)
         try c.change(folder, generation)
         let found = try Self.ids(folder + "/" + c.master)
         #expect(found.contains(c.id), "\(c.id) not among \(found)")

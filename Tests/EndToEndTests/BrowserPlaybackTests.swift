@@ -150,6 +150,41 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// IMSC1 renditions (`--text-format imsc1`): hls.js reads each fragment's TTML and shows
+    /// each cue on its frame.
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func imscCuesPlayInSync() throws {
+        let site = try Scratch.make().path
+        try GeneratedMedia.tsVideo(folder: site, seconds: 12, segment: 4)
+        let english: [(Double, Double, String)] = [(0.5, 1.5, "Early"), (3.9, 4.3, "Across a boundary"), (10, 11, "Late")]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let packaged = try BuiltTool.run([
+            // Not DEFAULT: hls.js would load it at once, before the video's initPTS (see the page).
+            "package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--text-format", "imsc1",
+        ])
+        #expect(packaged.status == 0, "\(packaged.stderr)")
+        try Self.addPlayer(to: site)
+
+        // The track is chosen once the video's first fragment gave hls.js its initPTS (see the page).
+        let result = try Self.play(site: site, query: "waitpts=1").result
+        #expect(result.errors.isEmpty, "hls.js errors: \(result.errors) \(result)")
+        let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        // A cue repeated across a boundary is one cue to hls.js only when the repeats are alike;
+        // the texts in order, each once, are what a viewer sees.
+        var seen: [String] = []
+        for cue in cues where seen.last != cue.text { seen.append(cue.text) }
+        #expect(seen == english.map(\.2), "\(result)")
+        let playlist = try MediaPlaylist(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: site + "/prog.m3u8"))), source: "prog.m3u8")
+        let firstPTS = Double(try Tools.firstFrame(segment: site + "/" + playlist.segments[0].uri, initialization: nil))
+        let initPTS = try #require(result.initPTS["0"], "no initPTS")
+        for cue in cues {
+            let intended = try #require(english.first { $0.2 == cue.text })
+            let at = (firstPTS + intended.0 * 90000 - initPTS) / 90000
+            #expect(abs(cue.start - at) <= 1.0 / 25, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(at) s")
+        }
+    }
+
     /// An AES-128 title (ffmpeg encrypts it; the key beside it) packaged with
     /// `--encrypt-subtitles`: hls.js fetches the key, decrypts the video and the subtitle
     /// segments, and shows each cue on its frame.

@@ -132,15 +132,19 @@ extension BrowserPlaybackTests {
           // both the media and its subtitle track list (whichever event comes last; the list may
           // arrive after MANIFEST_PARSED), and again by a watchdog until its playlist loads. Nothing
           // plays: hls.js loads every fragment within maxBufferLength of position 0.
+          // ?waitpts=1 selects it only once the video's initPTS is known: hls.js 1.6 parses an IMSC1
+          // fragment that arrives before it without one and throws (WebVTT fragments wait).
+          const waitPTS = query.get('waitpts') === '1';
           const select = () => {
             if (!hls.media || !hls.subtitleTracks || hls.subtitleTracks.length === 0) return;
+            if (waitPTS && Object.keys(state.initPTS).length === 0) return;
             // The English track, else (captions of a stream that declares no language) the first.
             let index = hls.subtitleTracks.findIndex(t => t.lang === wanted);
             if (index < 0) index = 0;
             if (hls.subtitleTrack !== index) hls.subtitleTrack = index;
             hls.subtitleDisplay = true;
           };
-          for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED']) hls.on(Hls.Events[name], select);
+          for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED', 'INIT_PTS_FOUND']) hls.on(Hls.Events[name], select);
           const watchdog = setInterval(() => { if (state.expected < 0) select(); else clearInterval(watchdog); }, 250);
           state.log = [];
           const t0 = performance.now();

@@ -34,7 +34,24 @@ public enum FuzzEntry {
         "language": language,
         "descriptor": descriptor,
         "catalogue": catalogue,
+        "aes": aes,
     ]
+
+    /// AES-128 CBC as HLS uses it: the first 16 bytes a key, the next 16 an IV, the rest data.
+    ///
+    /// Encrypting then decrypting gives the data back; decrypting anything either fails (length or
+    /// padding) or gives bytes that encrypt back to it (CBC is one-to-one).
+    public static func aes(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count >= 32, let cipher = AES128(key: Array(bytes[0..<16])) else { return [] }
+        let iv = Array(bytes[16..<32]), data = Array(bytes[32...])
+        var violations: [String] = []
+        if (try? cipher.decrypt(cipher.encrypt(data, iv: iv), iv: iv)) != data { violations.append("aes: decrypt(encrypt(x)) is not x") }
+        if let plain = try? cipher.decrypt(data, iv: iv), cipher.encrypt(plain, iv: iv) != data {
+            violations.append("aes: encrypt(decrypt(x)) is not x")
+        }
+        _ = SegmentKey.iv(parsing: String(decoding: data.prefix(40), as: UTF8.self))
+        return violations
+    }
 
     /// A clock rate as `rate=` reads it: any text either is refused or reads as a ratio between
     /// 0.5 and 2 that its own description reads back to.

@@ -77,7 +77,8 @@ public enum Catalogue {
             throw fail("not a JSON object (one title per line, such as {\"master\": \"t1/master.m3u8\", \"tracks\": [...]})")
         }
         let known: Set<String> = [
-            "id", "master", "tracks", "preferred_language", "subtitle_group", "captions", "closed_captions", "caption_services", "caption_language", "replace",
+            "id", "master", "tracks", "preferred_language", "subtitle_group", "text_format", "captions", "closed_captions", "caption_services",
+            "caption_language", "replace",
             "allow_empty", "strict", "output",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
@@ -112,6 +113,10 @@ public enum Catalogue {
         if let text = object["subtitle_group"] as? String {
             if let what = GroupConflict.unusable(text) { throw fail("subtitle_group \"\(LabelText.excerpt(text))\" cannot be a GROUP-ID: \(what)") }
             request.subtitleGroup = text
+        }
+        if let text = object["text_format"] as? String {
+            guard let format = SubtitleTextFormat(label: text) else { throw fail("text_format must be webvtt or imsc1") }
+            request.textFormat = format
         }
         if let text = object["captions"] as? String {
             guard let mode = CaptionMode(rawValue: text) else { throw fail("captions must be auto or off") }

@@ -15,6 +15,8 @@ struct EffectiveSettings: Sendable, Equatable {
     var subtitleGroup: String?
     /// The key file subtitles are encrypted with; nil: clear.
     var subtitleKeyFile: String?
+    /// The format renditions are written in.
+    var textFormat = SubtitleTextFormat.webVTT
 
     /// Whether `service` is published as a subtitle rendition: with captions on, unless in-band
     /// declarations are asked for (teletext pages, which HLS cannot declare in-band, always are).
@@ -35,7 +37,8 @@ extension TitleIntent {
             closedCaptions: closedCaptions.flatMap(ClosedCaptionsRequest.init(rawValue:)) ?? .automatic,
             captions: captions.flatMap(CaptionMode.init(rawValue:)) ?? .auto, captionPlacement: captionPlacement ?? true,
             captionServices: services, subtitleGroup: subtitleGroup,
-            subtitleKeyFile: encryptSubtitles == "none" ? nil : encryptSubtitles)
+            subtitleKeyFile: encryptSubtitles == "none" ? nil : encryptSubtitles,
+            textFormat: textFormat.flatMap(SubtitleTextFormat.init(label:)) ?? .webVTT)
     }
 
     /// Takes in what `request` says of the title's settings (a setting it leaves nil is not
@@ -52,6 +55,7 @@ extension TitleIntent {
             $0 == "und" ? "none" : shown($0)
         }
         set(request.subtitleGroup, &subtitleGroup, "subtitle group (\(Setting.subtitleGroup))", shown)
+        set(request.textFormat?.rawValue, &textFormat, "subtitle format (\(Setting.textFormat))", shown)
         set(request.encryptSubtitles, &encryptSubtitles, "subtitle encryption key (\(Setting.encryptSubtitles))", shown)
         set(request.closedCaptions?.rawValue, &closedCaptions, "CLOSED-CAPTIONS", shown)
         set(request.captions?.rawValue, &captions, "captions", shown)

@@ -26,6 +26,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     public var subtitleGroup: String?
     /// The key file subtitle segments are encrypted with, or `none`.
     public var encryptSubtitles: String?
+    /// The format renditions are written in (`webvtt`, `imsc1`).
+    public var textFormat: String?
     /// `auto`, `none` or `in-band` (``ClosedCaptionsRequest``).
     public var closedCaptions: String?
     /// `auto` or `off` (``CaptionMode``).
@@ -105,7 +107,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", encryptSubtitles = "encrypt_subtitles",
+        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", encryptSubtitles = "encrypt_subtitles", textFormat =
+            "text_format",
             closedCaptions = "closed_captions", captions
         case captionPlacement = "caption_placement", captionLanguage = "caption_language", captionServices = "caption_services"
         case originalClosedCaptions = "original_closed_captions"
@@ -124,6 +127,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         preferredLanguage = try c.decodeIfPresent(String.self, forKey: .preferredLanguage)
         subtitleGroup = try c.decodeIfPresent(String.self, forKey: .subtitleGroup)
         encryptSubtitles = try c.decodeIfPresent(String.self, forKey: .encryptSubtitles)
+        textFormat = try c.decodeIfPresent(String.self, forKey: .textFormat)
         closedCaptions = try c.decodeIfPresent(String.self, forKey: .closedCaptions)
         captions = try c.decodeIfPresent(String.self, forKey: .captions)
         captionPlacement = try c.decodeIfPresent(Bool.self, forKey: .captionPlacement)

@@ -46,27 +46,34 @@ package enum RenditionLayout {
         "\(folder)/\(generation)/\(playlistName)"
     }
 
+    /// An IMSC1 rendition's initialisation segment, inside its generation.
+    package static let initializationName = "init.mp4"
+
     /// Every file of a generation, relative to the master, in the order they are made: the
     /// `segments` segments, the playlist, and with a `record`, the kept cues and the record.
-    package static func paths(folder: String, generation: String, segments: Int, record: Bool) -> [String] {
-        names(segments: segments, record: record).map { "\(folder)/\(generation)/\($0)" }
+    package static func paths(folder: String, generation: String, segments: Int, record: Bool, format: SubtitleTextFormat = .webVTT) -> [String] {
+        names(segments: segments, record: record, format: format).map { "\(folder)/\(generation)/\($0)" }
     }
 
-    /// The names of the files of a generation of `segments` segments (with its record of cues).
-    package static func names(segments: Int, record: Bool) -> [String] {
-        segmentNames(count: segments) + [playlistName] + (record ? [RenditionRecord.cuesFileName, RenditionRecord.fileName] : [])
+    /// The names of the files of a generation of `segments` segments (with its record of cues):
+    /// an IMSC1 one's initialisation segment first.
+    package static func names(segments: Int, record: Bool, format: SubtitleTextFormat = .webVTT) -> [String] {
+        (format == .imsc1 ? [initializationName] : []) + segmentNames(count: segments, format: format) + [playlistName]
+            + (record ? [RenditionRecord.cuesFileName, RenditionRecord.fileName] : [])
     }
 
     /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits, all
-    /// of one width).
-    package static func segmentNames(count: Int) -> [String] {
+    /// of one width; `.m4s` for IMSC1).
+    package static func segmentNames(count: Int, format: SubtitleTextFormat = .webVTT) -> [String] {
         let digits = max(5, String(max(0, count - 1)).count)
-        return (0..<count).map { segmentName($0, digits: digits) }
+        return (0..<count).map { segmentName($0, digits: digits, format: format) }
     }
 
     /// Segment `number`'s file name, at least `digits` digits (a live rendition names its
     /// segments by media sequence number, five digits or more).
-    package static func segmentName(_ number: Int, digits: Int = 5) -> String { String(number).zeroPadded(to: digits) + ".vtt" }
+    package static func segmentName(_ number: Int, digits: Int = 5, format: SubtitleTextFormat = .webVTT) -> String {
+        String(number).zeroPadded(to: digits) + (format == .imsc1 ? ".m4s" : ".vtt")
+    }
 
     /// True for a generation folder name: 12 lower-case hexadecimal digits.
     package static func isGeneration(_ name: Substring) -> Bool {

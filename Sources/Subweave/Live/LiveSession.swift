@@ -67,6 +67,14 @@ struct LiveSession {
         // Following does not encrypt: a title whose subtitles are to be encrypted is refused
         // rather than given clear segments.
         if let key = try ContentKey.forRun(master: master, request, loader: loader) { throw .key(path: key.path, .notFollowed) }
+        var format = request.textFormat
+        if format == nil {
+            format = try TitleIntent.read(output: request.output ?? master, master: master, loader: loader)?.textFormat.flatMap(SubtitleTextFormat.init(label:))
+        }
+        if format == .imsc1 {
+            throw .unsupported(
+                MessageText("\(Setting.follow) writes WebVTT; the title's renditions are IMSC1 (\(Setting.textFormat) imsc1), so it is not followed"))
+        }
         let presentation = try await Presentation(master: master, loader: loader)
         let output = request.output ?? master
         guard output.isFileURL else {

@@ -29,6 +29,7 @@ package struct PlannedRendition: Sendable {
     /// How many segments the rendition has, and whether a record is kept beside them.
     let segmentCount: Int
     let hasRecord: Bool
+    let format: SubtitleTextFormat
     /// How many cues the rendition carries, and when the first starts.
     package let cueCount: Int
     package let firstCueStart: MediaTime?
@@ -41,6 +42,7 @@ package struct PlannedRendition: Sendable {
         playlistPath = rendition.playlistPath
         segmentCount = rendition.timeline.playlist.segments.count
         hasRecord = rendition.record != nil
+        format = rendition.format
         cueCount = rendition.cues.count
         firstCueStart = rendition.cues.first?.start
         self.files = files
@@ -57,11 +59,13 @@ package struct PlannedRendition: Sendable {
     }
 
     /// Every file the generation holds, relative to the master.
-    package var paths: [String] { RenditionLayout.paths(folder: folder, generation: generation, segments: segmentCount, record: hasRecord) }
+    package var paths: [String] {
+        RenditionLayout.paths(folder: folder, generation: generation, segments: segmentCount, record: hasRecord, format: format)
+    }
 
     /// What the writer does with it.
     var write: GenerationWrite {
-        let names = RenditionLayout.names(segments: segmentCount, record: hasRecord)
+        let names = RenditionLayout.names(segments: segmentCount, record: hasRecord, format: format)
         switch files {
         case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition, names: names)
         case .staged(let path): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path), names: names)

@@ -1,3 +1,4 @@
+import Containers
 import HLS
 import Platform
 import Timebase
@@ -35,6 +36,8 @@ package struct SubtitleRendition: Sendable {
     package let appending: PublishedRendition?
     /// AES-128 under the title's key, or nil for clear segments.
     package let encryption: SubtitleEncryption?
+    /// WebVTT text files, or IMSC1 in fragmented MP4.
+    package let format: SubtitleTextFormat
     /// Cues that start in segments already published and are not in them: they go into the
     /// first new segment.
     package private(set) var lateCues = 0
@@ -44,10 +47,12 @@ package struct SubtitleRendition: Sendable {
     package init(
         folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil,
         writable alreadyWritable: Bool = false,
-        keptCues: [Cue]? = nil, appending: PublishedRendition? = nil, encryption: SubtitleEncryption? = nil
+        keptCues: [Cue]? = nil, appending: PublishedRendition? = nil, encryption: SubtitleEncryption? = nil,
+        format: SubtitleTextFormat = .webVTT
     ) {
         self.keptCues = keptCues
         self.encryption = encryption
+        self.format = format
         self.appending = appending
         self.folder = folder
         let writable = alreadyWritable ? cues : SegmentCues.writable(cues)
@@ -71,8 +76,8 @@ package struct SubtitleRendition: Sendable {
         self.mappings = mappings
         self.record = record
         let playlistText = SubtitlePlaylistWriter.text(
-            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count),
-            keyTag: encryption?.tag)
+            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count, format: format),
+            keyTag: encryption?.tag, map: format == .imsc1 ? RenditionLayout.initializationName : nil)
         self.playlistText = playlistText
         var hash = Self.hash(
             cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings)
@@ -82,6 +87,8 @@ package struct SubtitleRendition: Sendable {
         }
         if let record { hash.add(record.json) }
         encryption?.add(to: &hash)
+        // WebVTT generations hash as they always have; another format adds its name.
+        if format != .webVTT { hash.add("format \(format.rawValue)\u{0}\(IMSCWriter.profile)") }
         self.generation = appending?.generation ?? hash.hex(12)
     }
 
@@ -115,14 +122,14 @@ package struct SubtitleRendition: Sendable {
     package var generationFolder: String { "\(folder)/\(generation)" }
 
     /// The segment file names, in order.
-    package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count) }
+    package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count, format: format) }
 
     /// Every file the generation holds, relative to the master, in the order ``eachFile(_:)`` makes them.
     package var paths: [String] { written.paths }
 
     /// The files the generation holds, as a report keeps them.
     var written: PackageReport.Track.FilesWritten {
-        .generation(folder: folder, generation: generation, segments: timeline.playlist.segments.count, record: record != nil)
+        .generation(folder: folder, generation: generation, segments: timeline.playlist.segments.count, record: record != nil, format: format)
     }
 
     /// Makes every file of the rendition, one at a time, handing each (its name in the
@@ -134,6 +141,11 @@ package struct SubtitleRendition: Sendable {
     package func eachFile(_ body: (_ name: String, _ content: FileSystem.FileContent) throws(FileFailure) -> Void) throws(FileFailure) {
         let names = segmentNames
         var out = WebVTTBytes(capacity: 64 << 10)
+        if format == .imsc1, appending == nil {
+            let language = LanguageTag(parsing: record?.language ?? "und")?.threeLetterCode ?? "und"
+            let initialization = IMSCTrackWriter.initialization(language: language)
+            try body(RenditionLayout.initializationName) { sink throws(FileFailure) in try Self.hand(initialization, to: sink) }
+        }
         for (index, cueIndices) in assignment.enumerated() {
             // Published segments are never written again.
             if let appending, index < appending.segments { continue }
@@ -141,10 +153,14 @@ package struct SubtitleRendition: Sendable {
             let mapping = sequence >= 0 ? mappings[sequence] : nil
             let offset = mapping?.offset ?? .zero
             out.bytes.removeAll(keepingCapacity: true)
-            Self.header(&out, map: mapping?.map, headerBlocks: headerBlocks)
-            for c in cueIndices {
-                out.block(cues[c], offset: offset)
-                out.bytes += [0x0A, 0x0A]
+            if format == .imsc1 {
+                out.bytes = imscFragment(index, cueIndices: cueIndices, offset: offset)
+            } else {
+                Self.header(&out, map: mapping?.map, headerBlocks: headerBlocks)
+                for c in cueIndices {
+                    out.block(cues[c], offset: offset)
+                    out.bytes += [0x0A, 0x0A]
+                }
             }
             if let encryption {
                 let iv = SegmentKey.iv(sequenceNumber: timeline.playlist.mediaSequence + index)
@@ -175,6 +191,29 @@ package struct SubtitleRendition: Sendable {
             let json = Array(record.json.utf8)
             try body(RenditionRecord.fileName) { sink throws(FileFailure) in try Self.hand(json, to: sink) }
         }
+    }
+
+    /// Segment `index` as an IMSC1 fragment: its cues on the media timeline (programme time plus
+    /// `offset`, as a WebVTT segment's map puts them), `tfdt` the segment's start there.
+    func imscFragment(_ index: Int, cueIndices: [Int], offset: MediaTime) -> [UInt8] {
+        let segment = timeline.playlist.segments[index]
+        let items = cueIndices.map { (cue: cues[$0], begin: cues[$0].start + offset, end: cues[$0].end + offset) }
+        let document = IMSCWriter.document(items, language: record?.language ?? "und")
+        let start = segment.start + offset
+        return IMSCTrackWriter.fragment(
+            sequence: UInt32(truncatingIfNeeded: timeline.playlist.mediaSequence + index + 1), start: UInt64(max(0, start.ticks)),
+            duration: UInt32(clamping: max(0, segment.duration.ticks)), document: document.bytes)
+    }
+
+    /// What IMSC1 segments cannot carry of the cues (``IMSCWriter/Document/dropped``), for the report.
+    var imscDropped: Set<String> {
+        guard format == .imsc1 else { return [] }
+        var dropped: Set<String> = []
+        for cue in cues {
+            dropped.formUnion(IMSCWriter.document([(cue, cue.start, cue.end)], language: "und").dropped)
+            if dropped.count > 8 { break }
+        }
+        return dropped
     }
 
     /// How many bytes of a large file are handed out at a time.

@@ -38,11 +38,13 @@ extension Presentation {
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
-        let published = output == masterURL ? publishedRenditions() : [:]
-        let made = try await makeTrackRenditions(request.tracks, stager: stager, published: published, encryption: encryption)
+        let published = output == masterURL ? publishedRenditions(format: settings.textFormat, encrypted: encryption != nil) : [:]
+        let made = try await makeTrackRenditions(
+            request.tracks, stager: stager, published: published, encryption: encryption, format: settings.textFormat)
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         planner.encryption = encryption
+        planner.format = settings.textFormat
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         planner.add(captions, placement: settings.captionPlacement, makesRendition: settings.makesRendition(of:))
         var warnings = self.warnings + captionWarnings + syncWarnings
@@ -234,7 +236,8 @@ extension Presentation {
     /// Loads, ingests and segments each track, a few at a time; with a `stager`, each rendition
     /// is written to staging at once and its cues are let go.
     private func makeTrackRenditions(
-        _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition], encryption: SubtitleEncryption?
+        _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition], encryption: SubtitleEncryption?,
+        format: SubtitleTextFormat
     ) async throws(SubweaveError) -> [MadeTrack] {
         let timeline = self.timeline
         let compared = RenditionRules.forcedCoverageTracks(tracks)
@@ -245,7 +248,8 @@ extension Presentation {
             defer { onProgress(WorkProgress(.tracks, done: made.add(1, ordering: .relaxed).newValue, total: tracks.count)) }
             let track = try Self.languageFromFile(track, ingested)
             let made = RenditionPlanner.rendition(
-                for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)], encryption: encryption)
+                for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)], encryption: encryption,
+                format: format)
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
                 files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }
@@ -326,6 +330,7 @@ extension Presentation {
         var rewriter = MasterRewriter(preferredLanguage: settings.preferredLanguage, closedCaptions: policy)
         rewriter.ownCaptionGroup = ownCaptionGroup
         rewriter.subtitleGroup = settings.subtitleGroup
+        rewriter.textCodec = settings.textFormat.codec
         return try rewriter.rewrite(master, renditions: declarations, removing: removing)
     }
 
@@ -376,12 +381,14 @@ extension Presentation {
 
     /// The renditions of an open programme an earlier run published that a run appends to (their
     /// playlists have no `EXT-X-ENDLIST`), by folder.
-    func publishedRenditions() -> [String: PublishedRendition] {
+    func publishedRenditions(format: SubtitleTextFormat, encrypted: Bool) -> [String: PublishedRendition] {
         guard masterURL.isFileURL else { return [:] }
         let root = masterURL.deletingLastPathComponent().path
         var result: [String: PublishedRendition] = [:]
         for (folder, generation) in Self.managedGenerations(master, includingLegacy: false) {
-            if let published = PublishedRendition.read(folder: folder, generation: generation, root: root, reference: timeline.playlist) {
+            if let published = PublishedRendition.read(
+                folder: folder, generation: generation, root: root, reference: timeline.playlist, format: format, encrypted: encrypted)
+            {
                 result[folder] = published
             }
         }

@@ -25,6 +25,8 @@ package struct RenditionPlanner {
     let published: [String: PublishedRendition]
     /// How every rendition's segments are encrypted (nil: clear).
     var encryption: SubtitleEncryption?
+    /// The format every rendition is written in.
+    var format = SubtitleTextFormat.webVTT
 
     init(timeline: ProgrammeTimeline, published: [String: PublishedRendition] = [:]) {
         self.timeline = timeline
@@ -42,7 +44,7 @@ package struct RenditionPlanner {
     /// are made in parallel).
     static func rendition(
         for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil,
-        encryption: SubtitleEncryption? = nil
+        encryption: SubtitleEncryption? = nil, format: SubtitleTextFormat = .webVTT
     ) -> TrackRendition {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
@@ -61,12 +63,14 @@ package struct RenditionPlanner {
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
             headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending,
-            encryption: encryption)
+            encryption: encryption, format: format)
         let declaration = NewSubtitleRendition(
             identity: track.identity.description, name: track.label, language: track.language,
             forced: track.isForced, characteristics: track.characteristics, prefersDefault: track.isDefault,
             uri: rendition.playlistPath, origin: "track \"\(track.sourceID)\"")
-        let warnings = track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description) + Self.appendNotes(rendition)
+        let warnings =
+            track.notes + (ingested.warnings + delayWarnings + timelineWarnings).map(\.description) + Self.appendNotes(rendition)
+            + Self.formatNotes(rendition)
         var report = PackageReport.Track(
             sourceID: track.sourceID, identity: track.identity.description, language: track.language.description, name: track.label,
             ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
@@ -76,6 +80,13 @@ package struct RenditionPlanner {
         if appending != nil && !rendition.appendsNothing { report.action = "appended" }
         report.encodingConfidence = ingested.encodingConfidence
         return TrackRendition(rendition: rendition, declaration: declaration, report: report)
+    }
+
+    /// What writing in a format that cannot hold all the cues said drops (IMSC1: ruby text, …).
+    static func formatNotes(_ rendition: SubtitleRendition) -> [String] {
+        let dropped = rendition.imscDropped
+        guard !dropped.isEmpty else { return [] }
+        return ["IMSC1 segments do not carry what the cues say with \(dropped.sorted().joined(separator: ", ")); the text is kept without it"]
     }
 
     /// What appending to a published rendition says: the cues that came too late for their segment.
@@ -129,7 +140,7 @@ package struct RenditionPlanner {
         record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true,
-            keptCues: outside ? kept.cues : nil, appending: published[folder], encryption: encryption)
+            keptCues: outside ? kept.cues : nil, appending: published[folder], encryption: encryption, format: format)
         var warnings: [String] = Self.appendNotes(rendition)
         if let first = kept.cues.first(where: { $0.start >= timeline.duration }) {
             let count = kept.cues.count - writable.count
@@ -156,7 +167,7 @@ package struct RenditionPlanner {
         record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record,
-            writable: true, encryption: encryption)
+            writable: true, encryption: encryption, format: format)
         append(
             rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
             warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
@@ -174,7 +185,7 @@ package struct RenditionPlanner {
         var report = PackageReport.Track(
             sourceID: record.sourceID, identity: record.identity, language: record.language, name: record.name,
             ingestFormat: record.ingestFormat, encoding: encoding, cueCount: rendition.cues.count, firstCueStart: rendition.cues.first?.start.seconds,
-            playlist: rendition.playlistPath, written: rendition.written, warnings: warnings)
+            playlist: rendition.playlistPath, written: rendition.written, warnings: warnings + Self.formatNotes(rendition))
         report.action = action
         add(PlannedRendition(rendition), declaration, report)
     }
@@ -218,7 +229,7 @@ package struct RenditionPlanner {
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(
                 folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder],
-                encryption: encryption)
+                encryption: encryption, format: format)
             append(
                 rendition, record: record, encoding: nil, action: "added",
                 origin: service.service.isTeletext ? "teletext page \(service.service.rawValue)" : "in-band \(service.service.rawValue)", replacesLine: nil,

@@ -38,6 +38,9 @@ public struct PackageRequest: Sendable {
     /// The key is read from this local file (``ContentKey``); `none` stops; nil leaves what was
     /// said earlier. The video must be AES-128 encrypted under one key.
     public var encryptSubtitles: String?
+    /// The format renditions are written in; nil leaves what was said earlier (WebVTT when
+    /// nothing was).
+    public var textFormat: SubtitleTextFormat?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
     /// Renditions go beside it; its relative URIs are rewritten to resolve from there.

@@ -11,6 +11,9 @@ package struct MasterRewriter: Sendable {
     package var ownCaptionGroup: String?
     /// The GROUP-ID of the SUBTITLES group to make; nil: `subs` (`subs-2`… if taken).
     package var subtitleGroup: String?
+    /// The CODECS entry of the renditions' format (`stpp.ttml.im1t`), added to every variant
+    /// that lists its codecs; nil for WebVTT (named by none).
+    package var textCodec: String?
 
     package init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
         self.preferredLanguage = preferredLanguage
@@ -59,6 +62,7 @@ package struct MasterRewriter: Sendable {
                 ? .remove("SUBTITLES")  // the group is gone: a variant may not name it (§4.4.6.2)
                 : .setIfAbsent("SUBTITLES", .quoted(groups[0]), order: AttributeOrder.streamInf)
         ]
+        if remaining > 0, let textCodec { variantEdits.append(.addToList("CODECS", item: textCodec)) }
         let captionEdit = ClosedCaptionsEdit(master: master, policy: closedCaptions, ownGroup: ownCaptionGroup)
         let captions = captionEdit.edits()
         variantEdits += captions.variantEdits

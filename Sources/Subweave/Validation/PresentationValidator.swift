@@ -39,7 +39,7 @@ public struct ValidationReport: Sendable, Codable, Equatable {
 public struct PresentationValidator: Sendable {
     /// The identifiers of the rules checked on the presentation's files and each WebVTT segment
     /// (the master and subtitle-playlist rules are in the HLS module's tables).
-    package static var presentationRuleIdentifiers: [String] { (PresentationRules.rows + SegmentRules.rows).map(\.id) }
+    package static var presentationRuleIdentifiers: [String] { (PresentationRules.rows + SegmentRules.rows + IMSCRules.rows).map(\.id) }
 
     public var loader: ResourceLoader
 
@@ -49,7 +49,7 @@ public struct PresentationValidator: Sendable {
     /// Every rule identifier a finding can carry, table by table: the master's rules, a subtitle
     /// playlist's, reading the presentation, and each WebVTT segment's.
     public static var ruleIdentifiers: [String] {
-        MasterRules.identifiers + (SubtitlePlaylistRules.rows + PresentationRules.rows + SegmentRules.rows).map(\.id)
+        MasterRules.identifiers + (SubtitlePlaylistRules.rows + PresentationRules.rows + SegmentRules.rows + IMSCRules.rows).map(\.id)
     }
 
     /// Every finding for the master at `master` (a file URL or `http(s)://`); never throws: a file
@@ -149,6 +149,12 @@ public struct PresentationValidator: Sendable {
         // Segments that are not WebVTT text are not read as such (IMSC1 is an HLS format; WebVTT in
         // fragmented MP4 is not).
         let kind = await TextRenditionKind.of(playlist, at: url, reader: reader)
+        if kind == .fragmented(sampleEntry: "stpp") {
+            let (imscFindings, placed, names) = await IMSCSegmentCheck(reader: reader, timeline: timeline).check(playlist, at: url)
+            findings += imscFindings
+            if timeline != nil { findings += Self.coverage(placed, playlist: playlist, names: names) }
+            return findings
+        }
         if kind != .webVTTText {
             if !kind.isHLSSubtitleFormat {
                 findings.append(

@@ -9,6 +9,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case preferredLanguage = "PackageRequest.preferredLanguage"
     case subtitleGroup = "PackageRequest.subtitleGroup"
     case encryptSubtitles = "PackageRequest.encryptSubtitles"
+    case textFormat = "PackageRequest.textFormat"
     case closedCaptionsNone = "ClosedCaptionsRequest.none"
     case closedCaptionsInBand = "ClosedCaptionsRequest.inBand"
     case strict = "PackageRequest.strict"

@@ -38,6 +38,8 @@ public enum SubweaveError: ExplainedError {
     case groupConflict(GroupConflict)
     /// A title key (the file named) that cannot be read or used.
     case key(path: String, KeyProblem)
+    /// Two settings the run cannot carry out together (said in full).
+    case unsupported(MessageText)
     /// No track was given, the video's reference variant (named) carries no captions, and no
     /// earlier rendition was to be refreshed or removed.
     case nothingToPackage(reference: String, unpublishedCaptions: [String])
@@ -68,6 +70,7 @@ public enum SubweaveError: ExplainedError {
         case .nameClash: return "name_clash"
         case .groupConflict: return "group_conflict"
         case .key: return "key"
+        case .unsupported: return "unsupported"
         case .nothingToPackage: return "nothing_to_package"
         case .masterChanged: return "master_changed"
         case .removal: return "removal"
@@ -123,6 +126,7 @@ public enum SubweaveError: ExplainedError {
         case .emptyTrack(let track): return track.message
         case .groupConflict(let conflict): return conflict.message
         case .key(let path, let problem): return "\(path): " + problem.explanation
+        case .unsupported(let message): return message
         case .strict(let warnings):
             var message: MessageText = "\(Setting.strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s"), so nothing was written:"
             for warning in warnings { message = message + "\n  - \(warning.message)" }
@@ -150,7 +154,7 @@ public enum SubweaveError: ExplainedError {
         case .load(let failure): return failure.description
         case .encrypted(let segment): return segment.message
         case .nameClash(let clash): return clash.message
-        case .groupConflict, .key: return message.description
+        case .groupConflict, .key, .unsupported: return message.description
         case .nothingToPackage(let reference, let unpublished):
             let captions =
                 unpublished.isEmpty

@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--text-format imsc1`: IMSC1 in fragmented MP4, read back by peers that share nothing with
+/// Subweave's writer (ffprobe for the boxes, ttconv for each sample's TTML).
+@Suite(.enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"))
+struct IMSCRenditionCommandTests {
+    static let srt = """
+        1
+        00:00:01,000 --> 00:00:02,500
+        Hello <i>world</i> & co
+
+        2
+        00:00:03,500 --> 00:00:05,000
+        {\\an8}Two
+        lines
+
+        """
+
+    static func packaged() throws -> (dir: String, generation: String) {
+        let dir = try Fixtures.copyExample()
+        try srt.write(toFile: dir + "/subs/en.srt", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run([
+            "package", dir + "/master.m3u8", "--subtitle", "url=\(dir)/subs/en.srt,language=en", "--text-format", "imsc1",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let base = dir + "/subtitles/en-en"
+        let generation = try #require(try FileManager.default.contentsOfDirectory(atPath: base).first { !$0.hasPrefix(".") })
+        return (dir, base + "/" + generation)
+    }
+
+    @Test func theRenditionIsCMAFWithAMapAndTheVariantsNameItsCodec() throws {
+        let (dir, generation) = try Self.packaged()
+        let names = try FileManager.default.contentsOfDirectory(atPath: generation).sorted()
+        #expect(names.contains("init.mp4") && names.contains("00000.m4s") && !names.contains { $0.hasSuffix(".vtt") && $0 != "cues.vtt" }, "\(names)")
+        let playlist = try String(contentsOfFile: generation + "/index.m3u8", encoding: .utf8)
+        #expect(playlist.contains("#EXT-X-VERSION:6\n"), "\(playlist)")
+        #expect(playlist.contains("#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF"), "\(playlist)")
+        let master = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        for line in master.split(separator: "\n") where line.hasPrefix("#EXT-X-STREAM-INF") {
+            #expect(line.contains(",stpp.ttml.im1t\""), "\(line)")
+        }
+        // Our own validator, after package and after refresh (the format is kept).
+        #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
+        let refresh = try BuiltTool.run(["refresh", dir + "/master.m3u8"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let after = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        #expect(after == master, "a refresh with nothing changed writes the same master")
+        #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
+    }
+
+    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is missing"))
+    func ffprobeReadsTheTrackAndItsSamplesOnTheVideosTimeline() throws {
+        let (dir, generation) = try Self.packaged()
+        // Initialisation segment and the first two fragments, as a player appends them.
+        var joined = try Data(contentsOf: URL(fileURLWithPath: generation + "/init.mp4"))
+        for n in 0..<2 { joined += try Data(contentsOf: URL(fileURLWithPath: generation + String(format: "/%05d.m4s", n))) }
+        let file = generation + "/joined.mp4"
+        try joined.write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let ffprobe = try #require(Tools.ffprobe)
+        let streams = try Tools.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_tag_string,codec_type:stream_tags=language", "-of", "json", file])
+        #expect(streams.status == 0, "\(streams.stderr)")
+        // ffmpeg 5.1 reads an stpp track (its own muxer's too) as data, not yet as TTML subtitles.
+        #expect(streams.stdout.contains("\"codec_tag_string\": \"stpp\""), "\(streams.stdout)")
+        #expect(streams.stdout.contains("\"language\": \"eng\""), "\(streams.stdout)")
+        let packets = try Tools.run(ffprobe, ["-v", "error", "-show_entries", "packet=pts", "-of", "csv=p=0", file])
+        // Each fragment's tfdt: the video's first frame (MPEGTS 133200 in the example) plus the segment's start (2 s each).
+        #expect(packets.stdout.split(separator: "\n").map(String.init) == ["133200", "313200"], "\(packets.stdout)")
+        _ = dir
+    }
+
+    @Test(.enabled(if: Tools.which("python3") != nil, "python3 is missing"))
+    func ttconvReadsEachSampleBackWithItsTextAndTimes() throws {
+        let (_, generation) = try Self.packaged()
+        let script = """
+            import sys, struct, xml.etree.ElementTree as et
+            from ttconv.imsc import reader
+            def mdat(data):
+                i = 0
+                while i < len(data):
+                    size, kind = struct.unpack(">I4s", data[i:i+8])
+                    if kind == b"mdat": return data[i+8:i+size]
+                    i += size
+            for path in sys.argv[1:]:
+                doc = reader.to_model(et.ElementTree(et.fromstring(mdat(open(path, "rb").read()))))
+                for p in doc.get_body().dfs_iterator():
+                    if type(p).__name__ == "P":
+                        text = "".join(s.get_text() if type(s).__name__ == "Text" else "" for s in p.dfs_iterator())
+                        br = sum(1 for s in p.dfs_iterator() if type(s).__name__ == "Br")
+                        print(f"{path[-9:]}|{float(p.get_begin()):.3f}|{float(p.get_end()):.3f}|{text}|{br}")
+            """
+        let paths = (0..<3).map { generation + String(format: "/%05d.m4s", $0) }
+        let out = try Tools.run("/usr/bin/env", ["python3", "-c", script] + paths)
+        guard !out.stderr.contains("No module named 'ttconv'") else { return }
+        #expect(out.status == 0, "\(out.stderr)")
+        // Media time: programme time + 1.48 s (the example's first frame, MPEGTS 133200).
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("00000.m4s|2.480|3.980|Hello world & co|0"), "\(lines)")
+        #expect(lines.contains("00001.m4s|2.480|3.980|Hello world & co|0"), "a cue across a boundary is in both segments: \(lines)")
+        #expect(lines.contains("00002.m4s|4.980|6.480|Twolines|1"), "\(lines)")
+    }
+}
