@@ -160,6 +160,12 @@ extension AttributeList {
             case .remove(let name): list.remove(name)
             case .removeUnlessQuoted(let name, let kept):
                 if let value = list[name], !(value.isQuoted && kept.contains(value.unquoted)) { list.remove(name) }
+            case .removeFromList(let name, let item):
+                guard let value = list[name], value.isQuoted else { break }
+                let items = value.unquoted.split(separator: ",").map(String.init)
+                if items.contains(where: { $0.filter { $0 != " " } == item }) {
+                    list.set(name, .quoted(items.filter { $0.filter { $0 != " " } != item }.joined(separator: ",")), order: [])
+                }
             case .addToList(let name, let item):
                 guard let value = list[name], value.isQuoted else { break }
                 let items = value.unquoted.split(separator: ",").map { String($0.filter { $0 != " " }) }
@@ -184,6 +190,8 @@ public enum AttributeEdit: Sendable, Equatable {
     /// Adds `item` to the comma-separated quoted-string `name` (CODECS) when it is not there; a
     /// list that is absent stays absent (a variant that names no codecs is not given one).
     case addToList(String, item: String)
+    /// Takes `item` out of the comma-separated quoted-string `name` (CODECS), when it is there.
+    case removeFromList(String, item: String)
 }
 
 /// One `NAME=VALUE` pair, with the value's raw text.

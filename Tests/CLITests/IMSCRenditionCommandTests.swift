@@ -50,6 +50,29 @@ struct IMSCRenditionCommandTests {
         #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
     }
 
+    /// The format is said, and unsaid, in the master too: back to WebVTT, the variants no longer
+    /// name stpp; with every rendition gone, neither.
+    @Test func switchingBackOrRemovingEverythingTakesTheCodecOut() throws {
+        let (dir, _) = try Self.packaged()
+        let master = dir + "/master.m3u8"
+        let back = try BuiltTool.run(["package", master, "--text-format", "webvtt"])
+        #expect(back.status == 0, "\(back.stderr)")
+        var text = try String(contentsOfFile: master, encoding: .utf8)
+        #expect(!text.contains("stpp") && text.contains("CODECS=\"avc1.4d4015,mp4a.40.2\""), "\(text)")
+        // The generation the master names now (the IMSC1 one stays until it is retired).
+        let uri = try #require(text.split(separator: "\"").first { $0.hasPrefix("subtitles/en-en/") }, "\(text)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/" + uri.replacingOccurrences(of: "index.m3u8", with: "00000.vtt")), "\(uri)")
+        #expect(try BuiltTool.run(["validate", master]).status == 0)
+
+        #expect(try BuiltTool.run(["package", master, "--text-format", "imsc1"]).status == 0)
+        #expect(try String(contentsOfFile: master, encoding: .utf8).contains(",stpp.ttml.im1t\""))
+        let removed = try BuiltTool.run(["remove", master, "--id", "en"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        text = try String(contentsOfFile: master, encoding: .utf8)
+        #expect(!text.contains("stpp"), "\(text)")
+        #expect(try BuiltTool.run(["validate", master]).status == 0)
+    }
+
     @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is missing"))
     func ffprobeReadsTheTrackAndItsSamplesOnTheVideosTimeline() throws {
         let (dir, generation) = try Self.packaged()

@@ -26,6 +26,7 @@ extension Presentation {
         // longer to publish: said in the record, so that no later run brings it back.
         var (request, inBandRemoved) = Self.unpublishingRemovedCaptions(
             request, existing: existing, master: master, ownCaptionGroup: intent.declaredCaptionGroup)
+        let earlierFormat = intent.settings.textFormat
         var intentChanges = intent.applySettings(of: request)
         let settings = intent.settings
         // A caption file (MCC) gives a rendition per service, as in-band captions do.
@@ -57,7 +58,9 @@ extension Presentation {
         let (trackChanges, dropped) = intent.applyTracks(request.tracks, removed: namedRemovals, replacing: request.replace)
         intentChanges += trackChanges
         warnings += dropped.map { PackageWarning(.intentDropped, "\($0) was given by an earlier run and is dropped by \(Setting.replace)") }
-        var rewritten = try rewriteMaster(planner: planner, removal: removal, settings: settings, captions: captions, intent: intent)
+        var rewritten = try rewriteMaster(
+            planner: planner, removal: removal, settings: settings, captions: captions, intent: intent,
+            withdrawing: earlierFormat != settings.textFormat ? earlierFormat.codec : nil)
         // Nothing to add, take out or declare: a run with nothing to do is an error, not a rewrite.
         guard !planner.renditions.isEmpty || !removal.lines.isEmpty || !inBandRemoved.isEmpty || rewritten.captionGroup != nil else {
             throw .nothingToPackage(reference: MediaReader.display(reference.url), unpublishedCaptions: captions.services.map(\.service.rawValue))
@@ -124,7 +127,8 @@ extension Presentation {
     /// they had, unless the operator said what they should be (in-band with nothing left to
     /// declare says nothing).
     func rewriteMaster(
-        planner: RenditionPlanner, removal: RemovalDecision, settings: EffectiveSettings, captions: ProgrammeCaptions, intent: TitleIntent
+        planner: RenditionPlanner, removal: RemovalDecision, settings: EffectiveSettings, captions: ProgrammeCaptions, intent: TitleIntent,
+        withdrawing: String? = nil
     ) throws(SubweaveError) -> MasterRewriter.Result {
         var undoes = Self.removesEverything(master, planner: planner, removal: removal)
         if undoes, intent.closedCaptions == ClosedCaptionsRequest.inBand.rawValue {
@@ -133,7 +137,7 @@ extension Presentation {
         let restoring = undoes && intent.closedCaptions != ClosedCaptionsRequest.none.rawValue
         return try rewriteMaster(
             planner.declarations, removing: removal.lines, settings: settings, captions: captions, ownCaptionGroup: intent.declaredCaptionGroup,
-            restoring: restoring ? intent.originalClosedCaptions : nil)
+            restoring: restoring ? intent.originalClosedCaptions : nil, withdrawing: withdrawing)
     }
 
     /// `request` with `publish=no` for each caption service one of its removals names.
@@ -321,7 +325,7 @@ extension Presentation {
     /// the master (it takes everything it added out, and nothing was said of CLOSED-CAPTIONS).
     func rewriteMaster(
         _ declarations: [NewSubtitleRendition], removing: Set<Int> = [], settings: EffectiveSettings, captions: ProgrammeCaptions,
-        ownCaptionGroup: String? = nil, restoring original: [String?]? = nil
+        ownCaptionGroup: String? = nil, restoring original: [String?]? = nil, withdrawing: String? = nil
     ) throws(SubweaveError) -> MasterRewriter.Result {
         // The caption services published as subtitle renditions: made now, or kept from earlier.
         let asRenditions = Set(declarations.compactMap { RenditionIdentity.inBandService($0.identity)?.rawValue })
@@ -331,6 +335,7 @@ extension Presentation {
         rewriter.ownCaptionGroup = ownCaptionGroup
         rewriter.subtitleGroup = settings.subtitleGroup
         rewriter.textCodec = settings.textFormat.codec
+        rewriter.withdrawnCodec = withdrawing
         return try rewriter.rewrite(master, renditions: declarations, removing: removing)
     }
 

@@ -14,6 +14,9 @@ package struct MasterRewriter: Sendable {
     /// The CODECS entry of the renditions' format (`stpp.ttml.im1t`), added to every variant
     /// that lists its codecs; nil for WebVTT (named by none).
     package var textCodec: String?
+    /// A CODECS entry an earlier run added for a format the renditions are no longer in
+    /// (`stpp.ttml.im1t` after a switch back to WebVTT): taken out of every variant.
+    package var withdrawnCodec: String?
 
     package init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
         self.preferredLanguage = preferredLanguage
@@ -62,7 +65,13 @@ package struct MasterRewriter: Sendable {
                 ? .remove("SUBTITLES")  // the group is gone: a variant may not name it (§4.4.6.2)
                 : .setIfAbsent("SUBTITLES", .quoted(groups[0]), order: AttributeOrder.streamInf)
         ]
-        if remaining > 0, let textCodec { variantEdits.append(.addToList("CODECS", item: textCodec)) }
+        if remaining > 0, let textCodec {
+            variantEdits.append(.addToList("CODECS", item: textCodec))
+        } else if let codec = textCodec ?? withdrawnCodec {
+            // No rendition left in the format: the variants no longer name it.
+            variantEdits.append(.removeFromList("CODECS", item: codec))
+        }
+        if let withdrawnCodec, withdrawnCodec != textCodec { variantEdits.append(.removeFromList("CODECS", item: withdrawnCodec)) }
         let captionEdit = ClosedCaptionsEdit(master: master, policy: closedCaptions, ownGroup: ownCaptionGroup)
         let captions = captionEdit.edits()
         variantEdits += captions.variantEdits
