@@ -73,6 +73,12 @@ struct EncryptedSubtitlesCommandTests {
         #expect(refresh.status == 0, "\(refresh.stderr)")
         #expect(try Self.generation(root + "/encrypted") == sealed)
 
+        // Every command reads the title with the key its intent names: report and captions too.
+        let report = try BuiltTool.run(["report", root + "/encrypted/master.m3u8"])
+        #expect(report.status == 0 && report.stdout.contains("external:en:en"), "\(report.stdout)\(report.stderr)")
+        let captions = try BuiltTool.run(["captions", root + "/encrypted/master.m3u8"])
+        #expect(!captions.stderr.contains("encrypted"), "\(captions.stderr)")
+
         // Stopping is said, not forgotten: clear segments again, and no key tag.
         let stop = try BuiltTool.run(["package", root + "/encrypted/master.m3u8", "--encrypt-subtitles", "none"])
         #expect(stop.status == 1 && stop.stderr.contains("is encrypted"), "the video still needs its key to be read: \(stop.stderr)")

@@ -35,7 +35,7 @@ enum CaptionsCommand {
         if context.arguments.flag(Option.detect) {
             let result =
                 isPlaylist
-                ? CaptionFile.detection(try await Presentation(master: Commands.url(input), loader: Commands.loader(context)).detectCaptions())
+                ? CaptionFile.detection(try await Commands.presentation(Commands.url(input), context).detectCaptions())
                 : try await CaptionFile.detect(input)
             if context.json {
                 try Output.json(result, schema: "subweave.captions-detect/1")
@@ -47,7 +47,7 @@ enum CaptionsCommand {
         let progress = ProgressLine(context)
         let captions: ProgrammeCaptions
         if isPlaylist {
-            var presentation = try await Presentation(master: Commands.url(input), loader: Commands.loader(context))
+            var presentation = try await Commands.presentation(Commands.url(input), context)
             presentation.onProgress = progress.update
             captions = try await presentation.captions()
         } else {

@@ -8,6 +8,14 @@ enum Commands {
         return try await command.run.call(context)
     }
 
+    /// The presentation at `master`, read with the title's key when its intent names one (an
+    /// AES-128 title packaged with its key reads the same for every command).
+    static func presentation(_ master: URL, _ context: Context) async throws -> Presentation {
+        let loader = loader(context)
+        let key = try ContentKey.forRun(master: master, PackageRequest(tracks: []), loader: loader)
+        return try await Presentation(master: master, loader: loader, key: key)
+    }
+
     /// A resource loader with the `--limit` options applied.
     static func loader(_ context: Context) -> ResourceLoader {
         var limits = ReadLimits()

@@ -33,7 +33,7 @@ enum ReportCommand {
 
     static func run(_ context: Context) async throws -> Int32 {
         let arguments = context.arguments
-        let presentation = try await Presentation(master: Commands.url(arguments.positionals[0]), loader: Commands.loader(context))
+        let presentation = try await Commands.presentation(Commands.url(arguments.positionals[0]), context)
         let overview = try await presentation.overview(listening: arguments.flag(Option.speech))
         if let path = arguments.value(Option.html) {
             try OutputFile.write(OverviewPage.html(overview), to: path)

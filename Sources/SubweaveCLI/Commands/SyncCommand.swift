@@ -97,7 +97,7 @@ enum SyncCommand {
         let arguments = context.arguments
         let tracks = try PackageCommand.registerTracks(arguments)
         guard !tracks.isEmpty else { throw UsageError(message: "give at least one --subtitle (or --tracks) to check", command: "sync") }
-        let presentation = try await Presentation(master: Commands.url(arguments.positionals[0]), loader: Commands.loader(context))
+        let presentation = try await Commands.presentation(Commands.url(arguments.positionals[0]), context)
         let report = try await presentation.checkSync(tracks)
         if context.json {
             try Output.json(
