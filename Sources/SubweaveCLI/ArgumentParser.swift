@@ -138,6 +138,9 @@ enum CommandRules {
         if let text = parsed.value(Option.preferredLanguage), LanguageTag(parsing: text) == nil {
             throw fail("--preferred-language \(LabelText.excerpt(text)) is not a BCP 47 language tag (such as en, pt-BR)")
         }
+        if let text = parsed.value(Option.segmentNames), let what = SegmentNameTemplate.problem(text) {
+            throw fail("--segment-names \"\(LabelText.excerpt(text))\" cannot name segments: \(what)")
+        }
         if let text = parsed.value(Option.subtitleGroup), let what = GroupConflict.unusable(text) {
             throw fail("--subtitle-group \"\(LabelText.excerpt(text))\" cannot be a GROUP-ID: \(what)")
         }

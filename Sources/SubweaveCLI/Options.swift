@@ -68,6 +68,9 @@ enum Option {
     static let textFormat = OptionSpec(
         name: "--text-format", value: "FORMAT", allowed: ["webvtt", "imsc1"],
         help: "webvtt (default): WebVTT text segments; imsc1: IMSC1 (TTML) in fragmented MP4, CODECS stpp.ttml.im1t (kept for later commands)")
+    static let segmentNames = OptionSpec(
+        name: "--segment-names", value: "TEMPLATE",
+        help: "name segment files by this template, {n} where the number goes (seg-{n} gives seg-00000.vtt; default {n}; kept for later commands)")
     static let encryptSubtitles = OptionSpec(
         name: "--encrypt-subtitles", value: "KEYFILE",
         help:

@@ -17,6 +17,11 @@ struct EffectiveSettings: Sendable, Equatable {
     var subtitleKeyFile: String?
     /// The format renditions are written in.
     var textFormat = SubtitleTextFormat.webVTT
+    /// How segment files are named.
+    var segmentNames = SegmentNameTemplate.standard
+
+    /// The format and segment names together, as the writers take them.
+    var naming: SegmentNaming { SegmentNaming(format: textFormat, template: segmentNames) }
 
     /// Whether `service` is published as a subtitle rendition: with captions on, unless in-band
     /// declarations are asked for (teletext pages, which HLS cannot declare in-band, always are).
@@ -38,7 +43,8 @@ extension TitleIntent {
             captions: captions.flatMap(CaptionMode.init(rawValue:)) ?? .auto, captionPlacement: captionPlacement ?? true,
             captionServices: services, subtitleGroup: subtitleGroup,
             subtitleKeyFile: encryptSubtitles == "none" ? nil : encryptSubtitles,
-            textFormat: textFormat.flatMap(SubtitleTextFormat.init(label:)) ?? .webVTT)
+            textFormat: textFormat.flatMap(SubtitleTextFormat.init(label:)) ?? .webVTT,
+            segmentNames: segmentNames.flatMap(SegmentNameTemplate.init) ?? .standard)
     }
 
     /// Takes in what `request` says of the title's settings (a setting it leaves nil is not
@@ -56,6 +62,7 @@ extension TitleIntent {
         }
         set(request.subtitleGroup, &subtitleGroup, "subtitle group (\(Setting.subtitleGroup))", shown)
         set(request.textFormat?.rawValue, &textFormat, "subtitle format (\(Setting.textFormat))", shown)
+        set(request.segmentNames?.text, &segmentNames, "segment names (\(Setting.segmentNames))", shown)
         set(request.encryptSubtitles, &encryptSubtitles, "subtitle encryption key (\(Setting.encryptSubtitles))", shown)
         set(request.closedCaptions?.rawValue, &closedCaptions, "CLOSED-CAPTIONS", shown)
         set(request.captions?.rawValue, &captions, "captions", shown)

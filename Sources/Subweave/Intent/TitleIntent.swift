@@ -28,6 +28,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     public var encryptSubtitles: String?
     /// The format renditions are written in (`webvtt`, `imsc1`).
     public var textFormat: String?
+    /// The segment name template (``SegmentNameTemplate``).
+    public var segmentNames: String?
     /// `auto`, `none` or `in-band` (``ClosedCaptionsRequest``).
     public var closedCaptions: String?
     /// `auto` or `off` (``CaptionMode``).
@@ -107,8 +109,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", encryptSubtitles = "encrypt_subtitles", textFormat =
-            "text_format",
+        case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", encryptSubtitles = "encrypt_subtitles",
+            textFormat = "text_format", segmentNames = "segment_names",
             closedCaptions = "closed_captions", captions
         case captionPlacement = "caption_placement", captionLanguage = "caption_language", captionServices = "caption_services"
         case originalClosedCaptions = "original_closed_captions"
@@ -128,6 +130,7 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         subtitleGroup = try c.decodeIfPresent(String.self, forKey: .subtitleGroup)
         encryptSubtitles = try c.decodeIfPresent(String.self, forKey: .encryptSubtitles)
         textFormat = try c.decodeIfPresent(String.self, forKey: .textFormat)
+        segmentNames = try c.decodeIfPresent(String.self, forKey: .segmentNames)
         closedCaptions = try c.decodeIfPresent(String.self, forKey: .closedCaptions)
         captions = try c.decodeIfPresent(String.self, forKey: .captions)
         captionPlacement = try c.decodeIfPresent(Bool.self, forKey: .captionPlacement)

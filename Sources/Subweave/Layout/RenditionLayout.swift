@@ -51,28 +51,28 @@ package enum RenditionLayout {
 
     /// Every file of a generation, relative to the master, in the order they are made: the
     /// `segments` segments, the playlist, and with a `record`, the kept cues and the record.
-    package static func paths(folder: String, generation: String, segments: Int, record: Bool, format: SubtitleTextFormat = .webVTT) -> [String] {
-        names(segments: segments, record: record, format: format).map { "\(folder)/\(generation)/\($0)" }
+    package static func paths(folder: String, generation: String, segments: Int, record: Bool, naming: SegmentNaming = .standard) -> [String] {
+        names(segments: segments, record: record, naming: naming).map { "\(folder)/\(generation)/\($0)" }
     }
 
     /// The names of the files of a generation of `segments` segments (with its record of cues):
     /// an IMSC1 one's initialisation segment first.
-    package static func names(segments: Int, record: Bool, format: SubtitleTextFormat = .webVTT) -> [String] {
-        (format == .imsc1 ? [initializationName] : []) + segmentNames(count: segments, format: format) + [playlistName]
+    package static func names(segments: Int, record: Bool, naming: SegmentNaming = .standard) -> [String] {
+        (naming.format == .imsc1 ? [initializationName] : []) + segmentNames(count: segments, naming: naming) + [playlistName]
             + (record ? [RenditionRecord.cuesFileName, RenditionRecord.fileName] : [])
     }
 
     /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits, all
-    /// of one width; `.m4s` for IMSC1).
-    package static func segmentNames(count: Int, format: SubtitleTextFormat = .webVTT) -> [String] {
+    /// of one width; `.m4s` for IMSC1; in `naming`'s template).
+    package static func segmentNames(count: Int, naming: SegmentNaming = .standard) -> [String] {
         let digits = max(5, String(max(0, count - 1)).count)
-        return (0..<count).map { segmentName($0, digits: digits, format: format) }
+        return (0..<count).map { segmentName($0, digits: digits, naming: naming) }
     }
 
     /// Segment `number`'s file name, at least `digits` digits (a live rendition names its
     /// segments by media sequence number, five digits or more).
-    package static func segmentName(_ number: Int, digits: Int = 5, format: SubtitleTextFormat = .webVTT) -> String {
-        String(number).zeroPadded(to: digits) + (format == .imsc1 ? ".m4s" : ".vtt")
+    package static func segmentName(_ number: Int, digits: Int = 5, naming: SegmentNaming = .standard) -> String {
+        naming.template.name(number, digits: digits, extension: naming.fileExtension)
     }
 
     /// True for a generation folder name: 12 lower-case hexadecimal digits.

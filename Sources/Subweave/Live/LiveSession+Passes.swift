@@ -139,7 +139,7 @@ extension LiveSession {
             else { continue }
             let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.end)
             let text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
-            let name = RenditionLayout.segmentName(number)
+            let name = RenditionLayout.segmentName(number, naming: settings.naming)
             try onDisk(FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: FileSystem.temporaryPrefix + "live-" + name))
             count += 1
         }
@@ -149,7 +149,7 @@ extension LiveSession {
     /// The rendition's playlist, mirroring the video playlist's window.
     func writePlaylist(_ index: Int, playlist: MediaPlaylist) throws(SubweaveError) {
         let generation = try generationFolder(index)
-        let names = playlist.segments.indices.map { RenditionLayout.segmentName(LiveTimeline.number(playlist, $0)) }
+        let names = playlist.segments.indices.map { RenditionLayout.segmentName(LiveTimeline.number(playlist, $0), naming: settings.naming) }
         try onDisk(
             FileSystem.replaceFile(
                 at: generation + "/" + RenditionLayout.playlistName, with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names),
@@ -210,7 +210,7 @@ extension LiveSession {
         for index in state.renditions.indices {
             let old = state.renditions[index].written.filter { $0 < keepFrom }
             guard !old.isEmpty, let generation = try? generationFolder(index) else { continue }
-            for number in old { _ = FileSystem.removeFile(generation + "/" + RenditionLayout.segmentName(number)) }
+            for number in old { _ = FileSystem.removeFile(generation + "/" + RenditionLayout.segmentName(number, naming: settings.naming)) }
             state.renditions[index].written.subtract(old)
         }
     }

@@ -29,7 +29,7 @@ package struct PlannedRendition: Sendable {
     /// How many segments the rendition has, and whether a record is kept beside them.
     let segmentCount: Int
     let hasRecord: Bool
-    let format: SubtitleTextFormat
+    let naming: SegmentNaming
     /// How many cues the rendition carries, and when the first starts.
     package let cueCount: Int
     package let firstCueStart: MediaTime?
@@ -42,7 +42,7 @@ package struct PlannedRendition: Sendable {
         playlistPath = rendition.playlistPath
         segmentCount = rendition.timeline.playlist.segments.count
         hasRecord = rendition.record != nil
-        format = rendition.format
+        naming = rendition.naming
         cueCount = rendition.cues.count
         firstCueStart = rendition.cues.first?.start
         self.files = files
@@ -60,12 +60,12 @@ package struct PlannedRendition: Sendable {
 
     /// Every file the generation holds, relative to the master.
     package var paths: [String] {
-        RenditionLayout.paths(folder: folder, generation: generation, segments: segmentCount, record: hasRecord, format: format)
+        RenditionLayout.paths(folder: folder, generation: generation, segments: segmentCount, record: hasRecord, naming: naming)
     }
 
     /// What the writer does with it.
     var write: GenerationWrite {
-        let names = RenditionLayout.names(segments: segmentCount, record: hasRecord, format: format)
+        let names = RenditionLayout.names(segments: segmentCount, record: hasRecord, naming: naming)
         switch files {
         case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition, names: names)
         case .staged(let path): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path), names: names)

@@ -25,10 +25,10 @@ package struct PublishedRendition: Sendable {
     ///
     /// It can when its playlist is open and the programme `reference` (the video playlist now) extends what it
     /// lists: the same media and discontinuity sequence, and its segments a prefix of the video's
-    /// (durations and discontinuities), in the run's `format`, encrypted or not as the run's
+    /// (durations and discontinuities), in the run's format and segment names, encrypted or not as the run's
     /// segments are (`encrypted`). Nil when the rendition cannot be appended to.
     static func read(
-        folder: String, generation: String, root: String, reference: MediaPlaylist, format: SubtitleTextFormat, encrypted: Bool
+        folder: String, generation: String, root: String, reference: MediaPlaylist, naming: SegmentNaming, encrypted: Bool
     ) -> PublishedRendition? {
         guard FileSystem.firstLink(folder + "/" + generation, below: root) == nil else { return nil }
         let path = root + "/" + folder + "/" + generation
@@ -36,7 +36,8 @@ package struct PublishedRendition: Sendable {
             let playlist = try? MediaPlaylist(parsing: bytes, source: path), !playlist.hasEndList,
             playlist.mediaSequence == reference.mediaSequence, playlist.discontinuitySequence == reference.discontinuitySequence,
             playlist.segments.count <= reference.segments.count,
-            playlist.segments.allSatisfy({ ($0.map != nil) == (format == .imsc1) && ($0.key != nil) == encrypted }),
+            playlist.segments.allSatisfy({ ($0.map != nil) == (naming.format == .imsc1) && ($0.key != nil) == encrypted }),
+            playlist.segments.map(\.uri) == RenditionLayout.segmentNames(count: playlist.segments.count, naming: naming),
             zip(playlist.segments, reference.segments).allSatisfy({ $0.durationText == $1.durationText && $0.discontinuity == $1.discontinuity }),
             let kept = try? ResourceLoader.readFile(path + "/" + RenditionRecord.cuesFileName, limit: ReadLimits().subtitle, kind: .subtitle),
             let cues = try? SubtitleIngest.read(kept, format: .vtt, encoding: .utf8, sourceID: folder, location: path).cues

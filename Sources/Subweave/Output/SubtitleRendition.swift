@@ -36,8 +36,9 @@ package struct SubtitleRendition: Sendable {
     package let appending: PublishedRendition?
     /// AES-128 under the title's key, or nil for clear segments.
     package let encryption: SubtitleEncryption?
-    /// WebVTT text files, or IMSC1 in fragmented MP4.
-    package let format: SubtitleTextFormat
+    /// WebVTT text files or IMSC1 in fragmented MP4, and the segments' names.
+    package let naming: SegmentNaming
+    package var format: SubtitleTextFormat { naming.format }
     /// Cues that start in segments already published and are not in them: they go into the
     /// first new segment.
     package private(set) var lateCues = 0
@@ -48,11 +49,11 @@ package struct SubtitleRendition: Sendable {
         folder: String, cues: [Cue], headerBlocks: [String], timeline: ProgrammeTimeline, record: RenditionRecord? = nil,
         writable alreadyWritable: Bool = false,
         keptCues: [Cue]? = nil, appending: PublishedRendition? = nil, encryption: SubtitleEncryption? = nil,
-        format: SubtitleTextFormat = .webVTT
+        naming: SegmentNaming = .standard
     ) {
         self.keptCues = keptCues
         self.encryption = encryption
-        self.format = format
+        self.naming = naming
         self.appending = appending
         self.folder = folder
         let writable = alreadyWritable ? cues : SegmentCues.writable(cues)
@@ -76,8 +77,8 @@ package struct SubtitleRendition: Sendable {
         self.mappings = mappings
         self.record = record
         let playlistText = SubtitlePlaylistWriter.text(
-            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count, format: format),
-            keyTag: encryption?.tag, map: format == .imsc1 ? RenditionLayout.initializationName : nil)
+            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count, naming: naming),
+            keyTag: encryption?.tag, map: naming.format == .imsc1 ? RenditionLayout.initializationName : nil)
         self.playlistText = playlistText
         var hash = Self.hash(
             cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings)
@@ -88,7 +89,8 @@ package struct SubtitleRendition: Sendable {
         if let record { hash.add(record.json) }
         encryption?.add(to: &hash)
         // WebVTT generations hash as they always have; another format adds its name.
-        if format != .webVTT { hash.add("format \(format.rawValue)\u{0}\(IMSCWriter.profile)") }
+        if naming.format != .webVTT { hash.add("format \(naming.format.rawValue)\u{0}\(IMSCWriter.profile)") }
+        if naming.template != .standard { hash.add("segment names \(naming.template.text)\u{0}") }
         self.generation = appending?.generation ?? hash.hex(12)
     }
 
@@ -122,14 +124,14 @@ package struct SubtitleRendition: Sendable {
     package var generationFolder: String { "\(folder)/\(generation)" }
 
     /// The segment file names, in order.
-    package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count, format: format) }
+    package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count, naming: naming) }
 
     /// Every file the generation holds, relative to the master, in the order ``eachFile(_:)`` makes them.
     package var paths: [String] { written.paths }
 
     /// The files the generation holds, as a report keeps them.
     var written: PackageReport.Track.FilesWritten {
-        .generation(folder: folder, generation: generation, segments: timeline.playlist.segments.count, record: record != nil, format: format)
+        .generation(folder: folder, generation: generation, segments: timeline.playlist.segments.count, record: record != nil, naming: naming)
     }
 
     /// Makes every file of the rendition, one at a time, handing each (its name in the

@@ -39,13 +39,13 @@ extension Presentation {
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
-        let published = output == masterURL ? publishedRenditions(format: settings.textFormat, encrypted: encryption != nil) : [:]
+        let published = output == masterURL ? publishedRenditions(naming: settings.naming, encrypted: encryption != nil) : [:]
         let made = try await makeTrackRenditions(
-            request.tracks, stager: stager, published: published, encryption: encryption, format: settings.textFormat)
+            request.tracks, stager: stager, published: published, encryption: encryption, naming: settings.naming)
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         planner.encryption = encryption
-        planner.format = settings.textFormat
+        planner.naming = settings.naming
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         planner.add(captions, placement: settings.captionPlacement, makesRendition: settings.makesRendition(of:))
         var warnings = self.warnings + captionWarnings + syncWarnings
@@ -241,7 +241,7 @@ extension Presentation {
     /// is written to staging at once and its cues are let go.
     private func makeTrackRenditions(
         _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition], encryption: SubtitleEncryption?,
-        format: SubtitleTextFormat
+        naming: SegmentNaming
     ) async throws(SubweaveError) -> [MadeTrack] {
         let timeline = self.timeline
         let compared = RenditionRules.forcedCoverageTracks(tracks)
@@ -253,7 +253,7 @@ extension Presentation {
             let track = try Self.languageFromFile(track, ingested)
             let made = RenditionPlanner.rendition(
                 for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)], encryption: encryption,
-                format: format)
+                naming: naming)
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
                 files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }
@@ -386,13 +386,13 @@ extension Presentation {
 
     /// The renditions of an open programme an earlier run published that a run appends to (their
     /// playlists have no `EXT-X-ENDLIST`), by folder.
-    func publishedRenditions(format: SubtitleTextFormat, encrypted: Bool) -> [String: PublishedRendition] {
+    func publishedRenditions(naming: SegmentNaming, encrypted: Bool) -> [String: PublishedRendition] {
         guard masterURL.isFileURL else { return [:] }
         let root = masterURL.deletingLastPathComponent().path
         var result: [String: PublishedRendition] = [:]
         for (folder, generation) in Self.managedGenerations(master, includingLegacy: false) {
             if let published = PublishedRendition.read(
-                folder: folder, generation: generation, root: root, reference: timeline.playlist, format: format, encrypted: encrypted)
+                folder: folder, generation: generation, root: root, reference: timeline.playlist, naming: naming, encrypted: encrypted)
             {
                 result[folder] = published
             }

@@ -25,8 +25,8 @@ package struct RenditionPlanner {
     let published: [String: PublishedRendition]
     /// How every rendition's segments are encrypted (nil: clear).
     var encryption: SubtitleEncryption?
-    /// The format every rendition is written in.
-    var format = SubtitleTextFormat.webVTT
+    /// The format every rendition is written in, and its segments' names.
+    var naming = SegmentNaming.standard
 
     init(timeline: ProgrammeTimeline, published: [String: PublishedRendition] = [:]) {
         self.timeline = timeline
@@ -44,7 +44,7 @@ package struct RenditionPlanner {
     /// are made in parallel).
     static func rendition(
         for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil,
-        encryption: SubtitleEncryption? = nil, format: SubtitleTextFormat = .webVTT
+        encryption: SubtitleEncryption? = nil, naming: SegmentNaming = .standard
     ) -> TrackRendition {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
@@ -63,7 +63,7 @@ package struct RenditionPlanner {
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: track.identity), cues: writable,
             headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending,
-            encryption: encryption, format: format)
+            encryption: encryption, naming: naming)
         let declaration = NewSubtitleRendition(
             identity: track.identity.description, name: track.label, language: track.language,
             forced: track.isForced, characteristics: track.characteristics, prefersDefault: track.isDefault,
@@ -140,7 +140,7 @@ package struct RenditionPlanner {
         record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: folder, cues: writable, headerBlocks: kept.headerBlocks, timeline: timeline, record: record, writable: true,
-            keptCues: outside ? kept.cues : nil, appending: published[folder], encryption: encryption, format: format)
+            keptCues: outside ? kept.cues : nil, appending: published[folder], encryption: encryption, naming: naming)
         var warnings: [String] = Self.appendNotes(rendition)
         if let first = kept.cues.first(where: { $0.start >= timeline.duration }) {
             let count = kept.cues.count - writable.count
@@ -167,7 +167,7 @@ package struct RenditionPlanner {
         record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
             folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record,
-            writable: true, encryption: encryption, format: format)
+            writable: true, encryption: encryption, naming: naming)
         append(
             rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,
             warnings: ["cue times read as \(retimed.reading) time (the segments had no X-TIMESTAMP-MAP); the original files were left in place"])
@@ -229,7 +229,7 @@ package struct RenditionPlanner {
             let folder = RenditionLayout.folder(for: identity)
             let rendition = SubtitleRendition(
                 folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder],
-                encryption: encryption, format: format)
+                encryption: encryption, naming: naming)
             append(
                 rendition, record: record, encoding: nil, action: "added",
                 origin: service.service.isTeletext ? "teletext page \(service.service.rawValue)" : "in-band \(service.service.rawValue)", replacesLine: nil,

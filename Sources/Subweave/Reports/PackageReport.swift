@@ -48,13 +48,13 @@ public struct PackageReport: Sendable, Codable, Equatable {
         enum FilesWritten: Sendable, Equatable {
             case listed([String])
             /// Every file of a generation (``RenditionLayout/paths(folder:generation:segments:record:)``).
-            case generation(folder: String, generation: String, segments: Int, record: Bool, format: SubtitleTextFormat)
+            case generation(folder: String, generation: String, segments: Int, record: Bool, naming: SegmentNaming)
 
             var paths: [String] {
                 switch self {
                 case .listed(let paths): return paths
-                case .generation(let folder, let generation, let segments, let record, let format):
-                    return RenditionLayout.paths(folder: folder, generation: generation, segments: segments, record: record, format: format)
+                case .generation(let folder, let generation, let segments, let record, let naming):
+                    return RenditionLayout.paths(folder: folder, generation: generation, segments: segments, record: record, naming: naming)
                 }
             }
         }

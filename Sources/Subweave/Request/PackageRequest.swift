@@ -41,6 +41,8 @@ public struct PackageRequest: Sendable {
     /// The format renditions are written in; nil leaves what was said earlier (WebVTT when
     /// nothing was).
     public var textFormat: SubtitleTextFormat?
+    /// How segment files are named (``SegmentNameTemplate``); nil leaves what was said earlier.
+    public var segmentNames: SegmentNameTemplate?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
     /// Renditions go beside it; its relative URIs are rewritten to resolve from there.

@@ -10,6 +10,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case subtitleGroup = "PackageRequest.subtitleGroup"
     case encryptSubtitles = "PackageRequest.encryptSubtitles"
     case textFormat = "PackageRequest.textFormat"
+    case segmentNames = "PackageRequest.segmentNames"
     case closedCaptionsNone = "ClosedCaptionsRequest.none"
     case closedCaptionsInBand = "ClosedCaptionsRequest.inBand"
     case strict = "PackageRequest.strict"

@@ -1,0 +1,78 @@
+import Foundation
+import Timebase
+
+/// How a rendition's segment files are named: a template with `{n}` where the segment's number
+/// goes (five digits or more, zero-padded), the format's extension added (`.vtt`, `.m4s`).
+///
+/// The default, `{n}`, gives `00000.vtt`, `00001.vtt`, …; `seg-{n}` gives `seg-00000.vtt`. A
+/// template holds `{n}` exactly once and otherwise letters, digits, `.`, `_` and `-` (a file name
+/// every web server serves as is, never a path); it may not begin with a dot. Since the number
+/// differs, no two segments of a rendition can share a name, and no segment can be named as the
+/// files beside them (`index.m3u8`, `init.mp4`, `cues.vtt`, `rendition.json`).
+public struct SegmentNameTemplate: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The template as written.
+    public let text: String
+
+    /// `{n}`: the number alone.
+    public static let standard = SegmentNameTemplate(checked: "{n}")
+
+    private init(checked text: String) { self.text = text }
+
+    /// The template `text`, or nil when ``problem(_:)`` finds one.
+    public init?(_ text: String) {
+        guard Self.problem(text) == nil else { return nil }
+        self.text = text
+    }
+
+    /// What is wrong with `text` as a template, or nil.
+    public static func problem(_ text: String) -> String? {
+        let parts = text.components(separatedBy: "{n}")
+        guard parts.count == 2 else { return "it must hold {n} (where the segment's number goes) exactly once" }
+        if text.hasPrefix(".") { return "it may not begin with a dot (a hidden file)" }
+        let rest = parts.joined()
+        if let bad = rest.unicodeScalars.first(where: {
+            !($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)))
+        }) {
+            return "it holds \(LabelText.describe(bad)); a segment name is letters, digits, '.', '_' and '-' around {n}"
+        }
+        if text.utf8.count > 100 { return "it is longer than 100 bytes" }
+        return nil
+    }
+
+    /// Segment `number`'s name: the number at least `digits` digits, then `.extension`.
+    public func name(_ number: Int, digits: Int, extension ext: String) -> String {
+        text.replacingOccurrences(of: "{n}", with: String(number).zeroPadded(to: digits)) + "." + ext
+    }
+
+    public var description: String { text }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard Self.problem(text) == nil else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a segment name template: \(text)"))
+        }
+        self.text = text
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+/// How a rendition's files are named and made: its format and its segment names.
+public struct SegmentNaming: Sendable, Hashable {
+    public var format: SubtitleTextFormat
+    public var template: SegmentNameTemplate
+
+    public init(format: SubtitleTextFormat = .webVTT, template: SegmentNameTemplate = .standard) {
+        self.format = format
+        self.template = template
+    }
+
+    /// WebVTT, `00000.vtt`…: what Subweave has always written.
+    public static let standard = SegmentNaming()
+
+    /// The segments' extension.
+    var fileExtension: String { format == .imsc1 ? "m4s" : "vtt" }
+}
