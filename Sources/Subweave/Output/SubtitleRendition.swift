@@ -156,7 +156,11 @@ package struct SubtitleRendition: Sendable {
             let offset = mapping?.offset ?? .zero
             out.bytes.removeAll(keepingCapacity: true)
             if format == .imsc1 {
-                out.bytes = imscFragment(index, cueIndices: cueIndices, offset: offset)
+                // The media timeline itself (TTML times are absolute there): without the shift a
+                // WebVTT map may add for a cue before media time 0, which TTML clamps to 0 instead.
+                let media = sequence >= 0 ? timeline.sequences[sequence] : nil
+                let mediaOffset = media.map { MediaTime(ticks: $0.media.start) - $0.playlistStart } ?? offset
+                out.bytes = imscFragment(index, cueIndices: cueIndices, offset: mediaOffset)
             } else {
                 Self.header(&out, map: mapping?.map, headerBlocks: headerBlocks)
                 for c in cueIndices {
