@@ -73,6 +73,52 @@ struct IMSCRenditionCommandTests {
         #expect(try BuiltTool.run(["validate", master]).status == 0)
     }
 
+    /// A cue across a discontinuity into a sequence that starts near media time 0.
+    ///
+    /// A WebVTT map shifts that sequence (players cancel it with LOCAL); TTML's absolute times must
+    /// not take the shift. Each sequence shows its own part of the cue: the second from its first frame.
+    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is missing"))
+    func aCueBeforeMediaTimeZeroIsNotShifted() throws {
+        let site = try Fixtures.copy("media/fmp4")
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-MEDIA-SEQUENCE:0
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:4.004000,
+            seg_000.m4s
+            #EXTINF:4.004000,
+            seg_001.m4s
+            #EXT-X-DISCONTINUITY
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:4.004000,
+            seg_000.m4s
+            #EXT-X-ENDLIST
+
+            """
+        try playlist.write(toFile: site + "/prog.m3u8", atomically: true, encoding: .utf8)
+        try "1\n00:00:07,500 --> 00:00:09,000\nAcross the discontinuity\n".write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let outcome = try BuiltTool.run(["package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--text-format", "imsc1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let master = try String(contentsOfFile: site + "/master.m3u8", encoding: .utf8)
+        let uri = try #require(master.split(separator: "\"").first { $0.hasPrefix("subtitles/en-en/") })
+        let generation = site + "/" + uri.replacingOccurrences(of: "/index.m3u8", with: "")
+        let fragment = try [UInt8](Data(contentsOf: URL(fileURLWithPath: generation + "/00002.m4s")))
+        let text = String(decoding: fragment, as: UTF8.self)
+        // The second sequence's first frame, on the 90 kHz clock (its tfdt starts at 0).
+        let base = try Tools.firstFrame(segment: site + "/seg_000.m4s", initialization: site + "/init.mp4")
+        let endMilliseconds = Int((Double(base) / 90 + (9.0 - 8.008) * 1000).rounded())
+        let end = String(format: "00:00:%02d.%03d", endMilliseconds / 1000, endMilliseconds % 1000)
+        let begin = String(format: "00:00:00.%03d", Int((Double(base) / 90).rounded()))
+        #expect(text.contains("begin=\"\(begin)\" end=\"\(end)\""), "expected \(begin)-\(end) (first frame \(base)): \(text)")
+        // The first sequence's part ends at the discontinuity (8.008 s on the first frame's clock).
+        let before = String(decoding: try Data(contentsOf: URL(fileURLWithPath: generation + "/00001.m4s")), as: UTF8.self)
+        #expect(before.contains("end=\"00:00:08.\(String(format: "%03d", (Int((Double(base) / 90).rounded()) + 8)))\""), "\(before)")
+        #expect(try BuiltTool.run(["validate", site + "/master.m3u8"]).status == 0)
+    }
+
     @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is missing"))
     func ffprobeReadsTheTrackAndItsSamplesOnTheVideosTimeline() throws {
         let (dir, generation) = try Self.packaged()

@@ -201,9 +201,23 @@ package struct SubtitleRendition: Sendable {
 
     /// Segment `index` as an IMSC1 fragment: its cues on the media timeline (programme time plus
     /// `offset`, as a WebVTT segment's map puts them), `tfdt` the segment's start there.
+    ///
+    /// A cue is cut to the discontinuity sequence of the segment: each sequence has its own media
+    /// timeline, and a player places a TTML time on the sequence of the fragment that carries it,
+    /// so a cue across a discontinuity is shown by each sequence for its own part (whole, it would
+    /// show twice, or before the second sequence's media time 0, which TTML cannot write).
     func imscFragment(_ index: Int, cueIndices: [Int], offset: MediaTime) -> [UInt8] {
         let segment = timeline.playlist.segments[index]
-        let items = cueIndices.map { (cue: cues[$0], begin: cues[$0].start + offset, end: cues[$0].end + offset) }
+        var range = MediaTime.zero..<MediaTime.indefinite
+        if !timeline.sequences.isEmpty {
+            let sequence = timeline.sequenceIndex(forSegment: index)
+            let next = timeline.sequences.indices.contains(sequence + 1) ? timeline.sequences[sequence + 1].playlistStart : .indefinite
+            range = timeline.sequences[sequence].playlistStart..<max(next, timeline.sequences[sequence].playlistStart)
+        }
+        let items = cueIndices.compactMap { i -> (cue: Cue, begin: MediaTime, end: MediaTime)? in
+            let begin = max(cues[i].start, range.lowerBound), end = min(cues[i].end, range.upperBound)
+            return begin < end ? (cues[i], begin + offset, end + offset) : nil
+        }
         let document = IMSCWriter.document(items, language: record?.language ?? "und")
         let start = segment.start + offset
         return IMSCTrackWriter.fragment(
