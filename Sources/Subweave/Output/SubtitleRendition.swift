@@ -230,7 +230,7 @@ package struct SubtitleRendition: Sendable {
         guard format == .imsc1 else { return [] }
         var dropped: Set<String> = []
         for cue in cues {
-            dropped.formUnion(IMSCWriter.document([(cue, cue.start, cue.end)], language: "und").dropped)
+            dropped.formUnion(IMSCWriter.dropped(cue))
             if dropped.count > 8 { break }
         }
         return dropped

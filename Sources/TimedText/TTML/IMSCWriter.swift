@@ -1,3 +1,4 @@
+import Foundation
 import Timebase
 
 /// Writes cues as an IMSC1 Text Profile document (TTML, W3C IMSC 1.0.1): one sample of an IMSC1
@@ -51,6 +52,14 @@ package enum IMSCWriter {
         for attributes in regionOrder { out += "<region xml:id=\"\(regions[attributes] ?? "")\" \(attributes)/>\n" }
         out += "</layout>\n</head>\n<body>\n<div>\n" + body + "</div>\n</body>\n</tt>\n"
         return Document(bytes: Array(out.utf8), dropped: dropped)
+    }
+
+    /// What a document of `cue` would drop (``Document/dropped``), without writing one.
+    package static func dropped(_ cue: Cue) -> Set<String> {
+        var dropped: Set<String> = []
+        _ = spans(cue.text, dropped: &dropped)
+        if let note = region(cue.settings).1 { dropped.insert(note) }
+        return dropped
     }
 
     /// `hh:mm:ss.fff` (clock time, milliseconds): what every TTML reader reads.
@@ -189,19 +198,8 @@ package enum IMSCWriter {
         return out
     }
 
-    /// `text` with the characters XML gives meaning to escaped.
+    /// `text` with the characters XML gives meaning to escaped (an attribute value's quote too).
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        CueText.escaped(text).replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
