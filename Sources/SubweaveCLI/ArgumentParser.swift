@@ -141,6 +141,9 @@ enum CommandRules {
         if let text = parsed.value(Option.segmentNames), let what = SegmentNameTemplate.problem(text) {
             throw fail("--segment-names \"\(LabelText.excerpt(text))\" cannot name segments: \(what)")
         }
+        if let text = parsed.value(Option.renditionFolder), let what = RenditionFolderTemplate.problem(text) {
+            throw fail("--rendition-folder \"\(LabelText.excerpt(text))\" cannot name rendition folders: \(what)")
+        }
         if let text = parsed.value(Option.subtitleGroup), let what = GroupConflict.unusable(text) {
             throw fail("--subtitle-group \"\(LabelText.excerpt(text))\" cannot be a GROUP-ID: \(what)")
         }

@@ -172,7 +172,7 @@ enum CommandTable {
                 Option.retimeExisting,
                 Option.allowEmpty,
             ].grouped("EARLIER RUNS AND EMPTY TRACKS")
-            + [Option.textFormat, Option.subtitleGroup, Option.segmentNames, Option.encryptSubtitles].grouped("LAYOUT")
+            + [Option.textFormat, Option.subtitleGroup, Option.renditionFolder, Option.segmentNames, Option.encryptSubtitles].grouped("LAYOUT")
             + [
                 Option.follow,
                 Option.poll,

@@ -71,6 +71,10 @@ enum Option {
     static let segmentNames = OptionSpec(
         name: "--segment-names", value: "TEMPLATE",
         help: "name segment files by this template, {n} where the number goes (seg-{n} gives seg-00000.vtt; default {n}; kept for later commands)")
+    static let renditionFolder = OptionSpec(
+        name: "--rendition-folder", value: "TEMPLATE",
+        help:
+            "put each side-loaded track's rendition in this folder, {id} and {language} filled in (default subtitles/{id}-{language}; kept for later commands)")
     static let encryptSubtitles = OptionSpec(
         name: "--encrypt-subtitles", value: "KEYFILE",
         help:

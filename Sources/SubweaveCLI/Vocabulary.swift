@@ -10,6 +10,7 @@ enum Vocabulary {
     static let options: [Setting: String] = [
         .output: "--output FILE", .allowEmpty: "--allow-empty", .preferredLanguage: "--preferred-language",
         .subtitleGroup: "--subtitle-group", .encryptSubtitles: "--encrypt-subtitles", .textFormat: "--text-format", .segmentNames: "--segment-names",
+        .renditionFolder: "--rendition-folder",
         .closedCaptionsNone: "--closed-captions none", .closedCaptionsInBand: "--closed-captions in-band", .strict: "--strict",
         .replace: "--replace", .retimeExisting: "--retime-existing", .forceRemoval: "--force", .removals: "subweave remove",
         .playlistLimit: "--limit playlist=SIZE", .subtitleLimit: "--limit subtitle=SIZE", .segmentLimit: "--limit segment=SIZE",

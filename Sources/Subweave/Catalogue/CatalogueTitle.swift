@@ -77,7 +77,8 @@ public enum Catalogue {
             throw fail("not a JSON object (one title per line, such as {\"master\": \"t1/master.m3u8\", \"tracks\": [...]})")
         }
         let known: Set<String> = [
-            "id", "master", "tracks", "preferred_language", "subtitle_group", "text_format", "segment_names", "captions", "closed_captions", "caption_services",
+            "id", "master", "tracks", "preferred_language", "subtitle_group", "text_format", "segment_names", "rendition_folder", "captions", "closed_captions",
+            "caption_services",
             "caption_language", "replace",
             "allow_empty", "strict", "output",
         ]
@@ -117,6 +118,12 @@ public enum Catalogue {
         if let text = object["text_format"] as? String {
             guard let format = SubtitleTextFormat(label: text) else { throw fail("text_format must be webvtt or imsc1") }
             request.textFormat = format
+        }
+        if let text = object["rendition_folder"] as? String {
+            if let what = RenditionFolderTemplate.problem(text) {
+                throw fail("rendition_folder \"\(LabelText.excerpt(text))\" cannot name rendition folders: \(what)")
+            }
+            request.renditionFolder = RenditionFolderTemplate(text)
         }
         if let text = object["segment_names"] as? String {
             if let what = SegmentNameTemplate.problem(text) { throw fail("segment_names \"\(LabelText.excerpt(text))\" cannot name segments: \(what)") }

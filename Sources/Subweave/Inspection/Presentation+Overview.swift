@@ -16,7 +16,8 @@ extension Presentation {
             activity.stretches.map { MediaTime(milliseconds: Int64($0.lowerBound * 10))..<MediaTime(milliseconds: Int64($0.upperBound * 10)) }
         }
         var lanes: [ProgrammeOverview.Lane] = []
-        for existing in await ExistingRendition.read(self) {
+        let templates = ((try? TitleIntent.recorded(for: masterURL, loader: loader)) ?? nil)?.folderTemplates ?? [.standard]
+        for existing in await ExistingRendition.read(self, templates: templates) {
             let rendition = existing.rendition
             var cues: [Cue]?
             var note: String?

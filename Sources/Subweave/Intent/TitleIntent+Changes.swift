@@ -20,6 +20,9 @@ struct EffectiveSettings: Sendable, Equatable {
     /// How segment files are named.
     var segmentNames = SegmentNameTemplate.standard
 
+    /// Where side-loaded tracks' rendition folders go.
+    var renditionFolder = RenditionFolderTemplate.standard
+
     /// The format and segment names together, as the writers take them.
     var naming: SegmentNaming { SegmentNaming(format: textFormat, template: segmentNames) }
 
@@ -44,7 +47,14 @@ extension TitleIntent {
             captionServices: services, subtitleGroup: subtitleGroup,
             subtitleKeyFile: encryptSubtitles == "none" ? nil : encryptSubtitles,
             textFormat: textFormat.flatMap(SubtitleTextFormat.init(label:)) ?? .webVTT,
-            segmentNames: segmentNames.flatMap(SegmentNameTemplate.init) ?? .standard)
+            segmentNames: segmentNames.flatMap(SegmentNameTemplate.init) ?? .standard,
+            renditionFolder: renditionFolder.flatMap(RenditionFolderTemplate.init) ?? .standard)
+    }
+
+    /// Every folder template the title's renditions may be in: the default, the one said, and
+    /// those said before it (whose renditions a later run replaces or retires).
+    var folderTemplates: [RenditionFolderTemplate] {
+        ([RenditionFolderTemplate.standard] + ([renditionFolder].compactMap { $0 } + (earlierRenditionFolders ?? [])).compactMap(RenditionFolderTemplate.init))
     }
 
     /// Takes in what `request` says of the title's settings (a setting it leaves nil is not
@@ -63,6 +73,11 @@ extension TitleIntent {
         set(request.subtitleGroup, &subtitleGroup, "subtitle group (\(Setting.subtitleGroup))", shown)
         set(request.textFormat?.rawValue, &textFormat, "subtitle format (\(Setting.textFormat))", shown)
         set(request.segmentNames?.text, &segmentNames, "segment names (\(Setting.segmentNames))", shown)
+        let earlierFolder = renditionFolder
+        set(request.renditionFolder?.text, &renditionFolder, "rendition folders (\(Setting.renditionFolder))", shown)
+        if let earlierFolder, earlierFolder != renditionFolder, !(earlierRenditionFolders ?? []).contains(earlierFolder) {
+            earlierRenditionFolders = (earlierRenditionFolders ?? []) + [earlierFolder]
+        }
         set(request.encryptSubtitles, &encryptSubtitles, "subtitle encryption key (\(Setting.encryptSubtitles))", shown)
         set(request.closedCaptions?.rawValue, &closedCaptions, "CLOSED-CAPTIONS", shown)
         set(request.captions?.rawValue, &captions, "captions", shown)

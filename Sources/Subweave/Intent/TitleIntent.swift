@@ -30,6 +30,11 @@ public struct TitleIntent: Sendable, Equatable, Codable {
     public var textFormat: String?
     /// The segment name template (``SegmentNameTemplate``).
     public var segmentNames: String?
+    /// The rendition folder template (``RenditionFolderTemplate``).
+    public var renditionFolder: String?
+    /// Folder templates the title used before this one: their renditions are still recognised,
+    /// replaced and retired.
+    public var earlierRenditionFolders: [String]?
     /// `auto`, `none` or `in-band` (``ClosedCaptionsRequest``).
     public var closedCaptions: String?
     /// `auto` or `off` (``CaptionMode``).
@@ -110,7 +115,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case schema, tracks, preferredLanguage = "preferred_language", subtitleGroup = "subtitle_group", encryptSubtitles = "encrypt_subtitles",
-            textFormat = "text_format", segmentNames = "segment_names",
+            textFormat = "text_format", segmentNames = "segment_names", renditionFolder = "rendition_folder",
+            earlierRenditionFolders = "earlier_rendition_folders",
             closedCaptions = "closed_captions", captions
         case captionPlacement = "caption_placement", captionLanguage = "caption_language", captionServices = "caption_services"
         case originalClosedCaptions = "original_closed_captions"
@@ -131,6 +137,8 @@ public struct TitleIntent: Sendable, Equatable, Codable {
         encryptSubtitles = try c.decodeIfPresent(String.self, forKey: .encryptSubtitles)
         textFormat = try c.decodeIfPresent(String.self, forKey: .textFormat)
         segmentNames = try c.decodeIfPresent(String.self, forKey: .segmentNames)
+        renditionFolder = try c.decodeIfPresent(String.self, forKey: .renditionFolder)
+        earlierRenditionFolders = try c.decodeIfPresent([String].self, forKey: .earlierRenditionFolders)
         closedCaptions = try c.decodeIfPresent(String.self, forKey: .closedCaptions)
         captions = try c.decodeIfPresent(String.self, forKey: .captions)
         captionPlacement = try c.decodeIfPresent(Bool.self, forKey: .captionPlacement)

@@ -26,19 +26,21 @@ package enum RenditionLayout {
     /// longer than a viewing session (players never reload the master).
     package static let defaultRetireAfter: Double = 86_400
 
-    /// The folder of a rendition, relative to the master: `subtitles/<slug>-<language>` (every
-    /// character of the source ID outside `A-Z a-z 0-9 . _ -` replaced by `_`), `captions/cc1`,
-    /// `captions/service1` or `captions/teletext-888`.
-    package static func folder(for identity: RenditionIdentity) -> String {
+    /// The folder of a rendition, relative to the master: a side-loaded track's as `template`
+    /// says (`subtitles/<slug>-<language>` by default, every character of the source ID outside
+    /// `A-Z a-z 0-9 . _ -` replaced by `_`), `captions/cc1`, `captions/service1` or
+    /// `captions/teletext-888`.
+    package static func folder(for identity: RenditionIdentity, template: RenditionFolderTemplate = .standard) -> String {
         switch identity {
-        case .external(let id, let language): return "\(subtitlesRoot)/\(slug(id))-\(language)"
+        case .external(let id, let language): return template.folder(id: slug(id), language: language.description)
         case .inBand(let service): return "\(captionsRoot)/\(service.isTeletext ? "teletext-" : "")\(service.rawValue.lowercased())"
         }
     }
 
-    /// The length in bytes of the folder name a side-loaded track gets (file systems allow 255).
-    package static func folderNameLength(sourceID: String, language: LanguageTag) -> Int {
-        slug(sourceID).utf8.count + 1 + language.description.utf8.count
+    /// The length in bytes of the longest folder name a side-loaded track gets (file systems
+    /// allow 255).
+    package static func folderNameLength(sourceID: String, language: LanguageTag, template: RenditionFolderTemplate = .standard) -> Int {
+        template.folder(id: slug(sourceID), language: language.description).split(separator: "/").map(\.utf8.count).max() ?? 0
     }
 
     /// The URI a master names for `generation` of the rendition in `folder`.
@@ -89,16 +91,22 @@ package enum RenditionLayout {
         return !stem.isEmpty && stem.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
-    /// Where a URI of a master points, when it is a rendition Subweave manages: its folder and
-    /// generation (nil for the layout before generations, `subtitles/<x>/index.m3u8`).
-    package static func recognise(_ uri: String) -> (folder: String, generation: String?)? {
+    /// Where a URI of a master points, when it is a rendition Subweave manages.
+    ///
+    /// Its folder and generation (nil for the layout before generations,
+    /// `subtitles/<x>/index.m3u8`). A folder made by one of `templates` (the title's, ``RenditionFolderTemplate``) is recognised with
+    /// its generation, as the default layout's are.
+    package static func recognise(_ uri: String, templates: [RenditionFolderTemplate] = []) -> (folder: String, generation: String?)? {
         let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.last.map(String.init) == playlistName, parts.count == 3 || parts.count == 4,
-            parts[0] == subtitlesRoot || parts[0] == captionsRoot, !parts[1].isEmpty, !parts[1].hasPrefix(".")
-        else { return nil }
-        let folder = "\(parts[0])/\(parts[1])"
-        if parts.count == 3 { return parts[0] == subtitlesRoot ? (folder, nil) : nil }
-        return isGeneration(parts[2]) ? (folder, String(parts[2])) : nil
+        guard parts.last.map(String.init) == playlistName else { return nil }
+        if parts.count == 3 || parts.count == 4, parts[0] == subtitlesRoot || parts[0] == captionsRoot, !parts[1].isEmpty, !parts[1].hasPrefix(".") {
+            let folder = "\(parts[0])/\(parts[1])"
+            if parts.count == 3 { return parts[0] == subtitlesRoot ? (folder, nil) : nil }
+            return isGeneration(parts[2]) ? (folder, String(parts[2])) : nil
+        }
+        guard parts.count >= 3, isGeneration(parts[parts.count - 2]) else { return nil }
+        let folder = parts.dropLast(2).joined(separator: "/")
+        return templates.contains { $0 != .standard && $0.matches(folder) } ? (folder, String(parts[parts.count - 2])) : nil
     }
 
     /// The folder-safe form of a source ID.

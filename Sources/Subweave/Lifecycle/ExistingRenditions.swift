@@ -38,11 +38,12 @@ struct ExistingRendition: Sendable {
         return "\"\(rendition.name ?? "")\" (\(rendition.language ?? "no language"), line \(line) of \(master.source))"
     }
 
-    /// Reads the text renditions of `presentation`'s master and the records of the managed ones.
-    static func read(_ presentation: Presentation) async -> [ExistingRendition] {
+    /// Reads the text renditions of `presentation`'s master and the records of the managed ones
+    /// (in the default layout, or in a folder one of `templates` makes).
+    static func read(_ presentation: Presentation, templates: [RenditionFolderTemplate]) async -> [ExistingRendition] {
         var result: [ExistingRendition] = []
         for rendition in presentation.master.renditions where rendition.type == .subtitles {
-            let place = rendition.uri.flatMap(RenditionLayout.recognise)
+            let place = rendition.uri.flatMap { RenditionLayout.recognise($0, templates: templates) }
             var record: RenditionRecord?
             let link = place.flatMap { place -> String? in
                 guard presentation.masterURL.isFileURL else { return nil }

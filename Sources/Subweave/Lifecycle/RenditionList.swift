@@ -44,9 +44,11 @@ public enum RenditionList {
         do { playlist = try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)) } catch { throw .playlist(error) }
         var listed: [ListedRendition] = []
         // In-band declarations Subweave wrote: the CLOSED-CAPTIONS group its record names.
-        let ownGroup = master.isFileURL ? (try? TitleIntent.recorded(for: master, loader: loader))??.declaredCaptionGroup : nil
+        let intent = master.isFileURL ? (try? TitleIntent.recorded(for: master, loader: loader)) ?? nil : nil
+        let ownGroup = intent?.declaredCaptionGroup
+        let templates = intent?.folderTemplates ?? [.standard]
         for rendition in playlist.renditions where rendition.type == .subtitles || rendition.type == .closedCaptions {
-            let place = rendition.uri.flatMap(RenditionLayout.recognise)
+            let place = rendition.uri.flatMap { RenditionLayout.recognise($0, templates: templates) }
             let declared = rendition.type == .closedCaptions && ownGroup != nil && rendition.groupID == ownGroup
             var record: RenditionRecord?
             if let place, let generation = place.generation,

@@ -81,7 +81,9 @@ extension LiveSession {
             forced: false, characteristics: .sdh, prefersDefault: false, ingestFormat: service.family, source: RenditionPlanner.source(service),
             cueCount: 0)
         state.captionRenditions[service.rawValue] = state.renditions.count
-        state.renditions.append(LiveRendition(folder: RenditionLayout.folder(for: identity), generation: hash.hex(12), record: record, headerBlocks: []))
+        state.renditions.append(
+            LiveRendition(
+                folder: RenditionLayout.folder(for: identity, template: settings.renditionFolder), generation: hash.hex(12), record: record, headerBlocks: []))
     }
 
     /// The cues of rendition `index` now: its track's source read again, or its caption service.
@@ -182,7 +184,8 @@ extension LiveSession {
         }
         var warnings: [PackageWarning] = []
         var rewritten = try presentation.rewriteMaster(
-            declarations, settings: settings, captions: foundCaptions(named: state.captionServices ?? []), ownCaptionGroup: intent.declaredCaptionGroup)
+            declarations, settings: settings, captions: foundCaptions(named: state.captionServices ?? []), ownCaptionGroup: intent.declaredCaptionGroup,
+            templates: intent.folderTemplates)
         warnings += rewritten.warnings
         rewritten = try presentation.rebase(
             rewritten, output: output, baseURL: request.baseURL, written: Set(declarations.map(\.uri)), &warnings)

@@ -84,7 +84,9 @@ struct LiveSession {
             presentation: presentation, request: request, output: output, reader: MediaReader(loader: loader), state: LiveState(), captions: nil)
         session.lockTimeout = lockTimeout
         session.masterOnDisk = output == master ? presentation.masterBytes : FileSystem.contents(output.path)
-        session.intent = try presentation.startingIntent(output: output, existing: await ExistingRendition.read(presentation))
+        let recorded = try TitleIntent.read(output: output, master: master, loader: loader)
+        let templates = (recorded?.folderTemplates ?? [.standard]) + [request.renditionFolder].compactMap { $0 }
+        session.intent = presentation.startingIntent(recorded: recorded, existing: await ExistingRendition.read(presentation, templates: templates))
         _ = session.intent.applySettings(of: request)
         if let kept = session.readState(), kept.renditions.allSatisfy({ presentation.master.playlist.text.contains($0.playlistPath) }), kept.masterWritten {
             session.state = kept
@@ -124,7 +126,8 @@ struct LiveSession {
             state.trackRenditions[identity] = state.renditions.count
             state.renditions.append(
                 LiveRendition(
-                    folder: RenditionLayout.folder(for: track.identity), generation: hash.hex(12), record: record, headerBlocks: ingested.headerBlocks))
+                    folder: RenditionLayout.folder(for: track.identity, template: settings.renditionFolder), generation: hash.hex(12), record: record,
+                    headerBlocks: ingested.headerBlocks))
         }
     }
 

@@ -129,7 +129,8 @@ package struct OutputWriter: Sendable {
             FileSystem.removeEmptyFolder(self.folder + "/" + folder)
         }
         // Folders of renditions removed by earlier runs, whose generations are still retiring.
-        for folder in retiringFolders(besides: managedFolders.union(removedFolders)) {
+        let templates = intent?.folderTemplates ?? [.standard]
+        for folder in retiringFolders(besides: managedFolders.union(removedFolders), templates: templates) {
             removeGenerations(in: folder, keeping: [], keepLegacy: true)
             FileSystem.removeEmptyFolder(self.folder + "/" + folder)
         }
@@ -283,7 +284,9 @@ package struct OutputWriter: Sendable {
                 // half-emptied folder under a generation name that a later run would reuse.
                 let trash = path + "/" + FileSystem.temporaryPrefix + "removing-\(name)"
                 if FileSystem.rename(path + "/" + name, to: trash) { FileSystem.removeTree(trash) }
-            } else if !keepLegacy && RenditionLayout.isLegacyFile(name) {
+            } else if !keepLegacy && RenditionLayout.isLegacyFile(name) && RenditionLayout.recognise(relative + "/" + RenditionLayout.playlistName) != nil {
+                // Only the default layout had files directly in a rendition's folder: another
+                // template's folder may hold what is not Subweave's.
                 _ = FileSystem.removeFile(path + "/" + name)
             }
         }
@@ -291,18 +294,25 @@ package struct OutputWriter: Sendable {
 
     /// Rendition folders outside `known` (renditions an earlier run removed) that still hold a
     /// retired generation.
-    private func retiringFolders(besides known: Set<String>) -> [String] {
-        var result: [String] = []
+    private func retiringFolders(besides known: Set<String>, templates: [RenditionFolderTemplate]) -> [String] {
+        var candidates: [String] = []
         for root in [RenditionLayout.subtitlesRoot, RenditionLayout.captionsRoot] where FileSystem.firstLink(root, below: folder) == nil {
-            for name in FileSystem.entries(of: folder + "/" + root) where !name.hasPrefix(".") && !known.contains(root + "/" + name) {
-                let relative = root + "/" + name
-                let path = folder + "/" + relative
-                let retiring = FileSystem.entries(of: path).contains {
-                    RenditionLayout.isGeneration(Substring($0))
-                        && FileSystem.exists(path + "/" + $0 + "/" + RenditionLayout.retiredMarkerName)
-                }
-                if retiring { result.append(relative) }
+            candidates += FileSystem.entries(of: folder + "/" + root).filter { !$0.hasPrefix(".") }.map { root + "/" + $0 }
+        }
+        // Folders of the title's other templates (the one said now, and earlier ones).
+        for template in templates where template != .standard {
+            candidates += template.folders { relative in
+                guard FileSystem.firstLink(relative, below: folder) == nil else { return [] }
+                return FileSystem.entries(of: relative.isEmpty ? folder : folder + "/" + relative)
             }
+        }
+        var result: [String] = []
+        for relative in Set(candidates).sorted() where !known.contains(relative) {
+            let path = folder + "/" + relative
+            let retiring = FileSystem.entries(of: path).contains {
+                RenditionLayout.isGeneration(Substring($0)) && FileSystem.exists(path + "/" + $0 + "/" + RenditionLayout.retiredMarkerName)
+            }
+            if retiring { result.append(relative) }
         }
         return result
     }

@@ -22,6 +22,8 @@ extension Presentation {
         var removal = try RemovalDecision.resolve(request.removals, force: request.forceRemoval, existing: existing, master: master, writing: writing)
         for e in existing where e.isManaged && !removal.lines.contains(e.rendition.lineIndex) {
             guard let place = e.place, !writing.contains(place.folder) else { continue }
+            // Written again in another folder (the folder template changed): it takes this line.
+            if let identity = e.identity, planner.moves(identity, replacing: e.rendition.lineIndex) { continue }
             if let reason = Self.unpublished(e, settings: settings, captions: captions) {
                 removal.remove(e, in: master, reason: reason)
                 warnings.append(PackageWarning(.captionRenditionRemoved, "\(e.identity ?? place.folder) was taken out: \(reason)"))
@@ -30,7 +32,7 @@ extension Presentation {
             } else if request.refreshExisting || output != masterURL {
                 // A master written elsewhere needs every rendition beside it: always refreshed.
                 if let kept = try await e.keptCues(self), let record = e.record {
-                    planner.refresh(record, kept, folder: place.folder)
+                    planner.refresh(record, kept, folder: place.folder, replacing: e.rendition.lineIndex)
                 } else {
                     warnings.append(
                         PackageWarning(

@@ -20,8 +20,11 @@ extension Presentation {
         let reader = self.reader
         let output = try writableOutput(request)
         // What earlier runs (and other tools) left, and what the operator said of the title.
-        let existing = await ExistingRendition.read(self)
-        var intent = try startingIntent(output: output, existing: existing)
+        let recorded = try TitleIntent.read(output: output, master: masterURL, loader: loader)
+        // Every folder template the title's renditions may be in: those said before, and this run's.
+        let templates = (recorded?.folderTemplates ?? [.standard]) + [request.renditionFolder].compactMap { $0 }
+        let existing = await ExistingRendition.read(self, templates: templates)
+        var intent = startingIntent(recorded: recorded, existing: existing)
         // A caption rendition or in-band declaration the operator takes out is a service no
         // longer to publish: said in the record, so that no later run brings it back.
         var (request, inBandRemoved) = Self.unpublishingRemovedCaptions(
@@ -39,13 +42,14 @@ extension Presentation {
         // Each track against the programme's speech, when asked: warned of, or retimed.
         let (syncWarnings, syncEntries) = try await checkSync(&request)
         // An open programme's renditions are appended to, under the URIs players already follow.
-        let published = output == masterURL ? publishedRenditions(naming: settings.naming, encrypted: encryption != nil) : [:]
+        let published = output == masterURL ? publishedRenditions(naming: settings.naming, encrypted: encryption != nil, templates: templates) : [:]
         let made = try await makeTrackRenditions(
-            request.tracks, stager: stager, published: published, encryption: encryption, naming: settings.naming)
+            request.tracks, stager: stager, published: published, encryption: encryption, naming: settings.naming, folders: settings.renditionFolder)
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         planner.encryption = encryption
         planner.naming = settings.naming
+        planner.folders = settings.renditionFolder
         for track in made { planner.add(track.rendition, track.declaration, track.report) }
         planner.add(captions, placement: settings.captionPlacement, makesRendition: settings.makesRendition(of:))
         var warnings = self.warnings + captionWarnings + syncWarnings
@@ -58,16 +62,17 @@ extension Presentation {
         let (trackChanges, dropped) = intent.applyTracks(request.tracks, removed: namedRemovals, replacing: request.replace)
         intentChanges += trackChanges
         warnings += dropped.map { PackageWarning(.intentDropped, "\($0) was given by an earlier run and is dropped by \(Setting.replace)") }
+        try checkFolders(planner, existing: existing, removal: removal, template: settings.renditionFolder)
         var rewritten = try rewriteMaster(
             planner: planner, removal: removal, settings: settings, captions: captions, intent: intent,
-            withdrawing: earlierFormat != settings.textFormat ? earlierFormat.codec : nil)
+            withdrawing: earlierFormat != settings.textFormat ? earlierFormat.codec : nil, templates: templates)
         // Nothing to add, take out or declare: a run with nothing to do is an error, not a rewrite.
         guard !planner.renditions.isEmpty || !removal.lines.isEmpty || !inBandRemoved.isEmpty || rewritten.captionGroup != nil else {
             throw .nothingToPackage(reference: MediaReader.display(reference.url), unpublishedCaptions: captions.services.map(\.service.rawValue))
         }
         warnings += Self.rewriteWarnings(rewritten, settings: settings, captions: captions, tracks: request.tracks, coverage: made.map(\.coverageCues))
         rewritten = try rebase(rewritten, output: output, baseURL: request.baseURL, written: Set(planner.renditions.map(\.playlistPath)), &warnings)
-        let previous = Self.managedGenerations(master, includingLegacy: true)
+        let previous = Self.managedGenerations(master, includingLegacy: true, templates: templates)
         let tracks = planner.reportsMarkingUnchanged(previous: previous)
         warnings += Self.languageChangeWarnings(request.tracks, existing: existing, removed: removal.lines)
         var report = self.report(output: output, rewritten: rewritten, tracks: tracks, captions: captions, warnings: warnings, sync: syncEntries)
@@ -76,7 +81,7 @@ extension Presentation {
         report.intent = intent
         report.intentChanges = intentChanges
         if request.strict { try Self.failOnWarnings(report) }
-        let named = Self.managedGenerations(rewritten.master, includingLegacy: false)
+        let named = Self.managedGenerations(rewritten.master, includingLegacy: false, templates: templates)
         return PackagePlan(
             masterURL: masterURL, masterBytes: masterBytes, output: output, master: rewritten.master.playlist,
             renditions: planner.renditions, report: report,
@@ -128,16 +133,18 @@ extension Presentation {
     /// declare says nothing).
     func rewriteMaster(
         planner: RenditionPlanner, removal: RemovalDecision, settings: EffectiveSettings, captions: ProgrammeCaptions, intent: TitleIntent,
-        withdrawing: String? = nil
+        withdrawing: String? = nil, templates: [RenditionFolderTemplate]
     ) throws(SubweaveError) -> MasterRewriter.Result {
-        var undoes = Self.removesEverything(master, planner: planner, removal: removal)
+        var undoes = Self.removesEverything(master, planner: planner, removal: removal, templates: templates)
         if undoes, intent.closedCaptions == ClosedCaptionsRequest.inBand.rawValue {
-            undoes = (try rewriteMaster(planner.declarations, removing: removal.lines, settings: settings, captions: captions)).captionGroup == nil
+            undoes =
+                (try rewriteMaster(planner.declarations, removing: removal.lines, settings: settings, captions: captions, templates: templates))
+                .captionGroup == nil
         }
         let restoring = undoes && intent.closedCaptions != ClosedCaptionsRequest.none.rawValue
         return try rewriteMaster(
             planner.declarations, removing: removal.lines, settings: settings, captions: captions, ownCaptionGroup: intent.declaredCaptionGroup,
-            restoring: restoring ? intent.originalClosedCaptions : nil, withdrawing: withdrawing)
+            restoring: restoring ? intent.originalClosedCaptions : nil, withdrawing: withdrawing, templates: templates)
     }
 
     /// `request` with `publish=no` for each caption service one of its removals names.
@@ -187,8 +194,8 @@ extension Presentation {
     /// earlier Subweave without records left in its renditions; a title Subweave has never
     /// touched also keeps its variants' CLOSED-CAPTIONS, to give them back when everything
     /// Subweave adds is taken out again.
-    func startingIntent(output: URL, existing: [ExistingRendition]) throws(SubweaveError) -> TitleIntent {
-        if let recorded = try TitleIntent.read(output: output, master: masterURL, loader: loader) { return recorded }
+    func startingIntent(recorded: TitleIntent?, existing: [ExistingRendition]) -> TitleIntent {
+        if let recorded { return recorded }
         var intent = TitleIntent.inferred(from: existing)
         if !existing.contains(where: \.isManaged) {
             intent.originalClosedCaptions = master.variants.map { $0.attributes["CLOSED-CAPTIONS"]?.rawValue }
@@ -198,11 +205,38 @@ extension Presentation {
 
     /// Whether the new master keeps nothing Subweave manages: no rendition written, and every
     /// managed one taken out.
-    static func removesEverything(_ master: MasterPlaylist, planner: RenditionPlanner, removal: RemovalDecision) -> Bool {
+    static func removesEverything(
+        _ master: MasterPlaylist, planner: RenditionPlanner, removal: RemovalDecision, templates: [RenditionFolderTemplate]
+    ) -> Bool {
         guard planner.renditions.isEmpty else { return false }
         return master.renditions.allSatisfy { rendition in
-            guard let uri = rendition.uri, RenditionLayout.recognise(uri) != nil else { return true }
+            guard let uri = rendition.uri, RenditionLayout.recognise(uri, templates: templates) != nil else { return true }
             return removal.lines.contains(rendition.lineIndex)
+        }
+    }
+
+    /// Every rendition the run writes has a folder of its own: none shares one with another
+    /// rendition written or kept (other than itself from an earlier run), and none lies inside
+    /// another's (removing one would remove the other's files).
+    func checkFolders(
+        _ planner: RenditionPlanner, existing: [ExistingRendition], removal: RemovalDecision, template: RenditionFolderTemplate
+    ) throws(SubweaveError) {
+        let written = planner.declarations.map { (folder: $0.folder, origin: $0.origin, kept: false) }
+        let writing = Set(planner.declarations.map(\.identity))
+        var kept: [(folder: String, origin: String, kept: Bool)] = []
+        for e in existing where !removal.lines.contains(e.rendition.lineIndex) {
+            guard let place = e.place, !(e.identity.map(writing.contains) ?? false) else { continue }
+            kept.append((place.folder, "the rendition \(e.describe(in: master))", true))
+        }
+        let all = written + kept
+        for (i, new) in written.enumerated() {
+            for (j, other) in all.enumerated() where j > i {
+                guard other.folder == new.folder || new.folder.hasPrefix(other.folder + "/") || other.folder.hasPrefix(new.folder + "/") else { continue }
+                throw .folderClash(
+                    FolderClash(
+                        folder: new.folder, writing: new.origin, other: other.origin, otherFolder: other.folder, otherIsKept: other.kept,
+                        template: template.text))
+            }
         }
     }
 
@@ -241,7 +275,7 @@ extension Presentation {
     /// is written to staging at once and its cues are let go.
     private func makeTrackRenditions(
         _ tracks: [SubtitleTrack], stager: RenditionStager?, published: [String: PublishedRendition], encryption: SubtitleEncryption?,
-        naming: SegmentNaming
+        naming: SegmentNaming, folders: RenditionFolderTemplate
     ) async throws(SubweaveError) -> [MadeTrack] {
         let timeline = self.timeline
         let compared = RenditionRules.forcedCoverageTracks(tracks)
@@ -252,8 +286,8 @@ extension Presentation {
             defer { onProgress(WorkProgress(.tracks, done: made.add(1, ordering: .relaxed).newValue, total: tracks.count)) }
             let track = try Self.languageFromFile(track, ingested)
             let made = RenditionPlanner.rendition(
-                for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity)], encryption: encryption,
-                naming: naming)
+                for: track, ingested, timeline: timeline, appending: published[RenditionLayout.folder(for: track.identity, template: folders)],
+                encryption: encryption, naming: naming, folders: folders)
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
                 files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }
@@ -325,7 +359,7 @@ extension Presentation {
     /// the master (it takes everything it added out, and nothing was said of CLOSED-CAPTIONS).
     func rewriteMaster(
         _ declarations: [NewSubtitleRendition], removing: Set<Int> = [], settings: EffectiveSettings, captions: ProgrammeCaptions,
-        ownCaptionGroup: String? = nil, restoring original: [String?]? = nil, withdrawing: String? = nil
+        ownCaptionGroup: String? = nil, restoring original: [String?]? = nil, withdrawing: String? = nil, templates: [RenditionFolderTemplate]
     ) throws(SubweaveError) -> MasterRewriter.Result {
         // The caption services published as subtitle renditions: made now, or kept from earlier.
         let asRenditions = Set(declarations.compactMap { RenditionIdentity.inBandService($0.identity)?.rawValue })
@@ -336,6 +370,7 @@ extension Presentation {
         rewriter.subtitleGroup = settings.subtitleGroup
         rewriter.textCodec = settings.textFormat.codec
         rewriter.withdrawnCodec = withdrawing
+        rewriter.folderTemplates = templates
         return try rewriter.rewrite(master, renditions: declarations, removing: removing)
     }
 
@@ -386,11 +421,11 @@ extension Presentation {
 
     /// The renditions of an open programme an earlier run published that a run appends to (their
     /// playlists have no `EXT-X-ENDLIST`), by folder.
-    func publishedRenditions(naming: SegmentNaming, encrypted: Bool) -> [String: PublishedRendition] {
+    func publishedRenditions(naming: SegmentNaming, encrypted: Bool, templates: [RenditionFolderTemplate]) -> [String: PublishedRendition] {
         guard masterURL.isFileURL else { return [:] }
         let root = masterURL.deletingLastPathComponent().path
         var result: [String: PublishedRendition] = [:]
-        for (folder, generation) in Self.managedGenerations(master, includingLegacy: false) {
+        for (folder, generation) in Self.managedGenerations(master, includingLegacy: false, templates: templates) {
             if let published = PublishedRendition.read(
                 folder: folder, generation: generation, root: root, reference: timeline.playlist, naming: naming, encrypted: encrypted)
             {
@@ -402,10 +437,10 @@ extension Presentation {
 
     /// The renditions Subweave manages in `master`: folder → the generation it names ("" for the
     /// layout before generations, with `includingLegacy`).
-    static func managedGenerations(_ master: MasterPlaylist, includingLegacy: Bool) -> [String: String] {
+    static func managedGenerations(_ master: MasterPlaylist, includingLegacy: Bool, templates: [RenditionFolderTemplate]) -> [String: String] {
         var result: [String: String] = [:]
         for rendition in master.renditions {
-            guard let uri = rendition.uri, let place = RenditionLayout.recognise(uri) else { continue }
+            guard let uri = rendition.uri, let place = RenditionLayout.recognise(uri, templates: templates) else { continue }
             if let generation = place.generation { result[place.folder] = generation } else if includingLegacy { result[place.folder] = "" }
         }
         return result

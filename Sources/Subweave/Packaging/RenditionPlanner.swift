@@ -11,7 +11,7 @@ package struct RenditionPlanner {
     /// A rendition the run writes, with its line in the master and its report.
     struct PlannedTrack: Sendable {
         let rendition: PlannedRendition
-        let declaration: NewSubtitleRendition
+        var declaration: NewSubtitleRendition
         var report: PackageReport.Track
     }
 
@@ -27,6 +27,8 @@ package struct RenditionPlanner {
     var encryption: SubtitleEncryption?
     /// The format every rendition is written in, and its segments' names.
     var naming = SegmentNaming.standard
+    /// Where side-loaded tracks' folders go.
+    var folders = RenditionFolderTemplate.standard
 
     init(timeline: ProgrammeTimeline, published: [String: PublishedRendition] = [:]) {
         self.timeline = timeline
@@ -44,7 +46,7 @@ package struct RenditionPlanner {
     /// are made in parallel).
     static func rendition(
         for track: SubtitleTrack, _ ingested: IngestedSubtitles, timeline: ProgrammeTimeline, appending: PublishedRendition? = nil,
-        encryption: SubtitleEncryption? = nil, naming: SegmentNaming = .standard
+        encryption: SubtitleEncryption? = nil, naming: SegmentNaming = .standard, folders: RenditionFolderTemplate = .standard
     ) -> TrackRendition {
         var (cues, delayWarnings) = SubtitleIngest.applyDelay(track.timing.shift, rate: track.timing.rate, to: ingested.cues)
         let timelineWarnings = SubtitleIngest.timelineWarnings(cues, duration: timeline.duration, complete: timeline.playlist.hasEndList)
@@ -61,7 +63,7 @@ package struct RenditionPlanner {
             ingestFormat: ingested.ingestFormat, source: track.source.description, cueCount: writable.count)
         record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: track.identity), cues: writable,
+            folder: RenditionLayout.folder(for: track.identity, template: folders), cues: writable,
             headerBlocks: ingested.headerBlocks, timeline: timeline, record: record, writable: true, keptCues: kept, appending: appending,
             encryption: encryption, naming: naming)
         let declaration = NewSubtitleRendition(
@@ -125,11 +127,25 @@ package struct RenditionPlanner {
         tracks.append(PlannedTrack(rendition: rendition, declaration: declaration, report: report))
     }
 
-    /// An earlier run's rendition, segmented again from the cues kept beside it.
+    /// Whether a rendition planned for `identity` is in another folder than the earlier
+    /// rendition on master line `line` (the folder template changed), which it then replaces.
+    mutating func moves(_ identity: String, replacing line: Int) -> Bool {
+        guard let index = tracks.firstIndex(where: { $0.declaration.identity == identity }) else { return false }
+        if tracks[index].declaration.replacesLine == nil { tracks[index].declaration.replacesLine = line }
+        return true
+    }
+
+    /// An earlier run's rendition, segmented again from the cues kept beside it: a side-loaded
+    /// track's in the folder the template gives now (replacing master line `line` when that
+    /// moves it).
     ///
     /// Every kept cue stays kept; those that start after the programme's end are not shown (and
     /// the report says so), so a later refresh on a longer programme brings them back.
-    mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder: String) {
+    mutating func refresh(_ old: RenditionRecord, _ kept: IngestedSubtitles, folder earlier: String, replacing line: Int) {
+        var folder = earlier
+        if RenditionIdentity.inBandService(old.identity) == nil, let language = LanguageTag(parsing: old.language) {
+            folder = RenditionLayout.folder(for: .external(sourceID: old.sourceID, language: language), template: folders)
+        }
         let clamp = timeline.playlist.hasEndList
         let outside = Self.needsFitting(kept.cues, to: timeline.duration, clampingEnds: clamp)
         let writable = SegmentCues.writable(Self.fitted(kept.cues, to: timeline.duration, clampingEnds: clamp), sanitizing: false)
@@ -150,7 +166,7 @@ package struct RenditionPlanner {
         }
         append(
             rendition, record: record, encoding: nil, action: rendition.appending != nil && !rendition.appendsNothing ? "appended" : "refreshed",
-            origin: "the earlier rendition \(old.identity)", replacesLine: nil, warnings: warnings)
+            origin: "the earlier rendition \(old.identity)", replacesLine: folder == earlier ? nil : line, warnings: warnings)
     }
 
     /// Another tool's rendition without a map, written again in Subweave's layout in its place.
@@ -166,7 +182,8 @@ package struct RenditionPlanner {
             ingestFormat: "vtt_retimed", source: MediaReader.display(retimed.playlistURL), cueCount: writable.count)
         record.encrypted = encryption != nil
         let rendition = SubtitleRendition(
-            folder: RenditionLayout.folder(for: identity), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline, record: record,
+            folder: RenditionLayout.folder(for: identity, template: folders), cues: writable, headerBlocks: retimed.headerBlocks, timeline: timeline,
+            record: record,
             writable: true, encryption: encryption, naming: naming)
         append(
             rendition, record: record, encoding: nil, action: "retimed", origin: "the rendition \"\(r.name ?? "")\"", replacesLine: r.lineIndex,

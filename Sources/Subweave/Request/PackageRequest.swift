@@ -43,6 +43,9 @@ public struct PackageRequest: Sendable {
     public var textFormat: SubtitleTextFormat?
     /// How segment files are named (``SegmentNameTemplate``); nil leaves what was said earlier.
     public var segmentNames: SegmentNameTemplate?
+    /// Where side-loaded tracks' rendition folders go (``RenditionFolderTemplate``); nil leaves
+    /// what was said earlier.
+    public var renditionFolder: RenditionFolderTemplate?
     /// Where to write the new master (a file URL); nil rewrites the master in place.
     ///
     /// Renditions go beside it; its relative URIs are rewritten to resolve from there.

@@ -17,6 +17,9 @@ package struct MasterRewriter: Sendable {
     /// A CODECS entry an earlier run added for a format the renditions are no longer in
     /// (`stpp.ttml.im1t` after a switch back to WebVTT): taken out of every variant.
     package var withdrawnCodec: String?
+    /// The folder templates of the title (``RenditionFolderTemplate``): a member of a group in
+    /// one of their folders is Subweave's, replaced by the new rendition in its folder.
+    package var folderTemplates: [RenditionFolderTemplate] = [.standard]
 
     package init(preferredLanguage: LanguageTag? = nil, closedCaptions: ClosedCaptionsPolicy = .automatic) {
         self.preferredLanguage = preferredLanguage
@@ -51,7 +54,7 @@ package struct MasterRewriter: Sendable {
         for group in groups {
             let edit = SubtitleGroupEdit(
                 master: master, group: group, members: members[group] ?? [], renditions: ordered, removing: removing,
-                preferredLanguage: preferredLanguage)
+                preferredLanguage: preferredLanguage, folderTemplates: folderTemplates)
             let (groupEdits, kept) = try edit.edits()
             edits += groupEdits
             remaining += kept

@@ -14,6 +14,7 @@ struct SubtitleGroupEdit {
     /// Lines (indices) of renditions to take out of the master.
     let removing: Set<Int>
     let preferredLanguage: LanguageTag?
+    let folderTemplates: [RenditionFolderTemplate]
 
     /// A member of the group as it will be.
     enum Slot {
@@ -29,8 +30,8 @@ struct SubtitleGroupEdit {
         }
     }
 
-    static func folder(of rendition: MasterPlaylist.Rendition) -> String? {
-        rendition.uri.flatMap(RenditionLayout.recognise)?.folder
+    func folder(of rendition: MasterPlaylist.Rendition) -> String? {
+        rendition.uri.flatMap { RenditionLayout.recognise($0, templates: folderTemplates) }?.folder
     }
 
     /// The group's members as they will be, and the lines of removed members.
@@ -39,7 +40,7 @@ struct SubtitleGroupEdit {
         var removed: [Int] = []
         var placed: Set<String> = []
         for member in members {
-            let folder = Self.folder(of: member)
+            let folder = self.folder(of: member)
             let replacing = renditions.first { rendition in
                 rendition.replacesLine.map { $0 == member.lineIndex } ?? (folder != nil && rendition.folder == folder)
             }

@@ -99,6 +99,45 @@ public struct NameClash: Sendable, Equatable {
     }
 }
 
+/// A rendition the run would write into a folder another rendition has (or would have), or
+/// one inside the other's: the rendition folder template places them so.
+public struct FolderClash: Sendable, Equatable {
+    /// The folder the run would write, relative to the master.
+    public let folder: String
+    /// What would be written there (a track, an earlier rendition written again).
+    public let writing: String
+    /// The other rendition, and its folder.
+    public let other: String
+    public let otherFolder: String
+    /// Whether the other rendition stays from an earlier run (else this run writes it too).
+    public let otherIsKept: Bool
+    /// The template the run places side-loaded tracks with.
+    public let template: String
+
+    public init(folder: String, writing: String, other: String, otherFolder: String, otherIsKept: Bool, template: String) {
+        self.folder = folder
+        self.writing = writing
+        self.other = other
+        self.otherFolder = otherFolder
+        self.otherIsKept = otherIsKept
+        self.template = template
+    }
+
+    var message: MessageText {
+        let verb = otherIsKept ? "is" : "would be"
+        let place: String
+        if otherFolder == folder {
+            place = "\(folder), where \(other) \(verb)"
+        } else if folder.hasPrefix(otherFolder + "/") {
+            place = "\(folder), inside \(otherFolder) where \(other) \(verb)"
+        } else {
+            place = "\(folder), around \(otherFolder) where \(other) \(verb)"
+        }
+        return
+            "\(writing) would be written to \(place): rendition folder template \"\(template)\" (\(Setting.renditionFolder)) gives them no folders of their own, one apart from the other; nothing was written. Put {id} and {language} in the template, or remove one of them"
+    }
+}
+
 /// A track that would be written with no cue on the programme's timeline.
 public struct EmptyTrack: Sendable, Equatable {
     public let sourceID: String

@@ -11,6 +11,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case encryptSubtitles = "PackageRequest.encryptSubtitles"
     case textFormat = "PackageRequest.textFormat"
     case segmentNames = "PackageRequest.segmentNames"
+    case renditionFolder = "PackageRequest.renditionFolder"
     case closedCaptionsNone = "ClosedCaptionsRequest.none"
     case closedCaptionsInBand = "ClosedCaptionsRequest.inBand"
     case strict = "PackageRequest.strict"

@@ -34,6 +34,8 @@ public enum SubweaveError: ExplainedError {
     case encrypted(EncryptedSegment)
     /// Two renditions of a group would have the same NAME (RFC 8216bis §4.4.6.1).
     case nameClash(NameClash)
+    /// Two renditions the run would write to one folder, or one inside another's.
+    case folderClash(FolderClash)
     /// The SUBTITLES group asked for cannot be used.
     case groupConflict(GroupConflict)
     /// A title key (the file named) that cannot be read or used.
@@ -68,6 +70,7 @@ public enum SubweaveError: ExplainedError {
         case .sound: return "sound"
         case .encrypted: return "encrypted"
         case .nameClash: return "name_clash"
+        case .folderClash: return "folder_clash"
         case .groupConflict: return "group_conflict"
         case .key: return "key"
         case .unsupported: return "unsupported"
@@ -125,6 +128,7 @@ public enum SubweaveError: ExplainedError {
         case .removal(let problem): return problem.message
         case .emptyTrack(let track): return track.message
         case .groupConflict(let conflict): return conflict.message
+        case .folderClash(let clash): return clash.message
         case .key(let path, let problem): return "\(path): " + problem.explanation
         case .unsupported(let message): return message
         case .strict(let warnings):
@@ -154,7 +158,7 @@ public enum SubweaveError: ExplainedError {
         case .load(let failure): return failure.description
         case .encrypted(let segment): return segment.message
         case .nameClash(let clash): return clash.message
-        case .groupConflict, .key, .unsupported: return message.description
+        case .groupConflict, .key, .unsupported, .folderClash: return message.description
         case .nothingToPackage(let reference, let unpublished):
             let captions =
                 unpublished.isEmpty

@@ -83,6 +83,7 @@ enum PackageCommand {
         request.subtitleGroup = arguments.value(Option.subtitleGroup)
         request.textFormat = arguments.value(Option.textFormat).flatMap(SubtitleTextFormat.init(label:))
         request.segmentNames = arguments.value(Option.segmentNames).flatMap(SegmentNameTemplate.init)
+        request.renditionFolder = arguments.value(Option.renditionFolder).flatMap(RenditionFolderTemplate.init)
         // The key file's absolute path is recorded: a later command may run from another folder.
         request.encryptSubtitles = arguments.value(Option.encryptSubtitles).map { $0 == "none" ? $0 : URL(fileURLWithPath: $0).path }
         request.closedCaptions = arguments.value(Option.closedCaptions).flatMap(ClosedCaptionsRequest.init(rawValue:))
