@@ -171,3 +171,10 @@ write("sync", "silence-and-far-cues.bin", b"\x00" * 16000 + struct.pack(">HH", 6
 write("mpegts", "id3-size-past-end.bin", b"ID3\x04\x00\x00\x7f\x7f\x7f\x7fPRIV\x00\x00\x00\x35\x00\x00com.apple")
 write("mpegts", "id3-priv-cut.bin", b"ID3\x03\x00\x00\x00\x00\x00\x20PRIV\x00\x00\x00\x40\x00\x00com.apple.streaming.transport")
 write("mpegts", "id3-extended-header-long.bin", b"ID3\x04\x00\x40\x00\x00\x00\x10\x7f\x7f\x7f\x7f" + b"\x00" * 12)
+
+# Low-latency HLS: parts, a preload hint and server control, mirrored by the subtitle playlist.
+write("m3u8", "low-latency-parts.m3u8",
+      "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12.0,PART-HOLD-BACK=1.2\n"
+      "#EXT-X-PART-INF:PART-TARGET=0.4\n#EXTINF:2.0,\na.ts\n#EXT-X-PART:DURATION=0.4,URI=\"b.0.ts\",INDEPENDENT=YES\n"
+      "#EXT-X-PART:DURATION=0.40000,URI=\"b.1.ts\",BYTERANGE=\"100@0\"\n#EXTINF:0.8,\nb.ts\n"
+      "#EXT-X-PART:DURATION=99999999999,URI=\"c.0.ts\"\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"c.1.ts\"\n")

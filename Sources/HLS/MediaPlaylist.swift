@@ -11,6 +11,18 @@ public struct MediaPlaylist: Sendable, Equatable {
     public var playlistType: PlaylistType?
     public var hasEndList: Bool
     public var segments: [MediaSegment]
+    /// Low-latency HLS (RFC 8216bis §4.4.3.7-4.4.5): `EXT-X-PART-INF`'s PART-TARGET as written
+    /// (nil: the playlist has no parts).
+    public var partTarget: String?
+    /// `EXT-X-SERVER-CONTROL`'s attributes, as written.
+    public var serverControl: AttributeList?
+    /// The parts after the last complete segment: the segment being made.
+    public var trailingParts: [MediaPart] = []
+    /// `EXT-X-PRELOAD-HINT`'s attributes, as written.
+    public var preloadHint: AttributeList?
+    /// Whether `EXT-X-DISCONTINUITY` comes before the trailing parts (the segment being made
+    /// begins a new discontinuity sequence).
+    public var trailingDiscontinuity = false
 
     /// The largest media or discontinuity sequence number a playlist may reach, segments counted.
     ///
@@ -44,7 +56,15 @@ public struct MediaPlaylist: Sendable, Equatable {
         playlistType = reader.playlistType
         hasEndList = reader.hasEndList
         segments = reader.segments
+        partTarget = reader.partTarget
+        serverControl = reader.serverControl
+        trailingParts = reader.parts
+        preloadHint = reader.preloadHint
+        trailingDiscontinuity = reader.pendingDiscontinuity
     }
+
+    /// Whether the playlist lists parts (a low-latency playlist).
+    public var hasParts: Bool { partTarget != nil && (!trailingParts.isEmpty || segments.contains { !$0.parts.isEmpty }) }
 
     /// The total duration: the sum of the segments' EXTINF durations.
     public var duration: MediaTime {
@@ -65,6 +85,13 @@ private struct MediaPlaylistReader {
     var playlistType: PlaylistType?
     var hasEndList = false
     var segments: [MediaSegment] = []
+    var partTarget: String?
+    var serverControl: AttributeList?
+    var preloadHint: AttributeList?
+    /// The parts listed since the last segment: the next segment's.
+    var parts: [MediaPart] = []
+    /// Whether `EXT-X-DISCONTINUITY` applies to the next segment.
+    var pendingDiscontinuity: Bool { discontinuity }
 
     /// What applies to the next segment.
     private var duration: (time: MediaTime, text: String, line: Int?)?
@@ -121,6 +148,14 @@ private struct MediaPlaylistReader {
             }
             byteRange = range
         case TagName.map: try readMap(value, line)
+        case TagName.partInf:
+            guard let target = try attributes(value, line)["PART-TARGET"]?.rawValue, MediaTime(decimalSeconds: Substring(target)) != nil else {
+                throw problem(line, "#EXT-X-PART-INF needs PART-TARGET, a decimal-floating-point number of seconds (RFC 8216bis §4.4.3.7)")
+            }
+            partTarget = target
+        case TagName.serverControl: serverControl = try attributes(value, line)
+        case TagName.preloadHint: preloadHint = try attributes(value, line)
+        case TagName.part: try readPart(value, line)
         case TagName.define:
             let list = try attributes(value, line)
             if let name = list["NAME"]?.unquoted, let defined = list["VALUE"]?.unquoted { definitions[name] = defined }
@@ -170,6 +205,25 @@ private struct MediaPlaylistReader {
         map = MediaSegment.Initialization(uri: try substitute(uri, line), byteRange: range)
     }
 
+    private mutating func readPart(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) {
+        let list = try attributes(value, line)
+        guard let durationText = list["DURATION"]?.rawValue, let duration = MediaTime(decimalSeconds: Substring(durationText)),
+            let uri = list["URI"]?.unquoted
+        else {
+            throw problem(line, "#EXT-X-PART needs DURATION (decimal seconds) and URI (RFC 8216bis §4.4.4.9)", code: .missingRequired)
+        }
+        guard parts.count < 10_000 else { throw problem(line, "more than 10,000 #EXT-X-PART tags for one segment") }
+        var range: ByteRange?
+        if let text = list["BYTERANGE"]?.unquoted {
+            guard let parsed = ByteRange(parsing: Substring(text)) else { throw problem(line, "#EXT-X-PART BYTERANGE needs \"<length>[@<offset>]\"") }
+            range = parsed
+        }
+        parts.append(
+            MediaPart(
+                uri: try substitute(uri, line), duration: duration, durationText: durationText, independent: list["INDEPENDENT"]?.rawValue == "YES",
+                byteRange: range, isGap: list["GAP"]?.rawValue == "YES"))
+    }
+
     private mutating func segment(_ uri: String, _ line: PlaylistLine) throws(HLSError) {
         guard let (time, text, extinfLine) = duration else {
             throw problem(line, "the segment URI has no #EXTINF before it (RFC 8216bis §4.4.4.1)", code: .missingRequired)
@@ -197,7 +251,8 @@ private struct MediaPlaylistReader {
             MediaSegment(
                 uri: uriString, duration: time, durationText: text, start: start, discontinuity: discontinuity,
                 discontinuitySequence: discontinuitySequence + discontinuities, programDateTime: dateTime, byteRange: range, map: map,
-                key: key, isGap: gap, line: extinfLine))
+                key: key, isGap: gap, line: extinfLine, parts: parts))
+        parts = []
         start = end
         duration = nil
         discontinuity = false
@@ -253,11 +308,35 @@ public struct MediaSegment: Sendable, Equatable {
     public let isGap: Bool
     /// The line of the segment's `EXTINF`.
     public let line: Int?
+    /// Its `EXT-X-PART`s (low-latency HLS), in order; empty when the playlist lists none for it.
+    public var parts: [MediaPart] = []
 
     /// The `EXT-X-MAP` of a segment.
     public struct Initialization: Sendable, Equatable, Hashable {
         public let uri: String
         public let byteRange: ByteRange?
+    }
+}
+
+/// A partial segment (`EXT-X-PART`, RFC 8216bis §4.4.4.9).
+public struct MediaPart: Sendable, Equatable, Hashable {
+    public let uri: String
+    public let duration: MediaTime
+    /// DURATION exactly as written: a mirror repeats it digit for digit.
+    public let durationText: String
+    /// INDEPENDENT=YES.
+    public let independent: Bool
+    public let byteRange: ByteRange?
+    /// GAP=YES.
+    public let isGap: Bool
+
+    public init(uri: String, duration: MediaTime, durationText: String, independent: Bool, byteRange: ByteRange? = nil, isGap: Bool = false) {
+        self.uri = uri
+        self.duration = duration
+        self.durationText = durationText
+        self.independent = independent
+        self.byteRange = byteRange
+        self.isGap = isGap
     }
 }
 

@@ -10,12 +10,28 @@ package enum SubtitlePlaylistWriter {
     /// `segmentURIs` has one entry per reference segment; `keyTag`, an `EXT-X-KEY` line, goes
     /// before the first segment (it applies to every segment); `map`, the URI of an
     /// initialisation segment, is written as `EXT-X-MAP` before it (clear: before the key).
-    package static func text(mirroring reference: MediaPlaylist, segmentURIs: [String], keyTag: String? = nil, map: String? = nil) -> String {
+    ///
+    /// With `parts` (a low-latency reference, RFC 8216bis §4.4.3.7-4.4.5), the playlist mirrors
+    /// its parts too: `EXT-X-PART-INF`, `EXT-X-SERVER-CONTROL` (without CAN-SKIP-UNTIL and
+    /// CAN-SKIP-DATERANGES: a file on a static server cannot answer a delta update), an
+    /// `EXT-X-PART` per part named in `parts` with the reference's DURATION as written and its
+    /// INDEPENDENT, and an `EXT-X-PRELOAD-HINT` of TYPE=PART for the part to come.
+    package static func text(
+        mirroring reference: MediaPlaylist, segmentURIs: [String], keyTag: String? = nil, map: String? = nil, parts: PartURIs? = nil
+    ) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
         var lines: [String] = ["#EXTM3U"]
         // Decimal EXTINF durations need version 3, EXT-X-MAP without I-frames version 6 (§7).
         lines.append("#EXT-X-VERSION:\(map == nil ? 3 : 6)")
         lines.append("#EXT-X-TARGETDURATION:\(reference.targetDuration)")
+        if parts != nil, let target = reference.partTarget {
+            if var control = reference.serverControl {
+                control.remove("CAN-SKIP-UNTIL")
+                control.remove("CAN-SKIP-DATERANGES")
+                if !control.attributes.isEmpty { lines.append("\(TagName.serverControl):\(control.text)") }
+            }
+            lines.append("\(TagName.partInf):PART-TARGET=\(target)")
+        }
         lines.append("#EXT-X-MEDIA-SEQUENCE:\(reference.mediaSequence)")
         if reference.discontinuitySequence != 0 || reference.segments.contains(where: \.discontinuity) {
             lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(reference.discontinuitySequence)")
@@ -23,13 +39,43 @@ package enum SubtitlePlaylistWriter {
         if let type = reference.playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(type.rawValue)") }
         if let map { lines.append("\(TagName.map):URI=\"\(map)\"") }
         if let keyTag { lines.append(keyTag) }
-        for (segment, uri) in zip(reference.segments, segmentURIs) {
+        for (index, (segment, uri)) in zip(reference.segments, segmentURIs).enumerated() {
             if segment.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
             if let date = segment.programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(date)") }
+            if let names = parts?.segments[index], names.count == segment.parts.count {
+                for (part, name) in zip(segment.parts, names) { lines.append(partLine(part, uri: name)) }
+            }
             lines.append("#EXTINF:\(segment.durationText),")
             lines.append(uri)
         }
+        if let parts, reference.partTarget != nil {
+            if reference.trailingDiscontinuity && !parts.trailing.isEmpty { lines.append("#EXT-X-DISCONTINUITY") }
+            for (part, name) in zip(reference.trailingParts, parts.trailing) { lines.append(partLine(part, uri: name)) }
+            if let hint = parts.hint, reference.preloadHint?["TYPE"]?.rawValue == "PART", !reference.hasEndList {
+                lines.append("\(TagName.preloadHint):TYPE=PART,URI=\"\(hint)\"")
+            }
+        }
         if reference.hasEndList { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An `EXT-X-PART` line for the subtitle part `uri` mirroring the reference's `part`.
+    static func partLine(_ part: MediaPart, uri: String) -> String {
+        "\(TagName.part):DURATION=\(part.durationText),URI=\"\(uri)\"\(part.independent ? ",INDEPENDENT=YES" : "")"
+    }
+
+    /// The URIs of a subtitle playlist's parts: per reference segment (nil where its parts are
+    /// not mirrored: none were written), the trailing parts written, and the part the preload
+    /// hint names.
+    package struct PartURIs: Sendable, Equatable {
+        package var segments: [[String]?]
+        package var trailing: [String]
+        package var hint: String?
+
+        package init(segments: [[String]?], trailing: [String], hint: String?) {
+            self.segments = segments
+            self.trailing = trailing
+            self.hint = hint
+        }
     }
 }

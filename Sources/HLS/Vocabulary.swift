@@ -18,6 +18,10 @@ public enum TagName {
     public static let byteRange = "#EXT-X-BYTERANGE"
     public static let map = "#EXT-X-MAP"
     public static let key = "#EXT-X-KEY"
+    public static let partInf = "#EXT-X-PART-INF"
+    public static let part = "#EXT-X-PART"
+    public static let preloadHint = "#EXT-X-PRELOAD-HINT"
+    public static let serverControl = "#EXT-X-SERVER-CONTROL"
 }
 
 /// `EXT-X-MEDIA` TYPE (§4.4.6.1), an enumerated-string.

@@ -124,6 +124,7 @@ final class FollowStatus: @unchecked Sendable {
         var text = "pass \(pass): media sequence \(update.mediaSequence)-\(last) (\(update.segmentCount.counted("segment"))\(update.ended ? ", ended" : ""))"
         let written = update.writtenByRendition.map { "\($0.identity) +\($0.count)" }.joined(separator: " ")
         text += ", written \(written.isEmpty ? "nothing" : written) (\(total) in all)"
+        if update.partsWritten > 0 { text += ", \(update.partsWritten.counted("part")) (low-latency)" }
         if update.lateCues > 0 { text += ", \(update.lateCues.counted("late cue"))" }
         if let skipped = update.skipped { text += "; \(skipped)" }
         return text

@@ -265,6 +265,54 @@ struct BrowserPlaybackTests {
         }
     }
 
+    /// A low-latency live stream (0.4 s parts, five to a segment) published a part at a time
+    /// while `package --follow` writes subtitle parts and hls.js (low-latency mode, its default)
+    /// plays it: hls.js takes the subtitle playlist with its parts, every cue lands on its frame,
+    /// and no subtitle file it asks for is missing. (hls.js 1.6 loads a subtitle playlist's
+    /// segments, not its parts: the parts themselves are checked in LowLatencyFollowTests.)
+    @Test(.enabled(if: Tools.ffmpeg != nil, "ffmpeg is missing"))
+    func aLowLatencyLiveStreamPlaysInSync() throws {
+        let site = try Scratch.make().path
+        let live = try LowLatencySimulator(folder: site, seconds: 12)
+        let english: [(Double, Double, String)] = [
+            (0.5, 1.5, "Live one"), (4.1, 4.5, "In a part"), (5.9, 6.3, "Across segments"), (10.5, 11.5, "Near the end"),
+        ]
+        try SubtitleText.srt(english).write(toFile: site + "/en.srt", atomically: true, encoding: .utf8)
+        let follow = Process()
+        follow.executableURL = URL(fileURLWithPath: try #require(BuiltTool.subweave))
+        follow.arguments = [
+            "package", site + "/master.m3u8", "--subtitle", "url=\(site)/en.srt,language=en", "--preferred-language", "en", "--captions", "off",
+            "--follow", "--poll", "0.1", "--idle-timeout", "60",
+        ]
+        follow.standardError = FileHandle.nullDevice
+        try follow.run()
+        defer { if follow.isRunning { kill(follow.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(60)
+        while !((try? String(contentsOfFile: site + "/master.m3u8", encoding: .utf8))?.contains("TYPE=SUBTITLES") ?? false) && Date() < deadline {
+            usleep(50_000)
+        }
+        live.publishEvery(seconds: 0.4)
+        try Self.addPlayer(to: site)
+        let (result, requests) = try Self.play(site: site, query: "")
+        follow.waitUntilExit()
+        #expect(follow.terminationStatus == 0)
+        #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
+        let missing = requests.filter { $0.path.contains("/subtitles/") && $0.status != 200 }
+        #expect(missing.isEmpty, "subtitle files hls.js did not get: \(missing)")
+        let playlist = try String(
+            contentsOfFile: try Packaged.generation(master: site + "/master.m3u8", folder: "subtitles/en-en") + "/index.m3u8", encoding: .utf8)
+        #expect(playlist.contains("#EXT-X-PART:DURATION=") && playlist.contains("#EXT-X-PART-INF:PART-TARGET=0.4"), "\(playlist)")
+        let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
+        let cues = try #require(track.cues, "no cues: \(result)")
+        #expect(cues.map(\.text) == english.map(\.2), "\(result)")
+        let firstPTS = Double(try Tools.firstFrame(segment: site + "/v000.ts", initialization: nil))
+        let initPTS = try #require(result.initPTS["0"], "no initPTS")
+        for (cue, intended) in zip(cues, english) {
+            let at = (firstPTS + intended.0 * 90000 - initPTS) / 90000
+            #expect(abs(cue.start - at) <= 1.0 / 25, "\"\(cue.text)\": hls.js shows it at \(cue.start) s, the intended frame is at \(at) s")
+        }
+    }
+
     /// An EVENT title re-packaged every second while hls.js plays it (what pipelines do with a
     /// growing event): each run appends under the URIs the player follows, so every cue of each
     /// language is shown and the player never gets a 404.

@@ -135,11 +135,20 @@ public enum FuzzEntry {
         if let media = try? MediaPlaylist(parsing: bytes, source: "fuzz") {
             _ = SubtitlePlaylistRules.check(media, file: "fuzz", reference: media)
             let names = media.segments.indices.map { "\($0).vtt" }
-            let mirror = SubtitlePlaylistWriter.text(mirroring: media, segmentURIs: names)
+            // Low-latency: every part mirrored, named after its segment.
+            let parts = SubtitlePlaylistWriter.PartURIs(
+                segments: media.segments.indices.map { i in media.segments[i].parts.indices.map { "\(i).p\($0).vtt" } },
+                trailing: media.trailingParts.indices.map { "next.p\($0).vtt" }, hint: "next.p\(media.trailingParts.count).vtt")
+            let mirror = SubtitlePlaylistWriter.text(mirroring: media, segmentURIs: names, parts: parts)
             if let back = try? MediaPlaylist(parsing: Array(mirror.utf8), source: "mirror") {
                 if back.segments.count != media.segments.count || back.duration != media.duration {
                     violations.append(
                         "the mirror playlist has \(back.segments.count) segments, \(back.duration) long; the video \(media.segments.count), \(media.duration)")
+                }
+                if back.partTarget != media.partTarget || back.segments.map(\.parts.count) != media.segments.map(\.parts.count)
+                    || (media.partTarget != nil && back.trailingParts.map(\.durationText) != media.trailingParts.map(\.durationText))
+                {
+                    violations.append("the mirror playlist's parts differ from the video's")
                 }
             } else {
                 violations.append("the mirror playlist does not parse")

@@ -164,7 +164,22 @@ struct RuleIDTests {
             media(discontinuityBefore: 1)
         ),
         (Case(id: "subtitle-playlist.program-date-time", keeps: media(dateTime: true), breaks: media()), media(dateTime: true)),
+        (
+            Case(
+                id: "subtitle-playlist.mirrors-parts", keeps: lowLatency(["0.4", "0.4"]),
+                breaks: lowLatency(["0.4", "0.400000001"])),
+            lowLatency(["0.4", "0.4"])
+        ),
+        (Case(id: "subtitle-playlist.part-duration", keeps: lowLatency(["0.4", "0.4"]), breaks: lowLatency(["0.4", "0.5"])), lowLatency(["0.4", "0.4"])),
     ]
+
+    /// A live low-latency playlist: one 2 s segment, then parts of `parts` durations (as written)
+    /// of the segment being made, PART-TARGET 0.4.
+    static func lowLatency(_ parts: [String]) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:2", "#EXT-X-PART-INF:PART-TARGET=0.4", "#EXTINF:2.0,", "s0.vtt"]
+        lines += parts.enumerated().map { "#EXT-X-PART:DURATION=\($1),URI=\"s1.p\($0).vtt\"" }
+        return lines.joined(separator: "\n") + "\n"
+    }
 
     static func findings(playlist text: String, reference: String) throws -> [ValidationFinding] {
         let playlist = try MediaPlaylist(parsing: Array(text.utf8), source: "subs.m3u8")

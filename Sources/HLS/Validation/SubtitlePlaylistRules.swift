@@ -25,11 +25,16 @@ package enum SubtitlePlaylistRules {
         "subtitle-playlist.discontinuities", .error, "RFC 8216bis §6.2.4", "discontinuities in a rendition are at the same times as in the variant")
     static let programDateTime = RuleRow(
         "subtitle-playlist.program-date-time", .warning, "Apple HLS Authoring Spec 8.15", "renditions mirror the video's EXT-X-PROGRAM-DATE-TIME")
+    static let mirrorsParts = RuleRow(
+        "subtitle-playlist.mirrors-parts", .warning, "RFC 8216bis §4.4.3.7, §4.4.4.9",
+        "a live subtitle playlist of a low-latency video has parts with the video's PART-TARGET and part durations, as written")
+    static let partDuration = RuleRow(
+        "subtitle-playlist.part-duration", .error, "RFC 8216bis §4.4.4.9", "each EXT-X-PART DURATION is at most the PART-TARGET")
 
     /// Every row, in the order the checks run.
     package static let rows: [RuleRow] = [
         extinfWithinTarget, decimalDurationVersion, coversTheVideo, mirrorsEndList, mirrorsPlaylistType, liveTargetDuration,
-        discontinuitySequence, discontinuities, programDateTime,
+        discontinuitySequence, discontinuities, programDateTime, mirrorsParts, partDuration,
     ]
 
     /// Findings for `playlist` (read from `file`), mirroring `reference`.
@@ -70,7 +75,44 @@ package enum SubtitlePlaylistRules {
         if reference.segments.contains(where: { $0.programDateTime != nil }) && !playlist.segments.contains(where: { $0.programDateTime != nil }) {
             sink.add(programDateTime, nil, "the video has PROGRAM-DATE-TIME tags, this playlist has none")
         }
+        checkParts(playlist, reference: reference, &sink)
         return sink.findings
+    }
+
+    /// Low-latency parts: mirrored from a live low-latency video (PART-TARGET, and the durations
+    /// of the parts both list for a segment, digit for digit: hls.js stalls on a one-ULP
+    /// difference), and each no longer than the PART-TARGET.
+    private static func checkParts(_ playlist: MediaPlaylist, reference: MediaPlaylist, _ sink: inout FindingSink) {
+        if let target = playlist.partTarget.flatMap({ MediaTime(decimalSeconds: Substring($0)) }) {
+            let parts = playlist.segments.flatMap(\.parts) + playlist.trailingParts
+            if let long = parts.first(where: { $0.duration > target }) {
+                sink.add(partDuration, nil, "the part \(long.uri) lasts \(long.durationText) s, past PART-TARGET \(playlist.partTarget ?? "")")
+            }
+        }
+        guard let videoTarget = reference.partTarget, !reference.hasEndList else { return }
+        guard let target = playlist.partTarget else {
+            sink.add(
+                mirrorsParts, nil,
+                "the video is low-latency (PART-TARGET \(videoTarget)) but this playlist has no parts: a low-latency player gets its text a segment late")
+            return
+        }
+        if target != videoTarget { sink.add(mirrorsParts, nil, "PART-TARGET \(target) here, \(videoTarget) in the video") }
+        guard playlist.mediaSequence == reference.mediaSequence else { return }
+        if playlist.segments.count == reference.segments.count,
+            let mismatch = zip(playlist.trailingParts, reference.trailingParts).first(where: { $0.durationText != $1.durationText })
+        {
+            sink.add(mirrorsParts, nil, "the part \(mismatch.0.uri) lasts \(mismatch.0.durationText) s, the video's \(mismatch.1.durationText) s")
+            return
+        }
+        for (index, (ours, theirs)) in zip(playlist.segments, reference.segments).enumerated() where !ours.parts.isEmpty && !theirs.parts.isEmpty {
+            if ours.parts.map(\.durationText) != theirs.parts.map(\.durationText) {
+                sink.add(
+                    mirrorsParts, ours.line,
+                    "the parts of media sequence \(playlist.mediaSequence + index) last [\(ours.parts.map(\.durationText).joined(separator: ", "))], the video's [\(theirs.parts.map(\.durationText).joined(separator: ", "))]"
+                )
+                return
+            }
+        }
     }
 
     /// The per-segment rules: EXTINF against the target duration and the version.

@@ -77,6 +77,13 @@ package enum RenditionLayout {
         naming.template.name(number, digits: digits, extension: naming.fileExtension)
     }
 
+    /// The file name of part `part` of segment `number` in a low-latency rendition:
+    /// `00042.p0.vtt`, `00042.p1.vtt`, … (the segment's name with `.p<part>` before the
+    /// extension; no segment name has that shape).
+    package static func partName(_ number: Int, part: Int, digits: Int = 5, naming: SegmentNaming = .standard) -> String {
+        naming.template.name(number, digits: digits, extension: "p\(part).\(naming.fileExtension)")
+    }
+
     /// True for a generation folder name: 12 lower-case hexadecimal digits.
     package static func isGeneration(_ name: Substring) -> Bool {
         name.utf8.count == 12 && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }

@@ -10,6 +10,8 @@ public struct LiveUpdate: Sendable, Equatable {
     public let newSegments: [Int]
     /// Subtitle segments written (all renditions).
     public let segmentsWritten: Int
+    /// Subtitle parts written (all renditions; low-latency HLS).
+    public var partsWritten = 0
     /// Whether the video playlist has ended (`EXT-X-ENDLIST`).
     public let ended: Bool
     /// The window the subtitle playlists now mirror: the video playlist's media sequence number
@@ -37,6 +39,8 @@ public struct LiveReport: Sendable, Equatable {
     public let reason: String
     /// Subtitle segments written by this run, all renditions.
     public let segmentsWritten: Int
+    /// Subtitle parts written by this run, all renditions (low-latency HLS).
+    public var partsWritten = 0
     /// Cues published in a later segment than the one they start in, per rendition identity.
     public let lateCues: [String: Int]
     /// Cues that became known after every segment they show in was published, per rendition
@@ -57,7 +61,8 @@ public struct LiveReport: Sendable, Equatable {
 /// (`.<master>.subweave-live.json`), let a restarted follow go on with no gap and no duplicate.
 public struct LiveFollower: Sendable {
     public var loader: ResourceLoader
-    /// Seconds between passes; nil: half the target duration (as players reload).
+    /// Seconds between passes; nil: half the target duration (as players reload), or on a
+    /// low-latency video half the part target (a part is written soon after the video's).
     public var pollInterval: TimeInterval?
     /// Stop when the video playlist has not changed for this many seconds; nil: 30 target durations.
     public var idleTimeout: TimeInterval?
@@ -96,10 +101,11 @@ public struct LiveFollower: Sendable {
                 try? await Task.sleep(nanoseconds: UInt64((pollInterval ?? 1) * 1_000_000_000))
             }
         }
-        let interval = pollInterval ?? max(0.2, Double(session.targetDuration) / 2)
+        let interval = pollInterval ?? max(session.partTarget == nil ? 0.2 : 0.05, (session.partTarget ?? Double(session.targetDuration)) / 2)
         let idle = idleTimeout ?? Double(session.targetDuration) * 30
         var lastChange = Date()
         var total = 0
+        var parts = 0
         var lastSkipped: String?
         failures = 0
         while true {
@@ -122,15 +128,16 @@ public struct LiveFollower: Sendable {
                 continue
             }
             total += update.segmentsWritten
-            if !update.newSegments.isEmpty || update.segmentsWritten > 0 {
+            parts += update.partsWritten
+            if !update.newSegments.isEmpty || update.segmentsWritten > 0 || update.partsWritten > 0 {
                 lastChange = Date()
                 onUpdate(update)
             } else if let skipped = update.skipped, skipped != lastSkipped {
                 onUpdate(update)
             }
             lastSkipped = update.skipped
-            if update.ended { return session.report(reason: "ended", written: total) }
-            if Date().timeIntervalSince(lastChange) > idle { return session.report(reason: "idle", written: total) }
+            if update.ended { return session.report(reason: "ended", written: total, parts: parts) }
+            if Date().timeIntervalSince(lastChange) > idle { return session.report(reason: "idle", written: total, parts: parts) }
             try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
         }
     }

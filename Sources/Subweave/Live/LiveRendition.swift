@@ -53,6 +53,18 @@ struct LiveRendition: Codable {
     /// the event publishes them (nil in a state written before they were counted).
     var missed: Set<String>?
 
+    /// Parts written (low-latency HLS), by the media sequence number of their segment.
+    ///
+    /// How many (parts 0 to count - 1, files that exist and are final) and the cue blocks they
+    /// published, each once, in order; a segment written after its parts is exactly them. nil
+    /// in a state written before parts.
+    var parts: [Int: Parts]?
+
+    struct Parts: Codable, Equatable {
+        var count: Int
+        var blocks: [String]
+    }
+
     var playlistPath: String { RenditionLayout.playlistURI(folder: folder, generation: generation) }
     var generationFolder: String { "\(folder)/\(generation)" }
 
@@ -61,6 +73,31 @@ struct LiveRendition: Codable {
     /// The text of segment `number` (programme window `window`) with `cues` (all known, programme
     /// time), and the bookkeeping of what it publishes.
     mutating func segment(_ number: Int, window: Range<MediaTime>, mapping: ProgrammeTimeline.Mapping, cues: [Cue]) -> String {
+        let blocks = pieces(window: window, mapping: mapping, cues: cues)
+        written.insert(number)
+        return WebVTTWriter.file(map: mapping.map, headerBlocks: headerBlocks, cueBlocks: blocks)
+    }
+
+    /// The text of part `part` of segment `number` (programme window `window`), published as a
+    /// segment is: the same bookkeeping, so a cue that spans parts is repeated exactly in each.
+    mutating func part(_ part: Int, of number: Int, window: Range<MediaTime>, mapping: ProgrammeTimeline.Mapping, cues: [Cue]) -> String {
+        let blocks = pieces(window: window, mapping: mapping, cues: cues)
+        var written = parts?[number] ?? Parts(count: 0, blocks: [])
+        written.count = part + 1
+        for block in blocks where !written.blocks.contains(block) { written.blocks.append(block) }
+        parts = (parts ?? [:]).merging([number: written]) { $1 }
+        return WebVTTWriter.file(map: mapping.map, headerBlocks: headerBlocks, cueBlocks: blocks)
+    }
+
+    /// The text of segment `number` whose parts were written: what its parts published, each
+    /// cue once, so a player that reads the segment sees what one that read the parts saw.
+    mutating func segmentFromParts(_ number: Int, mapping: ProgrammeTimeline.Mapping) -> String {
+        written.insert(number)
+        return WebVTTWriter.file(map: mapping.map, headerBlocks: headerBlocks, cueBlocks: parts?[number]?.blocks ?? [])
+    }
+
+    /// The cue blocks shown during `window`, each piece recorded as published.
+    private mutating func pieces(window: Range<MediaTime>, mapping: ProgrammeTimeline.Mapping, cues: [Cue]) -> [String] {
         var blocks: [String] = []
         for cue in cues where cue.end > window.lowerBound || published[Self.key(cue)] == nil {
             let key = Self.key(cue)
@@ -98,7 +135,6 @@ struct LiveRendition: Codable {
             if piece.start < .zero { piece.start = .zero }
             blocks.append(WebVTTWriter.block(piece))
         }
-        written.insert(number)
-        return WebVTTWriter.file(map: mapping.map, headerBlocks: headerBlocks, cueBlocks: blocks)
+        return blocks
     }
 }

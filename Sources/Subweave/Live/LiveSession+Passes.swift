@@ -130,32 +130,99 @@ extension LiveSession {
         }
     }
 
-    /// Writes the window's segments rendition `index` has not written; returns how many.
-    mutating func writeSegments(_ index: Int, playlist: MediaPlaylist, cues: [Cue]) throws(SubweaveError) -> Int {
+    /// Writes the window's segments rendition `index` has not written, and on a low-latency
+    /// video the parts it has not written (those of the segment being made too); returns how
+    /// many segments and parts.
+    ///
+    /// A part covers its video part's window on the programme timeline (the segment's start
+    /// plus the durations of the parts before it) and is written once, when the video lists it;
+    /// a segment whose parts were written is exactly what they published. The parts of a
+    /// segment being made after a discontinuity are not written (its timeline is known only
+    /// once the whole segment can be probed): its segment is, when it is complete.
+    mutating func writeSegments(_ index: Int, playlist: MediaPlaylist, cues: [Cue]) throws(SubweaveError) -> (segments: Int, parts: Int) {
         let generation = try generationFolder(index)
         var count = 0
+        var partCount = 0
+        let lowLatency = playlist.partTarget != nil
         for position in playlist.segments.indices {
             let number = LiveTimeline.number(playlist, position)
             guard !state.renditions[index].written.contains(number), let entry = state.timeline.segments[number],
                 let mapping = state.timeline.mapping(forSegment: number)
             else { continue }
-            let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.end)
-            let text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
+            let segment = playlist.segments[position]
+            if lowLatency && !segment.parts.isEmpty {
+                partCount += try writeParts(index, of: number, segment.parts, start: entry.start, mapping: mapping, cues: cues, in: generation)
+            }
+            let text: String
+            if lowLatency && !segment.parts.isEmpty && state.renditions[index].parts?[number]?.count == segment.parts.count {
+                text = state.renditions[index].segmentFromParts(number, mapping: mapping)
+            } else {
+                let window = MediaTime(ticks: entry.start)..<MediaTime(ticks: entry.end)
+                text = state.renditions[index].segment(number, window: window, mapping: mapping, cues: cues)
+            }
             let name = RenditionLayout.segmentName(number, naming: settings.naming)
+            try onDisk(FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: FileSystem.temporaryPrefix + "live-" + name))
+            count += 1
+        }
+        if lowLatency, !playlist.trailingParts.isEmpty, !playlist.trailingDiscontinuity, let last = playlist.segments.indices.last {
+            let number = LiveTimeline.number(playlist, last)
+            if let entry = state.timeline.segments[number], let mapping = state.timeline.mapping(forSegment: number) {
+                partCount += try writeParts(index, of: number + 1, playlist.trailingParts, start: entry.end, mapping: mapping, cues: cues, in: generation)
+            }
+        }
+        return (count, partCount)
+    }
+
+    /// Writes the parts of segment `number` (starting at programme time `start`, in ticks)
+    /// rendition `index` has not written; returns how many.
+    private mutating func writeParts(
+        _ index: Int, of number: Int, _ parts: [MediaPart], start: Int64, mapping: ProgrammeTimeline.Mapping, cues: [Cue], in generation: String
+    ) throws(SubweaveError) -> Int {
+        let done = state.renditions[index].parts?[number]?.count ?? 0
+        var offset = start
+        var count = 0
+        for (k, part) in parts.enumerated() {
+            // Parts that claim more than the range of media time end the list, never a sum that wraps.
+            guard let sum = MediaTime.checkedSum(MediaTime(ticks: offset), part.duration) else { break }
+            let end = sum.ticks
+            defer { offset = end }
+            guard k >= done else { continue }
+            let window = MediaTime(ticks: offset)..<MediaTime(ticks: end)
+            let text = state.renditions[index].part(k, of: number, window: window, mapping: mapping, cues: cues)
+            let name = RenditionLayout.partName(number, part: k, naming: settings.naming)
             try onDisk(FileSystem.replaceFile(at: generation + "/" + name, with: text, temporaryName: FileSystem.temporaryPrefix + "live-" + name))
             count += 1
         }
         return count
     }
 
-    /// The rendition's playlist, mirroring the video playlist's window.
+    /// The rendition's playlist, mirroring the video playlist's window (and its parts, those
+    /// written).
     func writePlaylist(_ index: Int, playlist: MediaPlaylist) throws(SubweaveError) {
         let generation = try generationFolder(index)
         let names = playlist.segments.indices.map { RenditionLayout.segmentName(LiveTimeline.number(playlist, $0), naming: settings.naming) }
         try onDisk(
             FileSystem.replaceFile(
-                at: generation + "/" + RenditionLayout.playlistName, with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names),
+                at: generation + "/" + RenditionLayout.playlistName,
+                with: SubtitlePlaylistWriter.text(mirroring: playlist, segmentURIs: names, parts: partURIs(index, playlist: playlist)),
                 temporaryName: FileSystem.temporaryPrefix + "live-index.tmp"))
+    }
+
+    /// The URIs of the parts rendition `index` has written that `playlist` lists, and the one
+    /// its preload hint names; nil when the video has no parts.
+    func partURIs(_ index: Int, playlist: MediaPlaylist) -> SubtitlePlaylistWriter.PartURIs? {
+        guard playlist.partTarget != nil else { return nil }
+        let written = state.renditions[index].parts ?? [:]
+        let naming = settings.naming
+        func names(_ number: Int, _ count: Int) -> [String] { (0..<count).map { RenditionLayout.partName(number, part: $0, naming: naming) } }
+        let segments = playlist.segments.indices.map { position -> [String]? in
+            let number = LiveTimeline.number(playlist, position), listed = playlist.segments[position].parts.count
+            return listed > 0 && written[number]?.count == listed ? names(number, listed) : nil
+        }
+        let next = LiveTimeline.number(playlist, playlist.segments.count)
+        let trailing = names(next, min(written[next]?.count ?? 0, playlist.trailingParts.count))
+        let hint = trailing.count == playlist.trailingParts.count ? RenditionLayout.partName(next, part: trailing.count, naming: naming) : nil
+        return SubtitlePlaylistWriter.PartURIs(segments: segments, trailing: trailing, hint: hint)
     }
 
     /// The rendition's generation folder (made if needed), absolute.
@@ -213,7 +280,13 @@ extension LiveSession {
         for index in state.renditions.indices {
             let old = state.renditions[index].written.filter { $0 < keepFrom }
             guard !old.isEmpty, let generation = try? generationFolder(index) else { continue }
-            for number in old { _ = FileSystem.removeFile(generation + "/" + RenditionLayout.segmentName(number, naming: settings.naming)) }
+            for number in old {
+                _ = FileSystem.removeFile(generation + "/" + RenditionLayout.segmentName(number, naming: settings.naming))
+                for part in 0..<(state.renditions[index].parts?[number]?.count ?? 0) {
+                    _ = FileSystem.removeFile(generation + "/" + RenditionLayout.partName(number, part: part, naming: settings.naming))
+                }
+                state.renditions[index].parts?[number] = nil
+            }
             state.renditions[index].written.subtract(old)
         }
     }
@@ -230,13 +303,14 @@ extension LiveSession {
     /// Adds `text` to the notes the report carries.
     mutating func note(_ text: String) { state.timeline.notes.append(text) }
 
-    func report(reason: String, written: Int) -> LiveReport {
+    func report(reason: String, written: Int, parts: Int = 0) -> LiveReport {
         var late: [String: Int] = [:]
         for r in state.renditions where r.lateCues > 0 { late[r.record.identity] = r.lateCues }
         // What reading the video's captions skipped or could not decode (damaged bytes, a set not
         // decoded) is said once, as it stands at the end: its counts grow through the event.
         let captionNotes = (captions?.notes ?? []).map { "while reading captions: \($0)" }
         var report = LiveReport(reason: reason, segmentsWritten: written, lateCues: late, notes: state.timeline.notes + captionNotes)
+        report.partsWritten = parts
         for r in state.renditions { if let missed = r.missed, !missed.isEmpty { report.missedCues[r.record.identity] = missed.count } }
         return report
     }

@@ -56,6 +56,8 @@ struct LiveSession {
     var masterOnDisk: [UInt8]?
 
     var targetDuration: Int { presentation.reference.playlist.targetDuration }
+    /// The video's PART-TARGET in seconds (nil: not a low-latency playlist).
+    var partTarget: Double? { presentation.reference.playlist.partTarget.flatMap { MediaTime(decimalSeconds: Substring($0))?.seconds } }
     var folder: String { output.deletingLastPathComponent().path }
     var statePath: String { output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).subweave-live.json").path }
 
@@ -186,11 +188,13 @@ struct LiveSession {
         initializations = cache
         let captionCues = try await decodeCaptions(playlist)
         var written = 0
+        var partsWritten = 0
         var byRendition: [LiveUpdate.RenditionCount] = []
         for index in state.renditions.indices {
             let cues = try await cues(forRendition: index, captions: captionCues)
-            let count = try writeSegments(index, playlist: playlist, cues: cues)
+            let (count, parts) = try writeSegments(index, playlist: playlist, cues: cues)
             written += count
+            partsWritten += parts
             byRendition.append(LiveUpdate.RenditionCount(identity: state.renditions[index].record.identity, count: count))
             try writePlaylist(index, playlist: playlist)
         }
@@ -202,6 +206,7 @@ struct LiveSession {
             newSegments: added, segmentsWritten: written, ended: playlist.hasEndList, mediaSequence: playlist.mediaSequence,
             segmentCount: playlist.segments.count)
         update.writtenByRendition = byRendition
+        update.partsWritten = partsWritten
         update.lateCues = state.renditions.reduce(0) { $0 + $1.lateCues }
         return update
     }

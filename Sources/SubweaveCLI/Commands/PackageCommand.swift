@@ -40,12 +40,12 @@ enum PackageCommand {
         if context.json {
             try Output.json(
                 LiveJSON(
-                    reason: report.reason, segmentsWritten: report.segmentsWritten, lateCues: report.lateCues, missedCues: report.missedCues,
-                    notes: report.notes),
+                    reason: report.reason, segmentsWritten: report.segmentsWritten, partsWritten: report.partsWritten, lateCues: report.lateCues,
+                    missedCues: report.missedCues, notes: report.notes),
                 schema: "subweave.follow/1")
         } else {
             context.note(
-                "\(report.reason == "ended" ? "the playlist ended" : "the playlist stopped changing"): \(report.segmentsWritten.counted("subtitle segment")) written"
+                "\(report.reason == "ended" ? "the playlist ended" : "the playlist stopped changing"): \(report.segmentsWritten.counted("subtitle segment"))\(report.partsWritten > 0 ? " and \(report.partsWritten.counted("part"))" : "") written"
             )
             for (identity, count) in report.lateCues.sorted(by: { $0.key < $1.key }) {
                 context.note(
@@ -65,12 +65,13 @@ enum PackageCommand {
     struct LiveJSON: Encodable {
         let reason: String
         let segmentsWritten: Int
+        let partsWritten: Int
         let lateCues: [String: Int]
         let missedCues: [String: Int]
         let notes: [String]
 
         enum CodingKeys: String, CodingKey {
-            case reason, segmentsWritten = "segments_written", lateCues = "late_cues", missedCues = "missed_cues", notes
+            case reason, segmentsWritten = "segments_written", partsWritten = "parts_written", lateCues = "late_cues", missedCues = "missed_cues", notes
         }
     }
 
