@@ -34,12 +34,13 @@ package struct NewSubtitleRendition: Sendable, Equatable {
         self.origin = origin
     }
 
-    /// The rendition's folder (``RenditionLayout``: its URI is `<folder>/<generation>/index.m3u8`):
-    /// an existing rendition in the same folder is this one from an earlier run, replaced where
-    /// it stands.
+    /// The rendition's folder (``RenditionLayout``: its URI is `<folder>/<generation>/index.m3u8`,
+    /// or the default layout's): an existing rendition in the same folder is this one from an
+    /// earlier run, replaced where it stands.
     package var folder: String {
+        if let place = RenditionLayout.recognise(uri) { return place.folder }
         let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count > 2 ? parts.dropLast(2).joined(separator: "/") : uri
+        return parts.count > 2 && RenditionLayout.isGeneration(parts[parts.count - 2]) ? parts.dropLast(2).joined(separator: "/") : uri
     }
 
     /// Its `EXT-X-MEDIA` attributes in group `group`, in RFC 8216bis §4.4.6.1 order.
