@@ -19,6 +19,9 @@ let package = Package(
         .target(name: "Containers", dependencies: ["Timebase"]),
         // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
         .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
+        // Bitmap subtitles (VobSub; DVB subtitles and PGS to come) decoded to pictures, and
+        // pictures cleaned for OCR.
+        .target(name: "Pictures", dependencies: ["Timebase"]),
         // Sync checks: speech activity from PCM, the FFT, lining cues up with speech, the rate search.
         .target(name: "Sync", dependencies: ["Timebase"]),
         // HTTP(S) GET through libcurl, loaded with dlopen when a URL is first read.
@@ -30,7 +33,7 @@ let package = Package(
         // confinement to a root), failing with FileFailure (path, operation, errno).
         .target(name: "Platform", dependencies: ["CPlatform"]),
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
-        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "CCurl", "Platform"]),
+        .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Pictures", "Sync", "CCurl", "Platform"]),
         // The `subweave` command: argument parsing, help, exit codes, JSON output.
         .executableTarget(name: "SubweaveCLI", dependencies: ["Subweave", "TimedText", "Timebase"]),
         // Library use, as a caller would write it (README "Use it as a library").
@@ -38,7 +41,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["Timebase"], path: "Tests/TestSupport", exclude: ["http_test_server.py"]),
         // The fuzz targets: linked into libFuzzer binaries by Scripts/fuzz.sh, replayed by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Sync", "Subweave"], path: "Tests/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Pictures", "Sync", "Subweave"], path: "Tests/FuzzTargets"),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "LibraryAPITests", dependencies: ["Subweave", "TestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport", "Captions", "Containers"]),
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "TimedTextTests", dependencies: ["TimedText", "Timebase", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Timebase", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TimedText", "TestSupport"]),
         .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "Platform", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
