@@ -21,6 +21,8 @@ LAYERS = {
         "Vocabulary",
         # Reading input: local paths and URLs, with limits.
         "Input",
+        # Reading the text of subtitle pictures (Tesseract, run as a process).
+        "Recognition",
         # Where renditions live beside the master, what they are named, their records.
         "Layout",
         # The master, its reference variant and the programme's timeline.

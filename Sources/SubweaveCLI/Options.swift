@@ -114,6 +114,8 @@ enum Option {
         name: "--root", value: "FOLDER",
         help: "every path the catalogue names must resolve inside FOLDER (links followed); URLs are refused")
     static let to = OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)")
+    static let pictureLanguage = OptionSpec(
+        name: "--language", value: "TAG", help: "the language of subtitle pictures (VobSub), for OCR (default: the file's, else English)")
     static let locale = OptionSpec(name: "--locale", value: "TAG", repeatable: true, help: "a viewer locale, most preferred first")
     static let detect = OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first")
 }

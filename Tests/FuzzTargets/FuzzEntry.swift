@@ -1,6 +1,7 @@
 import Captions
 import Containers
 import HLS
+import Pictures
 import Subweave
 import Sync
 import Timebase
@@ -35,7 +36,35 @@ public enum FuzzEntry {
         "descriptor": descriptor,
         "catalogue": catalogue,
         "aes": aes,
+        "vobsub": vobSub,
     ]
+
+    /// A VobSub `.sub` (the input) with an index that points at every pack start in it.
+    ///
+    /// The input is read as an `.idx` too; the OCR step is left out. Each picture has width × height
+    /// indices into a 4-colour palette, and its cleaned image width × height grey levels.
+    public static func vobSub(_ bytes: [UInt8]) -> [String] {
+        var violations: [String] = []
+        _ = try? VobSub.index(String(decoding: bytes.prefix(1 << 16), as: UTF8.self))
+        var text = "size: 720x576\nid: en, index: 0\n"
+        var i = 0, entries = 0
+        while i + 4 <= bytes.count, entries < 64 {
+            if bytes[i] == 0, bytes[i + 1] == 0, bytes[i + 2] == 1, bytes[i + 3] == 0xBA {
+                text += "timestamp: 00:00:\(String(entries % 60).zeroPadded(to: 2)):000, filepos: \(String(i, radix: 16))\n"
+                entries += 1
+            }
+            i += 1
+        }
+        guard let index = try? VobSub.index(text) else { return ["vobsub: the index made for the input does not parse"] }
+        for picture in VobSub.pictures(index: index, sub: bytes).pictures {
+            if picture.indices.count != picture.width * picture.height || picture.palette.count != 4 {
+                violations.append("vobsub: a \(picture.width)×\(picture.height) picture has \(picture.indices.count) pixels, \(picture.palette.count) colours")
+            }
+            let image = OCRImage(picture)
+            if image.pixels.count != image.width * image.height { violations.append("vobsub: the OCR image's pixels do not fill it") }
+        }
+        return violations
+    }
 
     /// AES-128 CBC as HLS uses it: the first 16 bytes a key, the next 16 an IV, the rest data.
     ///

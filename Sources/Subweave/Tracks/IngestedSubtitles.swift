@@ -18,6 +18,9 @@ public struct IngestedSubtitles: Sendable, Equatable {
     public let warnings: [IngestWarning]
     /// The language the file declares (a TTML document's `xml:lang`), if any.
     public var declaredLanguage: String? = nil
+    /// Cues read from pictures by OCR: each cue's confidence (percent, the mean of its words'),
+    /// in the order of ``cues``; nil for text files.
+    public var recognition: [Double]? = nil
 
     /// The same subtitles on another clock: each cue time divided by `rate`, then `offset` added
     /// (the descriptor keys `rate=` and `offset=`); cues that end before 0 are dropped, with a
@@ -28,6 +31,8 @@ public struct IngestedSubtitles: Sendable, Equatable {
             ingestFormat: ingestFormat, cues: moved, headerBlocks: headerBlocks, regions: regions, encoding: encoding, warnings: warnings + notes,
             declaredLanguage: declaredLanguage)
         copy.encodingConfidence = encodingConfidence
+        // Confidences stay with their cues while none was dropped.
+        if moved.count == cues.count { copy.recognition = recognition }
         return copy
     }
 
@@ -37,6 +42,7 @@ public struct IngestedSubtitles: Sendable, Equatable {
             ingestFormat: ingestFormat, cues: cues, headerBlocks: headerBlocks, regions: regions, encoding: encoding, warnings: [warning] + warnings,
             declaredLanguage: declaredLanguage)
         copy.encodingConfidence = encodingConfidence
+        copy.recognition = recognition
         return copy
     }
 }

@@ -205,6 +205,9 @@ package enum SubtitleIngest {
             } catch {
                 throw WrongFormat(description: error.description)
             }
+        case .vobSub:
+            // Pictures, not text: read through OCR (PictureSubtitles), never parsed as text.
+            throw WrongFormat(description: "VobSub subtitles are pictures, read through OCR from the .idx file")
         case .ttml:
             do {
                 let read = try TTMLParser.parse(text)

@@ -34,9 +34,14 @@ public struct SubtitleReader: Sendable {
     /// text is repaired into valid WebVTT, as `convert` writes it.
     public func read(
         _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, captionFile: CaptionFileReading = CaptionFileReading(),
-        asWritten: Bool = false
+        asWritten: Bool = false, language: LanguageTag? = nil
     ) async throws(SubweaveError) -> IngestedSubtitles {
         let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
+        // Pictures (a VobSub index and its .sub) are read through OCR.
+        if case .source(let source) = input, (format ?? SubtitleFormat.inferred(fromPath: source.pathForExtension)) == .vobSub {
+            return try await PictureSubtitles.read(
+                vobSubIndex: source.url, language: language, loader: loader, sourceID: input.description, location: input.description)
+        }
         do {
             // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
             if case .source(let source) = input,
@@ -110,6 +115,7 @@ extension SubtitleFormat {
         if text.hasPrefix("WEBVTT") { return .vtt }
         if text.hasPrefix("Scenarist_SCC") { return .scc }
         if text.hasPrefix("File Format=MacCaption_MCC") { return .mcc }
+        if text.hasPrefix("# VobSub index file") { return .vobSub }
         let opening = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         if opening.lowercased().hasPrefix("[script info]") { return .ass }
         if opening.hasPrefix("<"), head.contains("<tt") || head.contains(":tt "), head.contains("http://www.w3.org/ns/ttml") { return .ttml }

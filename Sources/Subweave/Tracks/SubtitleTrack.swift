@@ -395,6 +395,8 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
     case mcc
     /// EBU STL (EBU Tech 3264, `.stl`): binary GSI and TTI blocks.
     case stl
+    /// VobSub (`.idx` with its `.sub` beside it): DVD subtitle pictures, read as text by OCR.
+    case vobSub = "vobsub"
 
     /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ass`, `.ssa`,
     /// `.ttml`, `.dfxp`, `.xml`), or nil.
@@ -414,6 +416,7 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         case "ttml", "dfxp", "xml", "imsc", "smpte-tt", "ebu-tt-d": self = .ttml
         case "mcc": self = .mcc
         case "stl", "ebu-stl", "ebustl": self = .stl
+        case "idx", "vobsub": self = .vobSub
         default: return nil
         }
     }

@@ -56,6 +56,17 @@ struct TrackLoader: Sendable {
         func unreachable(_ error: ResourceLoader.Failure) -> Result<IngestedSubtitles, LoadFailure> {
             .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
         }
+        if (track.declaredFormat ?? track.format) == .vobSub {
+            do {
+                let ingested = try await PictureSubtitles.read(
+                    vobSubIndex: track.source.url, language: track.language, loader: loader, sourceID: track.sourceID,
+                    location: track.source.description)
+                return checked(ingested, track, empty: false)
+            } catch {
+                if case .load(let failure) = error { return .failure(failure) }
+                return .failure(LoadFailure(.notSubtitles, sourceID: track.sourceID, location: track.source.description, error.message))
+            }
+        }
         do {
             // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
             // Under a root, read whole through the loader, which checks where the file is.

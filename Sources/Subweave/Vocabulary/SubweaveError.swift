@@ -169,7 +169,8 @@ public enum SubweaveError: ExplainedError {
         case .emptyTrack(let track): return track.message.description
         case .strict: return message.description
         case .missingTool(let name, let purpose):
-            return "\(name) is needed to \(purpose), and none was found: install it (apt-get install \(name)) or name it in SUBWEAVE_FFMPEG"
+            let package = name == "tesseract" ? "tesseract-ocr" : name
+            return "\(name) is needed to \(purpose), and none was found: install it (apt-get install \(package)) or name it in SUBWEAVE_\(name.uppercased())"
         }
     }
 }

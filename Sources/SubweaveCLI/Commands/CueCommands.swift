@@ -21,8 +21,14 @@ enum SubtitleArguments {
         let captionFile = CaptionFileReading(
             fps: arguments.value(Option.fps).flatMap(TimecodeRate.init(label:)),
             service: arguments.value(Option.service).flatMap(CaptionService.init(rawValue:)))
+        let language = try arguments.value(Option.pictureLanguage).map { text in
+            guard let tag = LanguageTag(parsing: text) else {
+                throw UsageError(message: "--language \(text) is not a BCP 47 language tag (such as en, pt-BR)", command: nil)
+            }
+            return tag
+        }
         var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
-            input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten)
+            input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten, language: language)
         if captionFile.fps != nil, !["scc_converted", "mcc_converted", "stl_converted"].contains(ingested.ingestFormat) {
             throw UsageError(message: "--fps applies to timecoded files (SCC, MCC, EBU STL); \(input) is read as \(ingested.ingestFormat)", command: nil)
         }
@@ -91,18 +97,20 @@ enum CuesCommand {
     /// `{"schema", "cues": [...]}` written a cue at a time (the same document `Output.json`
     /// would make, without holding it whole).
     static func streamJSON(_ ingested: IngestedSubtitles) {
-        Output.raw(cuesJSON(ingested.cues, regions: ingested.regions, flushing: Output.raw))
+        Output.raw(cuesJSON(ingested.cues, regions: ingested.regions, confidences: ingested.recognition, flushing: Output.raw))
     }
 
     /// The document for `cues`, as UTF-8: every megabyte is handed to `flush`; returns the rest.
-    static func cuesJSON(_ cues: [Cue], regions: [CueRegion], flushing flush: ([UInt8]) -> Void) -> [UInt8] {
+    static func cuesJSON(_ cues: [Cue], regions: [CueRegion], confidences: [Double]? = nil, flushing flush: ([UInt8]) -> Void) -> [UInt8] {
         withoutActuallyEscaping(flush) { flush in
             var out = PrettyJSON(flushing: flush)
             out.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n")
             if cues.isEmpty { out.raw("\n") }
             for (index, cue) in cues.enumerated() {
                 out.raw("    ")
-                VTTCueJSON(cue, regions: regions).write(into: &out, indent: "    ")
+                var json = VTTCueJSON(cue, regions: regions)
+                if let confidences, confidences.indices.contains(index) { json.confidence = confidences[index] }
+                json.write(into: &out, indent: "    ")
                 out.raw(index + 1 < cues.count ? ",\n" : "\n")
                 out.flushIfFull()
             }

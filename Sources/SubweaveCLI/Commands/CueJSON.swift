@@ -17,6 +17,8 @@ struct VTTCueJSON {
     let size: Double
     let align: String
     let region: VTTRegionJSON?
+    /// For a cue read from a picture: OCR's confidence in its text, percent (not a VTTCue attribute).
+    var confidence: Double?
 
     init(_ cue: Cue, regions: [CueRegion]) {
         let s = cue.settings
@@ -60,6 +62,11 @@ extension VTTCueJSON {
         out.member("align", inner)
         out.string(align)
         out.next()
+        if let confidence {
+            out.member("confidence", inner)
+            out.number((confidence * 10).rounded() / 10)
+            out.next()
+        }
         out.member("endTime", inner)
         out.number(endTime)
         out.next()

@@ -211,6 +211,10 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
         case controlCharacters = "control_characters"
         /// Timecodes that do not fit the declared frame rate (frame 27 at 25 fps, `;` at 25 fps).
         case timecodeRate = "timecode_rate"
+        /// A subtitle picture that could not be decoded, or in which OCR read no text.
+        case pictureSkipped = "picture_skipped"
+        /// A cue OCR read with a confidence below the threshold: a person should check it.
+        case lowConfidence = "low_confidence"
     }
 
     public let kind: Kind

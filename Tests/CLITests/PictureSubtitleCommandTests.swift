@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// VobSub subtitles (pictures) read as text by Tesseract: `cues`, `convert` and `package` take
+/// an `.idx` file, each cue with its confidence, on its time, in its place.
+@Suite(
+    .enabled(if: BuiltTool.subweave != nil, "the subweave binary is not built"),
+    .enabled(if: BitmapSubtitles.missingTools.isEmpty && Tools.which("tesseract") != nil, "spumux, mkvextract, tesseract or the DejaVu font is missing"))
+struct PictureSubtitleCommandTests {
+    static let texts: [String: [String]] = [
+        "en": ["I never said she stole my money.", "Where were you on the night\nof the fourteenth?", "Stop! Don't move, or I'll shoot."],
+        "fr": ["Je ne sais pas où il est allé.", "Qu'est-ce que tu fais ici,\nà cette heure-ci ?", "Ça ne se reproduira plus, c'est promis."],
+        "de": ["Ich weiß nicht, wo er hingegangen ist.", "Was machst du hier\num diese Uhrzeit?", "Das wird nie wieder passieren, versprochen."],
+    ]
+
+    /// Levenshtein distance in characters.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return row[b.count]
+    }
+
+    /// The cues `subweave cues --json --language` gives for a rendering of `lines`.
+    static func read(_ lines: [String], language: String, font: String, size: Double, top: Bool = false) throws -> (
+        cues: [[String: Any]], made: BitmapSubtitles.Made
+    ) {
+        let folder = try Scratch.make().path
+        let cues = lines.enumerated().map { (Double(2 + $0 * 4), Double(4 + $0 * 4) + 0.5, $1) }
+        let made = try BitmapSubtitles.vobSub(cues, folder: folder, font: font, size: size, top: top)
+        let outcome = try BuiltTool.run(["cues", made.idx, "--json", "--language", language])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        return (try #require(object["cues"] as? [[String: Any]]), made)
+    }
+
+    /// Clean renderings (DejaVu Sans 24 and Serif 32, English, French, German): under 1 % of the
+    /// characters wrong in each language, each cue within a frame of its time, with its confidence.
+    @Test(arguments: ["en", "fr", "de"])
+    func cleanRenderingsReadBackAlmostExactly(_ language: String) throws {
+        let lines = try #require(Self.texts[language])
+        var errors = 0, characters = 0
+        for (font, size) in [("DejaVuSans.ttf", 24.0), ("DejaVuSerif.ttf", 32.0)] {
+            let (cues, made) = try Self.read(lines, language: language, font: font, size: size)
+            #expect(cues.count == lines.count, "\(font) \(size): \(cues)")
+            for (index, (cue, line)) in zip(cues, lines).enumerated() {
+                // spumux wraps long lines itself: compared as words.
+                let text = (cue["text"] as? String ?? "").replacingOccurrences(of: "\n", with: " ")
+                errors += Self.distance(text, line.replacingOccurrences(of: "\n", with: " "))
+                characters += line.count
+                let start = Double(2 + index * 4) + made.start
+                #expect(abs((cue["startTime"] as? Double ?? -1) - start) <= 0.04, "\(line): starts at \(cue["startTime"] ?? "?"), not \(start)")
+                #expect(abs((cue["endTime"] as? Double ?? -1) - (start + 2.5)) <= 0.04, "\(line): ends at \(cue["endTime"] ?? "?")")
+                let confidence = cue["confidence"] as? Double ?? -1
+                #expect(confidence > 0 && confidence <= 100, "\(line): confidence \(confidence)")
+            }
+        }
+        #expect(Double(errors) / Double(characters) < 0.01, "\(language): \(errors) of \(characters) characters wrong")
+    }
+
+    /// A picture at the top of the frame is placed at the top; one at the bottom keeps the default.
+    @Test func placementFollowsThePicture() throws {
+        let (top, _) = try Self.read(["Up here"], language: "en", font: "DejaVuSans.ttf", size: 28, top: true)
+        #expect(top.first?["line"] as? Double == 0, "\(top)")
+        let (bottom, _) = try Self.read(["Down here"], language: "en", font: "DejaVuSans.ttf", size: 28)
+        #expect(bottom.first?["line"] as? String == "auto", "\(bottom)")
+    }
+
+    /// `package` takes an `.idx` track as any other: the rendition validates and its cues are
+    /// on their times.
+    @Test func aVobSubTrackIsPackaged() throws {
+        let folder = try Scratch.make().path
+        let made = try BitmapSubtitles.vobSub([(1.0, 3.0, "Packaged from a picture")], folder: folder + "/subs")
+        let dir = try Fixtures.copyExample()
+        let outcome = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(made.idx),language=en"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect((outcome.stdout + outcome.stderr).contains("vobsub_ocr"), "\(outcome.stdout)\(outcome.stderr)")
+        #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
+        let converted = try BuiltTool.run(["convert", made.idx, "--to", "srt"])
+        #expect(converted.stdout.contains("Packaged from a picture"), "\(converted.stdout)\(converted.stderr)")
+    }
+
+    /// Without its `.sub`, or without Tesseract, the error says what is missing.
+    @Test func whatIsMissingIsNamed() throws {
+        let folder = try Scratch.make().path
+        let made = try BitmapSubtitles.vobSub([(1.0, 3.0, "Alone")], folder: folder)
+        try FileManager.default.removeItem(atPath: made.sub)
+        let noSub = try BuiltTool.run(["cues", made.idx])
+        #expect(noSub.status != 0 && noSub.stderr.contains(".sub"), "\(noSub.stderr)")
+        let again = try BitmapSubtitles.vobSub([(1.0, 3.0, "Alone")], folder: folder + "/again")
+        var environment = ProcessInfo.processInfo.environment
+        environment["SUBWEAVE_TESSERACT"] = "/nonexistent/tesseract"
+        let noTesseract = try Tools.run(try #require(BuiltTool.subweave), ["cues", again.idx], environment: environment)
+        #expect(noTesseract.status != 0 && noTesseract.stderr.contains("tesseract"), "\(noTesseract.stderr)")
+        let noLanguage = try BuiltTool.run(["cues", again.idx, "--language", "gd"])
+        #expect(noLanguage.status != 0 && noLanguage.stderr.contains("Tesseract"), "\(noLanguage.stderr)")
+    }
+}
