@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Timebase", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "Containers", "TimedText", "TestSupport"]),
         .testTarget(name: "SubweaveTests", dependencies: ["Subweave", "HLS", "TimedText", "Containers", "Captions", "Timebase", "Platform", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["SubweaveCLI", "Subweave", "HLS", "Pictures", "TestSupport"]),
         // Runs the built `subweave`, a static server on 127.0.0.1 and hls.js in headless Chromium.
         .testTarget(name: "EndToEndTests", dependencies: ["HLS", "TestSupport"]),
     ],

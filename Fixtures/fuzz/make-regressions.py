@@ -178,3 +178,38 @@ write("m3u8", "low-latency-parts.m3u8",
       "#EXT-X-PART-INF:PART-TARGET=0.4\n#EXTINF:2.0,\na.ts\n#EXT-X-PART:DURATION=0.4,URI=\"b.0.ts\",INDEPENDENT=YES\n"
       "#EXT-X-PART:DURATION=0.40000,URI=\"b.1.ts\",BYTERANGE=\"100@0\"\n#EXTINF:0.8,\nb.ts\n"
       "#EXT-X-PART:DURATION=99999999999,URI=\"c.0.ts\"\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"c.1.ts\"\n")
+
+# Bitmap subtitles. PGS: a 40x20 white box shown from 1 s to 3 s (a display set, then an empty one).
+def pgs_segment(kind, pts, body):
+    return b"PG" + struct.pack(">IIBH", pts, 0, kind, len(body)) + body
+
+
+def u16(v):
+    return struct.pack(">H", v)
+
+
+box = b"".join(bytes([0, 0xC0, 40, 1]) + b"\x00\x00" for _ in range(20))
+write("pgs", "hand-made-40x20.sup",
+      pgs_segment(0x16, 90000, u16(720) + u16(576) + b"\x10" + u16(0) + b"\x80\x00\x00\x01" + u16(0) + b"\x00\x00" + u16(100) + u16(500))
+      + pgs_segment(0x17, 90000, b"\x01\x00" + u16(100) + u16(500) + u16(40) + u16(20))
+      + pgs_segment(0x14, 90000, b"\x00\x00\x01\xeb\x80\x80\xff")
+      + pgs_segment(0x15, 90000, u16(0) + b"\x00\xc0" + struct.pack(">I", len(box) + 4)[1:] + u16(40) + u16(20) + box)
+      + pgs_segment(0x80, 90000, b"")
+      + pgs_segment(0x16, 270000, u16(720) + u16(576) + b"\x10" + u16(1) + b"\x00\x00\x00\x00")
+      + pgs_segment(0x80, 270000, b""))
+
+# (vobsub/spumux-two-cues.sub is spumux's own output: `BitmapSubtitles.vobSub` in Tests/TestSupport makes
+# it from two SubRip cues, "Hello there, world!" and a two-line one, in DejaVu Sans 28.)
+# VobSub: one pack whose private stream 1 carries a subpicture unit of an 8x2 picture (colour 1),
+# shown at once and stopped after 2 s (date 176 x 1024 ticks).
+rle = bytes([0x21, 0x00])  # the 8-bit code 0x21: a run of 8 pixels of colour 1 (the row), then padding
+control_at = 4 + len(rle) * 2
+control = (u16(0) + u16(control_at) + bytes([0x03, 0x32, 0x10, 0x04, 0xFF, 0xF0, 0x05]) + bytes([0x00, 0x00, 0x07, 0x00, 0x00, 0x01])
+           + bytes([0x06]) + u16(4) + u16(4 + len(rle)) + bytes([0x01, 0xFF]))
+stop = u16(176) + u16(control_at + len(control)) + bytes([0x02, 0xFF])
+control = control[:2] + u16(control_at + len(control)) + control[4:]
+unit_body = rle + rle + control + stop
+unit = u16(4 + len(unit_body)) + u16(control_at) + unit_body
+payload = b"\x20" + unit
+pes = b"\x00\x00\x01\xbd" + u16(len(payload) + 8) + b"\x81\x80\x05\x21\x00\x01\x00\x01" + payload
+write("vobsub", "hand-made-8x2.sub", b"\x00\x00\x01\xba\x44\x00\x04\x00\x04\x01\x01\x89\xc3\xf8" + pes)

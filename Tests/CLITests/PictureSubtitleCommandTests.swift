@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 import TestSupport
 import Testing
 
@@ -64,6 +65,40 @@ struct PictureSubtitleCommandTests {
             }
         }
         #expect(Double(errors) / Double(characters) < 0.01, "\(language): \(errors) of \(characters) characters wrong")
+    }
+
+    /// The same pictures as a Blu-ray PGS `.sup` (written by the tests' PGS writer, which
+    /// ffmpeg's decoder reads: PGSTests) read back as well, on a 1920×1080 frame.
+    @Test func pgsPicturesReadBackAlmostExactly() throws {
+        let lines = try #require(Self.texts["en"])
+        let folder = try Scratch.make().path
+        let made = try BitmapSubtitles.vobSub(lines.enumerated().map { (Double(2 + $0 * 4), Double(4 + $0 * 4) + 0.5, $1) }, folder: folder)
+        let index = try VobSub.index(try String(contentsOfFile: made.idx, encoding: .utf8))
+        let pictures = VobSub.pictures(index: index, sub: Array(try Data(contentsOf: URL(fileURLWithPath: made.sub)))).pictures
+        let sup = PGSWriter.sup(
+            pictures.map { p in
+                PGSWriter.Picture(
+                    start: p.start.seconds, end: (p.end ?? p.start).seconds, x: p.x + 600, y: p.y + 480, width: p.width, height: p.height,
+                    indices: p.indices, palette: p.palette.map { ($0.red, $0.green, $0.blue, $0.alpha) })
+            }, frameWidth: 1920, frameHeight: 1080)
+        try Data(sup).write(to: URL(fileURLWithPath: folder + "/subs.sup"))
+        let outcome = try BuiltTool.run(["cues", folder + "/subs.sup", "--json", "--language", "en"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let cues = try #require(object["cues"] as? [[String: Any]])
+        #expect(cues.count == lines.count)
+        var errors = 0
+        for (index, (cue, line)) in zip(cues, lines).enumerated() {
+            errors += Self.distance((cue["text"] as? String ?? "").replacingOccurrences(of: "\n", with: " "), line.replacingOccurrences(of: "\n", with: " "))
+            let start = Double(2 + index * 4) + made.start
+            #expect(abs((cue["startTime"] as? Double ?? -1) - start) <= 0.04, "\(line)")
+            #expect(cue["confidence"] is Double)
+        }
+        #expect(Double(errors) / Double(lines.map(\.count).reduce(0, +)) < 0.01, "\(errors) characters wrong: \(cues.map { $0["text"] ?? "" })")
+        let dir = try Fixtures.copyExample()
+        let packaged = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(folder)/subs.sup,language=en"])
+        #expect(packaged.status == 0 && (packaged.stdout + packaged.stderr).contains("pgs_ocr"), "\(packaged.stderr)")
+        #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
     }
 
     /// A picture at the top of the frame is placed at the top; one at the bottom keeps the default.

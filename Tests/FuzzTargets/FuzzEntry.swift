@@ -37,7 +37,23 @@ public enum FuzzEntry {
         "catalogue": catalogue,
         "aes": aes,
         "vobsub": vobSub,
+        "pgs": pgs,
     ]
+
+    /// A PGS `.sup`: each picture has width × height indices into a 256-entry palette, ends no
+    /// earlier than it starts, and cleans into an image its pixels fill; the OCR step is left out.
+    public static func pgs(_ bytes: [UInt8]) -> [String] {
+        var violations: [String] = []
+        for picture in PGS.pictures(bytes).pictures {
+            if picture.indices.count != picture.width * picture.height || picture.palette.count != 256 {
+                violations.append("pgs: a \(picture.width)×\(picture.height) picture has \(picture.indices.count) pixels, \(picture.palette.count) colours")
+            }
+            if let end = picture.end, end < picture.start { violations.append("pgs: a picture ends before it starts") }
+            let image = OCRImage(picture)
+            if image.pixels.count != image.width * image.height { violations.append("pgs: the OCR image's pixels do not fill it") }
+        }
+        return violations
+    }
 
     /// A VobSub `.sub` (the input) with an index that points at every pack start in it.
     ///

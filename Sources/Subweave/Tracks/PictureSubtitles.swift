@@ -4,8 +4,8 @@ import Platform
 import Timebase
 import TimedText
 
-/// Bitmap subtitle files read as text: a VobSub pair (`.idx`, with its `.sub` beside it) decoded
-/// to pictures (``VobSub``), each cleaned for OCR (``OCRImage``) and read by Tesseract in the
+/// Bitmap subtitle files read as text: a VobSub pair (`.idx`, with its `.sub` beside it) or a PGS
+/// `.sup` decoded to pictures (``VobSub``, ``PGS``), each cleaned for OCR (``OCRImage``) and read by Tesseract in the
 /// track's language (``TesseractOCR``).
 ///
 /// Never a silent guess: every cue keeps the confidence Tesseract gave its words
@@ -15,42 +15,36 @@ package enum PictureSubtitles {
     /// Below this mean word confidence (percent) a cue is said to need a look.
     package static let lowConfidence = 75.0
 
-    /// The cues of the VobSub index at `url` and the `.sub` file beside it, in `language` (nil:
-    /// the index's language for its first stream, else English, said).
+    /// The cues of the picture file at `url` (a VobSub index with the `.sub` beside it, or a PGS
+    /// `.sup`), in `language` (nil: the file's, else English, said).
     package static func read(
-        vobSubIndex url: URL, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String
+        _ url: URL, format: SubtitleFormat, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String
     ) async throws(SubweaveError) -> IngestedSubtitles {
         func failure(_ what: String) -> SubweaveError { .load(LoadFailure(.notSubtitles, sourceID: sourceID, location: location, MessageText(what))) }
-        let indexBytes: [UInt8]
-        let subURL = url.deletingPathExtension().appendingPathExtension("sub")
-        let subBytes: [UInt8]
-        do {
-            indexBytes = try await loader.read(url, kind: .subtitle)
-            subBytes = try await loader.read(subURL, kind: .segment)
-        } catch {
-            let why = "\(error.explanation) (a VobSub .idx needs its .sub beside it: \(MediaReader.display(subURL)))"
-            throw .load(LoadFailure(.unreachable, sourceID: sourceID, location: location, MessageText(why)))
-        }
-        let index: VobSub.Index
-        do { index = try VobSub.index(String(decoding: indexBytes, as: UTF8.self)) } catch {
-            throw failure("not a VobSub index: \(error)")
-        }
-        guard !index.streams.isEmpty else { throw failure("the VobSub index lists no subtitle stream (no \"id:\" or \"timestamp:\" line)") }
         var warnings: [IngestWarning] = []
-        let named = LanguageTag(parsing: index.streams[0].language).flatMap { $0.isUndetermined ? nil : $0 }
+        let pictures: [SubtitlePicture]
+        var named: LanguageTag?
+        if format == .pgs {
+            let bytes: [UInt8]
+            do { bytes = try await loader.read(url, kind: .segment) } catch {
+                throw .load(LoadFailure(.unreachable, sourceID: sourceID, location: location, MessageText(error.explanation)))
+            }
+            let read = PGS.pictures(bytes)
+            guard !read.pictures.isEmpty || read.problems.isEmpty || bytes.isEmpty else { throw failure("not a PGS file: \(read.problems[0])") }
+            pictures = read.pictures
+            warnings += read.problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\($0); that part of the file was skipped") }
+        } else {
+            let (read, language, notes) = try await vobSub(url, loader: loader, failure: failure)
+            pictures = read
+            named = language
+            warnings += notes
+        }
         let chosen = (language?.isUndetermined == false ? language : nil) ?? named ?? LanguageTag(parsing: "en")
         guard let chosen else { throw failure("no language to read the pictures in") }
         if (language == nil || language?.isUndetermined == true) && named == nil {
             warnings.append(
-                IngestWarning(kind: .pictureSkipped, line: nil, "neither the track nor the index names a language: the pictures were read as English"))
+                IngestWarning(kind: .pictureSkipped, line: nil, "neither the track nor the file names a language: the pictures were read as English"))
         }
-        if index.streams.count > 1 {
-            warnings.append(
-                IngestWarning(
-                    kind: .servicesIgnored, line: nil, "the index lists \(index.streams.count) streams; the first (\(index.streams[0].language)) was read"))
-        }
-        let (pictures, problems) = VobSub.pictures(index: index, sub: subBytes)
-        warnings += problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\(MediaReader.display(subURL)): \($0); that picture was skipped") }
         let ocr = try TesseractOCR(language: chosen)
         let images = pictures.map { OCRImage($0) }
         let readings = try await onDispatch { () throws(SubweaveError) in try ocr.read(images) }
@@ -78,10 +72,41 @@ package enum PictureSubtitles {
             }
         }
         var ingested = IngestedSubtitles(
-            ingestFormat: "vobsub_ocr", cues: cues, headerBlocks: [], regions: [], encoding: .utf8, warnings: warnings,
+            ingestFormat: format == .pgs ? "pgs_ocr" : "vobsub_ocr", cues: cues, headerBlocks: [], regions: [], encoding: .utf8, warnings: warnings,
             declaredLanguage: named?.description)
         ingested.recognition = confidences
         return ingested
+    }
+
+    /// A VobSub index's pictures (from the `.sub` beside it), the language it names for its
+    /// first stream, and what it could not read.
+    static func vobSub(_ url: URL, loader: ResourceLoader, failure: (String) -> SubweaveError) async throws(SubweaveError) -> (
+        [SubtitlePicture], LanguageTag?, [IngestWarning]
+    ) {
+        let subURL = url.deletingPathExtension().appendingPathExtension("sub")
+        let indexBytes: [UInt8]
+        let subBytes: [UInt8]
+        do {
+            indexBytes = try await loader.read(url, kind: .subtitle)
+            subBytes = try await loader.read(subURL, kind: .segment)
+        } catch {
+            throw failure("\(error.explanation) (a VobSub .idx needs its .sub beside it: \(MediaReader.display(subURL)))")
+        }
+        let index: VobSub.Index
+        do { index = try VobSub.index(String(decoding: indexBytes, as: UTF8.self)) } catch {
+            throw failure("not a VobSub index: \(error)")
+        }
+        guard !index.streams.isEmpty else { throw failure("the VobSub index lists no subtitle stream (no \"id:\" or \"timestamp:\" line)") }
+        var warnings: [IngestWarning] = []
+        if index.streams.count > 1 {
+            warnings.append(
+                IngestWarning(
+                    kind: .servicesIgnored, line: nil, "the index lists \(index.streams.count) streams; the first (\(index.streams[0].language)) was read"))
+        }
+        let (pictures, problems) = VobSub.pictures(index: index, sub: subBytes)
+        warnings += problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\(MediaReader.display(subURL)): \($0); that picture was skipped") }
+        let named = LanguageTag(parsing: index.streams[0].language).flatMap { $0.isUndetermined ? nil : $0 }
+        return (pictures, named, warnings)
     }
 
     /// Where a picture shows, as cue settings: near the top of the frame a line at the top, in

@@ -205,9 +205,9 @@ package enum SubtitleIngest {
             } catch {
                 throw WrongFormat(description: error.description)
             }
-        case .vobSub:
+        case .vobSub, .pgs:
             // Pictures, not text: read through OCR (PictureSubtitles), never parsed as text.
-            throw WrongFormat(description: "VobSub subtitles are pictures, read through OCR from the .idx file")
+            throw WrongFormat(description: "\(format.rawValue) subtitles are pictures, read through OCR")
         case .ttml:
             do {
                 let read = try TTMLParser.parse(text)

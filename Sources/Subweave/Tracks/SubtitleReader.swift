@@ -38,9 +38,9 @@ public struct SubtitleReader: Sendable {
     ) async throws(SubweaveError) -> IngestedSubtitles {
         let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
         // Pictures (a VobSub index and its .sub) are read through OCR.
-        if case .source(let source) = input, (format ?? SubtitleFormat.inferred(fromPath: source.pathForExtension)) == .vobSub {
+        if case .source(let source) = input, let pictures = format ?? SubtitleFormat.inferred(fromPath: source.pathForExtension), pictures.isPictures {
             return try await PictureSubtitles.read(
-                vobSubIndex: source.url, language: language, loader: loader, sourceID: input.description, location: input.description)
+                source.url, format: pictures, language: language, loader: loader, sourceID: input.description, location: input.description)
         }
         do {
             // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.
@@ -108,6 +108,8 @@ extension SubtitleFormat {
     /// `[Script Info]` (ASS/SSA), a TTML root (`tt` in the TTML namespace), or a SubRip timing
     /// line among the first lines; nil when none does.
     public static func sniffed(_ bytes: [UInt8], encoding: TextEncoding? = nil) -> SubtitleFormat? {
+        // PGS: "PG", two timestamps, then a segment type.
+        if bytes.count >= 13, bytes[0] == 0x50, bytes[1] == 0x47, [0x14, 0x15, 0x16, 0x17, 0x80].contains(bytes[10]) { return .pgs }
         // EBU STL: a binary GSI block whose disk format code (bytes 3-10) is STLnn.01.
         if bytes.count >= 11, bytes[3..<6].elementsEqual("STL".utf8), bytes[8..<11].elementsEqual(".01".utf8) { return .stl }
         let head = TextDecoder.decode(Array(bytes.prefix(4096)), forced: encoding).text

@@ -397,6 +397,8 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
     case stl
     /// VobSub (`.idx` with its `.sub` beside it): DVD subtitle pictures, read as text by OCR.
     case vobSub = "vobsub"
+    /// Blu-ray presentation graphics (`.sup`): subtitle pictures, read as text by OCR.
+    case pgs
 
     /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ass`, `.ssa`,
     /// `.ttml`, `.dfxp`, `.xml`), or nil.
@@ -417,9 +419,13 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         case "mcc": self = .mcc
         case "stl", "ebu-stl", "ebustl": self = .stl
         case "idx", "vobsub": self = .vobSub
+        case "sup", "pgs": self = .pgs
         default: return nil
         }
     }
+
+    /// Whether the format is pictures, read as text by OCR (``PictureSubtitles``).
+    public var isPictures: Bool { self == .vobSub || self == .pgs }
 
     /// Whether the format times its data by frame timecodes, whose rate `fps=` declares.
     public var hasTimecodes: Bool { self == .scc || self == .mcc || self == .stl }

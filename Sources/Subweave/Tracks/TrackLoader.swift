@@ -56,10 +56,11 @@ struct TrackLoader: Sendable {
         func unreachable(_ error: ResourceLoader.Failure) -> Result<IngestedSubtitles, LoadFailure> {
             .failure(LoadFailure(.unreachable, sourceID: track.sourceID, location: track.source.description, "\(error.explanation)"))
         }
-        if (track.declaredFormat ?? track.format) == .vobSub {
+        let pictures = track.declaredFormat ?? track.format
+        if pictures.isPictures {
             do {
                 let ingested = try await PictureSubtitles.read(
-                    vobSubIndex: track.source.url, language: track.language, loader: loader, sourceID: track.sourceID,
+                    track.source.url, format: pictures, language: track.language, loader: loader, sourceID: track.sourceID,
                     location: track.source.description)
                 return checked(ingested, track, empty: false)
             } catch {
