@@ -19,9 +19,9 @@ let package = Package(
         .target(name: "Containers", dependencies: ["Timebase"]),
         // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
         .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
-        // Bitmap subtitles (VobSub; DVB subtitles and PGS to come) decoded to pictures, and
+        // Bitmap subtitles (VobSub, PGS, DVB subtitles in MPEG-TS) decoded to pictures, and
         // pictures cleaned for OCR.
-        .target(name: "Pictures", dependencies: ["Timebase"]),
+        .target(name: "Pictures", dependencies: ["Timebase", "Containers"]),
         // Sync checks: speech activity from PCM, the FFT, lining cues up with speech, the rate search.
         .target(name: "Sync", dependencies: ["Timebase"]),
         // HTTP(S) GET through libcurl, loaded with dlopen when a URL is first read.

@@ -3,8 +3,8 @@
 
     python3 Benchmarks/ocr-cer.py [--binary PATH]
 
-Renders known subtitle lines (English, French, German; DejaVu Sans and Serif at 20, 24, 32 and
-40 points; one- and two-line cues) into DVD subpictures with spumux (dvdauthor) on a 720x576 PAL
+Renders known subtitle lines (English, French, German; DejaVu Sans and Serif at 20, 24, 28, 32
+and 40 points; one- and two-line cues) into DVD subpictures with spumux (dvdauthor) on a 720x576 PAL
 frame, extracts them as VobSub .idx/.sub with mkvextract (mkvtoolnix), reads them with
 `subweave cues --json --language`, and counts character edits (Levenshtein; spumux wraps long lines
 itself, so lines are compared as words) against the text rendered, and how far each cue's start
@@ -52,7 +52,7 @@ def main():
     print("|---|---|---|---|---|---|")
     for font in ["DejaVuSans.ttf", "DejaVuSerif.ttf"]:
         shutil.copy("/usr/share/fonts/truetype/dejavu/" + font, os.path.join(home, ".spumux", font))
-        for size in [20, 24, 32, 40]:
+        for size in [20, 24, 28, 32, 40]:
             for language, lines in TEXTS.items():
                 srt = os.path.join(work, "s.srt")
                 with open(srt, "w") as f:

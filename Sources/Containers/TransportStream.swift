@@ -77,6 +77,8 @@ package enum TransportStream {
 
         /// Whether it carries DVB teletext (EN 300 472: private data with a teletext descriptor).
         package var isTeletext: Bool { streamType == 0x06 && descriptorTags.contains { $0 == 0x56 || $0 == 0x46 } }
+        /// Whether it carries DVB subtitles (EN 300 743: private data with a subtitling_descriptor, 0x59).
+        package var isDVBSubtitles: Bool { streamType == 0x06 && descriptorTags.contains(0x59) }
 
         package var kind: Kind {
             switch streamType {
@@ -198,6 +200,8 @@ package enum TransportStream {
             let body = (d + 2)..<min(end, d + 2 + length)
             tags.append(tag)
             if tag == 0x0A, body.count >= 3, let code = languageCode(s[body.lowerBound..<(body.lowerBound + 3)]) { language = code }
+            // EN 300 468 §6.2.41 subtitling_descriptor: its first entry's ISO 639 language.
+            if tag == 0x59, language == nil, body.count >= 8, let code = languageCode(s[body.lowerBound..<(body.lowerBound + 3)]) { language = code }
             if tag == 0x86 { captions = captionServices(s[body]) }
             if tag == 0x56 || tag == 0x46 { teletext += teletextPages(s[body]) }
             d += 2 + length
@@ -343,6 +347,8 @@ struct ProgramTables {
     private(set) var firstVideo: TransportStream.ElementaryStream?
     /// The first DVB teletext stream of the first PMT that lists one.
     private(set) var firstTeletext: TransportStream.ElementaryStream?
+    /// The first DVB subtitle stream of the first PMT that lists one.
+    private(set) var firstDVBSubtitles: TransportStream.ElementaryStream?
     private(set) var sawPAT = false
 
     /// Whether `pid` carries the PAT or a PMT the PAT named.
@@ -366,6 +372,7 @@ struct ProgramTables {
             for stream in list { streams[stream.pid] = stream }
             if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
             if firstTeletext == nil { firstTeletext = list.first { $0.isTeletext } }
+            if firstDVBSubtitles == nil { firstDVBSubtitles = list.first { $0.isDVBSubtitles } }
         }
         return true
     }

@@ -22,6 +22,8 @@ package struct TransportStreamDemuxer {
         case video
         /// The first DVB teletext stream (private data with a teletext descriptor).
         case teletext
+        /// The first DVB subtitle stream (private data with a subtitling descriptor).
+        case dvbSubtitles
     }
 
     /// The stream followed.
@@ -195,7 +197,13 @@ package struct TransportStreamDemuxer {
 
     private mutating func handle(_ packet: TransportStream.Packet, _ data: [UInt8], absolute: Int, _ emit: (PESPacket) -> Void) {
         if tables.consume(packet, in: data) {
-            if video == nil { video = selection == .video ? tables.firstVideo : tables.firstTeletext }
+            if video == nil {
+                switch selection {
+                case .video: video = tables.firstVideo
+                case .teletext: video = tables.firstTeletext
+                case .dvbSubtitles: video = tables.firstDVBSubtitles
+                }
+            }
             return
         }
         guard packet.pid == videoPID else { return }

@@ -101,6 +101,31 @@ struct PictureSubtitleCommandTests {
         #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
     }
 
+    /// DVB subtitles in MPEG-TS (ffmpeg's dvbsub encoder, from spumux's pictures): the language
+    /// from the subtitling descriptor, the text read back, each cue on its packet's time.
+    @Test func dvbSubtitlesInATransportStreamReadBack() throws {
+        let lines = try #require(Self.texts["fr"])
+        let folder = try Scratch.make().path
+        _ = try BitmapSubtitles.vobSub(lines.enumerated().map { (Double(2 + $0 * 4), Double(4 + $0 * 4) + 0.5, $1) }, folder: folder, size: 24)
+        let made = try Tools.run(
+            try #require(Tools.ffmpeg),
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-i", folder + "/subs-spu.mpg", "-map", "0:v", "-map", "0:s", "-c:v", "libx264", "-preset",
+                "ultrafast", "-c:s", "dvbsub", "-metadata:s:s:0", "language=fra", "-f", "mpegts", folder + "/dvb.ts",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let outcome = try BuiltTool.run(["cues", folder + "/dvb.ts", "--json"])
+        #expect(outcome.status == 0 && !outcome.stderr.contains("read as English"), "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let cues = try #require(object["cues"] as? [[String: Any]])
+        #expect(cues.count == lines.count, "\(cues)")
+        var errors = 0
+        for (cue, line) in zip(cues, lines) {
+            errors += Self.distance((cue["text"] as? String ?? "").replacingOccurrences(of: "\n", with: " "), line.replacingOccurrences(of: "\n", with: " "))
+        }
+        #expect(Double(errors) / Double(lines.map(\.count).reduce(0, +)) < 0.01, "\(errors) wrong: \(cues.map { $0["text"] ?? "" })")
+    }
+
     /// A picture at the top of the frame is placed at the top; one at the bottom keeps the default.
     @Test func placementFollowsThePicture() throws {
         let (top, _) = try Self.read(["Up here"], language: "en", font: "DejaVuSans.ttf", size: 28, top: true)

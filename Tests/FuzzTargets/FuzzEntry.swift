@@ -38,7 +38,24 @@ public enum FuzzEntry {
         "aes": aes,
         "vobsub": vobSub,
         "pgs": pgs,
+        "dvbsub": dvbSubtitles,
     ]
+
+    /// DVB subtitles in an MPEG-TS file: each picture has width × height indices into a
+    /// 256-entry palette, ends no earlier than it starts, and cleans into an image its pixels
+    /// fill; the OCR step is left out.
+    public static func dvbSubtitles(_ bytes: [UInt8]) -> [String] {
+        var violations: [String] = []
+        for picture in DVBSubtitles.pictures(transportStream: bytes).pictures {
+            if picture.indices.count != picture.width * picture.height || picture.palette.count != 256 {
+                violations.append("dvbsub: a \(picture.width)×\(picture.height) picture has \(picture.indices.count) pixels")
+            }
+            if let end = picture.end, end < picture.start { violations.append("dvbsub: a picture ends before it starts") }
+            let image = OCRImage(picture)
+            if image.pixels.count != image.width * image.height { violations.append("dvbsub: the OCR image's pixels do not fill it") }
+        }
+        return violations
+    }
 
     /// A PGS `.sup`: each picture has width × height indices into a 256-entry palette, ends no
     /// earlier than it starts, and cleans into an image its pixels fill; the OCR step is left out.

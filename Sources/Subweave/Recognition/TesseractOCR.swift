@@ -76,7 +76,12 @@ package struct TesseractOCR: Sendable {
         if primary == "zh" {
             return text.contains("hant") || text.hasSuffix("-tw") || text.hasSuffix("-hk") ? "chi_tra" : "chi_sim"
         }
-        return languageNames[primary]
+        if let name = languageNames[primary] { return name }
+        // ISO 639-2 codes, as DVB descriptors and VobSub indexes give them (B and T forms).
+        let bibliographic = ["fre": "fra", "ger": "deu", "dut": "nld", "cze": "ces", "gre": "ell", "rum": "ron", "slo": "slk", "ice": "isl", "wel": "cym"]
+        if let name = bibliographic[primary] { return name }
+        if primary == "chi" || primary == "zho" { return "chi_sim" }
+        return Set(languageNames.values).contains(primary) ? primary : nil
     }
 
     /// The languages `executable` has data for (`tesseract --list-langs`).

@@ -24,7 +24,19 @@ package enum PictureSubtitles {
         var warnings: [IngestWarning] = []
         let pictures: [SubtitlePicture]
         var named: LanguageTag?
-        if format == .pgs {
+        if format == .dvbSub {
+            let bytes: [UInt8]
+            do { bytes = try await loader.read(url, kind: .segment) } catch {
+                throw .load(LoadFailure(.unreachable, sourceID: sourceID, location: location, MessageText(error.explanation)))
+            }
+            let stream = DVBSubtitles.pictures(transportStream: bytes)
+            guard stream.found else {
+                throw failure("no DVB subtitle stream (stream type 0x06 with a subtitling_descriptor) in this MPEG-TS file")
+            }
+            pictures = stream.pictures
+            named = stream.language.flatMap(LanguageTag.init(parsing:)).flatMap { $0.isUndetermined ? nil : $0 }
+            warnings += stream.problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\($0); that part of the stream was skipped") }
+        } else if format == .pgs {
             let bytes: [UInt8]
             do { bytes = try await loader.read(url, kind: .segment) } catch {
                 throw .load(LoadFailure(.unreachable, sourceID: sourceID, location: location, MessageText(error.explanation)))
@@ -72,7 +84,8 @@ package enum PictureSubtitles {
             }
         }
         var ingested = IngestedSubtitles(
-            ingestFormat: format == .pgs ? "pgs_ocr" : "vobsub_ocr", cues: cues, headerBlocks: [], regions: [], encoding: .utf8, warnings: warnings,
+            ingestFormat: format == .pgs ? "pgs_ocr" : format == .dvbSub ? "dvbsub_ocr" : "vobsub_ocr", cues: cues, headerBlocks: [], regions: [],
+            encoding: .utf8, warnings: warnings,
             declaredLanguage: named?.description)
         ingested.recognition = confidences
         return ingested

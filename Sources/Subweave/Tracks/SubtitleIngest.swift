@@ -205,7 +205,7 @@ package enum SubtitleIngest {
             } catch {
                 throw WrongFormat(description: error.description)
             }
-        case .vobSub, .pgs:
+        case .vobSub, .pgs, .dvbSub:
             // Pictures, not text: read through OCR (PictureSubtitles), never parsed as text.
             throw WrongFormat(description: "\(format.rawValue) subtitles are pictures, read through OCR")
         case .ttml:

@@ -399,6 +399,8 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
     case vobSub = "vobsub"
     /// Blu-ray presentation graphics (`.sup`): subtitle pictures, read as text by OCR.
     case pgs
+    /// DVB subtitles (EN 300 743) in an MPEG-TS file (`.ts`): subtitle pictures, read as text by OCR.
+    case dvbSub = "dvbsub"
 
     /// The format a path's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ass`, `.ssa`,
     /// `.ttml`, `.dfxp`, `.xml`), or nil.
@@ -420,12 +422,13 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
         case "stl", "ebu-stl", "ebustl": self = .stl
         case "idx", "vobsub": self = .vobSub
         case "sup", "pgs": self = .pgs
+        case "ts", "dvbsub", "dvb": self = .dvbSub
         default: return nil
         }
     }
 
     /// Whether the format is pictures, read as text by OCR (``PictureSubtitles``).
-    public var isPictures: Bool { self == .vobSub || self == .pgs }
+    public var isPictures: Bool { self == .vobSub || self == .pgs || self == .dvbSub }
 
     /// Whether the format times its data by frame timecodes, whose rate `fps=` declares.
     public var hasTimecodes: Bool { self == .scc || self == .mcc || self == .stl }
