@@ -126,6 +126,29 @@ struct PictureSubtitleCommandTests {
         #expect(Double(errors) / Double(lines.map(\.count).reduce(0, +)) < 0.01, "\(errors) wrong: \(cues.map { $0["text"] ?? "" })")
     }
 
+    /// Letters that lean (an oblique or italic face) make an italic cue; upright ones do not.
+    @Test(arguments: [("DejaVuSans-Oblique.ttf", true), ("DejaVuSerif-Italic.ttf", true), ("DejaVuSans.ttf", false), ("DejaVuSerif.ttf", false)])
+    func italicsAreSeenInThePicture(_ font: String, _ italic: Bool) throws {
+        try #require(BitmapSubtitles.font(font) != nil, "\(font) is not installed")
+        let (cues, _) = try Self.read(["Where were you on the night\nof the fourteenth?"], language: "en", font: font, size: 26)
+        let text = try #require(cues.first?["text"] as? String)
+        #expect(text.hasPrefix("<i>") == italic && text.hasSuffix("</i>") == italic, "\(font): \(text)")
+    }
+
+    /// Never a silent guess: text Tesseract is unsure of (tiny nonsense) is a warning with its
+    /// times, and --strict refuses to package it.
+    @Test func unsureTextIsSaidAndStrictRefusesIt() throws {
+        let folder = try Scratch.make().path
+        let made = try BitmapSubtitles.vobSub([(1.0, 2.5, "xq zv kj wp")], folder: folder, size: 9)
+        let read = try BuiltTool.run(["cues", made.idx, "--json", "--language", "en"])
+        #expect(read.status == 0 && read.stderr.contains("% confidence") && read.stderr.contains("check it against the picture"), "\(read.stderr)")
+        let dir = try Fixtures.copyExample()
+        let before = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        let strict = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(made.idx),language=en", "--strict"])
+        #expect(strict.status != 0 && strict.stderr.contains("confidence"), "\(strict.stderr)")
+        #expect(try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8) == before, "nothing written")
+    }
+
     /// A picture at the top of the frame is placed at the top; one at the bottom keeps the default.
     @Test func placementFollowsThePicture() throws {
         let (top, _) = try Self.read(["Up here"], language: "en", font: "DejaVuSans.ttf", size: 28, top: true)

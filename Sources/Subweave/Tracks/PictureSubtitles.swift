@@ -62,7 +62,7 @@ package enum PictureSubtitles {
         let readings = try await onDispatch { () throws(SubweaveError) in try ocr.read(images) }
         var cues: [Cue] = []
         var confidences: [Double] = []
-        for (picture, reading) in zip(pictures, readings) {
+        for (picture, (reading, image)) in zip(pictures, zip(readings, images)) {
             let end = picture.end ?? picture.start + MediaTime(milliseconds: 5000)
             let span = "\(picture.start.decimalSeconds)-\(end.decimalSeconds) s"
             guard !reading.lines.isEmpty, end > picture.start else {
@@ -71,7 +71,9 @@ package enum PictureSubtitles {
                         kind: .pictureSkipped, line: nil, "the picture at \(span) (byte \(picture.offset) of the .sub) has no text Tesseract could read"))
                 continue
             }
-            let text = reading.lines.map(CueText.escaped).joined(separator: "\n")
+            // Letters that lean (``OCRImage/italic``): the cue's lines in italics.
+            let escaped = reading.lines.map(CueText.escaped)
+            let text = (image.italic ? escaped.map { "<i>\($0)</i>" } : escaped).joined(separator: "\n")
             cues.append(Cue(start: picture.start, end: end, settings: placement(picture), text: text))
             let confidence = reading.confidence ?? 0
             confidences.append(confidence)
