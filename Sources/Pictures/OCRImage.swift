@@ -70,9 +70,11 @@ public struct OCRImage: Sendable, Equatable {
         pixels = out
     }
 
-    /// How far the letters lean right, as the shear (horizontal pixels per row) that makes their
-    /// strokes most upright: the one whose column profile of ink is sharpest (the largest sum of
-    /// squared column counts). Upright type gives about 0; italics and obliques 0.15-0.25.
+    /// How far the letters lean right, as a shear: horizontal pixels per row.
+    ///
+    /// The shear that makes their strokes most upright: the one whose column profile of ink is
+    /// sharpest (the largest sum of squared column counts). Upright type gives about 0; italics
+    /// and obliques 0.15-0.25.
     public static func slant(ink: [Bool], width: Int, height: Int) -> Double {
         guard width > 0, height > 1, ink.count == width * height else { return 0 }
         // Each line of text (a band of rows with ink) on its own: lines sit at their own offsets.
