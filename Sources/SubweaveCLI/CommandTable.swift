@@ -268,7 +268,7 @@ enum CommandTable {
     static let cues = CommandSpec(
         name: "cues", summary: "print the cues a subtitle file yields, as the packager uses them",
         positionals: [PositionalSpec(name: "file|url|-", help: "the subtitle file, an http(s) URL, or - for standard input")],
-        options: [Option.encoding, Option.json] + timing + [Option.format, Option.pictureLanguage, Option.limit].grouped("READING"),
+        options: [Option.encoding, Option.json] + timing + [Option.format, Option.pictureLanguage, Option.crops, Option.limit].grouped("READING"),
         discussion: """
             Prints WebVTT, or with --json {"schema", "cues": [...]} using the W3C VTTCue attribute names. A file
             with no cue prints an empty list.
@@ -281,7 +281,7 @@ enum CommandTable {
         options: [
             Option.output.explained("write here instead of stdout"),
             Option.to,
-        ] + timing + [Option.format, Option.encoding, Option.pictureLanguage, Option.limit].grouped("READING"),
+        ] + timing + [Option.format, Option.encoding, Option.pictureLanguage, Option.crops, Option.limit].grouped("READING"),
         discussion: "Reads the input as `cues` does (format from the content, then the extension) and writes it back.",
         run: Handler(ConvertCommand.run))
 

@@ -116,6 +116,9 @@ enum Option {
     static let to = OptionSpec(name: "--to", value: "FORMAT", allowed: ["vtt", "srt"], help: "the output format (default vtt)")
     static let pictureLanguage = OptionSpec(
         name: "--language", value: "TAG", help: "the language of subtitle pictures (VobSub), for OCR (default: the file's, else English)")
+    static let crops = OptionSpec(
+        name: "--crops", value: "FOLDER",
+        help: "write each subtitle picture (PNG) and index.html, a page showing it beside the text OCR read and its confidence")
     static let locale = OptionSpec(name: "--locale", value: "TAG", repeatable: true, help: "a viewer locale, most preferred first")
     static let detect = OptionSpec(name: "--detect", help: "run only the bounded scan the packager runs first")
 }

@@ -149,6 +149,24 @@ struct PictureSubtitleCommandTests {
         #expect(try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8) == before, "nothing written")
     }
 
+    /// `--crops`: every picture as a PNG that ffprobe reads at the picture's size, and a page
+    /// showing each beside its text and confidence; a text file has none to give.
+    @Test func cropsShowEachPictureBesideItsText() throws {
+        let folder = try Scratch.make().path
+        let made = try BitmapSubtitles.vobSub([(1.0, 3.0, "Look at this"), (4.0, 5.0, "Second")], folder: folder)
+        let review = folder + "/review"
+        let outcome = try BuiltTool.run(["cues", made.idx, "--crops", review])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let page = try String(contentsOfFile: review + "/index.html", encoding: .utf8)
+        #expect(page.contains("<img src=\"cue-0001.png\"") && page.contains("<img src=\"cue-0002.png\"") && page.contains("<pre>Second</pre>"), "\(page)")
+        let probe = try Tools.run(
+            try #require(Tools.ffprobe), ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", review + "/cue-0001.png"])
+        let size = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        #expect(size.count == 2 && size[0] > 100 && size[1] > 10, "ffprobe reads \(probe.stdout)\(probe.stderr)")
+        let text = try BuiltTool.run(["cues", try Fixtures.copyExample() + "/subs/en.srt", "--crops", review + "2"])
+        #expect(text.status == 64 && text.stderr.contains("--crops applies to picture subtitles"), "\(text.stderr)")
+    }
+
     /// A picture at the top of the frame is placed at the top; one at the bottom keeps the default.
     @Test func placementFollowsThePicture() throws {
         let (top, _) = try Self.read(["Up here"], language: "en", font: "DejaVuSans.ttf", size: 28, top: true)

@@ -21,6 +21,9 @@ public struct IngestedSubtitles: Sendable, Equatable {
     /// Cues read from pictures by OCR: each cue's confidence (percent, the mean of its words'),
     /// in the order of ``cues``; nil for text files.
     public var recognition: [Double]? = nil
+    /// Cues read from pictures, when asked for: each cue's picture as a PNG file, in the order
+    /// of ``cues`` (for a person to check the text against; ``PictureReview``).
+    public var crops: [[UInt8]]? = nil
 
     /// The same subtitles on another clock: each cue time divided by `rate`, then `offset` added
     /// (the descriptor keys `rate=` and `offset=`); cues that end before 0 are dropped, with a

@@ -18,7 +18,7 @@ package enum PictureSubtitles {
     /// The cues of the picture file at `url` (a VobSub index with the `.sub` beside it, or a PGS
     /// `.sup`), in `language` (nil: the file's, else English, said).
     package static func read(
-        _ url: URL, format: SubtitleFormat, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String
+        _ url: URL, format: SubtitleFormat, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String, crops: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
         func failure(_ what: String) -> SubweaveError { .load(LoadFailure(.notSubtitles, sourceID: sourceID, location: location, MessageText(what))) }
         var warnings: [IngestWarning] = []
@@ -62,6 +62,7 @@ package enum PictureSubtitles {
         let readings = try await onDispatch { () throws(SubweaveError) in try ocr.read(images) }
         var cues: [Cue] = []
         var confidences: [Double] = []
+        var pngs: [[UInt8]] = []
         for (picture, (reading, image)) in zip(pictures, zip(readings, images)) {
             let end = picture.end ?? picture.start + MediaTime(milliseconds: 5000)
             let span = "\(picture.start.decimalSeconds)-\(end.decimalSeconds) s"
@@ -75,6 +76,7 @@ package enum PictureSubtitles {
             let escaped = reading.lines.map(CueText.escaped)
             let text = (image.italic ? escaped.map { "<i>\($0)</i>" } : escaped).joined(separator: "\n")
             cues.append(Cue(start: picture.start, end: end, settings: placement(picture), text: text))
+            if crops { pngs.append(PNGImage.png(picture)) }
             let confidence = reading.confidence ?? 0
             confidences.append(confidence)
             if confidence < lowConfidence {
@@ -90,6 +92,7 @@ package enum PictureSubtitles {
             encoding: .utf8, warnings: warnings,
             declaredLanguage: named?.description)
         ingested.recognition = confidences
+        if crops { ingested.crops = pngs }
         return ingested
     }
 

@@ -34,13 +34,14 @@ public struct SubtitleReader: Sendable {
     /// text is repaired into valid WebVTT, as `convert` writes it.
     public func read(
         _ input: SubtitleInput, format: SubtitleFormat? = nil, encoding: TextEncoding? = nil, captionFile: CaptionFileReading = CaptionFileReading(),
-        asWritten: Bool = false, language: LanguageTag? = nil
+        asWritten: Bool = false, language: LanguageTag? = nil, crops: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
         let purpose: SubtitleIngest.Purpose = asWritten ? .inspection : .conversion
         // Pictures (a VobSub index and its .sub) are read through OCR.
         if case .source(let source) = input, let pictures = format ?? SubtitleFormat.inferred(fromPath: source.pathForExtension), pictures.isPictures {
             return try await PictureSubtitles.read(
-                source.url, format: pictures, language: language, loader: loader, sourceID: input.description, location: input.description)
+                source.url, format: pictures, language: language, loader: loader, sourceID: input.description, location: input.description,
+                crops: crops)
         }
         do {
             // A local SubRip or WebVTT file in UTF-8 is read a piece at a time, never whole.

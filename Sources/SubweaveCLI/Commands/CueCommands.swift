@@ -28,7 +28,15 @@ enum SubtitleArguments {
             return tag
         }
         var ingested = try await SubtitleReader(loader: Commands.loader(context)).read(
-            input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten, language: language)
+            input, format: format, encoding: encoding, captionFile: captionFile, asWritten: asWritten, language: language,
+            crops: arguments.value(Option.crops) != nil)
+        if let folder = arguments.value(Option.crops) {
+            guard ingested.crops != nil else {
+                throw UsageError(message: "--crops applies to picture subtitles (VobSub, PGS, DVB); \(input) is read as \(ingested.ingestFormat)", command: nil)
+            }
+            let page = try PictureReview.write(ingested, source: input.description, to: folder)
+            context.note("wrote \(page): \(ingested.cues.count.counted("picture")) beside their text")
+        }
         if captionFile.fps != nil, !["scc_converted", "mcc_converted", "stl_converted"].contains(ingested.ingestFormat) {
             throw UsageError(message: "--fps applies to timecoded files (SCC, MCC, EBU STL); \(input) is read as \(ingested.ingestFormat)", command: nil)
         }
