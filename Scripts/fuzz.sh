@@ -39,7 +39,7 @@ EOF
 # A Swift module's objects are the ones its output file map names: an object left behind by a
 # source file since renamed or removed would define its symbols twice. C modules have no map.
 objects=()
-for module in Timebase HLS TimedText Containers Captions Sync CCurl CPlatform Platform Subweave FuzzTargets; do
+for module in Timebase HLS TimedText Containers Pictures Captions Sync CCurl CPlatform Platform Subweave FuzzTargets; do
   map="$debug/$module.build/output-file-map.json"
   if [ -f "$map" ]; then
     while IFS= read -r object; do objects+=("$object"); done < <(python3 -c 'import json, sys

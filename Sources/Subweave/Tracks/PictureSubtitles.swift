@@ -4,9 +4,10 @@ import Platform
 import Timebase
 import TimedText
 
-/// Bitmap subtitle files read as text: a VobSub pair (`.idx`, with its `.sub` beside it) or a PGS
-/// `.sup` decoded to pictures (``VobSub``, ``PGS``), each cleaned for OCR (``OCRImage``) and read by Tesseract in the
-/// track's language (``TesseractOCR``).
+/// Bitmap subtitle files read as text: a VobSub pair (`.idx`, with its `.sub` beside it), a PGS
+/// `.sup` or the DVB subtitles of an MPEG-TS file decoded to pictures (``VobSub``, ``PGS``,
+/// ``DVBSubtitles``), each cleaned for OCR (``OCRImage``) and read by Tesseract in the track's
+/// language (``TesseractOCR``), a page of pictures at a time.
 ///
 /// Never a silent guess: every cue keeps the confidence Tesseract gave its words
 /// (``IngestedSubtitles/recognition``), a cue below ``lowConfidence`` is a warning with its
@@ -58,23 +59,34 @@ package enum PictureSubtitles {
                 IngestWarning(kind: .pictureSkipped, line: nil, "neither the track nor the file names a language: the pictures were read as English"))
         }
         let ocr = try TesseractOCR(language: chosen)
-        let images = pictures.map { OCRImage($0) }
-        let readings = try await onDispatch { () throws(SubweaveError) in try ocr.read(images) }
+        // A page of cleaned images at a time: a film's pictures are never all enlarged at once.
+        let (readings, italic) = try await onDispatch { () throws(SubweaveError) in
+            var readings: [TesseractOCR.Reading] = []
+            var italic: [Bool] = []
+            var start = 0
+            while start < pictures.count {
+                let images = pictures[start..<min(pictures.count, start + TesseractOCR.pageSize)].map { OCRImage($0) }
+                readings += try ocr.read(images)
+                italic += images.map(\.italic)
+                start += images.count
+            }
+            return (readings, italic)
+        }
         var cues: [Cue] = []
         var confidences: [Double] = []
         var pngs: [[UInt8]] = []
-        for (picture, (reading, image)) in zip(pictures, zip(readings, images)) {
+        for (picture, (reading, leans)) in zip(pictures, zip(readings, italic)) {
             let end = picture.end ?? picture.start + MediaTime(milliseconds: 5000)
             let span = "\(picture.start.decimalSeconds)-\(end.decimalSeconds) s"
             guard !reading.lines.isEmpty, end > picture.start else {
                 warnings.append(
                     IngestWarning(
-                        kind: .pictureSkipped, line: nil, "the picture at \(span) (byte \(picture.offset) of the .sub) has no text Tesseract could read"))
+                        kind: .pictureSkipped, line: nil, "the picture at \(span) (byte \(picture.offset) of the file) has no text Tesseract could read"))
                 continue
             }
             // Letters that lean (``OCRImage/italic``): the cue's lines in italics.
             let escaped = reading.lines.map(CueText.escaped)
-            let text = (image.italic ? escaped.map { "<i>\($0)</i>" } : escaped).joined(separator: "\n")
+            let text = (leans ? escaped.map { "<i>\($0)</i>" } : escaped).joined(separator: "\n")
             cues.append(Cue(start: picture.start, end: end, settings: placement(picture), text: text))
             if crops { pngs.append(PNGImage.png(picture)) }
             let confidence = reading.confidence ?? 0
