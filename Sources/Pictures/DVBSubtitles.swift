@@ -39,6 +39,7 @@ public enum DVBSubtitles {
         stream.found = demuxer.video != nil
         stream.language = demuxer.video?.language
         var decoder = Decoder()
+        decoder.budget = SubtitlePicture.pixelBudget(inputBytes: data.count)
         var lastPTS: Int64?
         for packet in packets {
             guard let raw = packet.pts else { continue }
@@ -145,6 +146,13 @@ public enum DVBSubtitles {
             var region = regions[id] ?? Region()
             let depth = Int((s[b + 6] >> 2) & 0x07)
             if region.width != width || region.height != height || region.pixels.isEmpty {
+                // Each new region's pixels count against the budget too: a stream of tiny
+                // segments claiming huge regions is refused, not allocated.
+                budget -= width * height
+                guard budget >= 0 else {
+                    note(offset, "the regions claim more pixels than a stream this size can hold; the rest were not read")
+                    return
+                }
                 region.pixels = [UInt8](repeating: 0, count: width * height)
             }
             region.width = width
@@ -278,6 +286,11 @@ public enum DVBSubtitles {
             guard let page else { return }
             for shown in page.regions {
                 guard let region = regions[shown.id], !region.pixels.isEmpty else { continue }
+                budget -= region.pixels.count
+                guard budget >= 0 else {
+                    note(page.offset, "the pictures claim more pixels than a stream this size can hold; the rest were not read")
+                    break
+                }
                 let clut = (cluts[region.clut] ?? [:]).filter { $0.key / 256 == region.depth }
                 var palette = [PaletteColor](repeating: PaletteColor(red: 0, green: 0, blue: 0, alpha: 0), count: 256)
                 for (key, color) in clut { palette[key % 256] = color }
@@ -303,6 +316,8 @@ public enum DVBSubtitles {
         }
 
         var timeouts: [Int: MediaTime] = [:]
+        /// Pixels the stream may still make (``SubtitlePicture/pixelBudget(inputBytes:)``).
+        var budget = Int.max
 
         /// Ends the stream: pictures still shown end at their time-out, or five seconds on.
         mutating func close() {

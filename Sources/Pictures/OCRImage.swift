@@ -24,8 +24,11 @@ public struct OCRImage: Sendable, Equatable {
         let w = picture.width, h = picture.height
         let palette = picture.palette
         func visible(_ index: UInt8) -> Bool { Int(index) < palette.count && palette[Int(index)].alpha >= 64 }
+        // The colours used, found in one pass (a 256-colour palette is not searched per colour).
+        var used = [Bool](repeating: false, count: 256)
+        for index in picture.indices { used[Int(index)] = true }
         var lumas: [Int] = []
-        for (i, color) in palette.enumerated() where visible(UInt8(i)) && picture.indices.contains(UInt8(i)) { lumas.append(color.luma) }
+        for (i, color) in palette.enumerated() where i < 256 && used[i] && visible(UInt8(i)) { lumas.append(color.luma) }
         let ink: [Bool]
         if let low = lumas.min(), let high = lumas.max(), high - low >= 48 {
             let middle = (low + high) / 2

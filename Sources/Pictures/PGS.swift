@@ -29,6 +29,7 @@ public enum PGS {
         var compositionOffset = 0
         var open: [Int] = []  // indices of pictures shown until the next composition
         var lastRaw: Int64 = 0
+        var budget = SubtitlePicture.pixelBudget(inputBytes: data.count)
         var wraps: Int64 = 0
         var i = 0
         func note(_ offset: Int, _ reason: String) { if problems.count < 20 { problems.append(Problem(offset: offset, reason: reason)) } }
@@ -122,6 +123,12 @@ public enum PGS {
                         continue
                     }
                     let palette = palettes[set.paletteID] ?? [:]
+                    // An object larger than any frame is refused by the decoder, with its own message.
+                    if object.width * object.height <= SubtitlePicture.largestArea { budget -= object.width * object.height }
+                    guard budget >= 0 else {
+                        note(compositionOffset, "the pictures claim more pixels than a file this size can hold; the rest were not read")
+                        break
+                    }
                     do throws(Problem) {
                         let indices = try decode(object.data, width: object.width, height: object.height, offset: compositionOffset)
                         var colors = [PaletteColor](repeating: PaletteColor(red: 0, green: 0, blue: 0, alpha: 0), count: 256)

@@ -42,6 +42,11 @@ public struct SubtitlePicture: Sendable, Equatable {
     /// damaged or hostile and its picture is refused.
     public static let largestArea = 4096 * 2160
 
+    /// The most pixels a decoder makes from `inputBytes` bytes of a stream, all pictures together:
+    /// 256 a byte (real subtitles take 30 to 100) and a 4K frame's worth, so that a small hostile
+    /// file claiming huge pictures cannot make memory grow faster than its size.
+    public static func pixelBudget(inputBytes: Int) -> Int { 256 * inputBytes + largestArea }
+
     /// Whether anything in it is visible.
     public var isBlank: Bool {
         indices.allSatisfy { Int($0) >= palette.count || palette[Int($0)].alpha == 0 }

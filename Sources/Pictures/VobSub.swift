@@ -109,10 +109,19 @@ public enum VobSub {
         var pictures: [SubtitlePicture] = []
         var problems: [Problem] = []
         let substream = UInt8(0x20 + (index.streams[stream].index & 0x1F))
+        var budget = SubtitlePicture.pixelBudget(inputBytes: sub.count)
         for entry in index.streams[stream].entries {
             do throws(Problem) {
                 let unit = try subpictureUnit(sub, at: entry.position, substream: substream)
                 if var picture = try decode(unit, palette: palette, offset: entry.position) {
+                    budget -= picture.width * picture.height
+                    guard budget >= 0 else {
+                        problems.append(
+                            Problem(
+                                line: nil, offset: entry.position,
+                                reason: "the pictures claim more pixels than a file this size can hold; the rest were not read"))
+                        break
+                    }
                     picture.start = picture.start + entry.time
                     picture.end = picture.end.map { $0 + entry.time }
                     picture.frameWidth = index.frameWidth
