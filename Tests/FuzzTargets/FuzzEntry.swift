@@ -41,33 +41,26 @@ public enum FuzzEntry {
         "dvbsub": dvbSubtitles,
     ]
 
-    /// DVB subtitles in an MPEG-TS file: each picture has width × height indices into a
-    /// 256-entry palette, ends no earlier than it starts, and cleans into an image its pixels
-    /// fill; the OCR step is left out.
+    /// A PGS `.sup` (the OCR step left out): ``pictureViolations(_:target:)``.
+    public static func pgs(_ bytes: [UInt8]) -> [String] { pictureViolations(PGS.pictures(bytes).pictures, target: "pgs") }
+
+    /// DVB subtitles in an MPEG-TS file (the OCR step left out): ``pictureViolations(_:target:)``.
     public static func dvbSubtitles(_ bytes: [UInt8]) -> [String] {
-        var violations: [String] = []
-        for picture in DVBSubtitles.pictures(transportStream: bytes).pictures {
-            if picture.indices.count != picture.width * picture.height || picture.palette.count != 256 {
-                violations.append("dvbsub: a \(picture.width)×\(picture.height) picture has \(picture.indices.count) pixels")
-            }
-            if let end = picture.end, end < picture.start { violations.append("dvbsub: a picture ends before it starts") }
-            let image = OCRImage(picture)
-            if image.pixels.count != image.width * image.height { violations.append("dvbsub: the OCR image's pixels do not fill it") }
-        }
-        return violations
+        pictureViolations(DVBSubtitles.pictures(transportStream: bytes).pictures, target: "dvbsub")
     }
 
-    /// A PGS `.sup`: each picture has width × height indices into a 256-entry palette, ends no
-    /// earlier than it starts, and cleans into an image its pixels fill; the OCR step is left out.
-    public static func pgs(_ bytes: [UInt8]) -> [String] {
+    /// Each picture has width × height indices into a 256-entry palette, ends no earlier than it
+    /// starts, and cleans into an image its pixels fill.
+    static func pictureViolations(_ pictures: [SubtitlePicture], target: String) -> [String] {
         var violations: [String] = []
-        for picture in PGS.pictures(bytes).pictures {
+        for picture in pictures {
             if picture.indices.count != picture.width * picture.height || picture.palette.count != 256 {
-                violations.append("pgs: a \(picture.width)×\(picture.height) picture has \(picture.indices.count) pixels, \(picture.palette.count) colours")
+                violations.append(
+                    "\(target): a \(picture.width)×\(picture.height) picture has \(picture.indices.count) pixels, \(picture.palette.count) colours")
             }
-            if let end = picture.end, end < picture.start { violations.append("pgs: a picture ends before it starts") }
+            if let end = picture.end, end < picture.start { violations.append("\(target): a picture ends before it starts") }
             let image = OCRImage(picture)
-            if image.pixels.count != image.width * image.height { violations.append("pgs: the OCR image's pixels do not fill it") }
+            if image.pixels.count != image.width * image.height { violations.append("\(target): the OCR image's pixels do not fill it") }
         }
         return violations
     }

@@ -16,8 +16,9 @@ package enum PictureSubtitles {
     /// Below this mean word confidence (percent) a cue is said to need a look.
     package static let lowConfidence = 75.0
 
-    /// The cues of the picture file at `url` (a VobSub index with the `.sub` beside it, or a PGS
-    /// `.sup`), in `language` (nil: the file's, else English, said).
+    /// The cues of the picture file at `url` (a VobSub index with the `.sub` beside it, a PGS
+    /// `.sup`, or an MPEG-TS file's DVB subtitles), in `language` (nil: the file's, else English,
+    /// said).
     package static func read(
         _ url: URL, format: SubtitleFormat, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String, crops: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
@@ -25,23 +26,23 @@ package enum PictureSubtitles {
         var warnings: [IngestWarning] = []
         let pictures: [SubtitlePicture]
         var named: LanguageTag?
-        if format == .dvbSub {
-            let bytes: [UInt8]
-            do { bytes = try await loader.read(url, kind: .segment) } catch {
+        // A .sup or .ts file, read whole.
+        func whole() async throws(SubweaveError) -> [UInt8] {
+            do { return try await loader.read(url, kind: .segment) } catch {
                 throw .load(LoadFailure(.unreachable, sourceID: sourceID, location: location, MessageText(error.explanation)))
             }
+        }
+        if format == .dvbSub {
+            let bytes = try await whole()
             let stream = DVBSubtitles.pictures(transportStream: bytes)
             guard stream.found else {
                 throw failure("no DVB subtitle stream (stream type 0x06 with a subtitling_descriptor) in this MPEG-TS file")
             }
             pictures = stream.pictures
-            named = stream.language.flatMap(LanguageTag.init(parsing:)).flatMap { $0.isUndetermined ? nil : $0 }
+            named = namedLanguage(stream.language)
             warnings += stream.problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\($0); that part of the stream was skipped") }
         } else if format == .pgs {
-            let bytes: [UInt8]
-            do { bytes = try await loader.read(url, kind: .segment) } catch {
-                throw .load(LoadFailure(.unreachable, sourceID: sourceID, location: location, MessageText(error.explanation)))
-            }
+            let bytes = try await whole()
             let read = PGS.pictures(bytes)
             guard !read.pictures.isEmpty || read.problems.isEmpty || bytes.isEmpty else { throw failure("not a PGS file: \(read.problems[0])") }
             pictures = read.pictures
@@ -135,8 +136,13 @@ package enum PictureSubtitles {
         }
         let (pictures, problems) = VobSub.pictures(index: index, sub: subBytes)
         warnings += problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\(MediaReader.display(subURL)): \($0); that picture was skipped") }
-        let named = LanguageTag(parsing: index.streams[0].language).flatMap { $0.isUndetermined ? nil : $0 }
+        let named = namedLanguage(index.streams[0].language)
         return (pictures, named, warnings)
+    }
+
+    /// The language a file's code names, nil for none or `und`.
+    static func namedLanguage(_ code: String?) -> LanguageTag? {
+        code.flatMap(LanguageTag.init(parsing:)).flatMap { $0.isUndetermined ? nil : $0 }
     }
 
     /// Where a picture shows, as cue settings: near the top of the frame a line at the top, in
