@@ -210,7 +210,12 @@ public enum DVBSubtitles {
             let b = s.startIndex
             let id = Int(s[b]) << 8 | Int(s[b + 1])
             let coding = (s[b + 2] >> 2) & 0x03
-            guard coding == 0, s.count >= 7 else { return }  // character-coded objects carry text, not pixels: not drawn
+            guard coding == 0 else {
+                // Character-coded objects carry text codes, not pixels: not drawn, and said.
+                note(offset, "object \(id) is character-coded (text, not pixels) and was not drawn")
+                return
+            }
+            guard s.count >= 7 else { return }
             let top = Int(s[b + 3]) << 8 | Int(s[b + 4]), bottom = Int(s[b + 5]) << 8 | Int(s[b + 6])
             let topStart = b + 7
             guard topStart + top + bottom <= s.endIndex else {
