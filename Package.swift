@@ -18,7 +18,7 @@ let package = Package(
         // MPEG-TS and ISO BMFF reading: packets, PES timestamps, boxes, the presentation timeline.
         .target(name: "Containers", dependencies: ["Timebase"]),
         // H.264/HEVC SEI, A/53 cc_data, the CEA-608 decoder, SCC files.
-        .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers"]),
+        .target(name: "Captions", dependencies: ["Timebase", "TimedText", "Containers", "Pictures"]),
         // Bitmap subtitles (VobSub, PGS, DVB subtitles in MPEG-TS) decoded to pictures, and
         // pictures cleaned for OCR.
         .target(name: "Pictures", dependencies: ["Timebase", "Containers"]),

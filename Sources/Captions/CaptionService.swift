@@ -2,45 +2,51 @@ import TimedText
 
 /// An in-band caption service: CEA-608's CC1 to CC4 (CTA-608-E: field 1 carries CC1/CC2, field 2
 /// CC3/CC4; the data-channel bit of the control codes selects the first or second of a field), a
-/// CEA-708 DTVCC service, SERVICE1 to SERVICE63 (HLS's INSTREAM-ID spelling), or a DVB teletext
+/// CEA-708 DTVCC service, SERVICE1 to SERVICE63 (HLS's INSTREAM-ID spelling), a DVB teletext
 /// subtitle page, written as viewers key it: `888`, `8A0` (a magazine 1–8 and two hexadecimal
-/// digits).
+/// digits), or a DVB subtitle stream (EN 300 743, pictures read by OCR), named by its PID in four
+/// hexadecimal digits as analysers print it: `DVB0104` for PID 0x104.
 public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+    /// What carries a service.
+    public enum Kind: Int, Sendable, Comparable {
+        case cea608, cea708, teletext, dvbSubtitles
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
     public let rawValue: String
-    /// The 708 service number (1–63), or nil for a 608 channel or a teletext page.
+    /// The 708 service number (1–63), or nil for a 608 channel, a teletext page or a DVB stream.
     public let serviceNumber: Int?
-    /// Whether it is a DVB teletext page (HLS cannot declare it in-band: it is published only as
-    /// a subtitle rendition).
-    public let isTeletext: Bool
+    public let kind: Kind
 
     public init?(rawValue: String) {
         let upper = rawValue.uppercased()
         if ["CC1", "CC2", "CC3", "CC4"].contains(upper) {
-            self.rawValue = upper
-            serviceNumber = nil
-            isTeletext = false
+            self.init(upper, kind: .cea608)
         } else if upper.hasPrefix("SERVICE"), let n = Int(upper.dropFirst(7)), (1...63).contains(n), String(n) == upper.dropFirst(7) {
-            self.rawValue = "SERVICE\(n)"
-            serviceNumber = n
-            isTeletext = false
+            self.init("SERVICE\(n)", kind: .cea708, number: n)
         } else if let page = Self.teletext(upper) {
             self = page
+        } else if upper.hasPrefix("DVB"), upper.count == 7, let pid = UInt16(upper.dropFirst(3), radix: 16), let stream = Self.dvbSubtitles(pid: pid) {
+            self = stream
         } else {
             return nil
         }
     }
 
-    private init(cc number: Int) {
-        rawValue = "CC\(number)"
-        serviceNumber = nil
-        isTeletext = false
+    private init(_ name: String, kind: Kind, number: Int? = nil) {
+        rawValue = name
+        self.kind = kind
+        serviceNumber = number
     }
 
-    private init(page: String) {
-        rawValue = page
-        serviceNumber = nil
-        isTeletext = true
-    }
+    /// Whether it is a DVB teletext page.
+    public var isTeletext: Bool { kind == .teletext }
+    /// Whether it is a DVB subtitle stream (pictures).
+    public var isDVBSubtitles: Bool { kind == .dvbSubtitles }
+    /// Whether HLS can declare it in-band (`CLOSED-CAPTIONS`, `INSTREAM-ID`): CEA-608 and 708
+    /// only; teletext pages and DVB subtitles reach players only as subtitle renditions.
+    public var isDeclarable: Bool { kind == .cea608 || kind == .cea708 }
 
     /// The teletext page `number` (`888`, `8A0`: a magazine digit 1–8 and two hexadecimal
     /// digits), if it is one.
@@ -49,16 +55,27 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
         guard scalars.count == 3, ("1"..."8").contains(scalars[0]), scalars.dropFirst().allSatisfy({ $0.properties.isASCIIHexDigit }) else {
             return nil
         }
-        return CaptionService(page: number.uppercased())
+        return CaptionService(number.uppercased(), kind: .teletext)
     }
 
-    public static let cc1 = CaptionService(cc: 1), cc2 = CaptionService(cc: 2), cc3 = CaptionService(cc: 3), cc4 = CaptionService(cc: 4)
+    /// The DVB subtitle stream on `pid` (a 13-bit PID: 0x0010–0x1FFE carry elementary streams).
+    public static func dvbSubtitles(pid: UInt16) -> CaptionService? {
+        guard (0x0010...0x1FFE).contains(pid) else { return nil }
+        let digits = String(pid, radix: 16, uppercase: true)
+        return CaptionService("DVB" + String(repeating: "0", count: 4 - digits.count) + digits, kind: .dvbSubtitles)
+    }
+
+    /// The PID of a DVB subtitle stream.
+    public var pid: UInt16? { isDVBSubtitles ? UInt16(rawValue.dropFirst(3), radix: 16) : nil }
+
+    public static let cc1 = CaptionService("CC1", kind: .cea608), cc2 = CaptionService("CC2", kind: .cea608)
+    public static let cc3 = CaptionService("CC3", kind: .cea608), cc4 = CaptionService("CC4", kind: .cea608)
 
     /// A 708 service, 1–63.
     public static func dtvcc(_ number: Int) -> CaptionService? { CaptionService(rawValue: "SERVICE\(number)") }
 
-    /// Every CEA service: the four 608 channels, then the 63 708 services (teletext pages are
-    /// not listed: they are found in the stream).
+    /// Every CEA service: the four 608 channels, then the 63 708 services (teletext pages and DVB
+    /// subtitle streams are not listed: they are found in the stream).
     public static let cea: [CaptionService] = [.cc1, .cc2, .cc3, .cc4] + (1...63).compactMap(dtvcc)
 
     init(field: Int, channel: Int) {
@@ -71,30 +88,34 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
     }
 
     /// Whether it is a CEA-708 service.
-    public var isDTVCC: Bool { serviceNumber != nil }
+    public var isDTVCC: Bool { kind == .cea708 }
 
     /// The line-21 field that carries a 608 channel: 1 for CC1 and CC2, 2 for CC3 and CC4; nil
-    /// for a 708 service or a teletext page.
+    /// for any other service.
     public var field: Int? {
-        guard serviceNumber == nil, !isTeletext else { return nil }
+        guard kind == .cea608 else { return nil }
         return self == .cc1 || self == .cc2 ? 1 : 2
     }
 
     public var description: String { rawValue }
 
     /// How its renditions are read (`ingest_format`) and named in identities: `cea608`,
-    /// `cea708` or `teletext`.
-    public var family: String { isTeletext ? "teletext" : isDTVCC ? "cea708" : "cea608" }
-
-    /// 608 channels first, then 708 services by number, then teletext pages.
-    public static func < (a: CaptionService, b: CaptionService) -> Bool {
-        if a.isTeletext || b.isTeletext { return a.isTeletext == b.isTeletext ? a.rawValue < b.rawValue : b.isTeletext }
-        switch (a.serviceNumber, b.serviceNumber) {
-        case (nil, nil): return a.rawValue < b.rawValue
-        case (nil, _): return true
-        case (_, nil): return false
-        case (let x?, let y?): return x < y
+    /// `cea708`, `teletext` or `dvbsub_ocr`.
+    public var family: String {
+        switch kind {
+        case .cea608: return "cea608"
+        case .cea708: return "cea708"
+        case .teletext: return "teletext"
+        case .dvbSubtitles: return "dvbsub_ocr"
         }
+    }
+
+    /// 608 channels first, then 708 services by number, then teletext pages, then DVB subtitle
+    /// streams by PID.
+    public static func < (a: CaptionService, b: CaptionService) -> Bool {
+        guard a.kind == b.kind else { return a.kind < b.kind }
+        if let x = a.serviceNumber, let y = b.serviceNumber { return x < y }
+        return a.rawValue < b.rawValue
     }
 
     public init(from decoder: Decoder) throws {

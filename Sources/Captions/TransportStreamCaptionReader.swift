@@ -1,17 +1,24 @@
 import Containers
+import Pictures
 import Timebase
 import TimedText
 
-/// Reads captions from an MPEG-TS byte stream fed in chunks: the video's CEA-608/708 services
-/// and the subtitle pages of a DVB teletext stream beside it, on one timeline.
+/// Reads captions from an MPEG-TS byte stream fed in chunks: the video's CEA-608/708 services,
+/// the subtitle pages of a DVB teletext stream and the pictures of DVB subtitle streams beside
+/// it, on one timeline.
 package struct TransportStreamCaptionReader {
     private var demuxer = TransportStreamDemuxer(pictureData: NALUnits.Codec.pictureData(streamType:))
     package private(set) var decoder: CaptionDecoder?
     /// The teletext stream's subtitle pages (nothing is read past the PMT when there is none).
     package private(set) var teletext: TeletextStreamReader
+    /// The DVB subtitle streams' pictures (nothing is read past the PMT when there is none).
+    package private(set) var dvbSubtitles: DVBSubtitleStreamReader
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
     package var timeOf: (Int64) -> MediaTime {
-        didSet { teletext.timeOf = timeOf }
+        didSet {
+            teletext.timeOf = timeOf
+            dvbSubtitles.timeOf = timeOf
+        }
     }
     /// The video cannot carry SEI captions (its codec is not H.264, HEVC or MPEG-2 video).
     package private(set) var videoCannotCarryCaptions = false
@@ -33,24 +40,29 @@ package struct TransportStreamCaptionReader {
         self.accessUnitLimit = accessUnitLimit
         self.timeOf = timeOf
         teletext = TeletextStreamReader(timeOf: timeOf)
+        dvbSubtitles = DVBSubtitleStreamReader(timeOf: timeOf)
     }
 
     private var readNotes: [String] = []
     /// What was read although malformed or skipped, each naming its file and byte offset, and
     /// what the teletext reader has had to skip or could not decode so far.
-    package var notes: [String] { readNotes + teletext.notes }
+    package var notes: [String] { readNotes + teletext.notes + dvbSubtitles.notes }
+
+    /// Whether no stream beside the video carries subtitles (teletext or DVB).
+    private var nothingBeside: Bool { teletext.absent && dvbSubtitles.absent }
 
     /// Feeds bytes (of the file `label`, when they are a file of their own); returns false once
     /// nothing more is wanted (no SEI codec and no teletext, or a bounded look is over).
     package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) -> Bool {
         guard !finished else { return false }
         teletext.feed(bytes)
-        if accessUnitLimit != nil && teletext.firstText != nil {
+        dvbSubtitles.feed(bytes, label: label)
+        if accessUnitLimit != nil && (teletext.firstText != nil || dvbSubtitles.firstPicture != nil) {
             finished = true
             return false
         }
         if videoCannotCarryCaptions {
-            finished = teletext.absent
+            finished = nothingBeside
             return !finished
         }
         var units: [(Int64, [UInt8])] = []
@@ -69,7 +81,7 @@ package struct TransportStreamCaptionReader {
             announcedServices = video.captionServices
             guard let codec = NALUnits.Codec(streamType: video.streamType) else {
                 videoCannotCarryCaptions = true
-                finished = teletext.absent
+                finished = nothingBeside
                 return !finished
             }
             decoder = CaptionDecoder(codec: codec)
@@ -108,6 +120,7 @@ package struct TransportStreamCaptionReader {
         }
         if readNotes.count < Self.noteLimit { readNotes += demuxer.takeNotes(since: base) }
         teletext.endOfSegment()
+        dvbSubtitles.endOfSegment()
         guard var decoder else { return }
         self.decoder = nil
         for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
@@ -131,6 +144,7 @@ package struct TransportStreamCaptionReader {
             self.decoder = decoder
         }
         teletext.finish(at: end ?? decoder?.lastFrameEnd ?? .zero)
+        dvbSubtitles.finish(at: end ?? decoder?.lastFrameEnd ?? .zero)
         finished = true
     }
 
@@ -147,6 +161,7 @@ package struct TransportStreamCaptionReader {
     package mutating func discontinuity(at time: MediaTime) {
         decoder?.discontinuity(at: time)
         teletext.discontinuity(at: time)
+        dvbSubtitles.discontinuity(at: time)
         lastPTS = nil
     }
 
@@ -155,13 +170,19 @@ package struct TransportStreamCaptionReader {
         (decoder?.collector.cues ?? [:]).merging(teletext.cues) { a, _ in a }
     }
 
-    /// The first printable character decoded, of the video's services or the teletext pages.
+    /// Frees the pixels of the DVB subtitle pictures that ended before `time`.
+    package mutating func releasePixels(endedBefore time: MediaTime) { dvbSubtitles.releasePixels(endedBefore: time) }
+
+    /// The first printable character decoded, of the video's services or the teletext pages, or
+    /// the first DVB subtitle picture shown.
     package var firstText: (service: CaptionService, time: MediaTime)? {
-        [decoder?.firstText, teletext.firstText].compactMap { $0 }.min { $0.time < $1.time }
+        [decoder?.firstText, teletext.firstText, dvbSubtitles.firstPicture].compactMap { $0 }.min { $0.time < $1.time }
     }
 
-    /// The services in which text was decoded.
-    package var servicesWithText: [CaptionService] { ((decoder?.services ?? []) + teletext.servicesWithText).sorted() }
+    /// The services in which text was decoded (for DVB subtitles, a picture shown).
+    package var servicesWithText: [CaptionService] {
+        ((decoder?.services ?? []) + teletext.servicesWithText + dvbSubtitles.servicesWithPictures).sorted()
+    }
 
     /// The captions on screen now, as cues ending at `time` (not final).
     package func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
@@ -187,6 +208,12 @@ package struct TransportStreamCaptions: Sendable {
     package var notes: [String]
     /// The languages the teletext descriptor gives its subtitle pages.
     package var teletextLanguages: [(service: CaptionService, language: String)] = []
+    /// The DVB subtitle streams' pictures, timed as the cues are (text comes from them by OCR).
+    package var pictures: [CaptionService: [SubtitlePicture]] = [:]
+    /// The language the subtitling descriptor gives each DVB subtitle stream.
+    package var dvbLanguages: [(service: CaptionService, language: String)] = []
+    /// The DVB subtitle streams for the hard of hearing (by their subtitling type).
+    package var forHardOfHearing: Set<CaptionService> = []
 
     /// Decodes `chunks` (the file's bytes, in order) fully; memory stays that of one chunk and one
     /// PES packet, however long the input.
@@ -213,6 +240,13 @@ package struct TransportStreamCaptions: Sendable {
             announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0,
             notes: reader.notes)
         result.teletextLanguages = reader.teletext.pageLanguages
+        result.pictures = reader.dvbSubtitles.pictures.mapValues { list in
+            list.map {
+                var p = $0; p.start -= shift; p.end = p.end.map { $0 - shift }; return p
+            }
+        }
+        result.dvbLanguages = reader.dvbSubtitles.languages
+        result.forHardOfHearing = reader.dvbSubtitles.forHardOfHearing
         return result
     }
 }

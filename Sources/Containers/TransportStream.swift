@@ -74,6 +74,8 @@ package enum TransportStream {
         /// The pages a DVB `teletext_descriptor` (tag 0x56, or the VBI teletext descriptor 0x46)
         /// lists for this stream.
         package var teletextPages: [TeletextPageEntry] = []
+        /// The entries of a DVB `subtitling_descriptor` (tag 0x59) for this stream.
+        package var subtitling: [SubtitlingEntry] = []
 
         /// Whether it carries DVB teletext (EN 300 472: private data with a teletext descriptor).
         package var isTeletext: Bool { streamType == 0x06 && descriptorTags.contains { $0 == 0x56 || $0 == 0x46 } }
@@ -121,6 +123,28 @@ package enum TransportStream {
 
         /// Whether the page holds subtitles (type 0x02 or 0x05).
         package var isSubtitles: Bool { type == 0x02 || type == 0x05 }
+    }
+
+    /// One entry of a DVB `subtitling_descriptor` (EN 300 468 §6.2.41).
+    package struct SubtitlingEntry: Sendable, Equatable {
+        /// ISO 639-2 language code, lower case.
+        package let language: String?
+        /// The subtitling type: 0x10–0x15 subtitles for a normal audience, 0x20–0x25 for the hard
+        /// of hearing (EN 300 468 table 26, component type of stream_content 0x03).
+        package let type: UInt8
+        /// The page whose segments compose this service's display, and the page of segments it shares.
+        package let compositionPage: UInt16
+        package let ancillaryPage: UInt16
+
+        package init(language: String?, type: UInt8, compositionPage: UInt16, ancillaryPage: UInt16) {
+            self.language = language
+            self.type = type
+            self.compositionPage = compositionPage
+            self.ancillaryPage = ancillaryPage
+        }
+
+        /// Whether the subtitles are for the hard of hearing.
+        package var forHardOfHearing: Bool { (0x20...0x25).contains(type) }
     }
 
     /// The PMT PIDs a PAT section lists (program number ≠ 0).
@@ -179,6 +203,7 @@ package enum TransportStream {
             var stream = ElementaryStream(pid: pid, streamType: type, language: own.language, descriptorTags: own.tags)
             stream.captionServices = own.captions.isEmpty ? program.captions : own.captions
             stream.teletextPages = own.teletext
+            stream.subtitling = own.subtitling
             streams.append(stream)
             i += 5 + infoLength
         }
@@ -189,7 +214,8 @@ package enum TransportStream {
     /// the caption services (0x86).
     static func descriptors(
         _ s: [UInt8], _ start: Int, _ end: Int
-    ) -> (tags: [UInt8], language: String?, captions: [CaptionServiceEntry], teletext: [TeletextPageEntry]) {
+    ) -> (tags: [UInt8], language: String?, captions: [CaptionServiceEntry], teletext: [TeletextPageEntry], subtitling: [SubtitlingEntry]) {
+        var subtitling: [SubtitlingEntry] = []
         var tags: [UInt8] = []
         var language: String?
         var captions: [CaptionServiceEntry] = []
@@ -204,9 +230,25 @@ package enum TransportStream {
             if tag == 0x59, language == nil, body.count >= 8, let code = languageCode(s[body.lowerBound..<(body.lowerBound + 3)]) { language = code }
             if tag == 0x86 { captions = captionServices(s[body]) }
             if tag == 0x56 || tag == 0x46 { teletext += teletextPages(s[body]) }
+            if tag == 0x59 { subtitling += subtitlingEntries(s[body]) }
             d += 2 + length
         }
-        return (tags, language, captions, teletext)
+        return (tags, language, captions, teletext, subtitling)
+    }
+
+    /// EN 300 468 §6.2.41 subtitling_descriptor: per service eight bytes, the ISO 639 language
+    /// (3), the subtitling type (1), the composition page id (2) and the ancillary page id (2).
+    static func subtitlingEntries(_ body: ArraySlice<UInt8>) -> [SubtitlingEntry] {
+        var result: [SubtitlingEntry] = []
+        var i = body.startIndex
+        while i + 8 <= body.endIndex {
+            result.append(
+                SubtitlingEntry(
+                    language: languageCode(body[i..<(i + 3)]), type: body[i + 3], compositionPage: UInt16(body[i + 4]) << 8 | UInt16(body[i + 5]),
+                    ancillaryPage: UInt16(body[i + 6]) << 8 | UInt16(body[i + 7])))
+            i += 8
+        }
+        return result
     }
 
     /// EN 300 468 §6.2.43 teletext_descriptor: per page five bytes, the ISO 639 language (3), the
@@ -349,6 +391,8 @@ struct ProgramTables {
     private(set) var firstTeletext: TransportStream.ElementaryStream?
     /// The first DVB subtitle stream of the first PMT that lists one.
     private(set) var firstDVBSubtitles: TransportStream.ElementaryStream?
+    /// Every DVB subtitle stream of the first PMT that lists one, in its order.
+    private(set) var dvbSubtitles: [TransportStream.ElementaryStream] = []
     private(set) var sawPAT = false
 
     /// Whether `pid` carries the PAT or a PMT the PAT named.
@@ -372,7 +416,10 @@ struct ProgramTables {
             for stream in list { streams[stream.pid] = stream }
             if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
             if firstTeletext == nil { firstTeletext = list.first { $0.isTeletext } }
-            if firstDVBSubtitles == nil { firstDVBSubtitles = list.first { $0.isDVBSubtitles } }
+            if firstDVBSubtitles == nil {
+                firstDVBSubtitles = list.first { $0.isDVBSubtitles }
+                dvbSubtitles = list.filter(\.isDVBSubtitles)
+            }
         }
         return true
     }

@@ -24,6 +24,8 @@ package struct TransportStreamDemuxer {
         case teletext
         /// The first DVB subtitle stream (private data with a subtitling descriptor).
         case dvbSubtitles
+        /// The DVB subtitle stream on this PID.
+        case dvbSubtitlesOn(pid: UInt16)
     }
 
     /// The stream followed.
@@ -202,6 +204,7 @@ package struct TransportStreamDemuxer {
                 case .video: video = tables.firstVideo
                 case .teletext: video = tables.firstTeletext
                 case .dvbSubtitles: video = tables.firstDVBSubtitles
+                case .dvbSubtitlesOn(let pid): video = tables.dvbSubtitles.first { $0.pid == pid }
                 }
             }
             return
@@ -269,6 +272,8 @@ package struct TransportStreamDemuxer {
 
     /// Whether a PMT has been read (and so whether the stream asked for is known to be absent).
     package var tablesRead: Bool { !tables.streams.isEmpty }
+    /// The DVB subtitle streams of the first PMT that lists one, once read.
+    package var dvbSubtitleStreams: [TransportStream.ElementaryStream] { tables.dvbSubtitles }
 
     /// Where the next byte fed will be in the stream (what was fed so far).
     package var position: Int { bytesRead + pending.count }

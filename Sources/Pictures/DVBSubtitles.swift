@@ -53,8 +53,8 @@ public enum DVBSubtitles {
         return stream
     }
 
-    /// The state a subtitle stream carries from segment to segment.
-    struct Decoder {
+    /// The state a subtitle stream carries from segment to segment, fed a PES packet at a time.
+    package struct Decoder {
         struct Region {
             var width = 0
             var height = 0
@@ -70,8 +70,13 @@ public enum DVBSubtitles {
         /// The page being built: its time, time-out and regions shown (id, x, y).
         var page: (time: MediaTime, timeout: Int, regions: [(id: Int, x: Int, y: Int)], offset: Int)?
         var display: (width: Int, height: Int) = (720, 576)
-        var pictures: [SubtitlePicture] = []
-        var problems: [Problem] = []
+        package private(set) var pictures: [SubtitlePicture] = []
+        package private(set) var problems: [Problem] = []
+        /// The pages read (a composition page and the ancillary page it shares); nil reads every
+        /// segment, whatever its page.
+        package var pages: Set<Int>?
+
+        package init() {}
         /// Pictures shown until the next page.
         var open: [Int] = []
 
@@ -79,7 +84,8 @@ public enum DVBSubtitles {
             if problems.count < 20 { problems.append(Problem(offset: offset, reason: reason)) }
         }
 
-        mutating func decode(_ payload: [UInt8], time: MediaTime, offset: Int) {
+        /// Reads the segments of one PES packet shown at `time`; `offset` is where it starts in its file.
+        package mutating func decode(_ payload: [UInt8], time: MediaTime, offset: Int) {
             guard payload.count >= 2, payload[0] == 0x20 else {
                 note(offset, "a subtitle PES packet without the DVB data identifier 0x20")
                 return
@@ -94,6 +100,10 @@ public enum DVBSubtitles {
                     return
                 }
                 let s = payload[body..<body + length]
+                if let pages, !pages.contains(Int(payload[i + 2]) << 8 | Int(payload[i + 3])) {
+                    i = body + length
+                    continue
+                }
                 switch type {
                 case 0x10: pageComposition(s, time: time, offset: offset)
                 case 0x11: regionComposition(s, offset: offset)
@@ -322,10 +332,28 @@ public enum DVBSubtitles {
 
         var timeouts: [Int: MediaTime] = [:]
         /// Pixels the stream may still make (``SubtitlePicture/pixelBudget(inputBytes:)``).
-        var budget = Int.max
+        package var budget = Int.max
+
+        /// A break in the stream (a discontinuity): what is shown ends at `time`, the page being
+        /// built is dropped, and the regions and CLUTs are read afresh.
+        package mutating func interrupt(at time: MediaTime) {
+            for k in open where pictures[k].end == nil { pictures[k].end = max(time, pictures[k].start) }
+            open = []
+            page = nil
+            regions = [:]
+            cluts = [:]
+        }
+
+        /// Frees the pixels of the pictures that ended before `time` (a live stream read for
+        /// hours keeps their times and places, not their pixels, once they have been read).
+        package mutating func releasePixels(endedBefore time: MediaTime) {
+            for k in pictures.indices where !pictures[k].indices.isEmpty {
+                if let end = pictures[k].end, end < time { pictures[k].indices = [] }
+            }
+        }
 
         /// Ends the stream: pictures still shown end at their time-out, or five seconds on.
-        mutating func close() {
+        package mutating func close() {
             for k in pictures.indices where pictures[k].end == nil {
                 pictures[k].end = timeouts[k] ?? pictures[k].start + MediaTime(milliseconds: 5000)
             }

@@ -47,6 +47,35 @@ public struct SubtitlePicture: Sendable, Equatable {
     /// file claiming huge pictures cannot make memory grow faster than its size.
     public static func pixelBudget(inputBytes: Int) -> Int { 256 * inputBytes + largestArea }
 
+    /// `pictures` with each one a stream shows again unchanged from the moment it ended (a DVB
+    /// page repeated at an acquisition point, a PGS epoch re-sent) joined to it: one picture,
+    /// one cue, however often a broadcaster repeats it.
+    public static func joiningRepeats(_ pictures: [SubtitlePicture]) -> [SubtitlePicture] {
+        var result: [SubtitlePicture] = []
+        // Pictures by the time they end, for the next one to find.
+        var byEnd: [MediaTime: [Int]] = [:]
+        for picture in pictures {
+            if let candidates = byEnd[picture.start],
+                let k = candidates.first(where: { result[$0].showsSame(as: picture) })
+            {
+                byEnd[picture.start]?.removeAll { $0 == k }
+                result[k].end = picture.end
+                if let end = picture.end { byEnd[end, default: []].append(k) }
+                continue
+            }
+            if let end = picture.end { byEnd[end, default: []].append(result.count) }
+            result.append(picture)
+        }
+        return result
+    }
+
+    /// Whether `other` shows the same pixels in the same place (a picture whose pixels were
+    /// released shows nothing known).
+    func showsSame(as other: SubtitlePicture) -> Bool {
+        !indices.isEmpty && x == other.x && y == other.y && width == other.width && height == other.height && forced == other.forced && palette == other.palette
+            && indices == other.indices
+    }
+
     /// Whether anything in it is visible.
     public var isBlank: Bool {
         indices.allSatisfy { Int($0) >= palette.count || palette[Int($0)].alpha == 0 }

@@ -156,7 +156,7 @@ enum CommandRules {
         if let label = parsed.value(Option.fps), TimecodeRate(label: label) == nil {
             throw fail("--fps \(LabelText.excerpt(label)) is not a timecode rate; use one of \(TimecodeRate.labels.joined(separator: ", "))")
         }
-        if let name = parsed.value(Option.service), CaptionService(rawValue: name).map({ !$0.isTeletext }) != true {
+        if let name = parsed.value(Option.service), CaptionService(rawValue: name).map({ $0.isDeclarable }) != true {
             throw fail("--service \(LabelText.excerpt(name)) is not a caption service; write CC1 to CC4 or SERVICE1 to SERVICE63")
         }
         // Seconds are finite and sane: `inf` or 1e300 would overflow the timers built from them.

@@ -308,7 +308,7 @@ enum CommandTable {
         positionals: [PositionalSpec(name: "file.ts|file.mcc|master.m3u8", help: "an MPEG-TS, fragmented MP4 or MCC file, or a master playlist")],
         options: [Option.detect, Option.json, Option.limit],
         discussion: """
-            Prints the cues per service (CC1-CC4, SERVICE1-SERVICE63, teletext pages such as 888), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
+            Prints the cues per service (CC1-CC4, SERVICE1-SERVICE63, teletext pages such as 888, DVB subtitle streams by PID such as DVB0104, read by OCR), timed from the first video frame. --detect scans at most \(CaptionScanner.detectionAccessUnits)
             video access units, stopping at the first printable character.
             """,
         run: Handler(CaptionsCommand.run))

@@ -43,7 +43,7 @@ enum Option {
     )
     static let captionService = OptionSpec(
         name: "--caption-service", value: "SERVICE:KEYS", repeatable: true,
-        help: "say what a caption service or teletext page is: CC1:language=en,name=English CC (keys language, name, publish=yes|no)")
+        help: "say what a caption service, teletext page or DVB stream is: CC1:language=en,name=English CC (keys language, name, publish=yes|no)")
     static let captionLanguage = OptionSpec(
         name: "--caption-language", value: "TAG", help: "the language of caption services neither the stream nor --caption-service names")
     static let captionPlacement = OptionSpec(

@@ -23,6 +23,8 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
 
     /// The undetermined language, `und`.
     public static let undetermined = LanguageTag(language: "und", extendedLanguages: [], script: nil, region: nil, trailing: [])
+    /// English (`en`).
+    public static let english = LanguageTag(language: "en", extendedLanguages: [], script: nil, region: nil, trailing: [])
 
     private init(language: String, extendedLanguages: [String], script: String?, region: String?, trailing: [String]) {
         self.language = language

@@ -1,6 +1,7 @@
 import Captions
 import Containers
 import Foundation
+import Pictures
 import Platform
 import Timebase
 import TimedText
@@ -71,10 +72,15 @@ public enum CaptionFile {
     /// file (read in chunks), or a fragmented MP4 file (its `moov` and fragments, read whole).
     ///
     /// `onProgress` is told the bytes of an MPEG-TS file decoded so far.
-    public static func decode(_ path: String, onProgress: ProgressHandler? = nil) async throws(SubweaveError) -> ProgrammeCaptions {
-        try await onDispatch { () throws(SubweaveError) in
-            if try isMCC(path) { return try decodeMCC(path) }
-            if try isFragmentedMP4(path) { return captions(try decodeFragmented(path), path: path) }
+    /// DVB subtitle streams are read by OCR in the language `settings` give them, else the one
+    /// their descriptor names, else English (said in the notes).
+    public static func decode(_ path: String, settings: CaptionServiceSettings = CaptionServiceSettings(), onProgress: ProgressHandler? = nil)
+        async throws(SubweaveError) -> ProgrammeCaptions
+    {
+        let (decoded, pictures, forHardOfHearing) = try await onDispatch {
+            () throws(SubweaveError) -> (ProgrammeCaptions, [CaptionService: [SubtitlePicture]], Set<CaptionService>) in
+            if try isMCC(path) { return (try decodeMCC(path), [:], []) }
+            if try isFragmentedMP4(path) { return (Self.captions(try decodeFragmented(path), path: path), [:], []) }
             let chunks = try chunks(path)
             if let onProgress {
                 let total = chunks.fileSize
@@ -84,11 +90,24 @@ public enum CaptionFile {
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             var captions = ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },
-                languages: CaptionLanguages(announced: result.announced, video: result.language, teletext: result.teletextLanguages),
+                languages: CaptionLanguages(
+                    announced: result.announced, video: result.language, teletext: result.teletextLanguages, pictures: result.dvbLanguages),
                 coverage: ProgrammeCaptions.Coverage(accessUnits: result.accessUnits, captionDataUnits: result.captionDataUnits))
             captions.notes = result.notes
-            return captions
+            return (captions, result.pictures, result.forHardOfHearing)
         }
+        guard !pictures.isEmpty else { return decoded }
+        let read = await CaptionScanner.recognise(pictures, declared: decoded.languages, settings: settings)
+        var services = decoded.services
+        for (service, cues) in read.cues where !cues.isEmpty {
+            var found = ProgrammeCaptions.Service(service: service, cues: cues, firstSeen: cues.first?.start, segment: path)
+            found.forHardOfHearing = forHardOfHearing.contains(service)
+            found.confidences = read.confidences[service]
+            services.append(found)
+        }
+        var merged = ProgrammeCaptions(services: services.sorted { $0.service < $1.service }, languages: decoded.languages, coverage: decoded.coverage)
+        merged.notes = decoded.notes + read.notes
+        return merged
     }
 
     /// Whether the file is a MacCaption file (its first line says so).

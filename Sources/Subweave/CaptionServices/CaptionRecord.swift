@@ -15,7 +15,8 @@ import TimedText
 /// makes another key and the captions are read again, all of them: the decoders' state runs
 /// from one segment into the next, so no part of an earlier reading stands for a changed
 /// segment. A variant read over HTTP has no key: it is always read. The record holds the
-/// captions as read, before the operator's settings, which every run applies afresh.
+/// captions as read, before the operator's settings, which every run applies afresh, save the
+/// languages DVB subtitle pictures are read in: they are part of the key.
 struct CaptionRecord: Codable, Sendable {
     var schema = "subweave.captions-record/1"
     let key: String
@@ -63,9 +64,14 @@ struct CaptionRecord: Codable, Sendable {
 
     /// The key of reading `playlists` (each at its URL, read as `role` says), or nil when a
     /// segment or map is not a local file.
-    static func key(_ playlists: [(role: String, url: URL, playlist: MediaPlaylist)]) -> String? {
+    static func key(_ playlists: [(role: String, url: URL, playlist: MediaPlaylist)], pictureLanguages settings: CaptionServiceSettings) -> String? {
         var hash = ContentHash()
         hash.add("subweave-captions-1\u{0}")
+        // What OCR reads DVB subtitle pictures in, when the operator names it.
+        let languages = settings.services.filter { CaptionService(rawValue: $0.key)?.isDVBSubtitles == true }.compactMap { key, setting in
+            setting.language.map { "\(key)=\($0)" }
+        }
+        hash.add("ocr\u{0}\(languages.sorted().joined(separator: ","))\u{0}\(settings.defaultLanguage?.description ?? "")\u{0}")
         hash.add(stat: "/proc/self/exe")
         for (role, url, playlist) in playlists {
             hash.add("\(role)\u{0}\(url.absoluteString)\u{0}\(playlist.hasEndList)\u{0}")
@@ -93,16 +99,24 @@ private struct StoredService: Codable {
     let cues: [StoredCue]
     let firstSeen: Int64?
     let segment: String?
+    let forHardOfHearing: Bool?
+    let confidences: [Double]?
 
     init(_ service: ProgrammeCaptions.Service) {
         self.service = service.service
         cues = service.cues.map(StoredCue.init)
         firstSeen = service.firstSeen?.ticks
         segment = service.segment
+        forHardOfHearing = service.forHardOfHearing ? nil : false
+        confidences = service.confidences
     }
 
     var value: ProgrammeCaptions.Service {
-        ProgrammeCaptions.Service(service: service, cues: cues.map(\.value), firstSeen: firstSeen.map(MediaTime.init(ticks:)), segment: segment)
+        var value = ProgrammeCaptions.Service(
+            service: service, cues: cues.map(\.value), firstSeen: firstSeen.map(MediaTime.init(ticks:)), segment: segment)
+        value.forHardOfHearing = forHardOfHearing ?? true
+        value.confidences = confidences
+        return value
     }
 }
 

@@ -2,6 +2,7 @@ import Captions
 import Containers
 import Foundation
 import HLS
+import Pictures
 import Timebase
 import TimedText
 
@@ -20,6 +21,9 @@ package struct CaptionScanner {
     let reader: MediaReader
     /// Told after each segment decoded.
     var onProgress: ProgressHandler = { _ in }
+    /// What the operator said of the services: the language DVB subtitle pictures are read in
+    /// (a service's own, else the stream's, else the default caption language, else English).
+    var settings = CaptionServiceSettings()
 
     /// Decodes the reference variant's segments: all of them, or with `accessUnitLimit` until
     /// the first character or that many access units.
@@ -40,7 +44,17 @@ package struct CaptionScanner {
         // cue yet: its end comes with later segments, and a run that appends to the published
         // renditions adds it then.
         if complete && playlist.hasEndList { decoding.finish(at: clock.duration) }
-        let cues = decoding.cues
+        var cues = decoding.cues
+        var notes = decoding.notes
+        var recognised: [CaptionService: [Double]] = [:]
+        // DVB subtitle pictures become text here, when the whole programme was read (a bounded
+        // look only says where the first picture shows).
+        if accessUnitLimit == nil {
+            let read = await Self.recognise(decoding.pictures, declared: decoding.languages, settings: settings)
+            cues.merge(read.cues) { _, b in b }
+            recognised = read.confidences
+            notes += read.notes
+        }
         // A bounded look stops at the first character decoded, on screen or not yet (a pop-on
         // caption is loaded before it shows): that service is found, from that character's time.
         let firstText = complete ? nil : decoding.firstText
@@ -51,16 +65,58 @@ package struct CaptionScanner {
             }
             guard let list = cues[service], let first = list.first else { return nil }
             let segment = playlist.segments.last { $0.start <= first.start }
-            return ProgrammeCaptions.Service(
+            var found = ProgrammeCaptions.Service(
                 service: service, cues: list, firstSeen: first.start,
                 segment: segment.flatMap { MediaReader.resolve($0.uri, against: playlistURL) }.map(MediaReader.display))
+            if service.isDVBSubtitles { found.forHardOfHearing = decoding.forHardOfHearing.contains(service) }
+            found.confidences = recognised[service]
+            return found
         }
         let coverage = ProgrammeCaptions.Coverage(
             accessUnits: decoding.accessUnits, captionDataUnits: decoding.captionDataUnits, through: complete ? clock.duration : through,
             complete: complete)
         var captions = ProgrammeCaptions(services: services, languages: decoding.languages, coverage: coverage)
-        captions.notes = decoding.notes
+        captions.notes = notes
         return captions
+    }
+
+    /// The text of DVB subtitle streams' pictures, read by OCR, each stream in its language
+    /// (``pictureLanguage(_:declared:settings:)``): the cues and their confidences per stream, and
+    /// what to say (cues to check, pictures without text, a stream that could not be read at
+    /// all: Tesseract missing, or its language pack).
+    ///
+    /// A picture still shown (no end yet: the end of an open programme) is not a cue yet.
+    static func recognise(_ pictures: [CaptionService: [SubtitlePicture]], declared: CaptionLanguages, settings: CaptionServiceSettings) async
+        -> (cues: [CaptionService: [Cue]], confidences: [CaptionService: [Double]], notes: [String])
+    {
+        var cues: [CaptionService: [Cue]] = [:]
+        var confidences: [CaptionService: [Double]] = [:]
+        var notes: [String] = []
+        for (service, all) in pictures.sorted(by: { $0.key < $1.key }) {
+            let ended = all.filter { $0.end != nil }
+            guard !ended.isEmpty else { continue }
+            let (language, said) = pictureLanguage(service, declared: declared, settings: settings)
+            if let said { notes.append(said) }
+            let read: PictureSubtitles.Recognised
+            do { read = try await PictureSubtitles.recognise(ended, in: language) } catch {
+                notes.append("DVB subtitles \(service.rawValue) were not read, so not published: \(error.explanation)")
+                continue
+            }
+            cues[service] = read.cues
+            confidences[service] = read.confidences
+            notes += read.warnings.map { "DVB subtitles \(service.rawValue): \($0.message)" }
+        }
+        return (cues, confidences, notes)
+    }
+
+    /// The language to read a DVB subtitle stream's pictures in, and what to say when it is a guess.
+    static func pictureLanguage(_ service: CaptionService, declared: CaptionLanguages, settings: CaptionServiceSettings) -> (LanguageTag, String?) {
+        let named = [settings[service.rawValue]?.language, declared.language(for: service)?.tag, settings.defaultLanguage]
+        if let tag = named.compactMap({ $0 }).first(where: { !$0.isUndetermined }) { return (tag, nil) }
+        return (
+            LanguageTag.english,
+            "DVB subtitles \(service.rawValue): neither the stream nor the operator names a language: the pictures were read as English (name it with caption service setting \(service.rawValue):language=TAG)"
+        )
     }
 
     /// What the segments `indices` of `timeline` carry on their own (each run of consecutive

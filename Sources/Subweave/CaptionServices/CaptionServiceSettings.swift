@@ -33,7 +33,8 @@ public struct CaptionServiceSettings: Sendable, Equatable {
     public subscript(service: String) -> CaptionServiceSetting? { services[service] }
 
     /// What a setting may name, as a caption service would be listed.
-    public static let serviceNamesHelp = "CC1…CC4 (CEA-608), SERVICE1…SERVICE63 (CEA-708) or a teletext page such as 888"
+    public static let serviceNamesHelp =
+        "CC1…CC4 (CEA-608), SERVICE1…SERVICE63 (CEA-708), a teletext page such as 888 or a DVB subtitle stream by its PID such as DVB0104"
 
     /// Adds one setting written `SERVICE:key=value,…` (keys `language`, `name`, `publish=yes|no`),
     /// failing with what is wrong.

@@ -1,6 +1,7 @@
 import Captions
 import Containers
 import Foundation
+import Pictures
 import Timebase
 import TimedText
 
@@ -160,6 +161,27 @@ enum CaptionSource {
     /// descriptor's for each subtitle page (MPEG-TS only).
     var languages: CaptionLanguages {
         guard case .transportStream(let r) = self else { return CaptionLanguages() }
-        return CaptionLanguages(announced: r.announcedServices, video: r.videoLanguage, teletext: r.teletext.pageLanguages)
+        return CaptionLanguages(
+            announced: r.announcedServices, video: r.videoLanguage, teletext: r.teletext.pageLanguages, pictures: r.dvbSubtitles.languages)
+    }
+
+    /// The DVB subtitle streams' pictures (MPEG-TS only), still to be read by OCR.
+    var pictures: [CaptionService: [SubtitlePicture]] {
+        guard case .transportStream(let r) = self else { return [:] }
+        return r.dvbSubtitles.pictures
+    }
+
+    /// Frees the pixels of the DVB subtitle pictures that ended before `time` (their times stay).
+    mutating func releasePixels(endedBefore time: MediaTime) {
+        guard case .transportStream(var r) = self else { return }
+        self = .empty
+        r.releasePixels(endedBefore: time)
+        self = .transportStream(r)
+    }
+
+    /// The DVB subtitle streams for the hard of hearing.
+    var forHardOfHearing: Set<CaptionService> {
+        guard case .transportStream(let r) = self else { return [] }
+        return r.dvbSubtitles.forHardOfHearing
     }
 }

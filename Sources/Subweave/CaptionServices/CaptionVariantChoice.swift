@@ -18,6 +18,8 @@ import Timebase
 struct CaptionVariantChoice {
     let presentation: Presentation
     let reader: MediaReader
+    /// What the operator said of the services (the language DVB subtitle pictures are read in).
+    var settings = CaptionServiceSettings()
 
     /// The smallest video variant other than the reference, its playlist URL and timeline, and
     /// why it may stand for the reference; nil when the reference is the smallest or no other
@@ -95,7 +97,7 @@ struct CaptionVariantChoice {
         let small = await smallest()
         var playlists = [(role: "reference", url: presentation.reference.url, playlist: presentation.timeline.playlist)]
         if let small { playlists.append((role: "in its place: \(small.reason)", url: small.url, playlist: small.timeline.playlist)) }
-        let key = master == nil ? nil : CaptionRecord.key(playlists)
+        let key = master == nil ? nil : CaptionRecord.key(playlists, pictureLanguages: settings)
         if let key, let master, let record = CaptionRecord.read(master: master, key: key) { return (record.captions, record.warnings, nil) }
         let (captions, warnings) = try await read(small: small, onProgress: onProgress)
         return (captions, warnings, key.map { CaptionRecord(key: $0, captions: captions, warnings: warnings) })
@@ -107,6 +109,7 @@ struct CaptionVariantChoice {
     {
         var scanner = CaptionScanner(reader: reader)
         scanner.onProgress = onProgress
+        scanner.settings = settings
         let reference = presentation.reference
         func whole(_ reason: String) async throws(SubweaveError) -> ProgrammeCaptions {
             var captions = try await scanner.scan(presentation.timeline, playlistURL: reference.url)

@@ -12,6 +12,19 @@ public struct ProgrammeCaptions: Sendable {
         /// Where the first cue starts (programme time) and the segment that carries it.
         public let firstSeen: MediaTime?
         public let segment: String?
+        /// Whether the service is for viewers who are deaf or hard of hearing (published with the
+        /// SDH characteristics): every CEA-608/708 service and teletext page; a DVB subtitle
+        /// stream when its subtitling type says so.
+        public var forHardOfHearing = true
+        /// For text read by OCR (DVB subtitles), each cue's confidence (percent).
+        public var confidences: [Double]?
+
+        public init(service: CaptionService, cues: [Cue], firstSeen: MediaTime?, segment: String?) {
+            self.service = service
+            self.cues = cues
+            self.firstSeen = firstSeen
+            self.segment = segment
+        }
     }
 
     /// How much of the video was read, and what it carried.
@@ -91,8 +104,8 @@ public struct ProgrammeCaptions: Sendable {
     public var published: [Service] { services.filter(isPublished) }
 
     /// The published services HLS can declare in-band (`CLOSED-CAPTIONS`, `INSTREAM-ID`): CEA-608
-    /// and 708, never teletext, which players only get as a subtitle rendition.
-    public var declarable: [Service] { published.filter { !$0.service.isTeletext } }
+    /// and 708, never teletext or DVB subtitles, which players only get as subtitle renditions.
+    public var declarable: [Service] { published.filter(\.service.isDeclarable) }
 
     /// 708 services left out by default because a published 608 channel carries their language.
     public var duplicatedServices: [(service: CaptionService, by: CaptionService)] {
@@ -152,6 +165,8 @@ public struct CaptionLanguages: Sendable, Equatable {
         case operatorDefault = "operator_default"
         /// The DVB teletext_descriptor's language for the page (EN 300 468 §6.2.43).
         case teletextDescriptor = "teletext_descriptor"
+        /// The DVB subtitling_descriptor's language for the stream (EN 300 468 §6.2.41).
+        case subtitlingDescriptor = "subtitling_descriptor"
     }
 
     /// Languages of line-21 fields 1 and 2 from the caption_service_descriptor.
@@ -160,7 +175,8 @@ public struct CaptionLanguages: Sendable, Equatable {
     let digital: [Int: LanguageTag]
     /// The video stream's language.
     let video: LanguageTag?
-    /// Languages of teletext subtitle pages, from the teletext_descriptor.
+    /// Languages of teletext subtitle pages, from the teletext_descriptor, and of DVB subtitle
+    /// streams, from the subtitling_descriptor.
     let pages: [CaptionService: LanguageTag]
 
     /// No declared language.
@@ -179,9 +195,14 @@ public struct CaptionLanguages: Sendable, Equatable {
         self.pages = pages
     }
 
-    package init(announced: [TransportStream.CaptionServiceEntry], video: String?, teletext: [(service: CaptionService, language: String)] = []) {
+    /// The languages the ATSC descriptor (`announced`), the video stream, the teletext descriptor
+    /// and the subtitling descriptors (`pictures`) declare.
+    package init(
+        announced: [TransportStream.CaptionServiceEntry], video: String?, teletext: [(service: CaptionService, language: String)] = [],
+        pictures: [(service: CaptionService, language: String)] = []
+    ) {
         var pages: [CaptionService: LanguageTag] = [:]
-        for (service, language) in teletext where pages[service] == nil {
+        for (service, language) in teletext + pictures where pages[service] == nil {
             if let tag = LanguageTag(parsing: language) { pages[service] = tag }
         }
         self.pages = pages
@@ -204,6 +225,8 @@ public struct CaptionLanguages: Sendable, Equatable {
     /// 708 service by its number) and its source.
     public func language(for service: CaptionService) -> (tag: LanguageTag, source: Source)? {
         if service.isTeletext { return pages[service].map { ($0, .teletextDescriptor) } }
+        // A DVB subtitle stream is not the video's: the video's language says nothing of it.
+        if service.isDVBSubtitles { return pages[service].map { ($0, .subtitlingDescriptor) } }
         if let field = service.field, let tag = fields[field] { return (tag, .captionServiceDescriptor) }
         if let number = service.serviceNumber, let tag = digital[number] { return (tag, .captionServiceDescriptor) }
         if let video { return (video, .videoStream) }

@@ -28,7 +28,7 @@ struct EffectiveSettings: Sendable, Equatable {
 
     /// Whether `service` is published as a subtitle rendition: with captions on, unless in-band
     /// declarations are asked for (teletext pages, which HLS cannot declare in-band, always are).
-    func makesRendition(of service: CaptionService) -> Bool { captions == .auto && (closedCaptions != .inBand || service.isTeletext) }
+    func makesRendition(of service: CaptionService) -> Bool { captions == .auto && (closedCaptions != .inBand || !service.isDeclarable) }
 }
 
 extension TitleIntent {

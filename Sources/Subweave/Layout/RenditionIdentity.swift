@@ -6,7 +6,8 @@ public enum RenditionIdentity: Sendable, Hashable, CustomStringConvertible {
     /// A side-loaded subtitle file: `external:<sourceID>:<language>`.
     case external(sourceID: String, language: LanguageTag)
     /// A caption service decoded from the video: `cea608:CC1` … `cea608:CC4`, a CEA-708 service,
-    /// `cea708:SERVICE1` … `cea708:SERVICE63`, or a DVB teletext page, `teletext:888`.
+    /// `cea708:SERVICE1` … `cea708:SERVICE63`, a DVB teletext page, `teletext:888`, or a DVB
+    /// subtitle stream read by OCR, `dvbsub_ocr:DVB0104`.
     case inBand(CaptionService)
 
     public var description: String {
@@ -16,10 +17,13 @@ public enum RenditionIdentity: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The caption service an identity written `cea608:CC1`, `cea708:SERVICE1` or `teletext:888`
-    /// names; nil for a side-loaded track's.
+    /// The caption service an identity written `cea608:CC1`, `cea708:SERVICE1`, `teletext:888`
+    /// or `dvbsub_ocr:DVB0104` names (its family and its service agree); nil for a side-loaded
+    /// track's.
     public static func inBandService(_ identity: String) -> CaptionService? {
-        guard let colon = identity.firstIndex(of: ":"), ["cea608", "cea708", "teletext"].contains(identity[..<colon]) else { return nil }
-        return CaptionService(rawValue: String(identity[identity.index(after: colon)...]))
+        guard let colon = identity.firstIndex(of: ":"), let service = CaptionService(rawValue: String(identity[identity.index(after: colon)...])),
+            service.family == identity[..<colon]
+        else { return nil }
+        return service
     }
 }

@@ -37,12 +37,17 @@ extension LiveSession {
             captionsThrough = (number, entry.discontinuitySequence)
             decodedEnd = MediaTime(ticks: entry.end)
         }
-        captions = source
         captionLanguages = source.languages
         var cues = source.cues
         if let decodedEnd {
             for (service, cue) in source.openCues(at: decodedEnd) { cues[service, default: []].append(cue) }
         }
+        for (service, pictures) in source.pictures.sorted(by: { $0.key < $1.key }) {
+            cues[service] = await pictureCues(service, pictures, openUntil: decodedEnd)
+        }
+        // A picture read and ended a minute ago keeps its times, not its pixels.
+        if let decodedEnd { source.releasePixels(endedBefore: decodedEnd - MediaTime(milliseconds: 60_000)) }
+        captions = source
         // A service that appears mid-event gets its rendition (every segment of the window) and
         // its declaration: the master is written again after this pass's playlists.
         let found = foundCaptions(cues)
@@ -76,9 +81,12 @@ extension LiveSession {
         hash.add("\(Date().timeIntervalSince1970) \(getpid())")
         let language = captions.language(for: service) ?? .undetermined
         if language.isUndetermined { note(RenditionPlanner.unknownCaptionLanguage(service)) }
+        // A DVB subtitle stream is for the hard of hearing only when its subtitling type says so.
+        let forHardOfHearing = !service.isDVBSubtitles || self.captions?.forHardOfHearing.contains(service) == true
         let record = RenditionRecord(
             identity: identity.description, sourceID: service.rawValue, language: language.description, name: captions.name(for: service),
-            forced: false, characteristics: .sdh, prefersDefault: false, ingestFormat: service.family, source: RenditionPlanner.source(service),
+            forced: false, characteristics: forHardOfHearing ? .sdh : .none, prefersDefault: false, ingestFormat: service.family,
+            source: RenditionPlanner.source(service),
             cueCount: 0)
         state.captionRenditions[service.rawValue] = state.renditions.count
         state.renditions.append(

@@ -47,6 +47,11 @@ struct LiveSession {
     var sourceHashes: [String: String] = [:]
     /// The languages the stream declares for its caption services.
     var captionLanguages = CaptionLanguages()
+    /// What OCR read in each DVB subtitle picture so far, by stream and picture (its start and
+    /// byte offset): each picture is read once, its cue's end following the picture's.
+    var pictureText: [CaptionService: [PictureKey: PictureText]] = [:]
+    /// DVB subtitle streams that could not be read (Tesseract or its language missing): said once.
+    var unreadPictureStreams: Set<CaptionService> = []
     /// A caption service appeared since the master was written: it is written again.
     var captionServicesChanged = false
     /// How long a master write waits for another run's lock.

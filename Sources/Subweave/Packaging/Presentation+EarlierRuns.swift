@@ -54,7 +54,7 @@ extension Presentation {
         let name = service.rawValue
         // Captions off: left alone, as an earlier run made them (segmented again from their cues).
         if settings.captions == .off { return nil }
-        if settings.closedCaptions == .inBand && !service.isTeletext { return "the captions are declared in-band instead (\(Setting.closedCaptionsInBand))" }
+        if settings.closedCaptions == .inBand && service.isDeclarable { return "the captions are declared in-band instead (\(Setting.closedCaptionsInBand))" }
         if settings.captionServices[name]?.publish == false { return "\(name) is not to be published (\(Setting.captionService) \(name):publish=no)" }
         if captions.coverage.complete && captions.coverage.accessUnits > 0, !captions.services.contains(where: { $0.service.rawValue == name }) {
             return "the video no longer carries \(name) (the whole programme was read)"

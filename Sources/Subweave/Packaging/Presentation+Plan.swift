@@ -122,7 +122,8 @@ extension Presentation {
         -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecord?)
     {
         guard settings.captions == .auto || settings.closedCaptions != .none else { return (.none, [], nil) }
-        let read = try await CaptionVariantChoice(presentation: self, reader: reader).read(onProgress: onProgress, recordBeside: output)
+        let choice = CaptionVariantChoice(presentation: self, reader: reader, settings: settings.captionServices)
+        let read = try await choice.read(onProgress: onProgress, recordBeside: output)
         return (read.captions.with(settings.captionServices), read.warnings, read.record)
     }
 

@@ -219,7 +219,22 @@ package struct RenditionPlanner {
 
     /// Where a caption rendition's cues come from, as its record says: "the video's CC1", "the
     /// video's teletext page 888".
-    static func source(_ service: CaptionService) -> String { "the video's \(service.isTeletext ? "teletext page " : "")\(service.rawValue)" }
+    static func source(_ service: CaptionService) -> String {
+        switch service.kind {
+        case .teletext: return "the video's teletext page \(service.rawValue)"
+        case .dvbSubtitles: return "the video's DVB subtitles \(service.rawValue) (read by OCR)"
+        case .cea608, .cea708: return "the video's \(service.rawValue)"
+        }
+    }
+
+    /// What a caption service's rendition is said to come from in the report.
+    static func origin(_ service: CaptionService) -> String {
+        switch service.kind {
+        case .teletext: return "teletext page \(service.rawValue)"
+        case .dvbSubtitles: return "DVB subtitles \(service.rawValue)"
+        case .cea608, .cea708: return "in-band \(service.rawValue)"
+        }
+    }
 
     /// What a caption rendition without a language says (Apple's HLS Authoring Specification
     /// wants a real LANGUAGE on every rendition; its validator makes it a must-fix).
@@ -240,7 +255,8 @@ package struct RenditionPlanner {
             let writable = SegmentCues.writable(cues, sanitizing: false)
             var record = RenditionRecord(
                 identity: identity.description, sourceID: service.service.rawValue, language: language.description,
-                name: name, forced: false, characteristics: .sdh, prefersDefault: false, ingestFormat: service.service.family,
+                name: name, forced: false, characteristics: service.forHardOfHearing ? .sdh : .none, prefersDefault: false,
+                ingestFormat: service.service.family,
                 source: Self.source(service.service), cueCount: writable.count)
             record.encrypted = encryption != nil
             let folder = RenditionLayout.folder(for: identity)
@@ -249,7 +265,7 @@ package struct RenditionPlanner {
                 encryption: encryption, naming: naming)
             append(
                 rendition, record: record, encoding: nil, action: "added",
-                origin: service.service.isTeletext ? "teletext page \(service.service.rawValue)" : "in-band \(service.service.rawValue)", replacesLine: nil,
+                origin: Self.origin(service.service), replacesLine: nil,
                 warnings: language.isUndetermined ? [Self.unknownCaptionLanguage(service.service)] : [])
         }
     }

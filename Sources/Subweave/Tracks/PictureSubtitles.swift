@@ -38,14 +38,14 @@ package enum PictureSubtitles {
             guard stream.found else {
                 throw failure("no DVB subtitle stream (stream type 0x06 with a subtitling_descriptor) in this MPEG-TS file")
             }
-            pictures = stream.pictures
+            pictures = SubtitlePicture.joiningRepeats(stream.pictures)
             named = namedLanguage(stream.language)
             warnings += stream.problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\($0); that part of the stream was skipped") }
         } else if format == .pgs {
             let bytes = try await whole()
             let read = PGS.pictures(bytes)
             guard !read.pictures.isEmpty || read.problems.isEmpty || bytes.isEmpty else { throw failure("not a PGS file: \(read.problems[0])") }
-            pictures = read.pictures
+            pictures = SubtitlePicture.joiningRepeats(read.pictures)
             warnings += read.problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\($0); that part of the file was skipped") }
         } else {
             let (read, language, notes) = try await vobSub(url, loader: loader, failure: failure)
@@ -59,8 +59,36 @@ package enum PictureSubtitles {
             warnings.append(
                 IngestWarning(kind: .pictureSkipped, line: nil, "neither the track nor the file names a language: the pictures were read as English"))
         }
-        let ocr = try TesseractOCR(language: chosen)
-        // A page of cleaned images at a time: a film's pictures are never all enlarged at once.
+        let read = try await recognise(pictures, in: chosen, crops: crops)
+        warnings += read.warnings
+        var ingested = IngestedSubtitles(
+            ingestFormat: format == .pgs ? "pgs_ocr" : format == .dvbSub ? "dvbsub_ocr" : "vobsub_ocr", cues: read.cues, headerBlocks: [], regions: [],
+            encoding: .utf8, warnings: warnings,
+            declaredLanguage: named?.description)
+        ingested.recognition = read.confidences
+        if crops { ingested.crops = read.crops }
+        return ingested
+    }
+
+    /// Pictures read as cues: what Tesseract read in each, its confidence, and the warnings.
+    package struct Recognised: Sendable {
+        package var cues: [Cue] = []
+        /// Each cue's picture: its index in the pictures read.
+        package var pictures: [Int] = []
+        /// Each cue's mean word confidence (percent).
+        package var confidences: [Double] = []
+        /// Each cue's picture as PNG, when asked for.
+        package var crops: [[UInt8]] = []
+        package var warnings: [IngestWarning] = []
+    }
+
+    /// Reads `pictures` in `language`, a page of cleaned images at a time (a film's pictures are
+    /// never all enlarged at once): a cue per picture with text, with its placement and italics;
+    /// a picture without text and a cue below ``lowConfidence`` are warnings.
+    package static func recognise(_ pictures: [SubtitlePicture], in language: LanguageTag, crops: Bool = false) async throws(SubweaveError)
+        -> Recognised
+    {
+        let ocr = try TesseractOCR(language: language)
         let (readings, italic) = try await onDispatch { () throws(SubweaveError) in
             var readings: [TesseractOCR.Reading] = []
             var italic: [Bool] = []
@@ -73,14 +101,12 @@ package enum PictureSubtitles {
             }
             return (readings, italic)
         }
-        var cues: [Cue] = []
-        var confidences: [Double] = []
-        var pngs: [[UInt8]] = []
-        for (picture, (reading, leans)) in zip(pictures, zip(readings, italic)) {
+        var result = Recognised()
+        for (index, (picture, (reading, leans))) in zip(pictures, zip(readings, italic)).enumerated() {
             let end = picture.end ?? picture.start + MediaTime(milliseconds: 5000)
             let span = "\(picture.start.decimalSeconds)-\(end.decimalSeconds) s"
             guard !reading.lines.isEmpty, end > picture.start else {
-                warnings.append(
+                result.warnings.append(
                     IngestWarning(
                         kind: .pictureSkipped, line: nil, "the picture at \(span) (byte \(picture.offset) of the file) has no text Tesseract could read"))
                 continue
@@ -88,25 +114,20 @@ package enum PictureSubtitles {
             // Letters that lean (``OCRImage/italic``): the cue's lines in italics.
             let escaped = reading.lines.map(CueText.escaped)
             let text = (leans ? escaped.map { "<i>\($0)</i>" } : escaped).joined(separator: "\n")
-            cues.append(Cue(start: picture.start, end: end, settings: placement(picture), text: text))
-            if crops { pngs.append(PNGImage.png(picture)) }
+            result.cues.append(Cue(start: picture.start, end: end, settings: placement(picture), text: text))
+            result.pictures.append(index)
+            if crops { result.crops.append(PNGImage.png(picture)) }
             let confidence = reading.confidence ?? 0
-            confidences.append(confidence)
+            result.confidences.append(confidence)
             if confidence < lowConfidence {
-                warnings.append(
+                result.warnings.append(
                     IngestWarning(
                         kind: .lowConfidence, line: nil,
                         "the cue at \(span) was read with \(Int(confidence.rounded())) % confidence: \"\(reading.lines.joined(separator: " / "))\"; check it against the picture"
                     ))
             }
         }
-        var ingested = IngestedSubtitles(
-            ingestFormat: format == .pgs ? "pgs_ocr" : format == .dvbSub ? "dvbsub_ocr" : "vobsub_ocr", cues: cues, headerBlocks: [], regions: [],
-            encoding: .utf8, warnings: warnings,
-            declaredLanguage: named?.description)
-        ingested.recognition = confidences
-        if crops { ingested.crops = pngs }
-        return ingested
+        return result
     }
 
     /// A VobSub index's pictures (from the `.sub` beside it), the language it names for its

@@ -121,8 +121,8 @@ public struct PresentationValidator: Sendable {
             let captions = try? await CaptionScanner(reader: reader).scan(
                 timeline, playlistURL: reference, accessUnitLimit: CaptionScanner.detectionAccessUnits),
             let first = captions.services.compactMap({ s in s.firstSeen.map { (s.service, $0) } }).min(by: { $0.1 < $1.1 }),
-            // Teletext is not what CLOSED-CAPTIONS declares: its advice is not this one.
-            !first.0.isTeletext
+            // Teletext and DVB subtitles are not what CLOSED-CAPTIONS declares: their advice is not this one.
+            first.0.isDeclarable
         else { return nil }
         return "\(first.0.rawValue) (text at \(first.1.decimalSeconds) s)"
     }

@@ -2,12 +2,12 @@ import Foundation
 import Subweave
 import TimedText
 
-/// `subweave captions`: the caption services (CEA-608, CEA-708, DVB teletext pages) of a TS file
-/// or of a master's video.
+/// `subweave captions`: the caption services (CEA-608, CEA-708, DVB teletext pages, DVB subtitle
+/// streams read by OCR) of a TS file or of a master's video.
 enum CaptionsCommand {
     struct ServiceJSON: Encodable {
         let service: String
-        /// `cea608`, `cea708` or `teletext`.
+        /// `cea608`, `cea708`, `teletext` or `dvbsub_ocr`.
         let kind: String
         let language: String?
         /// Where the language was read (`caption_service_descriptor`, `video_iso_639`).
@@ -27,6 +27,8 @@ enum CaptionsCommand {
         let startTime: Double
         let endTime: Double
         let text: String
+        /// For text read by OCR, Tesseract's mean word confidence (percent).
+        let confidence: Double?
     }
 
     static func run(_ context: Context) async throws -> Int32 {
@@ -58,16 +60,23 @@ enum CaptionsCommand {
             ServiceJSON(
                 service: s.service.rawValue, kind: s.service.family, language: captions.language(for: s.service)?.description,
                 languageSource: captions.languages.language(for: s.service)?.source.rawValue,
-                cues: s.cues.map { CueJSON(startTime: $0.start.seconds, endTime: $0.end.seconds, text: CueText.plainText($0.text)) })
+                cues: s.cues.enumerated().map { k, cue in
+                    CueJSON(
+                        startTime: cue.start.seconds, endTime: cue.end.seconds, text: CueText.plainText(cue.text),
+                        confidence: s.confidences.flatMap { $0.indices.contains(k) ? ($0[k] * 10).rounded() / 10 : nil })
+                })
         }
         if context.json {
             try Output.json(DocumentJSON(services: services, notes: captions.notes), schema: "subweave.captions/1")
             return 0
         }
         for note in captions.notes { context.note("note: \(note)") }
-        if services.isEmpty { context.note("no captions found (no CEA-608 or CEA-708 text in the video, no teletext subtitle page)") }
+        if services.isEmpty {
+            context.note("no captions found (no CEA-608 or CEA-708 text in the video, no teletext subtitle page, no DVB subtitle picture)")
+        }
         for service in services {
-            let title = service.kind == "teletext" ? "teletext \(service.service)" : service.service
+            let title =
+                service.kind == "teletext" ? "teletext \(service.service)" : service.kind == "dvbsub_ocr" ? "DVB subtitles \(service.service)" : service.service
             Output.out("\(title)\(service.language.map { " (\($0))" } ?? ""): \(service.cues.count.counted("cue"))")
             for c in service.cues {
                 Output.out("  \(c.startTime.decimalSeconds) --> \(c.endTime.decimalSeconds)  \(c.text.replacingOccurrences(of: "\n", with: " / "))")
