@@ -71,7 +71,7 @@ case $target in
   teletext) seed $(find Fixtures/fuzz/teletext -type f);;
   ass) seed $(find Fixtures -name '*.ass' -o -name '*.ssa');;
   ttml) seed $(find Fixtures -name '*.ttml' -o -name '*.dfxp');;
-  mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts;;
+  mpegts) seed Fixtures/captions/programme.ts Fixtures/media/ts-bframes/seg_000.ts $(find Fixtures/fuzz/dvbsub -type f);;
   rate) for r in 25/23.976 24/23.976 23.976/25 1.0427 29.97/25 0.96; do printf '%s' "$r" > "$corpus/seed-${r//\//-}"; done;;
   text) seed $(find Fixtures/subtitles -type f -size -8k | head -200);;
   descriptor) seed $(find Fixtures Examples -name '*.json' | head -50);;

@@ -383,6 +383,7 @@ public enum FuzzEntry {
         let a = whole.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
         let b = chunked.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
         if a != b { violations.append("captions differ when the stream is fed in two chunks (split at \(split))") }
+        if whole.pictures != chunked.pictures { violations.append("DVB subtitle pictures differ when the stream is fed in two chunks (split at \(split))") }
         // A packed-audio timestamp, if the bytes open with an ID3 tag: read without a trap.
         if let stamp = PackedAudio.timestamp(bytes), !(0..<(1 << 33)).contains(stamp) { violations.append("an ID3 timestamp beyond 33 bits: \(stamp)") }
         // The packets kept for the sound decoder: the same whole or in two pieces, whole packets.
