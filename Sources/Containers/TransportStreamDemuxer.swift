@@ -29,7 +29,7 @@ package struct TransportStreamDemuxer {
     }
 
     /// The stream followed.
-    package let selection: Selection
+    package private(set) var selection: Selection
 
     /// The stream followed (the video, or with ``Selection/teletext`` the teletext stream) once
     /// the PMT has been read.
@@ -277,6 +277,14 @@ package struct TransportStreamDemuxer {
 
     /// Where the next byte fed will be in the stream (what was fed so far).
     package var position: Int { bytesRead + pending.count }
+
+    /// Follows `selection` instead, its state otherwise kept (sync, tables, offsets): a copy of a
+    /// demuxer that has not yet found its stream reads on as if it had followed `selection` from
+    /// the start.
+    package mutating func follow(_ selection: Selection) {
+        precondition(video == nil, "a demuxer changes what it follows before it has found a stream")
+        self.selection = selection
+    }
 
     /// What was read although malformed (or skipped) since the last call, each with how often
     /// and where first (its offset less `base`, the stream position where its file began).

@@ -34,6 +34,24 @@ struct LibraryAPITests {
         #expect(cues.first?.start == MediaTime(milliseconds: 500))
     }
 
+    /// The cue tap on a transport stream with DVB subtitle streams beside the video: each
+    /// stream's cues read by Tesseract, handed out as their pictures end, on their times.
+    @Test(.enabled(if: BitmapSubtitles.missingTools.isEmpty && Tools.which("tesseract") != nil, "spumux, tesseract or ffmpeg is missing"))
+    func theCueTapReadsDVBSubtitles() async throws {
+        let folder = try Scratch.make().path
+        _ = try BitmapSubtitles.dvbTitle(
+            [
+                .init(language: "eng", cues: [(1, 3, "First of all"), (4, 6, "Then the rest")]),
+                .init(language: "fra", cues: [(2, 5, "Au milieu")]),
+            ], folder: folder)
+        var cues: [TappedCue] = []
+        for try await cue in CueTap.transportStream(path: folder + "/whole.ts") { cues.append(cue) }
+        #expect(cues.map(\.track).sorted() == ["DVB0101", "DVB0101", "DVB0102"])
+        #expect(cues.filter { $0.track == "DVB0101" }.map(\.text) == ["First of all", "Then the rest"])
+        #expect(cues.first { $0.track == "DVB0102" }?.text == "Au milieu")
+        for (cue, start) in zip(cues.filter { $0.track == "DVB0101" }, [1.0, 4.0]) { #expect(abs(cue.start.seconds - start) <= 0.04, "\(cue)") }
+    }
+
     @Test func applyingAStalePlanFails() async throws {
         let folder = try Fixtures.copy("media/ts-bframes")
         try SubtitleText.srt([(1, 2, "x")]).write(toFile: folder + "/en.srt", atomically: true, encoding: .utf8)

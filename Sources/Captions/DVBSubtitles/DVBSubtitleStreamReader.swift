@@ -37,11 +37,16 @@ package struct DVBSubtitleStreamReader {
     package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) {
         guard !absent else { return }
         if streams.isEmpty {
+            // Each stream's demuxer is the finder as it was before this chunk, following the
+            // stream: it reads the chunk (and names its offsets) as if it had from the start.
+            let before = finder
             finder.feed(bytes) { _ in }
             guard finder.tablesRead else { return }
             streams = finder.dvbSubtitleStreams.compactMap { entry in
                 CaptionService.dvbSubtitles(pid: entry.pid).map {
-                    Stream(service: $0, entry: entry, demuxer: TransportStreamDemuxer(selecting: .dvbSubtitlesOn(pid: entry.pid)))
+                    var demuxer = before
+                    demuxer.follow(.dvbSubtitlesOn(pid: entry.pid))
+                    return Stream(service: $0, entry: entry, demuxer: demuxer)
                 }
             }
             absent = streams.isEmpty

@@ -88,18 +88,22 @@ package enum PictureSubtitles {
     package static func recognise(_ pictures: [SubtitlePicture], in language: LanguageTag, crops: Bool = false) async throws(SubweaveError)
         -> Recognised
     {
+        try await onDispatch { () throws(SubweaveError) in try recogniseNow(pictures, in: language, crops: crops) }
+    }
+
+    /// ``recognise(_:in:crops:)`` on the calling thread, which it blocks while Tesseract runs.
+    package static func recogniseNow(_ pictures: [SubtitlePicture], in language: LanguageTag, crops: Bool = false) throws(SubweaveError)
+        -> Recognised
+    {
         let ocr = try TesseractOCR(language: language)
-        let (readings, italic) = try await onDispatch { () throws(SubweaveError) in
-            var readings: [TesseractOCR.Reading] = []
-            var italic: [Bool] = []
-            var start = 0
-            while start < pictures.count {
-                let images = pictures[start..<min(pictures.count, start + TesseractOCR.pageSize)].map { OCRImage($0) }
-                readings += try ocr.read(images)
-                italic += images.map(\.italic)
-                start += images.count
-            }
-            return (readings, italic)
+        var readings: [TesseractOCR.Reading] = []
+        var italic: [Bool] = []
+        var start = 0
+        while start < pictures.count {
+            let images = pictures[start..<min(pictures.count, start + TesseractOCR.pageSize)].map { OCRImage($0) }
+            readings += try ocr.read(images)
+            italic += images.map(\.italic)
+            start += images.count
         }
         var result = Recognised()
         for (index, (picture, (reading, leans))) in zip(pictures, zip(readings, italic)).enumerated() {
