@@ -391,7 +391,9 @@ struct ProgramTables {
     private(set) var firstTeletext: TransportStream.ElementaryStream?
     /// The first DVB subtitle stream of the first PMT that lists one.
     private(set) var firstDVBSubtitles: TransportStream.ElementaryStream?
-    /// Every DVB subtitle stream of the first PMT that lists one, in its order.
+    /// The DVB subtitle streams of the first PMT read that lists any stream, in its order: an HLS
+    /// segment holds one program (RFC 8216 §3.2), and deciding on the first PMT keeps the
+    /// decision where it is whatever chunks the stream comes in.
     private(set) var dvbSubtitles: [TransportStream.ElementaryStream] = []
     private(set) var sawPAT = false
 
@@ -413,13 +415,11 @@ struct ProgramTables {
         if let section = pmts[index].assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
             let list = TransportStream.elementaryStreams(pmt: section)
         {
+            if streams.isEmpty { dvbSubtitles = list.filter(\.isDVBSubtitles) }
             for stream in list { streams[stream.pid] = stream }
             if firstVideo == nil { firstVideo = list.first { $0.kind == .video } }
             if firstTeletext == nil { firstTeletext = list.first { $0.isTeletext } }
-            if firstDVBSubtitles == nil {
-                firstDVBSubtitles = list.first { $0.isDVBSubtitles }
-                dvbSubtitles = list.filter(\.isDVBSubtitles)
-            }
+            if firstDVBSubtitles == nil { firstDVBSubtitles = list.first { $0.isDVBSubtitles } }
         }
         return true
     }

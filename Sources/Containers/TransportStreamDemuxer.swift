@@ -272,7 +272,7 @@ package struct TransportStreamDemuxer {
 
     /// Whether a PMT has been read (and so whether the stream asked for is known to be absent).
     package var tablesRead: Bool { !tables.streams.isEmpty }
-    /// The DVB subtitle streams of the first PMT that lists one, once read.
+    /// The DVB subtitle streams of the first PMT read (``tablesRead``), once read.
     package var dvbSubtitleStreams: [TransportStream.ElementaryStream] { tables.dvbSubtitles }
 
     /// Where the next byte fed will be in the stream (what was fed so far).
