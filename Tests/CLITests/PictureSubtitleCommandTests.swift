@@ -126,6 +126,41 @@ struct PictureSubtitleCommandTests {
         #expect(Double(errors) / Double(lines.map(\.count).reduce(0, +)) < 0.01, "\(errors) wrong: \(cues.map { $0["text"] ?? "" })")
     }
 
+    /// A PGS file whose middle picture is flagged forced: `cues --json` marks that cue and says
+    /// how many are flagged; a track declared forced=yes publishes that one only (FORCED=YES),
+    /// saying the others were left out; the master passes `validate`.
+    @Test func forcedPicturesAreMarkedAndAForcedTrackKeepsOnlyThem() throws {
+        let lines = try #require(Self.texts["en"])
+        let folder = try Scratch.make().path
+        let made = try BitmapSubtitles.vobSub(lines.enumerated().map { (Double(2 + $0 * 4), Double(4 + $0 * 4) + 0.5, $1) }, folder: folder)
+        let index = try VobSub.index(try String(contentsOfFile: made.idx, encoding: .utf8))
+        let pictures = VobSub.pictures(index: index, sub: Array(try Data(contentsOf: URL(fileURLWithPath: made.sub)))).pictures
+        let sup = PGSWriter.sup(
+            pictures.enumerated().map { k, p in
+                var picture = PGSWriter.Picture(
+                    start: p.start.seconds, end: (p.end ?? p.start).seconds, x: p.x, y: p.y, width: p.width, height: p.height, indices: p.indices,
+                    palette: p.palette.map { ($0.red, $0.green, $0.blue, $0.alpha) })
+                picture.forced = k == 1
+                return picture
+            }, frameWidth: 720, frameHeight: 576)
+        try Data(sup).write(to: URL(fileURLWithPath: folder + "/subs.sup"))
+        let outcome = try BuiltTool.run(["cues", folder + "/subs.sup", "--json", "--language", "en"])
+        #expect(outcome.status == 0 && outcome.stderr.contains("1 of 3 pictures are flagged forced"), "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let cues = try #require(object["cues"] as? [[String: Any]])
+        #expect(cues.map { $0["forced"] as? Bool ?? false } == [false, true, false], "\(cues)")
+
+        let dir = try Fixtures.copyExample()
+        let packaged = try BuiltTool.run(["package", dir + "/master.m3u8", "--subtitle", "url=\(folder)/subs.sup,language=en,forced=yes"])
+        #expect(packaged.status == 0 && (packaged.stdout + packaged.stderr).contains("the 2 others were left out"), "\(packaged.stderr)")
+        let master = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+        #expect(master.contains("FORCED=YES"), "\(master)")
+        let generation = try Packaged.generation(master: dir + "/master.m3u8", folder: "subtitles/subs-en")
+        let kept = try String(contentsOfFile: generation + "/cues.vtt", encoding: .utf8)
+        #expect(kept.contains("Where were you") && !kept.contains("stole") && !kept.contains("shoot"), "\(kept)")
+        #expect(try BuiltTool.run(["validate", dir + "/master.m3u8"]).status == 0)
+    }
+
     /// Letters that lean (an oblique or italic face) make an italic cue; upright ones do not.
     @Test(arguments: [("DejaVuSans-Oblique.ttf", true), ("DejaVuSerif-Italic.ttf", true), ("DejaVuSans.ttf", false), ("DejaVuSerif.ttf", false)])
     func italicsAreSeenInThePicture(_ font: String, _ italic: Bool) throws {

@@ -16,6 +16,8 @@ public enum PGSWriter {
         public var height: Int
         public var indices: [UInt8]
         public var palette: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)]
+        /// Shown even with subtitles off (the composition object's forced flag, 0x40).
+        public var forced = false
 
         public init(start: Double, end: Double, x: Int, y: Int, width: Int, height: Int, indices: [UInt8], palette: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)])
         {
@@ -43,7 +45,8 @@ public enum PGSWriter {
             // PCS: an epoch start showing object 0 in window 0 at (x, y).
             segment(
                 0x16, picture.start,
-                u16(frameWidth) + u16(frameHeight) + [0x10] + u16(number) + [0x80, 0x00, 0x00, 1] + u16(0) + [0, 0] + u16(picture.x) + u16(picture.y))
+                u16(frameWidth) + u16(frameHeight) + [0x10] + u16(number) + [0x80, 0x00, 0x00, 1] + u16(0) + [0, picture.forced ? 0x40 : 0]
+                    + u16(picture.x) + u16(picture.y))
             segment(0x17, picture.start, [1, 0] + u16(picture.x) + u16(picture.y) + u16(picture.width) + u16(picture.height))
             var palette: [UInt8] = [0, 0]
             for (entry, color) in picture.palette.enumerated() {

@@ -24,6 +24,9 @@ public struct IngestedSubtitles: Sendable, Equatable {
     /// Cues read from pictures, when asked for: each cue's picture as a PNG file, in the order
     /// of ``cues`` (for a person to check the text against; ``PictureReview``).
     public var crops: [[UInt8]]? = nil
+    /// Cues read from pictures: whether each cue's picture is flagged forced (VobSub's forced
+    /// start, PGS's forced object: shown even with subtitles off), in the order of ``cues``.
+    public var forced: [Bool]? = nil
 
     /// The same subtitles on another clock: each cue time divided by `rate`, then `offset` added
     /// (the descriptor keys `rate=` and `offset=`); cues that end before 0 are dropped, with a
@@ -35,7 +38,10 @@ public struct IngestedSubtitles: Sendable, Equatable {
             declaredLanguage: declaredLanguage)
         copy.encodingConfidence = encodingConfidence
         // Confidences stay with their cues while none was dropped.
-        if moved.count == cues.count { copy.recognition = recognition }
+        if moved.count == cues.count {
+            copy.recognition = recognition
+            copy.forced = forced
+        }
         return copy
     }
 
@@ -46,6 +52,7 @@ public struct IngestedSubtitles: Sendable, Equatable {
             declaredLanguage: declaredLanguage)
         copy.encodingConfidence = encodingConfidence
         copy.recognition = recognition
+        copy.forced = forced
         return copy
     }
 }

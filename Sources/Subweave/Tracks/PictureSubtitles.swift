@@ -19,8 +19,14 @@ package enum PictureSubtitles {
     /// The cues of the picture file at `url` (a VobSub index with the `.sub` beside it, a PGS
     /// `.sup`, or an MPEG-TS file's DVB subtitles), in `language` (nil: the file's, else English,
     /// said).
+    ///
+    /// Pictures flagged forced (shown even with subtitles off): a track declared forced
+    /// (`forcedTrack`) is only those, when the file flags any, the others left out and said; a
+    /// track not declared forced reads them all and says how many are flagged, and how to
+    /// publish them as a forced rendition.
     package static func read(
-        _ url: URL, format: SubtitleFormat, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String, crops: Bool = false
+        _ url: URL, format: SubtitleFormat, language: LanguageTag?, loader: ResourceLoader, sourceID: String, location: String, crops: Bool = false,
+        forcedTrack: Bool = false
     ) async throws(SubweaveError) -> IngestedSubtitles {
         func failure(_ what: String) -> SubweaveError { .load(LoadFailure(.notSubtitles, sourceID: sourceID, location: location, MessageText(what))) }
         var warnings: [IngestWarning] = []
@@ -59,13 +65,37 @@ package enum PictureSubtitles {
             warnings.append(
                 IngestWarning(kind: .pictureSkipped, line: nil, "neither the track nor the file names a language: the pictures were read as English"))
         }
-        let read = try await recognise(pictures, in: chosen, crops: crops)
+        let flagged = pictures.filter(\.forced).count
+        var shown = pictures
+        if flagged > 0 && flagged < pictures.count {
+            if forcedTrack {
+                shown = pictures.filter(\.forced)
+                warnings.append(
+                    IngestWarning(
+                        kind: .servicesIgnored, line: nil,
+                        "the track is forced: only the \(flagged) of \(pictures.count) pictures the file flags forced were read; the \(pictures.count - flagged) others were left out"
+                    ))
+            } else {
+                warnings.append(
+                    IngestWarning(
+                        kind: .servicesIgnored, line: nil,
+                        "\(flagged) of \(pictures.count) pictures are flagged forced (shown even with subtitles off); all were read: to publish those as a forced rendition, add this file again with forced=yes"
+                    ))
+            }
+        } else if flagged > 0 && !forcedTrack {
+            warnings.append(
+                IngestWarning(
+                    kind: .servicesIgnored, line: nil,
+                    "every picture is flagged forced (shown even with subtitles off): declare the track forced=yes to publish it as a forced rendition"))
+        }
+        let read = try await recognise(shown, in: chosen, crops: crops)
         warnings += read.warnings
         var ingested = IngestedSubtitles(
             ingestFormat: format == .pgs ? "pgs_ocr" : format == .dvbSub ? "dvbsub_ocr" : "vobsub_ocr", cues: read.cues, headerBlocks: [], regions: [],
             encoding: .utf8, warnings: warnings,
             declaredLanguage: named?.description)
         ingested.recognition = read.confidences
+        if flagged > 0 { ingested.forced = read.forced }
         if crops { ingested.crops = read.crops }
         return ingested
     }
@@ -75,6 +105,8 @@ package enum PictureSubtitles {
         package var cues: [Cue] = []
         /// Each cue's picture: its index in the pictures read.
         package var pictures: [Int] = []
+        /// Whether each cue's picture is flagged forced.
+        package var forced: [Bool] = []
         /// Each cue's mean word confidence (percent).
         package var confidences: [Double] = []
         /// Each cue's picture as PNG, when asked for.
@@ -120,6 +152,7 @@ package enum PictureSubtitles {
             let text = (leans ? escaped.map { "<i>\($0)</i>" } : escaped).joined(separator: "\n")
             result.cues.append(Cue(start: picture.start, end: end, settings: placement(picture), text: text))
             result.pictures.append(index)
+            result.forced.append(picture.forced)
             if crops { result.crops.append(PNGImage.png(picture)) }
             let confidence = reading.confidence ?? 0
             result.confidences.append(confidence)

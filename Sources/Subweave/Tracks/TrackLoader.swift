@@ -61,7 +61,7 @@ struct TrackLoader: Sendable {
             do {
                 let ingested = try await PictureSubtitles.read(
                     track.source.url, format: pictures, language: track.language, loader: loader, sourceID: track.sourceID,
-                    location: track.source.description)
+                    location: track.source.description, forcedTrack: track.isForced)
                 return checked(ingested, track, empty: false)
             } catch {
                 if case .load(let failure) = error { return .failure(failure) }

@@ -105,11 +105,14 @@ enum CuesCommand {
     /// `{"schema", "cues": [...]}` written a cue at a time (the same document `Output.json`
     /// would make, without holding it whole).
     static func streamJSON(_ ingested: IngestedSubtitles) {
-        Output.raw(cuesJSON(ingested.cues, regions: ingested.regions, confidences: ingested.recognition, flushing: Output.raw))
+        Output.raw(
+            cuesJSON(ingested.cues, regions: ingested.regions, confidences: ingested.recognition, forced: ingested.forced, flushing: Output.raw))
     }
 
     /// The document for `cues`, as UTF-8: every megabyte is handed to `flush`; returns the rest.
-    static func cuesJSON(_ cues: [Cue], regions: [CueRegion], confidences: [Double]? = nil, flushing flush: ([UInt8]) -> Void) -> [UInt8] {
+    static func cuesJSON(_ cues: [Cue], regions: [CueRegion], confidences: [Double]? = nil, forced: [Bool]? = nil, flushing flush: ([UInt8]) -> Void)
+        -> [UInt8]
+    {
         withoutActuallyEscaping(flush) { flush in
             var out = PrettyJSON(flushing: flush)
             out.raw("{\n  \"schema\" : \"subweave.cues/1\",\n  \"cues\" : [\n")
@@ -118,6 +121,7 @@ enum CuesCommand {
                 out.raw("    ")
                 var json = VTTCueJSON(cue, regions: regions)
                 if let confidences, confidences.indices.contains(index) { json.confidence = confidences[index] }
+                if let forced, forced.indices.contains(index) { json.forced = forced[index] }
                 json.write(into: &out, indent: "    ")
                 out.raw(index + 1 < cues.count ? ",\n" : "\n")
                 out.flushIfFull()

@@ -19,6 +19,8 @@ struct VTTCueJSON {
     let region: VTTRegionJSON?
     /// For a cue read from a picture: OCR's confidence in its text, percent (not a VTTCue attribute).
     var confidence: Double?
+    /// For a cue read from a picture flagged forced (shown with subtitles off): true.
+    var forced = false
 
     init(_ cue: Cue, regions: [CueRegion]) {
         let s = cue.settings
@@ -70,6 +72,11 @@ extension VTTCueJSON {
         out.member("endTime", inner)
         out.number(endTime)
         out.next()
+        if forced {
+            out.member("forced", inner)
+            out.raw("true")
+            out.next()
+        }
         out.member("id", inner)
         out.string(id)
         out.next()
