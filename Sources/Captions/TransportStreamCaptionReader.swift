@@ -45,14 +45,15 @@ package struct TransportStreamCaptionReader {
 
     private var readNotes: [String] = []
     /// What was read although malformed or skipped, each naming its file and byte offset, and
-    /// what the teletext reader has had to skip or could not decode so far.
+    /// what the teletext and DVB subtitle readers have had to skip or could not decode so far.
     package var notes: [String] { readNotes + teletext.notes + dvbSubtitles.notes }
 
     /// Whether no stream beside the video carries subtitles (teletext or DVB).
     private var nothingBeside: Bool { teletext.absent && dvbSubtitles.absent }
 
     /// Feeds bytes (of the file `label`, when they are a file of their own); returns false once
-    /// nothing more is wanted (no SEI codec and no teletext, or a bounded look is over).
+    /// nothing more is wanted (no SEI codec and no subtitle stream beside it, or a bounded look
+    /// is over).
     package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) -> Bool {
         guard !finished else { return false }
         teletext.feed(bytes)
