@@ -36,8 +36,11 @@ struct SlurmBatchTests {
         #expect(cancelled == "CANCELLED", "task \(Self.killed) ended \(cancelled) while it waited for a lock")
         close(held)
         try SlurmCluster.control("scontrol", ["requeue", task])
-        // A requeued job waits two minutes before it is eligible again; start it now.
-        try SlurmCluster.control("scontrol", ["update", "jobid=\(task)", "StartTime=now"])
+        // A requeued job waits two minutes (cred_expire) before it is eligible again; it starts in
+        // two seconds instead. Not at once: slurmd refuses a credential made in the second (or
+        // before) its cancel revoked the job's, and the task would fail "Job credential revoked"
+        // (seen once in CI, when the requeue and the cancel fell in the same second).
+        try SlurmCluster.control("scontrol", ["update", "jobid=\(task)", "StartTime=now+2"])
         try await SlurmCluster.waitUntilGone(job, timeout: 240)
         let states = try SlurmCluster.taskStates(job)
         #expect(states.count == Self.tasks, "\(states)")
