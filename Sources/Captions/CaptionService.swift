@@ -99,6 +99,16 @@ public struct CaptionService: RawRepresentable, Hashable, Sendable, Comparable, 
 
     public var description: String { rawValue }
 
+    /// The service as messages name it: `CC1`, `SERVICE1`, `teletext page 888`, `DVB subtitles
+    /// DVB0104`.
+    public var label: String {
+        switch kind {
+        case .cea608, .cea708: return rawValue
+        case .teletext: return "teletext page \(rawValue)"
+        case .dvbSubtitles: return "DVB subtitles \(rawValue)"
+        }
+    }
+
     /// How its renditions are read (`ingest_format`) and named in identities: `cea608`,
     /// `cea708`, `teletext` or `dvbsub_ocr`.
     public var family: String {

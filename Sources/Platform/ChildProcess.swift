@@ -123,6 +123,22 @@ package final class ChildProcess: Sendable {
     /// Reads what the child writes to its standard error, up to `count` bytes; empty at the end.
     package func readErrors(upTo count: Int = 1 << 12) -> [UInt8] { read(errors, upTo: count) }
 
+    /// Reads the child's standard output (`errors`: its standard error) to its end, keeping the
+    /// first `limit` bytes: the rest is read and dropped (so the child never blocks on a full
+    /// pipe), or with `stopPastLimit` the child is stopped once the limit is passed.
+    package func readAll(errors: Bool = false, limit: Int, stopPastLimit: Bool = false) -> [UInt8] {
+        var kept: [UInt8] = []
+        while true {
+            let data = errors ? readErrors() : readOutput()
+            if data.isEmpty { return kept }
+            if kept.count < limit {
+                kept += data.prefix(limit - kept.count)
+            } else if stopPastLimit {
+                stop()
+            }
+        }
+    }
+
     private func read(_ descriptor: Descriptor, upTo count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         while true {

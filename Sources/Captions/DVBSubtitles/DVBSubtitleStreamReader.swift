@@ -29,6 +29,9 @@ package struct DVBSubtitleStreamReader {
     package private(set) var lastTime: MediaTime?
     /// The PMT lists no DVB subtitle stream: nothing more is read.
     package private(set) var absent = false
+    /// PES packets decoded so far, all streams together: a caller that reads ``pictures`` after
+    /// every chunk reads them again only when this has moved.
+    package private(set) var packetsDecoded = 0
 
     package init(timeOf: @escaping (Int64) -> MediaTime = { MediaTime(ticks: $0) }) { self.timeOf = timeOf }
 
@@ -106,11 +109,12 @@ package struct DVBSubtitleStreamReader {
         lastTime = max(lastTime ?? time, time)
         streams[k].bytes += packet.payload.count
         streams[k].decoder.budget += 256 * packet.payload.count
+        packetsDecoded += 1
         let known = streams[k].decoder.problems.count
         streams[k].decoder.decode(packet.payload, time: time, offset: packet.offset)
         for problem in streams[k].decoder.problems.dropFirst(known) where problemNotes.count < Self.noteLimit {
             let place = file.map { "\($0.name), byte \(problem.offset - $0.base)" } ?? "byte \(problem.offset)"
-            problemNotes.append("DVB subtitles \(streams[k].service.rawValue): \(place): \(problem.reason); that part of the stream was skipped")
+            problemNotes.append("\(streams[k].service.label): \(place): \(problem.reason); that part of the stream was skipped")
         }
     }
 
@@ -156,7 +160,7 @@ package struct DVBSubtitleStreamReader {
     package var notes: [String] {
         var notes = problemNotes
         for stream in streams {
-            let name = "DVB subtitles \(stream.service.rawValue)"
+            let name = stream.service.label
             if stream.untimedPackets > 0 { notes.append("\(name): \(stream.untimedPackets) PES packet(s) carry no PTS; their pages were skipped") }
             let pages = Set(stream.entry.subtitling.map(\.compositionPage))
             if pages.count > 1, let first = stream.entry.subtitling.first {

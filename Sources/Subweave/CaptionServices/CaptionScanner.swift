@@ -97,16 +97,26 @@ package struct CaptionScanner {
             guard !ended.isEmpty else { continue }
             let (language, said) = pictureLanguage(service, declared: declared, settings: settings)
             if let said { notes.append(said) }
-            let read: PictureSubtitles.Recognised
-            do { read = try await PictureSubtitles.recognise(ended, in: language) } catch {
-                notes.append("DVB subtitles \(service.rawValue) were not read, so not published: \(error.explanation)")
-                continue
-            }
+            let (read, told) = await recognise(service, ended, in: language)
+            notes += told
+            guard let read else { continue }
             cues[service] = read.cues
             confidences[service] = read.confidences
-            notes += read.warnings.map { "DVB subtitles \(service.rawValue): \($0.message)" }
         }
         return (cues, confidences, notes)
+    }
+
+    /// One DVB subtitle stream's pictures read by OCR in `language`, and what to say of it, each
+    /// naming the stream; nil when the stream could not be read at all (it is not published).
+    static func recognise(_ service: CaptionService, _ pictures: [SubtitlePicture], in language: LanguageTag) async
+        -> (read: PictureSubtitles.Recognised?, notes: [String])
+    {
+        do {
+            let read = try await PictureSubtitles.recognise(pictures, in: language)
+            return (read, read.warnings.map { "\(service.label): \($0.message)" })
+        } catch {
+            return (nil, ["\(service.label) were not read, so not published: \(error.explanation)"])
+        }
     }
 
     /// The language to read a DVB subtitle stream's pictures in, and what to say when it is a guess.
@@ -115,7 +125,7 @@ package struct CaptionScanner {
         if let tag = named.compactMap({ $0 }).first(where: { !$0.isUndetermined }) { return (tag, nil) }
         return (
             LanguageTag.english,
-            "DVB subtitles \(service.rawValue): neither the stream nor the operator names a language: the pictures were read as English (name it with caption service setting \(service.rawValue):language=TAG)"
+            "\(service.label): neither the stream nor the operator names a language: the pictures were read as English (name it with caption service setting \(service.rawValue):language=TAG)"
         )
     }
 

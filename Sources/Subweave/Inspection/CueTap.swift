@@ -106,6 +106,8 @@ public struct CueTap: AsyncSequence, Sendable {
         private let pictureLanguage: LanguageTag?
         /// How many of each DVB subtitle stream's pictures have been read and handed out.
         private var picturesRead: [CaptionService: Int] = [:]
+        /// The DVB packets decoded when the pictures were last looked at.
+        private var packetsSeen = 0
 
         init(path: String, pictureLanguage: LanguageTag?) throws(SubweaveError) {
             chunks = try CaptionFile.chunks(path)
@@ -139,6 +141,10 @@ public struct CueTap: AsyncSequence, Sendable {
         /// repeats one can still join it; all of them at the end) read by OCR, in order; their
         /// pixels are then freed.
         private func pictureCues(finished: Bool) throws(SubweaveError) -> [(service: CaptionService, cue: Cue)] {
+            // A chunk without a DVB packet changes no picture: the pictures are not gone over
+            // again for it (a long recording is read in thousands of chunks).
+            guard finished || reader.dvbSubtitles.packetsDecoded != packetsSeen else { return [] }
+            packetsSeen = reader.dvbSubtitles.packetsDecoded
             let latest = reader.dvbSubtitles.lastTime ?? .zero
             var cues: [(service: CaptionService, cue: Cue)] = []
             for (service, pictures) in reader.dvbSubtitles.pictures.sorted(by: { $0.key < $1.key }) {

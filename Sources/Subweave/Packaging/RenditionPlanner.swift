@@ -219,22 +219,10 @@ package struct RenditionPlanner {
 
     /// Where a caption rendition's cues come from, as its record says: "the video's CC1", "the
     /// video's teletext page 888".
-    static func source(_ service: CaptionService) -> String {
-        switch service.kind {
-        case .teletext: return "the video's teletext page \(service.rawValue)"
-        case .dvbSubtitles: return "the video's DVB subtitles \(service.rawValue) (read by OCR)"
-        case .cea608, .cea708: return "the video's \(service.rawValue)"
-        }
-    }
+    static func source(_ service: CaptionService) -> String { "the video's \(service.label)\(service.isDVBSubtitles ? " (read by OCR)" : "")" }
 
     /// What a caption service's rendition is said to come from in the report.
-    static func origin(_ service: CaptionService) -> String {
-        switch service.kind {
-        case .teletext: return "teletext page \(service.rawValue)"
-        case .dvbSubtitles: return "DVB subtitles \(service.rawValue)"
-        case .cea608, .cea708: return "in-band \(service.rawValue)"
-        }
-    }
+    static func origin(_ service: CaptionService) -> String { service.isDeclarable ? "in-band \(service.rawValue)" : service.label }
 
     /// What a caption rendition without a language says (Apple's HLS Authoring Specification
     /// wants a real LANGUAGE on every rendition; its validator makes it a must-fix).

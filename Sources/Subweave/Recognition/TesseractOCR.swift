@@ -194,14 +194,8 @@ package struct TesseractOCR: Sendable {
         for stream in [0, 1] {
             group.enter()
             Thread {
-                var kept: [UInt8] = []
-                let limit = stream == 0 ? 64 << 20 : 64 << 10
-                while true {
-                    let data = stream == 0 ? child.readOutput() : child.readErrors()
-                    if data.isEmpty { break }
-                    if kept.count < limit { kept += data.prefix(limit - kept.count) } else if stream == 0 { child.stop() }
-                }
-                outputs.set(stream, kept)
+                // Past its bound the output is not Tesseract's answer: the run is stopped.
+                outputs.set(stream, child.readAll(errors: stream == 1, limit: stream == 0 ? 64 << 20 : 64 << 10, stopPastLimit: stream == 0))
                 group.leave()
             }.start()
         }

@@ -285,15 +285,7 @@ struct ProgrammeSpeech {
     /// read and dropped), on a thread of its own.
     static func collect(_ child: ChildProcess, limit: Int) async -> String {
         await withCheckedContinuation { continuation in
-            Thread {
-                var kept: [UInt8] = []
-                while true {
-                    let data = child.readErrors()
-                    if data.isEmpty { break }
-                    if kept.count < limit { kept += data.prefix(limit - kept.count) }
-                }
-                continuation.resume(returning: String(decoding: kept, as: UTF8.self))
-            }.start()
+            Thread { continuation.resume(returning: String(decoding: child.readAll(errors: true, limit: limit), as: UTF8.self)) }.start()
         }
     }
 }
