@@ -27,17 +27,16 @@ extension LiveSession {
         if !unread.isEmpty && !unreadPictureStreams.contains(service) {
             let (language, said) = CaptionScanner.pictureLanguage(service, declared: captionLanguages, settings: settings.captionServices)
             if let said, known.isEmpty { note(said) }
-            do {
-                let read = try await PictureSubtitles.recognise(unread.map { pictures[$0] }, in: language)
+            let (read, notes) = await CaptionScanner.recognise(service, unread.map { pictures[$0] }, in: language)
+            for text in notes { note(text) }
+            if let read {
                 var cueOf: [Int: Cue] = [:]
                 for (cue, index) in zip(read.cues, read.pictures) { cueOf[unread[index]] = cue }
                 for index in unread {
                     known[PictureKey(start: pictures[index].start, offset: pictures[index].offset)] = PictureText(cue: cueOf[index])
                 }
-                for warning in read.warnings where warning.kind == .lowConfidence { note("DVB subtitles \(service.rawValue): \(warning.message)") }
-            } catch {
+            } else {
                 unreadPictureStreams.insert(service)
-                note("DVB subtitles \(service.rawValue) were not read, so not published: \(error.explanation)")
             }
         }
         pictureText[service] = known
