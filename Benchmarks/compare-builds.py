@@ -9,8 +9,10 @@ Speed: the 100-minute title of package-bench.py (1,000 x 6 s segments, 10 SubRip
 1,500 cues), packaged by each binary in turn; prints the medians and current/base (below 1 is
 faster). Outputs: every fixture presentation and the bundled example packaged with the
 Fixtures' subtitle files; `cues --json` and `convert` (to WebVTT and to SubRip) of every subtitle
-file under Fixtures/ and of the real-text encoding corpus; every difference is listed (file and
-first differing byte). A difference is a regression unless the change meant it.
+file under Fixtures/, of the real-text encoding corpus and of the TTML cases below; every
+difference is listed (file and first differing byte). A difference is a regression unless the
+change meant it. The caption record and run fingerprint beside a master are keyed by the binary
+and not compared.
 """
 import argparse, filecmp, os, shutil, statistics, subprocess, sys, tarfile, tempfile
 
@@ -52,11 +54,46 @@ def first_difference(a, b):
     return min(len(x), len(y))
 
 
+# Records keyed by the binary that wrote them (the caption record's key and the run fingerprint
+# hash the binary): they differ between any two builds by design, and are not outputs.
+BINARY_KEYED = (".subweave-captions.json", ".subweave-run.json")
+
+# TTML documents beyond the fixtures, for the paths cue text is composed on: whitespace collapsing
+# and preserving around styled spans, nested and referenced styles, colours in each syntax,
+# regions, ruby, `set`. Converted to WebVTT and SubRip by both builds.
+TTML_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<tt xmlns="http://www.w3.org/ns/ttml" '
+             'xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttp="http://www.w3.org/ns/ttml#parameter" xml:lang="en">')
+TTML_CASES = {
+    "spaces": '<body><div><p begin="1s" end="2s">  a <span tts:fontStyle="italic"> b </span> c<span tts:fontWeight="bold">d </span> e </p></div></body>',
+    "preserve": ('<body><div xml:space="preserve"><p begin="1s" end="2s">a <span tts:fontStyle="italic">b \n c </span>'
+                 '<span xml:space="default" tts:textDecoration="underline">  d  </span> e</p></div></body>'),
+    "colours": ('<body><div><p begin="1s" end="2s"><span tts:color="#FFFF00">y</span><span tts:color="rgb(0,255,255)">c</span>'
+                '<span tts:color="#ff00ff80">t</span><span tts:color="lime">l</span><span tts:color="#123456">o</span>'
+                '<span tts:color="yellow"><span tts:color="nonsense">n</span></span><span tts:color="rgba(255,0,0,255)">r</span></p></div></body>'),
+    "referenced": ('<head><styling><style xml:id="a" tts:fontStyle="italic"/><style xml:id="b" style="a" tts:color="cyan" tts:fontWeight="bold"/>'
+                   '</styling></head><body style="a"><div><p begin="1s" end="2s" style="b">x <span tts:fontStyle="normal">y</span>'
+                   '<br/>z</p></div></body>'),
+    "regions": ('<head><layout><region xml:id="t" tts:origin="10% 5%" tts:extent="80% 15%" tts:textAlign="left"/>'
+                '<region xml:id="m" tts:origin="0% 40%" tts:extent="100% 20%" tts:displayAlign="center" tts:textAlign="end"/>'
+                '<region xml:id="b" tts:origin="12.5% 70%" tts:extent="75% 20.25%" tts:displayAlign="after"/>'
+                '<region xml:id="v" tts:origin="80% 10%" tts:extent="15% 80%" tts:writingMode="lrtb"/></layout></head>'
+                '<body><div><p region="t" begin="1s" end="2s">top</p><p region="m" begin="2s" end="3s">middle</p>'
+                '<p region="b" begin="3s" end="4s">bottom</p><p region="v" begin="4s" end="5s">side</p></div></body>'),
+    "ruby": ('<body><div><p begin="1s" end="2s"><span tts:ruby="container"><span tts:ruby="base">漢字</span>'
+             '<span tts:ruby="text" tts:fontStyle="italic">かんじ</span></span> と <span tts:ruby="container">'
+             '<span tts:ruby="base">空</span><span tts:ruby="text"></span></span></p></div></body>'),
+    "set": ('<body><div><p begin="1s" end="4s">a <span tts:color="yellow"><set begin="1s" end="2s" tts:color="#123456"/>b</span>'
+            ' <span><set begin="1s" end="2s" tts:visibility="hidden"/>c</span></p></div></body>'),
+}
+
+
 def compare_trees(a, b, label, differences):
     for folder, _, files in os.walk(a):
         for name in files:
             left = os.path.join(folder, name)
             right = os.path.join(b, os.path.relpath(left, a))
+            if name.endswith(BINARY_KEYED):
+                continue
             if not os.path.exists(right):
                 differences.append(f"{label}: {os.path.relpath(left, a)} only in current")
             elif not filecmp.cmp(left, right, shallow=False):
@@ -78,12 +115,18 @@ def outputs(binaries, work):
         tar.extractall(corpus)
     for folder, _, files in os.walk(corpus):
         subtitles += [os.path.join(folder, f) for f in sorted(files) if f.endswith(".srt")]
+    for name, body in TTML_CASES.items():
+        path = os.path.join(work, f"case-{name}.ttml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(TTML_HEAD + body + "</tt>\n")
+        subtitles.append(path)
     for path in subtitles:
         for arguments in (["cues", path, "--json"], ["convert", path], ["convert", path, "--to", "srt"]):
             results = {name: subprocess.run([binary] + arguments, capture_output=True) for name, binary in binaries.items()}
             compared += 1
             if results["current"].stdout != results["base"].stdout or results["current"].returncode != results["base"].returncode:
-                differences.append(f"{' '.join(arguments[:1] + [os.path.relpath(arguments[1], ROOT)] + arguments[2:])}: outputs differ")
+                shown = os.path.relpath(arguments[1], ROOT) if arguments[1].startswith(ROOT) else os.path.basename(arguments[1])
+                differences.append(f"{' '.join(arguments[:1] + [shown] + arguments[2:])}: outputs differ")
     presentations = [os.path.join(ROOT, "Examples/basic")]
     media = os.path.join(ROOT, "Fixtures/media")
     presentations += [os.path.join(media, m) for m in sorted(os.listdir(media)) if os.path.exists(os.path.join(media, m, "master.m3u8"))]

@@ -170,4 +170,67 @@ struct IMSCRenditionCommandTests {
         #expect(lines.contains("00001.m4s|2.480|3.980|Hello world & co|0"), "a cue across a boundary is in both segments: \(lines)")
         #expect(lines.contains("00002.m4s|4.980|6.480|Twolines|1"), "\(lines)")
     }
+
+    static let styledTTML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling" xml:lang="ja">
+        <head><layout><region xml:id="v" tts:origin="80% 10%" tts:extent="15% 80%" tts:writingMode="tbrl"/></layout></head>
+        <body region="v"><div><p begin="1s" end="3s"><span tts:color="#123456" tts:fontFamily="Arial">縦書き</span></p></div></body></tt>
+        """
+
+    /// The TTML document each IMSC1 segment of `generation` carries.
+    static func documents(_ generation: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: generation).filter { $0.hasSuffix(".m4s") }.sorted().map { name in
+            let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: generation + "/" + name)))
+            var i = 0
+            while i + 8 <= data.count {
+                let size = Int(data[i]) << 24 | Int(data[i + 1]) << 16 | Int(data[i + 2]) << 8 | Int(data[i + 3])
+                if data[(i + 4)..<(i + 8)].elementsEqual(Array("mdat".utf8)) { return String(decoding: data[(i + 8)..<(i + size)], as: UTF8.self) }
+                guard size >= 8 else { break }
+                i += size
+            }
+            return ""
+        }
+    }
+
+    /// A TTML delivery's colour, font and vertical region: said as left out of WebVTT, kept in
+    /// IMSC1, and still kept when the format changes on a later run that reads the cues kept
+    /// beside the rendition (the track not given again); `validate` is clean after every step.
+    @Test func aTTMLSourcesStylesSurviveEveryCommand() throws {
+        let dir = try Fixtures.copyExample()
+        try Self.styledTTML.write(toFile: dir + "/subs/ja.ttml", atomically: true, encoding: .utf8)
+        let master = dir + "/master.m3u8"
+        let first = try BuiltTool.run(["package", master, "--subtitle", "url=\(dir)/subs/ja.ttml,language=ja"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            (first.stdout + first.stderr).contains("WebVTT segments do not carry the source's colour #123456, font family"), "\(first.stdout)")
+        func generation() throws -> String {
+            let master = try String(contentsOfFile: dir + "/master.m3u8", encoding: .utf8)
+            let uri = try #require(master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") }?.split(separator: "\"")[1])
+            return dir + "/" + uri.dropLast("/index.m3u8".count)
+        }
+        let webVTT = try String(contentsOfFile: try generation() + "/00000.vtt", encoding: .utf8)
+        #expect(webVTT.contains("vertical:rl line:10%,start position:87.5%,center size:15%\n縦書き\n"), "\(webVTT)")
+        #expect(try BuiltTool.run(["validate", master]).status == 0)
+
+        for step in [["package", master, "--text-format", "imsc1"], ["refresh", master]] {
+            let run = try BuiltTool.run(step)
+            #expect(run.status == 0, "\(step): \(run.stderr)")
+            let documents = try Self.documents(try generation())
+            let shown = documents.filter { $0.contains("縦書き") }
+            #expect(!shown.isEmpty, "\(step): \(documents)")
+            for document in shown {
+                #expect(
+                    document.contains("tts:origin=\"80% 10%\" tts:extent=\"15% 80%\" tts:displayAlign=\"before\" tts:writingMode=\"tbrl\""),
+                    "\(step): \(document)")
+                #expect(document.contains("<span tts:color=\"#123456\" tts:fontFamily=\"Arial\">縦書き</span>"), "\(step): \(document)")
+            }
+            let validate = try BuiltTool.run(["validate", master])
+            #expect(validate.status == 0, "\(step): \(validate.stdout)")
+        }
+        let back = try BuiltTool.run(["package", master, "--text-format", "webvtt"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try String(contentsOfFile: try generation() + "/00000.vtt", encoding: .utf8) == webVTT, "back to WebVTT, the same segment")
+        #expect(try BuiltTool.run(["validate", master]).status == 0)
+    }
 }

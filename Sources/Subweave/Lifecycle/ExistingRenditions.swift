@@ -73,7 +73,12 @@ struct ExistingRendition: Sendable {
             bytes = try key.decrypt(bytes, iv: key.keptCuesIV, place: "the cues kept beside \(record.identity) (\(MediaReader.display(url)))")
         }
         do {
-            return try SubtitleIngest.read(bytes, format: .vtt, encoding: .utf8, sourceID: record.sourceID, location: MediaReader.display(url))
+            let read = try SubtitleIngest.read(bytes, format: .vtt, encoding: .utf8, sourceID: record.sourceID, location: MediaReader.display(url))
+            // What WebVTT cannot say of the source (a TTML delivery's colours, fonts, boxes) rides in notes.
+            let cues = CueContent.attachingNotes(to: read.cues, from: String(decoding: bytes, as: UTF8.self))
+            return IngestedSubtitles(
+                ingestFormat: read.ingestFormat, cues: cues, headerBlocks: read.headerBlocks, regions: read.regions, encoding: read.encoding,
+                warnings: read.warnings, declaredLanguage: read.declaredLanguage)
         } catch {
             throw .load(error)
         }

@@ -183,6 +183,10 @@ package struct SubtitleRendition: Sendable {
                 out.bytes.removeAll(keepingCapacity: true)
                 Self.header(&out, map: nil, headerBlocks: headerBlocks)
                 for cue in keptCues ?? cues {
+                    if let content = cue.keptContent {
+                        out.append(content.noteBlock)
+                        out.bytes += [0x0A, 0x0A]
+                    }
                     out.block(cue)
                     out.bytes += [0x0A, 0x0A]
                     // Encrypted as one piece: CBC runs through the whole file.
@@ -231,6 +235,19 @@ package struct SubtitleRendition: Sendable {
         var dropped: Set<String> = []
         for cue in cues {
             dropped.formUnion(IMSCWriter.dropped(cue))
+            if dropped.count > 8 { break }
+        }
+        return dropped
+    }
+
+    /// What WebVTT segments cannot carry of what the cues' readers kept (``CueContent/droppedByWebVTT``:
+    /// a TTML delivery's colours beyond WebVTT's eight, fonts, outlines), for the report.
+    var webVTTDropped: Set<String> {
+        guard format == .webVTT else { return [] }
+        var dropped: Set<String> = []
+        for cue in cues {
+            guard let content = cue.keptContent else { continue }
+            dropped.formUnion(content.droppedByWebVTT)
             if dropped.count > 8 { break }
         }
         return dropped

@@ -78,7 +78,7 @@ package struct RenditionPlanner {
             ingestFormat: ingested.ingestFormat, encoding: ingested.encoding.rawValue, cueCount: rendition.cues.count,
             firstCueStart: rendition.cues.first?.start.seconds, playlist: rendition.playlistPath,
             written: rendition.written, warnings: warnings)
-        report.notes = track.information
+        report.notes = track.information + Self.webVTTNotes(rendition)
         if appending != nil && !rendition.appendsNothing { report.action = "appended" }
         report.encodingConfidence = ingested.encodingConfidence
         return TrackRendition(rendition: rendition, declaration: declaration, report: report)
@@ -89,6 +89,16 @@ package struct RenditionPlanner {
         let dropped = rendition.imscDropped
         guard !dropped.isEmpty else { return [] }
         return ["IMSC1 segments do not carry what the cues say with \(dropped.sorted().joined(separator: ", ")); the text is kept without it"]
+    }
+
+    /// What writing WebVTT leaves out of a source that says more (a TTML delivery's colours,
+    /// fonts, outlines): information, not a warning, since the words and times are all there.
+    static func webVTTNotes(_ rendition: SubtitleRendition) -> [String] {
+        let dropped = rendition.webVTTDropped
+        guard !dropped.isEmpty else { return [] }
+        return [
+            "WebVTT segments do not carry the source's \(dropped.sorted().joined(separator: ", ")); the text is kept without it (IMSC1 segments, --text-format imsc1, keep it)"
+        ]
     }
 
     /// What appending to a published rendition says: the cues that came too late for their segment.

@@ -3,24 +3,44 @@ import Timebase
 /// One timed piece of text: the unit every reader produces and every writer consumes.
 ///
 /// Times are on the subtitle file's own timeline (0 is the first frame of the programme).
-/// `text` is WebVTT cue text: markup such as `<i>` and `&amp;` included, lines separated by LF.
+/// What it shows is ``content``, the format-neutral model every writer is made from; `text` is its
+/// WebVTT cue text (markup such as `<i>` and `&amp;` included, lines separated by LF), which every
+/// stage that looks at words (sync, segmenting, reports) reads. A reader whose source says more
+/// than WebVTT can (TTML colours, fonts, regions) keeps the content on the cue; for the others it
+/// is read back from `text`, which holds all they said.
 public struct Cue: Sendable, Equatable {
     /// The WebVTT cue identifier, or empty.
     public var identifier: String
     public var start: MediaTime
     public var end: MediaTime
     public var settings: CueSettings {
-        get { storedSettings?.value ?? CueSettings() }
-        set { storedSettings = newValue.isEmpty ? nil : SettingsBox(newValue) }
+        get { extras?.settings ?? CueSettings() }
+        set { extras = Extras.make(newValue, extras?.content) }
     }
     /// Whether the cue has any setting (without making the settings).
-    package var hasSettings: Bool { storedSettings != nil }
-    /// The settings, kept out of line when there are any: most cues have none, and a cue list of
-    /// millions is then about half the size.
-    private var storedSettings: SettingsBox?
+    package var hasSettings: Bool { extras?.settings.isEmpty == false }
+    /// What the cue shows, in no format's terms: the content its reader kept, else its WebVTT
+    /// text read back (``CueContent/init(webVTT:)``).
+    public var content: CueContent {
+        extras?.content ?? CueContent(webVTT: text)
+    }
+    /// The content its reader kept because `text` cannot say all of it, or nil.
+    public var keptContent: CueContent? {
+        get { extras?.content }
+        set { extras = Extras.make(settings, newValue) }
+    }
+    /// Settings and kept content, out of line when there are any: most cues have neither, and a
+    /// cue list of millions is then about half the size.
+    private var extras: Extras?
     /// WebVTT cue text, valid per the WebVTT cue text syntax once it has been through
     /// ``CueText/repaired(_:)``.
-    public var text: String
+    ///
+    /// Changing it lets the kept content go: the text then says what the cue shows.
+    public var text: String {
+        didSet {
+            if extras?.content != nil, text != oldValue { keptContent = nil }
+        }
+    }
     /// The 1-based line of the source file where the cue's timing line is, for warnings (nil for
     /// none; a line outside 0…4,294,967,294, which no file within the read limits has, is kept as nil).
     public var sourceLine: Int? {
@@ -36,7 +56,7 @@ public struct Cue: Sendable, Equatable {
         self.identifier = identifier
         self.start = start
         self.end = end
-        self.storedSettings = settings.isEmpty ? nil : SettingsBox(settings)
+        self.extras = Extras.make(settings, nil)
         self.text = text
         self.storedLine = Self.stored(sourceLine)
     }
@@ -48,7 +68,7 @@ public struct Cue: Sendable, Equatable {
 
     public static func == (a: Cue, b: Cue) -> Bool {
         a.identifier == b.identifier && a.start == b.start && a.end == b.end && a.text == b.text && a.sourceLine == b.sourceLine
-            && (a.storedSettings === b.storedSettings || a.settings == b.settings)
+            && (a.extras === b.extras || (a.settings == b.settings && a.keptContent == b.keptContent))
     }
 }
 
@@ -64,10 +84,19 @@ extension Array where Element == Cue {
     }
 }
 
-/// A cue's settings, shared by copies of the cue (never changed once made).
-private final class SettingsBox: Sendable {
-    let value: CueSettings
-    init(_ value: CueSettings) { self.value = value }
+/// A cue's settings and kept content, shared by copies of the cue (never changed once made).
+private final class Extras: Sendable {
+    let settings: CueSettings
+    let content: CueContent?
+    private init(_ settings: CueSettings, _ content: CueContent?) {
+        self.settings = settings
+        self.content = content
+    }
+
+    /// Extras of `settings` and `content`, or nil when there are none.
+    static func make(_ settings: CueSettings, _ content: CueContent?) -> Extras? {
+        settings.isEmpty && content == nil ? nil : Extras(settings, content)
+    }
 }
 
 /// WebVTT cue settings (W3C WebVTT §4.4 "WebVTT cue settings"), each nil when absent (`auto`).

@@ -2,15 +2,18 @@ import Foundation
 import Timebase
 
 /// Writes cues as an IMSC1 Text Profile document (TTML, W3C IMSC 1.0.1): one sample of an IMSC1
-/// track in fragmented MP4, or a whole file.
+/// track in fragmented MP4, or a whole file, from each cue's ``CueContent``.
 ///
-/// Cue text (WebVTT cue text) becomes spans: `<i>`, `<b>`, `<u>` their `tts:` styles, the WebVTT
-/// colour classes (`.yellow`, `.bg_black`) `tts:color` and `tts:backgroundColor`, `<lang>` an
-/// `xml:lang` span, line breaks `<br/>`. Placement becomes a region per distinct placement
-/// (`line` as the region's top or bottom edge, `position` and `size` as its sides, `vertical` its
-/// writing mode) and `align` the paragraph's `tts:textAlign`. What TTML here cannot say is
-/// dropped and named in ``Document/dropped``: other classes, voice names, ruby text, karaoke
-/// timestamps.
+/// Each text run becomes a span with its styles: italic, bold, underline, colour and background
+/// (any sRGB colour with alpha), font family, font size and text outline (in `%` or `c`; IMSC1
+/// allows pixels only against a root extent, which these documents do not have), its language as
+/// `xml:lang`. Lines are separated by `<br/>`. Placement: the box a TTML source gave becomes the
+/// region as it was (origin, extent, display alignment, writing mode, text alignment); WebVTT
+/// settings become a region per distinct placement (`line` as the region's top or bottom edge,
+/// `position` and `size` as its sides, `vertical` its writing mode) and `align` the paragraph's
+/// `tts:textAlign`. What IMSC1 here cannot say is dropped and named in ``Document/dropped``:
+/// other classes, voice names, karaoke timestamps, and ruby text (IMSC1's Text Profile has no
+/// ruby, and hls.js, which ignores IMSC 1.1's `tts:ruby`, would show the annotation inline).
 package enum IMSCWriter {
     /// A written document and what its cues said that it does not.
     package struct Document: Sendable {
@@ -31,7 +34,8 @@ package enum IMSCWriter {
         var dropped: Set<String> = []
         var body = ""
         for (index, item) in cues.enumerated() {
-            let (attributes, regionNote) = region(item.cue.settings)
+            let content = item.cue.content
+            let (attributes, regionNote) = content.box.map { (region($0), nil) } ?? region(item.cue.settings)
             if let regionNote { dropped.insert(regionNote) }
             let id: String
             if let known = regions[attributes] {
@@ -41,8 +45,9 @@ package enum IMSCWriter {
                 regions[attributes] = id
                 regionOrder.append(attributes)
             }
-            let align = item.cue.settings.align.map { " tts:textAlign=\"\($0.rawValue)\"" } ?? ""
-            let text = spans(item.cue.text, dropped: &dropped)
+            let textAlign = content.box.map { $0.textAlign?.rawValue } ?? item.cue.settings.align?.rawValue
+            let align = textAlign.map { " tts:textAlign=\"\($0)\"" } ?? ""
+            let text = spans(content, dropped: &dropped)
             body += "<p xml:id=\"c\(index + 1)\" begin=\"\(clock(item.begin))\" end=\"\(clock(item.end))\" region=\"\(id)\"\(align)>\(text)</p>\n"
         }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -57,8 +62,9 @@ package enum IMSCWriter {
     /// What a document of `cue` would drop (``Document/dropped``), without writing one.
     package static func dropped(_ cue: Cue) -> Set<String> {
         var dropped: Set<String> = []
-        _ = spans(cue.text, dropped: &dropped)
-        if let note = region(cue.settings).1 { dropped.insert(note) }
+        let content = cue.content
+        _ = spans(content, dropped: &dropped)
+        if content.box == nil, let note = region(cue.settings).1 { dropped.insert(note) }
         return dropped
     }
 
@@ -137,64 +143,67 @@ package enum IMSCWriter {
         return text + "%"
     }
 
-    /// The WebVTT text colours (WebVTT §7.3 default classes) and their TTML values.
-    static let colours: [String: String] = [
-        "white": "#ffffff", "lime": "#00ff00", "cyan": "#00ffff", "red": "#ff0000", "yellow": "#ffff00", "magenta": "#ff00ff",
-        "blue": "#0000ff", "black": "#000000",
-    ]
+    /// A source's box as a region's attributes, as the source gave it.
+    static func region(_ box: CueBox) -> String {
+        var attributes = "tts:origin=\"\(percent(box.left)) \(percent(box.top))\" tts:extent=\"\(percent(box.width)) \(percent(box.height))\""
+        attributes += " tts:displayAlign=\"\(box.displayAlign.rawValue)\""
+        if box.writingMode != .lrtb { attributes += " tts:writingMode=\"\(box.writingMode.rawValue)\"" }
+        return attributes
+    }
 
-    /// WebVTT cue text as TTML paragraph content.
-    static func spans(_ text: String, dropped: inout Set<String>) -> String {
-        var tokenizer = CueText.Tokenizer(Array(text.unicodeScalars))
+    /// A cue's content as TTML paragraph content.
+    static func spans(_ content: CueContent, dropped: inout Set<String>) -> String {
         var out = ""
-        // Each open WebVTT element: its name, and whether it wrote a span.
-        var open: [(name: String, span: Bool)] = []
-        var inRubyText = false
-        while let token = tokenizer.next() {
-            switch token {
-            case .text(let t):
-                if inRubyText { continue }
-                let lines = CueText.decodeReferences(t).split(separator: "\n", omittingEmptySubsequences: false)
-                out += lines.map { escape(String($0)) }.joined(separator: "<br/>")
-            case .start(let name, let classes, let annotation):
-                var styles: [String] = []
-                switch name {
-                case "i": styles.append("tts:fontStyle=\"italic\"")
-                case "b": styles.append("tts:fontWeight=\"bold\"")
-                case "u": styles.append("tts:textDecoration=\"underline\"")
-                case "lang":
-                    let tag = annotation.split(separator: " ").first.map(String.init) ?? ""
-                    if !tag.isEmpty { styles.append("xml:lang=\"\(escape(tag))\"") }
-                case "v": dropped.insert("voice names")
-                case "ruby": break
-                case "rt":
-                    dropped.insert("ruby text")
-                    inRubyText = true
-                case "c": break
-                default: continue
-                }
-                for c in classes {
-                    if let colour = colours[c] {
-                        styles.append("tts:color=\"\(colour)\"")
-                    } else if c.hasPrefix("bg_"), let colour = colours[String(c.dropFirst(3))] {
-                        styles.append("tts:backgroundColor=\"\(colour)\"")
-                    } else {
-                        dropped.insert("class .\(c)")
-                    }
-                }
-                let span = !styles.isEmpty
-                if span { out += "<span " + styles.joined(separator: " ") + ">" }
-                open.append((name, span))
-            case .end(let name):
-                guard let index = open.lastIndex(where: { $0.name == name }) else { continue }
-                for element in open[index...].reversed() where element.span { out += "</span>" }
-                if open[index...].contains(where: { $0.name == "rt" }) { inRubyText = false }
-                open.removeSubrange(index...)
-            case .timestamp:
-                dropped.insert("karaoke timestamps")
+        for (index, line) in content.lines.enumerated() {
+            if index > 0 { out += "<br/>" }
+            for run in line { out += span(run, dropped: &dropped) }
+        }
+        return out
+    }
+
+    static func span(_ run: CueRun, dropped: inout Set<String>) -> String {
+        switch run {
+        case .timestamp:
+            dropped.insert("karaoke timestamps")
+            return ""
+        case .ruby(let base, _, _):
+            dropped.insert("ruby text")
+            return base.map { span($0, dropped: &dropped) }.joined()
+        case .text(let text, let style):
+            guard !text.isEmpty else { return "" }
+            let styles = attributes(style, dropped: &dropped)
+            return styles.isEmpty ? escape(text) : "<span " + styles.joined(separator: " ") + ">" + escape(text) + "</span>"
+        }
+    }
+
+    /// A run style's TTML attributes, in a fixed order.
+    static func attributes(_ style: CueStyle, dropped: inout Set<String>) -> [String] {
+        var out: [String] = []
+        if style.italic { out.append("tts:fontStyle=\"italic\"") }
+        if style.bold { out.append("tts:fontWeight=\"bold\"") }
+        if style.underline { out.append("tts:textDecoration=\"underline\"") }
+        if let colour = style.colour { out.append("tts:color=\"\(colour)\"") }
+        if let background = style.background { out.append("tts:backgroundColor=\"\(background)\"") }
+        if let family = style.fontFamily, !family.isEmpty { out.append("tts:fontFamily=\"\(escape(family))\"") }
+        if let size = style.fontSize {
+            // IMSC1 §7.2 (#fontSize-anamorphic prohibited): one length, and no pixels without a root extent.
+            if size.split(separator: " ").count == 1, !size.hasSuffix("px") {
+                out.append("tts:fontSize=\"\(escape(size))\"")
+            } else {
+                dropped.insert("font size \(size)")
             }
         }
-        for element in open.reversed() where element.span { out += "</span>" }
+        if let outline = style.textOutline {
+            // IMSC1 §7.2 (#textOutline-blurred prohibited): a colour and a thickness at most, no pixels.
+            if outline.split(separator: " ").count <= 2, !outline.contains("px") {
+                out.append("tts:textOutline=\"\(escape(outline))\"")
+            } else {
+                dropped.insert("text outline \(outline)")
+            }
+        }
+        if let language = style.language { out.append("xml:lang=\"\(escape(language))\"") }
+        if style.voice != nil { dropped.insert("voice names") }
+        for name in style.classes { dropped.insert("class .\(name)") }
         return out
     }
 

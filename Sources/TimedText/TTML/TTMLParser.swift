@@ -13,13 +13,18 @@ import Timebase
 /// `ttp:tickRate`; intervals by TTML2's rules (``TTMLTimeline``: parallel and sequential
 /// containers, implicit durations, clipping); what shows by ``TTMLPresenter`` (display,
 /// visibility, `set`, region timing, ruby). A paragraph becomes a cue per interval in which its
-/// visible text is the same; one with no resolvable end ends at ``MediaTime/indefinite``. Text: `<br/>` breaks the line, whitespace collapses unless
-/// `xml:space="preserve"`. Styles (inline, referenced with `style`, and inherited):
-/// `tts:fontStyle` italic, `tts:fontWeight` bold and `tts:textDecoration` underline become `<i>`,
-/// `<b>`, `<u>`; `tts:color` becomes a WebVTT colour class when it is one of WebVTT's eight.
-/// Regions: `tts:origin`/`tts:extent` (percentages, or pixels of the root's `tts:extent`),
-/// `tts:displayAlign` and `tts:textAlign` become `line`, `position`, `size` and `align`. The image
-/// profile (`image` elements, `smpte:backgroundImage`) is refused.
+/// visible content is the same; one with no resolvable end ends at ``MediaTime/indefinite``.
+/// Text: `<br/>` breaks the line, whitespace collapses unless `xml:space="preserve"`.
+///
+/// Each cue keeps its ``CueContent`` (``Cue/keptContent``): the styles (inline, referenced with
+/// `style`, and inherited) `tts:fontStyle`, `tts:fontWeight`, `tts:textDecoration`, `tts:color`,
+/// `tts:backgroundColor`, `tts:fontFamily`, `tts:fontSize` and `tts:textOutline` on each run;
+/// the region's `tts:origin`/`tts:extent` (percentages, or pixels of the root's `tts:extent`),
+/// `tts:displayAlign`, `tts:textAlign` and `tts:writingMode` as its box. Its WebVTT text and
+/// settings are what WebVTT can say of that: `<i>`, `<b>`, `<u>`, a colour class when the colour
+/// is one of WebVTT's eight; `line`, `position`, `size`, `align` and `vertical`
+/// (``CueBox/webVTTSettings``). The image profile (`image` elements, `smpte:backgroundImage`) is
+/// refused.
 package enum TTMLParser {
     /// Parses `text`.
     package static func parse(_ text: String) throws(SubtitleFileError) -> (cues: [Cue], warnings: [IngestWarning], language: String?) {
@@ -99,12 +104,20 @@ extension TTMLParser {
     }
 }
 
-/// Style properties Subweave carries over, as a set of flags and a colour class.
+/// The style properties a TTML element says, each nil where it says nothing.
 struct TTMLStyle: Equatable {
     var italic: Bool?
     var bold: Bool?
     var underline: Bool?
-    var colour: String?
+    /// `tts:color`: `.some(nil)` for a value that is not a colour (it still overrides the colour
+    /// around it).
+    var colour: CueColour??
+    var background: CueColour??
+    var fontFamily: String?
+    var fontSize: String?
+    var textOutline: String?
+    /// `tts:rubyPosition="after"` (below the base); other values put ruby before it.
+    var rubyAfter: Bool?
     /// `tts:display="none"`: not inherited, but nothing inside it shows.
     var displayNone: Bool?
     /// `tts:visibility="hidden"` (inherited; a descendant may say `visible`).
@@ -112,15 +125,25 @@ struct TTMLStyle: Equatable {
 
     /// `other` over `self` (what `other` says wins).
     func overridden(by other: TTMLStyle) -> TTMLStyle {
-        var style = TTMLStyle(
-            italic: other.italic ?? italic, bold: other.bold ?? bold, underline: other.underline ?? underline,
-            colour: other.colour ?? colour)
+        var style = TTMLStyle()
+        style.italic = other.italic ?? italic
+        style.bold = other.bold ?? bold
+        style.underline = other.underline ?? underline
+        style.colour = other.colour ?? colour
+        style.background = other.background ?? background
+        style.fontFamily = other.fontFamily ?? fontFamily
+        style.fontSize = other.fontSize ?? fontSize
+        style.textOutline = other.textOutline ?? textOutline
+        style.rubyAfter = other.rubyAfter ?? rubyAfter
         style.displayNone = other.displayNone ?? displayNone
         style.visibilityHidden = other.visibilityHidden ?? visibilityHidden
         return style
     }
 
     /// The properties an element passes to what is inside it (all but `tts:display`).
+    ///
+    /// `tts:backgroundColor` is not inherited in TTML, but the text inside is painted over it,
+    /// so for the text's runs it is.
     var inherited: TTMLStyle {
         var style = self
         style.displayNone = nil
@@ -135,27 +158,29 @@ struct TTMLStyle: Equatable {
             let words = v.split(separator: " ")
             if words.contains("underline") { underline = true } else if words.contains("noUnderline") || words.contains("none") { underline = false }
         }
-        if let v = attributes["color"] { colour = Self.colourClass(v) ?? "" }
+        if let v = attributes["color"] { colour = .some(CueColour(v)) }
+        if let v = attributes["backgroundColor"] { background = .some(CueColour(v)) }
+        if let v = attributes["fontFamily"] { fontFamily = v.trimmingASCIIWhitespace() }
+        if let v = attributes["fontSize"] { fontSize = v.trimmingASCIIWhitespace() }
+        if let v = attributes["textOutline"] { textOutline = v.trimmingASCIIWhitespace() }
+        if let v = attributes["rubyPosition"] { rubyAfter = v.trimmingASCIIWhitespace() == "after" }
         if let v = attributes["display"] { displayNone = v == "none" }
         if let v = attributes["visibility"] { visibilityHidden = v == "hidden" }
     }
 
-    init(italic: Bool? = nil, bold: Bool? = nil, underline: Bool? = nil, colour: String? = nil) {
-        self.italic = italic
-        self.bold = bold
-        self.underline = underline
-        self.colour = colour
-    }
+    init() {}
 
-    /// WebVTT's default colour class for a TTML colour, if it is one of the eight.
-    static func colourClass(_ value: String) -> String? {
-        var v = value.trimmingCharacters(in: .whitespaces).lowercased()
-        if v.hasPrefix("#") && v.count == 9 && v.hasSuffix("ff") { v = String(v.dropLast(2)) }
-        if v.hasPrefix("rgb(") || v.hasPrefix("rgba(") {
-            let numbers = v.drop { $0 != "(" }.dropFirst().dropLast().split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count >= 3, numbers.prefix(3).allSatisfy({ (0...255).contains($0) }) else { return nil }
-            v = "#" + numbers.prefix(3).map { String(format: "%02x", $0) }.joined()
-        }
-        return SubRipMarkup.colourClasses[v]
+    /// The run style of text in this style.
+    var cueStyle: CueStyle {
+        var style = CueStyle()
+        style.italic = italic == true
+        style.bold = bold == true
+        style.underline = underline == true
+        style.colour = colour ?? nil
+        style.background = background ?? nil
+        style.fontFamily = fontFamily
+        style.fontSize = fontSize
+        style.textOutline = textOutline
+        return style
     }
 }

@@ -75,21 +75,21 @@ struct TTMLTiming {
     }
 }
 
-/// A paragraph's visible text as WebVTT cue text.
+/// A paragraph's visible text as lines of runs (``CueContent``).
 enum TTMLText {
-    /// The cue text of `fragments` (those shown at one instant, in document order).
-    static func compose(_ fragments: [TTMLPresenter.Fragment]) -> String {
+    /// The lines of `fragments` (those shown at one instant, in document order).
+    static func compose(_ fragments: [TTMLPresenter.Fragment]) -> [[CueRun]] {
         compose(pieces: withRuby(fragments))
     }
 
-    /// A piece of cue text: a fragment, or markup made already (a ruby annotation).
+    /// A piece of a line: a fragment, or a run made already (a ruby annotation).
     enum Piece {
         case fragment(TTMLPresenter.Fragment)
-        case markup(String)
+        case run(CueRun)
     }
 
-    /// The fragments with each ruby annotation made into `<ruby>base<rt>text</rt></ruby>` (its
-    /// first annotation text; whitespace between its parts is layout, not text).
+    /// The fragments with each ruby annotation made into one run over its base (its first
+    /// annotation text; whitespace between its parts is layout, not text).
     static func withRuby(_ fragments: [TTMLPresenter.Fragment]) -> [Piece] {
         var pieces: [Piece] = []
         var i = 0
@@ -116,48 +116,74 @@ enum TTMLText {
                 if case .text(let c, _) = r, c != container { break }
                 i += 1
             }
-            let baseText = compose(pieces: base.map(Piece.fragment)).replacingOccurrences(of: "\n", with: " ")
-            let annotation = compose(pieces: text.map(Piece.fragment)).replacingOccurrences(of: "\n", with: " ")
-            if baseText.isEmpty { continue }
-            pieces.append(.markup(annotation.isEmpty ? baseText : "<ruby>\(baseText)<rt>\(annotation)</rt></ruby>"))
+            let baseRuns = oneLine(compose(pieces: base.map(Piece.fragment)))
+            let annotation = oneLine(compose(pieces: text.map(Piece.fragment)))
+            if baseRuns.isEmpty { continue }
+            if annotation.isEmpty {
+                pieces.append(contentsOf: baseRuns.map(Piece.run))
+            } else {
+                let after = text.first?.style.rubyAfter == true
+                pieces.append(.run(.ruby(base: baseRuns, annotation: annotation, position: after ? .after : .before)))
+            }
         }
         return pieces
     }
 
-    /// The pieces as cue text: lines joined with line feeds, spaces collapsed where the text is
-    /// not preserved, blank lines at either end dropped.
-    static func compose(pieces: [Piece]) -> String {
+    /// `lines` as one line, a space where each break was.
+    static func oneLine(_ lines: [[CueRun]]) -> [CueRun] {
+        var runs: [CueRun] = []
+        for (index, line) in lines.enumerated() {
+            if index > 0 { runs.append(.text(" ", CueStyle())) }
+            runs += line
+        }
+        return runs
+    }
+
+    /// The pieces as lines: spaces collapsed where the text is not preserved, blank lines at
+    /// either end dropped.
+    static func compose(pieces: [Piece]) -> [[CueRun]] {
         var composer = LineComposer()
         for item in pieces {
             switch item {
-            case .markup(let markup): composer.add(markup: markup)
+            case .run(let run): composer.add(run: run)
             case .fragment(let fragment): composer.add(fragment)
             }
         }
-        return composer.text
+        return composer.lines
     }
 
     /// The lines of a cue as its pieces are added, with the white-space state between them.
     struct LineComposer {
-        var lines: [String] = []
-        var current = ""
-        var pendingSpace = false
-        var lineHasText = false
+        private var done: [[CueRun]] = []
+        private var current: [CueRun] = []
+        /// The last character of the current line as WebVTT writes it (`>` after markup): the
+        /// collapsing rule looks at it.
+        private var currentLast: Unicode.Scalar?
+        private var pendingSpace = false
+        private var lineHasText = false
 
-        mutating func endLine() {
-            lines.append(current)
-            current = ""
+        private mutating func endLine() {
+            done.append(current)
+            current = []
+            currentLast = nil
             pendingSpace = false
             lineHasText = false
         }
 
-        /// Markup made already (ruby): placed as it is, after a pending space.
-        mutating func add(markup: String) {
+        private mutating func append(_ run: CueRun) {
+            var scratch: Set<String> = []
+            guard let last = CueContent.webVTT(run, dropping: &scratch).unicodeScalars.last else { return }
+            current.append(run)
+            currentLast = last
+        }
+
+        /// A run made already (ruby): placed as it is, after a pending space.
+        mutating func add(run: CueRun) {
             if pendingSpace {
-                current += " "
+                append(.text(" ", CueStyle()))
                 pendingSpace = false
             }
-            current += markup
+            append(run)
             lineHasText = true
         }
 
@@ -166,16 +192,17 @@ enum TTMLText {
                 endLine()
                 return
             }
+            let style = fragment.style.cueStyle
             var piece = ""
             for scalar in fragment.text.unicodeScalars {
                 if fragment.preserve {
                     if pendingSpace {
                         // The collapsed space of the text before, then this text as written.
-                        current += " "
+                        append(.text(" ", CueStyle()))
                         pendingSpace = false
                     }
                     if scalar == "\n" {
-                        current += TTMLText.wrap(piece, fragment.style)
+                        append(.text(piece, style))
                         piece = ""
                         endLine()
                         continue
@@ -187,77 +214,55 @@ enum TTMLText {
                 if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
                     // Collapsed: one space, none after a space kept as written (XSL-FO
                     // white-space-collapse, as TTML2 §7.2.3 applies it).
-                    let last = piece.unicodeScalars.last ?? current.unicodeScalars.last
+                    let last = piece.unicodeScalars.last ?? currentLast
                     if lineHasText, last != " ", last != "\t" { pendingSpace = true }
                     continue
                 }
                 if pendingSpace {
                     // A space between fragments belongs to neither's style.
-                    if piece.isEmpty { current += " " } else { piece += " " }
+                    if piece.isEmpty { append(.text(" ", CueStyle())) } else { piece += " " }
                     pendingSpace = false
                 }
                 piece.unicodeScalars.append(scalar)
                 lineHasText = true
             }
-            current += TTMLText.wrap(piece, fragment.style)
+            append(.text(piece, style))
         }
 
         /// The lines, blank ones at either end dropped.
-        var text: String {
+        var lines: [[CueRun]] {
             var composer = self
             composer.endLine()
-            var lines = composer.lines
+            var lines = composer.done
             while lines.last?.isEmpty == true { lines.removeLast() }
             while lines.first?.isEmpty == true { lines.removeFirst() }
-            return lines.joined(separator: "\n")
+            return lines
         }
-    }
-
-    /// `text` escaped and wrapped in the tags its style asks for.
-    static func wrap(_ text: String, _ style: TTMLStyle) -> String {
-        guard !text.isEmpty else { return "" }
-        var out = CueText.escaped(text)
-        if style.underline == true { out = "<u>\(out)</u>" }
-        if style.bold == true { out = "<b>\(out)</b>" }
-        if style.italic == true { out = "<i>\(out)</i>" }
-        if let colour = style.colour, !colour.isEmpty { out = "<c.\(colour)>\(out)</c>" }
-        return out
     }
 }
 
-/// A TTML region as WebVTT cue settings, where WebVTT can say it.
+/// A TTML region as the box of its cues' content.
 enum TTMLRegion {
-    static func settings(_ region: [String: String], rootExtent: (Double, Double)?) -> CueSettings {
-        var settings = CueSettings()
+    /// The box of `region` (`tts:origin`, `tts:extent`, `tts:displayAlign`, `tts:textAlign`,
+    /// `tts:writingMode`), or nil when it has no origin and extent Subweave can read.
+    static func box(_ region: [String: String], rootExtent: (Double, Double)?) -> CueBox? {
         guard let origin = region["origin"].flatMap({ pair($0, rootExtent) }), let extent = region["extent"].flatMap({ pair($0, rootExtent) }) else {
-            return settings
+            return nil
         }
+        var box = CueBox(left: origin.0, top: origin.1, width: extent.0, height: extent.1)
         switch region["displayAlign"] {
-        case "after":
-            settings.line = .percentage(format(origin.1 + extent.1))
-            settings.lineAlign = .end
-        case "center":
-            settings.line = .percentage(format(origin.1 + extent.1 / 2))
-            settings.lineAlign = .center
-        default:
-            settings.line = .percentage(format(origin.1))
-            settings.lineAlign = .start
+        case "after": box.displayAlign = .after
+        case "center": box.displayAlign = .center
+        default: box.displayAlign = .before
         }
-        switch region["textAlign"] {
-        case "left", "start":
-            settings.position = format(origin.0)
-            settings.positionAlign = .lineLeft
-            settings.align = .start
-        case "right", "end":
-            settings.position = format(origin.0 + extent.0)
-            settings.positionAlign = .lineRight
-            settings.align = .end
-        default:
-            settings.position = format(origin.0 + extent.0 / 2)
-            settings.positionAlign = .center
+        box.textAlign = region["textAlign"].flatMap { CueBox.TextAlign(rawValue: $0.trimmingASCIIWhitespace()) }
+        switch region["writingMode"]?.trimmingASCIIWhitespace() {
+        case "tbrl"?, "tb"?: box.writingMode = .tbrl
+        case "tblr"?: box.writingMode = .tblr
+        case "rltb"?, "rl"?: box.writingMode = .rltb
+        default: box.writingMode = .lrtb
         }
-        settings.size = format(extent.0)
-        return settings
+        return box
     }
 
     /// `"10% 80%"`, or pixels of the root extent, as percentages within 0-100.
@@ -271,11 +276,5 @@ enum TTMLRegion {
         }
         guard let x = value(parts[0], rootExtent?.0), let y = value(parts[1], rootExtent?.1), x.isFinite, y.isFinite else { return nil }
         return (min(100, max(0, x)), min(100, max(0, y)))
-    }
-
-    static func format(_ value: Double) -> String {
-        let clamped = min(100, max(0, value))
-        let rounded = (clamped * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -6,9 +6,10 @@ import Timebase
 /// Text shows while it is active (``TTMLTimeline``) and displayed: not under an element whose
 /// `tts:display` is `none` or whose `tts:visibility` is `hidden` (set on it, by its styles, or
 /// for a while by a `set` child, TTML2 §11), and only while its region is active (a region's own
-/// `begin`/`end`/`dur`, TTML2 §9). IMSC 1.1 ruby (`tts:ruby` container, base and text spans)
-/// becomes WebVTT ruby; a second ruby text (double-sided ruby) has no WebVTT form and is left out,
-/// with a warning.
+/// `begin`/`end`/`dur`, TTML2 §9). Each cue keeps its ``CueContent``: runs with their styles
+/// (colours, fonts, outline), the region as its box, and IMSC 1.1 ruby (`tts:ruby` container,
+/// base and text spans) as a ruby run; its text is that content as WebVTT. A second ruby text
+/// (double-sided ruby) has no place in the model and is left out, with a warning.
 struct TTMLPresenter {
     /// A piece of a paragraph's text, with when and how it shows.
     struct Fragment {
@@ -162,9 +163,9 @@ struct TTMLPresenter {
     /// their visible text stays the same, while the paragraph and the region are active.
     private mutating func cues(of p: TTMLNode, _ fragments: [Fragment], region: [String: String]?) throws(SubtitleFileError) {
         var interval = timeline.interval(of: p)
-        var settings = CueSettings()
+        var box: CueBox?
         if let region {
-            settings = TTMLRegion.settings(region, rootExtent: rootExtent)
+            box = TTMLRegion.box(region, rootExtent: rootExtent)
             let active = try timeline.interval(ofRegion: region, line: p.line)
             interval.begin = max(interval.begin, active.begin)
             interval.end = TTMLTimeline.earlier(interval.end, active.end)
@@ -184,11 +185,13 @@ struct TTMLPresenter {
         }
         let sorted = boundaries.sorted()
         for (a, b) in zip(sorted, sorted.dropFirst()) {
-            let text = TTMLText.compose(fragments.filter { $0.isShown(at: a) })
-            guard !text.isEmpty else { continue }
-            var cue = Cue(start: a, end: b, text: text, sourceLine: p.line)
-            cue.settings = settings
-            if let last = cues.last, last.text == cue.text, last.end == cue.start, last.settings == cue.settings {
+            let content = CueContent(lines: TTMLText.compose(fragments.filter { $0.isShown(at: a) }), box: box)
+            guard !content.lines.isEmpty else { continue }
+            // What WebVTT leaves out is said where a WebVTT rendition is written (the content keeps it).
+            var unsaid: Set<String> = []
+            var cue = Cue(start: a, end: b, settings: box?.webVTTSettings ?? CueSettings(), text: content.webVTT(dropping: &unsaid), sourceLine: p.line)
+            cue.keptContent = content
+            if let last = cues.last, last.end == cue.start, last.keptContent == cue.keptContent {
                 cues[cues.count - 1].end = cue.end
             } else {
                 cues.append(cue)

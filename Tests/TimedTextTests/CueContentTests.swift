@@ -1,0 +1,191 @@
+import Foundation
+import TestSupport
+import Testing
+import Timebase
+
+@testable import TimedText
+
+/// The format-neutral cue model: read from WebVTT cue text, kept whole from TTML, written as
+/// WebVTT (saying what it leaves out) and as IMSC1, and the IMSC1 read back by ttconv.
+struct CueContentTests {
+    static let plain = CueStyle()
+    static func style(_ change: (inout CueStyle) -> Void) -> CueStyle {
+        var style = CueStyle()
+        change(&style)
+        return style
+    }
+
+    static let yellowItalic = style {
+        $0.italic = true
+        $0.colour = CueColour(red: 255, green: 255, blue: 0)
+    }
+    static let loudOnBlue = style {
+        $0.classes = ["loud"]
+        $0.background = CueColour(red: 0, green: 0, blue: 255)
+    }
+    static let boldFrench = style {
+        $0.language = "fr"
+        $0.bold = true
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        let webVTT: String
+        let lines: [[CueRun]]
+        var testDescription: String { webVTT }
+    }
+
+    static let rows: [Row] = [
+        Row(webVTT: "plain", lines: [[.text("plain", plain)]]),
+        Row(
+            webVTT: "<c.yellow><i>a</i></c> b",
+            lines: [[.text("a", yellowItalic), .text(" b", plain)]]),
+        Row(webVTT: "one\ntwo", lines: [[.text("one", plain)], [.text("two", plain)]]),
+        Row(webVTT: "<v Bob>hi</v>", lines: [[.text("hi", style { $0.voice = "Bob" })]]),
+        Row(
+            webVTT: "<ruby>漢<rt>かん</rt></ruby>字",
+            lines: [[.ruby(base: [.text("漢", plain)], annotation: [.text("かん", plain)], position: .before), .text("字", plain)]]),
+        Row(webVTT: "a &amp; b &lt;3", lines: [[.text("a & b <3", plain)]]),
+        Row(
+            webVTT: "<c.loud.bg_blue>x</c>",
+            lines: [[.text("x", loudOnBlue)]]),
+        Row(webVTT: "a <00:00:01.500>b", lines: [[.text("a ", plain), .timestamp("00:00:01.500"), .text("b", plain)]]),
+        Row(webVTT: "<lang fr><b>oui</b></lang>", lines: [[.text("oui", boldFrench)]]),
+        Row(webVTT: "<x>unknown</x> tag", lines: [[.text("unknown", plain), .text(" tag", plain)]]),
+    ]
+
+    @Test(arguments: rows)
+    func webVTTTextBecomesRuns(_ row: Row) {
+        #expect(CueContent(webVTT: row.webVTT).lines == row.lines)
+    }
+
+    /// Text as the readers write it comes back byte for byte: the WebVTT writer made from the
+    /// model writes what the readers wrote before there was one.
+    @Test(arguments: [
+        "plain", "<c.yellow><i>a</i></c> <b>b</b>", "<i><b><u>all</u></b></i>", "one\n<c.cyan>two</c>", "<ruby>漢<rt>かん</rt></ruby>字",
+        "a &amp; b &lt;3 &gt;", "<v Bob>hi</v>", "<lang fr>oui</lang>",
+    ])
+    func webVTTComesBackAsWritten(_ text: String) {
+        var dropped: Set<String> = []
+        #expect(CueContent(webVTT: text).webVTT(dropping: &dropped) == text)
+        #expect(dropped.isEmpty)
+    }
+
+    @Test func coloursAreReadAsTTMLAndCSSWriteThem() {
+        #expect(CueColour("#123456") == CueColour(red: 0x12, green: 0x34, blue: 0x56))
+        #expect(CueColour("#FFFF0080") == CueColour(red: 255, green: 255, blue: 0, alpha: 128))
+        #expect(CueColour("rgba(255, 255, 0, 255)")?.webVTTClass == "yellow")
+        #expect(CueColour("rgba(255,255,0,128)")?.webVTTClass == nil, "a translucent yellow is not WebVTT's yellow")
+        #expect(CueColour("aqua")?.webVTTClass == "cyan")
+        #expect(CueColour("green")?.webVTTClass == nil, "TTML's green is #008000; WebVTT's lime is #00ff00")
+        #expect(CueColour("#f0f")?.webVTTClass == "magenta")
+        for bad in ["#12345", "rgb(1,2)", "rgb(1,2,300)", "nocolour", "#gggggg", ""] { #expect(CueColour(bad) == nil, "\(bad)") }
+        #expect(CueColour(red: 0x12, green: 0x34, blue: 0x56, alpha: 0x0c).description == "#1234560c")
+    }
+
+    static let styled = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling" xml:lang="ja">
+          <head>
+            <styling><style xml:id="s" tts:color="#123456" tts:fontFamily="Arial" tts:fontSize="80%" tts:textOutline="#000000 5%"/></styling>
+            <layout><region xml:id="v" tts:origin="80% 10%" tts:extent="15% 80%" tts:displayAlign="before" tts:writingMode="tbrl" tts:textAlign="start"/></layout>
+          </head>
+          <body region="v"><div>
+            <p begin="1s" end="2s"><span style="s">縦</span> <span tts:fontStyle="italic" tts:color="yellow">書き</span></p>
+          </div></body>
+        </tt>
+        """
+
+    /// What WebVTT can say of a TTML cue is its text and settings, as before the model; the rest
+    /// is kept on the cue and named as what WebVTT drops.
+    @Test func ttmlKeepsWhatWebVTTCannotSay() throws {
+        let (cues, _, _) = try TTMLParser.parse(Self.styled)
+        let cue = try #require(cues.first)
+        #expect(cue.text == "縦 <c.yellow><i>書き</i></c>")
+        #expect(cue.settings.text == "vertical:rl line:10%,start position:80%,line-left size:15% align:start")
+        let content = try #require(cue.keptContent)
+        let box = try #require(content.box)
+        #expect(box == CueBox(left: 80, top: 10, width: 15, height: 80, displayAlign: .before, writingMode: .tbrl, textAlign: .start))
+        guard case .text("縦", let style)? = content.lines.first?.first else {
+            Issue.record("\(content.lines)")
+            return
+        }
+        #expect(style.colour == CueColour(red: 0x12, green: 0x34, blue: 0x56) && style.fontFamily == "Arial")
+        #expect(style.fontSize == "80%" && style.textOutline == "#000000 5%")
+        #expect(content.droppedByWebVTT == ["colour #123456", "font family", "font size", "text outline"])
+        #expect(cue.content == content)
+
+        var changed = cue
+        changed.text = "other"
+        #expect(changed.keptContent == nil && changed.content.plainText == "other", "text changed afterwards says what the cue shows")
+    }
+
+    /// The IMSC1 document keeps the source's styles and region as they were.
+    @Test func imscWritesTheSourcesStylesAndRegion() throws {
+        let (cues, _, _) = try TTMLParser.parse(Self.styled)
+        let cue = try #require(cues.first)
+        let written = IMSCWriter.document([(cue, cue.start, cue.end)], language: "ja")
+        let text = String(decoding: written.bytes, as: UTF8.self)
+        #expect(
+            text.contains(
+                "<region xml:id=\"r1\" tts:origin=\"80% 10%\" tts:extent=\"15% 80%\" tts:displayAlign=\"before\" tts:writingMode=\"tbrl\"/>"),
+            "\(text)")
+        #expect(text.contains("region=\"r1\" tts:textAlign=\"start\">"), "\(text)")
+        #expect(
+            text.contains(
+                "<span tts:color=\"#123456\" tts:fontFamily=\"Arial\" tts:fontSize=\"80%\" tts:textOutline=\"#000000 5%\">縦</span> <span tts:fontStyle=\"italic\" tts:color=\"#ffff00\">書き</span>"
+            ), "\(text)")
+        #expect(written.dropped.isEmpty, "\(written.dropped)")
+    }
+
+    /// ttconv (the IMSC authors' reader) reads the written document with the same colour, font,
+    /// outline, region and writing mode.
+    @Test(.enabled(if: Tools.which("tt") != nil, "ttconv is not installed (pip install ttconv)"))
+    func ttconvReadsTheStylesAndRegionBack() throws {
+        let (cues, _, _) = try TTMLParser.parse(Self.styled)
+        let cue = try #require(cues.first)
+        let written = IMSCWriter.document([(cue, cue.start, cue.end)], language: "ja")
+        let path = NSTemporaryDirectory() + "subweave-cue-content-\(getpid()).ttml"
+        try Data(written.bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let script = """
+            import sys, xml.etree.ElementTree as et
+            from ttconv.imsc import reader
+            from ttconv.style_properties import StyleProperties as S
+            doc = reader.to_model(et.parse(sys.argv[1]))
+            for r in doc.iter_regions():
+                o, e = r.get_style(S.Origin), r.get_style(S.Extent)
+                print("region", o.x.value, o.y.value, e.width.value, e.height.value, r.get_style(S.WritingMode).value, r.get_style(S.DisplayAlign).value)
+            for s in doc.get_body().dfs_iterator():
+                if type(s).__name__ == "Span":
+                    text = "".join(t.get_text() for t in s.dfs_iterator() if type(t).__name__ == "Text")
+                    c = s.get_style(S.Color)
+                    f = s.get_style(S.FontFamily)
+                    o = s.get_style(S.TextOutline)
+                    print("span", text, c.components if c else None, f, o.thickness.value if o else None, s.get_style(S.FontStyle))
+            """
+        let out = try Tools.run("/usr/bin/env", ["python3", "-c", script, path])
+        #expect(out.status == 0, "\(out.stderr)")
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("region 80.0 10.0 15.0 80.0 tbrl before"), "\(lines)")
+        #expect(lines.contains("span 縦 (18, 52, 86, 255) ('Arial',) 5.0 None"), "\(lines)")
+        #expect(lines.contains("span 書き (255, 255, 0, 255) None None FontStyleType.italic"), "\(lines)")
+    }
+
+    /// Kept content rides in a WebVTT NOTE before its cue and comes back on it; a note whose
+    /// WebVTT form is not the cue's text is ignored.
+    @Test func keptContentComesBackFromNotes() throws {
+        let ttml = Self.styled.replacingOccurrences(of: "書き</span>", with: "書き --> x</span>")
+        let (cues, _, _) = try TTMLParser.parse(ttml)
+        let cue = try #require(cues.first)
+        let note = try #require(cue.keptContent?.noteBlock)
+        #expect(note.hasPrefix("NOTE subweave-content {") && !note.contains("-->") && !note.contains("\n"), "\(note)")
+        var file = "WEBVTT\n\n" + note + "\n\n" + WebVTTWriter.block(cue) + "\n\n"
+        let plain = Cue(start: MediaTime(seconds: 5), end: MediaTime(seconds: 6), text: "plain")
+        file += note + "\n\n" + WebVTTWriter.block(plain) + "\n\n"
+        let read = try WebVTTParser.parse(file).cues
+        #expect(read.count == 2 && read.allSatisfy { $0.keptContent == nil })
+        let attached = CueContent.attachingNotes(to: read, from: file)
+        #expect(attached[0].keptContent == cue.keptContent && attached[0].text == cue.text)
+        #expect(attached[1].keptContent == nil, "a note that does not say the cue's text is not its content")
+    }
+}
