@@ -385,7 +385,10 @@ struct BrowserPlaybackTests {
         #expect(subtitles.count >= 5, "the player fetched subtitle segments mid-playback: \(subtitles)")
         let missing = requests.filter { $0.status == 404 }.map(\.path)
         #expect(missing.isEmpty, "the player got 404 for \(missing)")
-        #expect(result.errors.isEmpty, "hls.js errors: \(result.errors)")
+        // With a 2 s buffer on a loaded machine the video may stall for a moment (non-fatal
+        // stall errors, about the video's buffer); any other error, a subtitle one above all, fails.
+        let stalls: Set<String> = ["bufferStalledError", "bufferNudgeOnStall", "bufferSeekOverHole"]
+        #expect(result.errors.filter { !stalls.contains($0) }.isEmpty, "hls.js errors: \(result.errors)")
         let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
         #expect(track.cues?.map(\.text) == english.map(\.2), "\(result)")
     }

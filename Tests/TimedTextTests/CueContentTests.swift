@@ -188,4 +188,74 @@ struct CueContentTests {
         #expect(attached[0].keptContent == cue.keptContent && attached[0].text == cue.text)
         #expect(attached[1].keptContent == nil, "a note that does not say the cue's text is not its content")
     }
+
+    /// A SubRip `<font color>` WebVTT has no class for is kept in the content; the text is as before.
+    @Test func subRipKeepsAColourWebVTTHasNoClassFor() throws {
+        let srt = "1\n00:00:01,000 --> 00:00:02,000\n<font color=\"#ffff00\">Yellow</font> <i><font color=\"#123456\">Odd</font></i>\n\n"
+        let cue = try #require(SubRipParser.parse(srt).cues.first)
+        #expect(cue.text == "<c.yellow>Yellow</c> <i>Odd</i>")
+        let odd = CueStyle.with {
+            $0.italic = true
+            $0.colour = CueColour(red: 0x12, green: 0x34, blue: 0x56)
+        }
+        #expect(
+            cue.keptContent?.lines == [
+                [.text("Yellow", Self.style { $0.colour = CueColour(webVTTClass: "yellow") }), .text(" ", Self.plain), .text("Odd", odd)]
+            ])
+        #expect(cue.keptContent?.droppedByWebVTT == ["colour #123456"])
+        let plain = try #require(SubRipParser.parse("1\n00:00:01,000 --> 00:00:02,000\n<font color=\"red\">r</font> <b>b</b>\n\n").cues.first)
+        #expect(plain.keptContent == nil, "nothing WebVTT cannot say: no content kept")
+    }
+
+    /// ASS styles' and overrides' colours, fonts and sizes are kept; a colour WebVTT has a class
+    /// for is written in the text.
+    @Test func assKeepsColoursFontsAndSizes() throws {
+        #expect(ASSReader.colour("&H00563412") == CueColour(red: 0x12, green: 0x34, blue: 0x56))
+        #expect(ASSReader.colour("&H563412&") == CueColour(red: 0x12, green: 0x34, blue: 0x56))
+        #expect(ASSReader.colour("&H80FFFFFF") == CueColour(red: 255, green: 255, blue: 255, alpha: 127))
+        #expect(ASSReader.colour("65535") == CueColour(red: 255, green: 255, blue: 0), "SSA's decimal BGR")
+        #expect(ASSReader.colour("&Hzz") == nil)
+        let script = """
+            [Script Info]
+            PlayResX: 1920
+            PlayResY: 1080
+
+            [V4+ Styles]
+            Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Italic, Underline, Alignment
+            Style: Default,Arial,54,&H00FFFFFF,0,0,0,2
+            Style: Sign,Verdana,72,&H0000FFFF,0,0,0,8
+
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,plain {\\i1}and{\\i0} {\\c&H563412&\\fnGaramond}odd{\\r} back
+            Dialogue: 0,0:00:03.00,0:00:04.00,Sign,,0,0,0,,SIGN {\\c}default
+
+            """
+        let cues = try ASSParser.parse(script).cues
+        #expect(cues.count == 2)
+        #expect(cues[0].text == "plain <i>and</i> odd back", "no colour WebVTT can say: the text as before")
+        let base = CueStyle.with {
+            $0.fontFamily = "Arial"
+            $0.fontSize = "0.75c"
+        }
+        var italic = base
+        italic.italic = true
+        var odd = base
+        odd.colour = CueColour(red: 0x12, green: 0x34, blue: 0x56)
+        odd.fontFamily = "Garamond"
+        #expect(cues[0].keptContent?.lines == [[.text("plain ", base), .text("and", italic), .text(" ", base), .text("odd", odd), .text(" back", base)]])
+        #expect(cues[1].text == "<c.yellow>SIGN default</c>", "a colour of WebVTT's eight is written: \(cues[1].text)")
+        #expect(cues[1].settings.line != nil, "the style's alignment still places it")
+        let written = IMSCWriter.document([(cues[0], cues[0].start, cues[0].end)], language: "en")
+        let text = String(decoding: written.bytes, as: UTF8.self)
+        #expect(text.contains("<span tts:color=\"#123456\" tts:fontFamily=\"Garamond\" tts:fontSize=\"0.75c\">odd</span>"), "\(text)")
+    }
+}
+
+extension CueStyle {
+    static func with(_ change: (inout CueStyle) -> Void) -> CueStyle {
+        var style = CueStyle()
+        change(&style)
+        return style
+    }
 }

@@ -234,7 +234,7 @@ struct TTMLAndASSTests {
                 Dialogue: 0,0:00:07.00,0:00:08.00,Default,,0,0,0,,{\\pos(480,810)}placed
                 """,
             cues: [
-                Expected(start: 1000, end: 2000, text: "<i>it</i> <b>bold</b> <u>under</u> plain dropped"),
+                Expected(start: 1000, end: 2000, text: "<i>it</i> <b>bold</b> <u>under</u> plain <c.red>dropped</c>"),
                 Expected(start: 3000, end: 4000, text: "<i>styled top</i>", settings: "line:0"),
                 Expected(start: 5000, end: 6000, text: "top left", settings: "line:0 align:start"),
                 Expected(start: 7000, end: 8000, text: "placed", settings: "line:75%,end position:25%,center align:center"),

@@ -7,7 +7,10 @@ import Timebase
 /// text, `\N` and `\n` break the line and `\h` is a no-break space; override blocks map what
 /// WebVTT can say: `{\i1}`/`{\b1}`/`{\u1}` (and 0 to end) become `<i>`/`<b>`/`<u>`, `{\r}` ends
 /// them, `{\anN}` (or SSA's `{\aN}`) sets line and alignment as for SubRip, and `{\pos(x,y)}` sets
-/// line and position as percentages of the script's `PlayResX`/`PlayResY`; other overrides are
+/// line and position as percentages of the script's `PlayResX`/`PlayResY`. Each cue keeps its
+/// ``CueContent`` with the style's and overrides' colour (`PrimaryColour`, `{\c}`, `{\1c}`), font
+/// (`Fontname`, `{\fn}`) and size (`Fontsize`, `{\fs}`, as cells of 15 to `PlayResY`); a colour
+/// of WebVTT's eight other than white is written in the text as its class. Other overrides are
 /// dropped; drawings (`{\p1}` … `{\p0}`) are dropped with a warning. A style's italic, bold,
 /// underline and alignment apply to its lines. Layers are kept: cues are sorted by start time,
 /// then by layer.
@@ -39,6 +42,11 @@ struct ASSReader {
         var underline = false
         /// Numpad alignment (1-9).
         var alignment = 2
+        /// `PrimaryColour`: the text's colour.
+        var colour: CueColour?
+        var fontName: String?
+        /// `Fontsize`, in script pixels (of `PlayResY`).
+        var fontSize: Double?
     }
 
     var section = ""
@@ -95,10 +103,30 @@ struct ASSReader {
         style.italic = field("italic").map { $0 != "0" && !$0.isEmpty } ?? false
         style.bold = field("bold").map { $0 != "0" && !$0.isEmpty } ?? false
         style.underline = field("underline").map { $0 != "0" && !$0.isEmpty } ?? false
+        style.colour = (field("primarycolour") ?? field("primarycolor")).flatMap(Self.colour)
+        style.fontName = field("fontname").flatMap { $0.isEmpty ? nil : $0 }
+        style.fontSize = field("fontsize").flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         if let alignment = field("alignment").flatMap(Int.init) {
             style.alignment = legacy ? Self.numpad(legacy: alignment) ?? 2 : (1...9).contains(alignment) ? alignment : 2
         }
         styles[field("name") ?? "Default"] = style
+    }
+
+    /// An ASS colour: `&HAABBGGRR` or `&HBBGGRR` (hexadecimal, `&H` and the closing `&`
+    /// optional; alpha 00 is opaque, FF transparent), or SSA's decimal of the same bits.
+    static func colour(_ text: String) -> CueColour? {
+        var v = Substring(text.trimmingASCIIWhitespace())
+        if v.hasSuffix("&") { v = v.dropLast() }
+        let value: UInt32?
+        if v.hasPrefix("&H") || v.hasPrefix("&h") {
+            let digits = v.dropFirst(2)
+            value = digits.count <= 8 ? UInt32(digits, radix: 16) : nil
+        } else {
+            value = v.count <= 10 ? UInt32(v) : nil
+        }
+        guard let value else { return nil }
+        return CueColour(
+            red: UInt8(value & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value >> 16 & 0xFF), alpha: 255 - UInt8(value >> 24 & 0xFF))
     }
 
     /// SSA's alignment (1-3 bottom, +4 top, +8 middle) as a numpad position.
@@ -138,7 +166,15 @@ struct ASSReader {
         }
         guard !text.plainIsEmpty else { return }
         let layer = format.firstIndex(of: "layer").flatMap { Int(String(parts[$0].trimming([" ", "\t"]))) } ?? 0
-        events.append((Cue(start: start, end: end, settings: text.settings, text: text.output, sourceLine: number), layer))
+        var cue = Cue(start: start, end: end, settings: text.settings, text: text.output, sourceLine: number)
+        let content = text.content
+        // A colour of WebVTT's eight other than the default white: the text is written from the content.
+        if content.hasWebVTTColour {
+            var unsaid: Set<String> = []
+            cue.text = content.webVTT(dropping: &unsaid)
+        }
+        cue.keptContent = content
+        events.append((cue, layer))
     }
 
     /// `H:MM:SS.cc` (hours any digits, up to 9; centiseconds, or more digits read as a fraction).
@@ -171,6 +207,29 @@ struct ASSText {
     var plainIsEmpty = true
     private var open: [String] = []
     private var drawing = false
+    /// The same text as runs with everything the script says of their look.
+    private var lines: [[CueRun]] = [[]]
+    private var colour: CueColour?
+    private var fontName: String?
+    private var fontSize: Double?
+
+    /// Text not yet in `lines`, all in one look.
+    private var pending = ""
+    private var pendingLook = CueStyle()
+
+    /// What the line shows, in no format's terms: the styles' and overrides' colour, font and
+    /// size kept (a size as cells of the frame's height: `PlayResY` is 15 cells, IMSC1's default).
+    var content: CueContent {
+        var text = self
+        text.flush()
+        return CueContent(lines: text.lines)
+    }
+
+    private mutating func flush() {
+        guard !pending.isEmpty else { return }
+        lines[lines.count - 1].append(.text(pending, pendingLook))
+        pending = ""
+    }
 
     /// `\n` breaks the line (WrapStyle 2) or is a space where the renderer may wrap (libass:
     /// "There should be no linebreak here"); `\N` always breaks.
@@ -182,7 +241,34 @@ struct ASSText {
         self.softBreaksAreHard = softBreaksAreHard
     }
 
+    /// `text` added to the runs in the current look; a line feed starts a line.
+    private mutating func addRun(_ text: String) {
+        for (index, part) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 {
+                flush()
+                lines.append([])
+            }
+            guard !part.isEmpty else { continue }
+            var look = CueStyle()
+            look.italic = open.contains("i")
+            look.bold = open.contains("b")
+            look.underline = open.contains("u")
+            // Opaque white is every player's default look: not said, as WebVTT and IMSC1 leave it unsaid.
+            look.colour = colour == CueColour(red: 255, green: 255, blue: 255) ? nil : colour
+            look.fontFamily = fontName
+            if let fontSize, let height = playRes.y { look.fontSize = ASSText.format(fontSize / height * 15) + "c" }
+            if look != pendingLook {
+                flush()
+                pendingLook = look
+            }
+            pending += part
+        }
+    }
+
     mutating func convert(_ text: String) {
+        colour = style.colour
+        fontName = style.fontName
+        fontSize = style.fontSize
         var alignment = style.alignment
         var position: (Double, Double)?
         if style.italic { openTag("i") }
@@ -201,12 +287,18 @@ struct ASSText {
                 continue
             }
             if c == "\\", i + 1 < s.count, s[i + 1] == "n", !softBreaksAreHard {
-                if !drawing { output += " " }
+                if !drawing {
+                    output += " "
+                    addRun(" ")
+                }
                 i += 2
                 continue
             }
             if c == "\\", i + 1 < s.count, s[i + 1].isASCII, let replacement = SubRipMarkup.escapes[UInt8(s[i + 1].value)] {
-                if !drawing { output += String(decoding: replacement, as: UTF8.self) }
+                if !drawing {
+                    output += String(decoding: replacement, as: UTF8.self)
+                    addRun(String(decoding: replacement, as: UTF8.self))
+                }
                 i += 2
                 continue
             }
@@ -217,6 +309,7 @@ struct ASSText {
                 case ">": output += "&gt;"
                 default: output.unicodeScalars.append(c)
                 }
+                addRun(String(Character(c)))
                 if c != " " && c != "\u{00A0}" { plainIsEmpty = false }
             }
             i += 1
@@ -257,6 +350,18 @@ struct ASSText {
                 weight == 0 ? closeTag("b") : openTag("b")
             } else if tag == "r" || (tag.hasPrefix("r") && !tag.hasPrefix("re")) {
                 while let t = open.popLast() { output += "</\(t)>" }
+                colour = style.colour
+                fontName = style.fontName
+                fontSize = style.fontSize
+            } else if tag.hasPrefix("c&") || tag.hasPrefix("1c&") || tag == "c" || tag == "1c" {
+                let value = tag.drop { $0 != "&" }
+                colour = value.isEmpty ? style.colour : ASSReader.colour(String(value)) ?? colour
+            } else if tag.hasPrefix("fn") {
+                let name = String(tag.dropFirst(2)).trimmingASCIIWhitespace()
+                fontName = name.isEmpty ? style.fontName : name
+            } else if tag.hasPrefix("fs"), !tag.hasPrefix("fsc"), !tag.hasPrefix("fsp") {
+                let size = Double(tag.dropFirst(2)).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+                fontSize = tag == "fs" ? style.fontSize : size ?? fontSize
             } else if tag.hasPrefix("an"), let n = Int(tag.dropFirst(2)), (1...9).contains(n) {
                 alignment = n
             } else if tag.hasPrefix("a"), !tag.hasPrefix("al"), let n = Int(tag.dropFirst()), let numpad = ASSReader.numpad(legacy: n) {

@@ -19,8 +19,8 @@ extension CueContent {
     }
 
     /// `cues` (read from WebVTT `text`, in its order) with the content of each content note
-    /// kept on the cue that follows it, when the note's WebVTT form is that cue's text and
-    /// settings; a note that does not match is ignored (the text says what the cue shows).
+    /// kept on the cue that follows it, when the note says the same words in the same place as
+    /// that cue; a note that does not is ignored (the text says what the cue shows).
     public static func attachingNotes(to cues: [Cue], from text: String) -> [Cue] {
         guard text.contains(notePrefix) else { return cues }
         var result = cues
@@ -39,9 +39,8 @@ extension CueContent {
                 pending = nil
             }
             guard let content = pending, index < result.count else { continue }
-            var unsaid: Set<String> = []
             let settings = content.box?.webVTTSettings ?? result[index].settings
-            guard content.webVTT(dropping: &unsaid) == result[index].text, settings == result[index].settings else { continue }
+            guard content.plainText == CueContent(webVTT: result[index].text).plainText, settings == result[index].settings else { continue }
             result[index].keptContent = content
         }
         return result

@@ -34,6 +34,18 @@ extension CueContent {
         return dropped
     }
 
+    /// Whether a run is in one of WebVTT's colours other than the default white.
+    package var hasWebVTTColour: Bool {
+        func coloured(_ run: CueRun) -> Bool {
+            switch run {
+            case .text(_, let style): return style.colour.flatMap(\.webVTTClass).map { $0 != "white" } ?? false
+            case .ruby(let base, let annotation, _): return (base + annotation).contains(where: coloured)
+            case .timestamp: return false
+            }
+        }
+        return lines.contains { $0.contains(where: coloured) }
+    }
+
     static func webVTT(_ run: CueRun, dropping dropped: inout Set<String>) -> String {
         switch run {
         case .timestamp(let time):

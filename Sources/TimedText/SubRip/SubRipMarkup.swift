@@ -15,6 +15,40 @@ enum SubRipMarkup {
     ]
 
     static func convert(_ text: String) -> (String, CueSettings) {
+        convert(text, keepingColours: false)
+    }
+
+    /// The content of `text` when it says more than its WebVTT text can (a `<font color>` that
+    /// is not one of WebVTT's eight colours), else nil.
+    static func content(_ text: String) -> CueContent? {
+        guard text.utf8.contains(0x3C) else { return nil }
+        let (marked, _) = convert(text, keepingColours: true)
+        guard marked.contains("<c.\(otherColourPrefix)") else { return nil }
+        var content = CueContent(webVTT: marked)
+        func recoloured(_ run: CueRun) -> CueRun {
+            switch run {
+            case .text(let text, var style):
+                if let name = style.classes.first(where: { $0.hasPrefix(otherColourPrefix) }) {
+                    style.colour = CueColour("#" + name.dropFirst(otherColourPrefix.count))
+                    style.classes.removeAll { $0.hasPrefix(otherColourPrefix) }
+                }
+                return .text(text, style)
+            case .ruby(let base, let annotation, let position):
+                return .ruby(base: base.map(recoloured), annotation: annotation.map(recoloured), position: position)
+            case .timestamp:
+                return run
+            }
+        }
+        content.lines = content.lines.map { $0.map(recoloured) }
+        return content
+    }
+
+    /// The class that marks, while the content is made, a colour WebVTT has no class for.
+    static let otherColourPrefix = "subweavergb"
+
+    /// `convert`; with `keepingColours`, a `<font color>` WebVTT has no class for is written as a
+    /// `<c.subweavergbRRGGBBAA>` class for ``content(_:)`` to read.
+    static func convert(_ text: String, keepingColours: Bool) -> (String, CueSettings) {
         // Plain text (most cues): nothing to convert or escape.
         if !text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x7B || $0 == 0x5C }) {
             return (text, CueSettings())
@@ -42,7 +76,7 @@ enum SubRipMarkup {
             if c == 0x3C, let close = nextGreater.find(in: s, from: i),
                 let tag = Tag(s, inner: (i + 1)..<close, trimmedEnd: trimmedEnds.end(of: s, before: close, from: i + 1))
             {
-                write(tag, to: &out, fontStack: &fontStack)
+                write(tag, to: &out, fontStack: &fontStack, keepingColours: keepingColours)
                 i = close + 1
                 continue
             }
@@ -70,13 +104,17 @@ enum SubRipMarkup {
 
     /// Writes a recognised tag as WebVTT: `<font color>` as a colour class when it is one of
     /// WebVTT's, remembered in `fontStack` so that its `</font>` closes what it opened.
-    private static func write(_ tag: Tag, to out: inout [UInt8], fontStack: inout [Bool]) {
+    private static func write(_ tag: Tag, to out: inout [UInt8], fontStack: inout [Bool], keepingColours: Bool) {
         switch tag {
         case .open(let name): out += Array("<\(name)>".utf8)
         case .close(let name): out += Array("</\(name)>".utf8)
         case .fontOpen(let colour):
             if let colour, let cls = colourClasses[colour] {
                 out += Array("<c.\(cls)>".utf8)
+                fontStack.append(true)
+            } else if keepingColours, let colour, let other = CueColour(colour) {
+                let hex = String(other.description.dropFirst()) + (other.alpha == 255 ? "ff" : "")
+                out += Array("<c.\(otherColourPrefix)\(hex)>".utf8)
                 fontStack.append(true)
             } else {
                 fontStack.append(false)

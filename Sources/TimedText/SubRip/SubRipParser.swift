@@ -274,7 +274,10 @@ package enum SubRipParser {
                 return
             }
             // Text the markup or the repair rewrote was built by appending: stored at its size.
-            cues.append(Cue(start: timing.start, end: timing.end, settings: settings, text: repaired == text ? text : repaired.compacted, sourceLine: number))
+            var cue = Cue(start: timing.start, end: timing.end, settings: settings, text: repaired == text ? text : repaired.compacted, sourceLine: number)
+            // A colour WebVTT has no class for is kept in the cue's content (for IMSC1).
+            if text.utf8.contains(0x3C), text.lowercased().contains("font") { cue.keptContent = SubRipMarkup.content(text) }
+            cues.append(cue)
         }
     }
 
