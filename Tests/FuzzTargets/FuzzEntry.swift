@@ -420,6 +420,7 @@ public enum FuzzEntry {
             return []
         }
         return RoundTrip.violations(ingested.cues, headerBlocks: ingested.headerBlocks, context: format.rawValue)
+            + RoundTrip.contentViolations(ingested.cues, context: format.rawValue)
     }
 }
 
@@ -447,5 +448,32 @@ public enum RoundTrip {
             break
         }
         return violations
+    }
+
+    /// The cue model's invariants: every cue's content says the words of its text; a TTML
+    /// cue's text is its content written as WebVTT; the content note never holds `-->` and reads
+    /// back as the same content; the IMSC1 document of each cue can be written.
+    public static func contentViolations(_ cues: [Cue], context: String) -> [String] {
+        for cue in cues.prefix(200) {
+            let content = cue.content
+            let words = CueContent(webVTT: cue.text).plainText
+            if content.plainText != words {
+                return ["\(context): the content says \(content.plainText.debugDescription), the text \(words.debugDescription)"]
+            }
+            guard let kept = cue.keptContent else { continue }
+            if context == "ttml" {
+                var unsaid: Set<String> = []
+                if kept.webVTT(dropping: &unsaid) != cue.text { return ["\(context): the text \(cue.text.debugDescription) is not the content written as WebVTT"] }
+            }
+            let note = kept.noteBlock
+            if note.contains("-->") || note.contains("\n") { return ["\(context): the content note \(note.debugDescription) is not one WebVTT comment line"] }
+            let file = "WEBVTT\n\n" + note + "\n\n" + WebVTTWriter.block(cue) + "\n\n"
+            let back = (try? WebVTTParser.parse(file).cues) ?? []
+            if back.count == 1, CueContent.attachingNotes(to: back, from: file).first?.keptContent != kept {
+                return ["\(context): the content note does not read back as the content"]
+            }
+            _ = IMSCWriter.document([(cue, cue.start, cue.end)], language: "en")
+        }
+        return []
     }
 }
