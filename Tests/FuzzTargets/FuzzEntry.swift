@@ -463,7 +463,9 @@ public enum RoundTrip {
             guard let kept = cue.keptContent else { continue }
             if context == "ttml" {
                 var unsaid: Set<String> = []
-                if kept.webVTT(dropping: &unsaid) != cue.text { return ["\(context): the text \(cue.text.debugDescription) is not the content written as WebVTT"] }
+                if kept.webVTT(dropping: &unsaid) != cue.text {
+                    return ["\(context): the text \(cue.text.debugDescription) is not the content written as WebVTT"]
+                }
             }
             let note = kept.noteBlock
             if note.contains("-->") || note.contains("\n") { return ["\(context): the content note \(note.debugDescription) is not one WebVTT comment line"] }
