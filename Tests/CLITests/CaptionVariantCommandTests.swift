@@ -83,6 +83,32 @@ struct CaptionVariantCommandTests {
         #expect(fromSmall.values.joined().contains("Later on"), "\(fromSmall)")
     }
 
+    /// Captions that begin in the first segment are confirmed on the reference's first two.
+    ///
+    /// Those are looked at while the small variant is read, and the renditions are those of a
+    /// full read of the reference. The disagreement below is found on the same two segments.
+    @Test func captionsThatBeginInTheFirstSegmentAreConfirmedOnTheFirstTwo() throws {
+        var script = CaptionScript()
+        script.popOn(["Right away"], at: 5)
+        script.send([CC608.command(0x2C)], at: 40)
+        script.popOn(["Tres"], at: 20, field: 2)
+        script.send([CC608.command(0x2C, field: 2)], at: 45, field: 2)
+        script.popOn(["Much later"], at: 300)
+        script.send([CC608.command(0x2C)], at: 340)
+        let ladder = try Self.ladder(big: script, small: script)
+        let full = try BuiltTool.run(["package", ladder.bigOnly, "--output", ladder.folder + "/full/master.m3u8"])
+        #expect(full.status == 0, "\(full.stderr)")
+        let run = try BuiltTool.run(["package", ladder.master, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try Self.report(run)
+        let read = try #require(report["captions_read_from"] as? [String: Any], "\(report)")
+        #expect(read["playlist"] as? String == ladder.folder + "/small/prog.m3u8", "\(read)")
+        #expect(read["confirmed_reference_segments"] as? [Int] == [0, 1], "\(read)")
+        let fromSmall = try Self.captionCues(ladder.folder), fromFull = try Self.captionCues(ladder.folder + "/full")
+        #expect(fromSmall.count == 2 && fromSmall == fromFull, "small: \(fromSmall)\nfull: \(fromFull)")
+        #expect(fromSmall.values.joined().contains("Much later"), "\(fromSmall)")
+    }
+
     /// The reference carries a service the smallest variant lacks (CC3), where the captions
     /// begin: a warning names it, the reference is read in full and CC3 is published.
     @Test func variantsThatDisagreeAreReadOnTheReference() throws {

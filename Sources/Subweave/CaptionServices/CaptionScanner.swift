@@ -15,7 +15,7 @@ import TimedText
 /// SEI captions (anything but H.264, HEVC or MPEG-2 video) is not read past its first segment.
 /// A bounded look (``detectionAccessUnits``) stops at the first
 /// character or the bound, and says how far it read.
-package struct CaptionScanner {
+package struct CaptionScanner: Sendable {
     /// The bounded look's length, in video access units (about a minute at 30 frames a second).
     package static let detectionAccessUnits = 1_800
     let reader: MediaReader

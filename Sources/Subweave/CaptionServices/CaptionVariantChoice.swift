@@ -103,6 +103,12 @@ struct CaptionVariantChoice {
         return (captions, warnings, key.map { CaptionRecord(key: $0, captions: captions, warnings: warnings) })
     }
 
+    /// The segments ``confirmingSegments(_:)`` gives when every service begins in the first
+    /// segment: the first two (or the one).
+    var firstSegmentConfirmation: [Int] {
+        Array(0..<min(2, presentation.timeline.playlist.segments.count))
+    }
+
     /// Reads the captions on `small` (confirmed on the reference), or on the reference.
     private func read(small: (index: Int, url: URL, timeline: ProgrammeTimeline, reason: String)?, onProgress: @escaping ProgressHandler)
         async throws(SubweaveError) -> (ProgrammeCaptions, [PackageWarning])
@@ -117,12 +123,30 @@ struct CaptionVariantChoice {
             return captions
         }
         guard let small else { return (try await whole("the reference variant, the smallest that carries the video's timeline"), []) }
+        // The look that confirms services beginning in the first segment (most programmes) is
+        // started now, on the other core, while the small variant is read; it is used only when
+        // those are the segments to confirm, else they are looked at afterwards.
+        let guess = firstSegmentConfirmation
+        var quiet = scanner
+        quiet.onProgress = { _ in }
+        let early = Task { [quiet, timeline = presentation.timeline, url = reference.url] in
+            await ConfirmingLook.take { () async throws(SubweaveError) in
+                let there = try await quiet.look(at: guess, of: timeline, playlistURL: url)
+                return (there, try await quiet.look(at: guess, of: small.timeline, playlistURL: small.url))
+            }
+        }
+        defer { early.cancel() }
         var captions = try await scanner.scan(small.timeline, playlistURL: small.url, clock: presentation.timeline)
         let segments = confirmingSegments(captions)
         // The same segments read alone on both variants must carry the same services, and caption
         // data on both or neither (an encoder that drops captions from a rung drops the data).
-        let there = try await scanner.look(at: segments, of: presentation.timeline, playlistURL: reference.url)
-        let here = try await scanner.look(at: segments, of: small.timeline, playlistURL: small.url)
+        let (there, here) =
+            try await segments == guess
+            ? early.value.get()
+            : ConfirmingLook.take { () async throws(SubweaveError) in
+                let there = try await scanner.look(at: segments, of: presentation.timeline, playlistURL: reference.url)
+                return (there, try await scanner.look(at: segments, of: small.timeline, playlistURL: small.url))
+            }.get()
         let missing = here.services.subtracting(there.services), extra = there.services.subtracting(here.services)
         let data = there.carriesData == here.carriesData && (there.carriesData || !captions.coverage.carriesCaptionData)
         guard missing.isEmpty, extra.isEmpty, data else {
@@ -140,5 +164,19 @@ struct CaptionVariantChoice {
         }
         captions.readFrom = ProgrammeCaptions.ReadFrom(playlist: MediaReader.display(small.url), reason: small.reason, confirmedSegments: segments)
         return (captions, [])
+    }
+}
+
+/// What the same segments carry on the reference and on the small variant, read alone.
+private enum ConfirmingLook {
+    typealias Found = (services: Set<CaptionService>, carriesData: Bool)
+
+    /// The result of `look`, its failure kept to be thrown where it is used.
+    static func take(_ look: () async throws(SubweaveError) -> (Found, Found)) async -> Result<(Found, Found), SubweaveError> {
+        do throws(SubweaveError) {
+            return .success(try await look())
+        } catch {
+            return .failure(error)
+        }
     }
 }
