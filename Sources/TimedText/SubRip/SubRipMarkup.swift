@@ -22,7 +22,8 @@ enum SubRipMarkup {
     /// is not one of WebVTT's eight colours), else nil.
     static func content(_ text: String) -> CueContent? {
         guard text.utf8.contains(0x3C) else { return nil }
-        let (marked, _) = convert(text, keepingColours: true)
+        // Sanitised as the cue's text is (control characters, blank lines), so both say the same words.
+        let marked = CueText.sanitized(convert(text, keepingColours: true).0).text
         guard marked.contains("<c.\(otherColourPrefix)") else { return nil }
         var content = CueContent(webVTT: marked)
         func recoloured(_ run: CueRun) -> CueRun {
