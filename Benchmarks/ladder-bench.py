@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A captioned ladder packaged against `cat` of its smallest variant, in the same run.
 
-    python3 Benchmarks/ladder-bench.py [--minutes 30] [--base BINARY] [--keep]
+    python3 Benchmarks/ladder-bench.py [--minutes 30] [--base BINARY [--pairs 9]] [--keep]
 
 The ladder: Fixtures/captions/programme.ts (CEA-608 CC1 and CC3) re-encoded by x264 into three
 rungs, 960x540 at 8 Mbit/s, 480x270 at 1.5 Mbit/s and 160x90 at 300 kbit/s, each carrying the
@@ -13,8 +13,10 @@ Times (page cache warm, the median of five runs; peak memory of subweave's own p
 `cat` of the smallest variant's segments (the floor: reading every byte of one variant once),
 `cat` of the largest's, `package --dry-run` with one SubRip sidecar, `package`, `refresh`, and
 `package` again with nothing changed; each against the smallest variant's `cat`. With `--base`,
-another subweave binary (an earlier build) runs `package --dry-run` too, in the same run. The
-machine is shared: compare the ratios, not the seconds.
+another subweave binary (an earlier build) runs `package --dry-run` too, in the same run,
+alternating with this build run by run, which goes first alternating too (the median of
+`--pairs`, nine by default, each; and how many pairs this build won). The machine is shared: compare
+the ratios, not the seconds.
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile
 
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--base", help="an earlier subweave binary to time package --dry-run with")
+    ap.add_argument("--pairs", type=int, default=9, help="with --base: how many alternated runs of each")
     args = ap.parse_args()
     subweave = release_subweave()
     work = tempfile.mkdtemp(prefix="subweave-ladder-")
@@ -82,9 +85,18 @@ def main():
         run(["cat"] + sorted(glob.glob(os.path.join(work, "*", "*.ts"))))  # warm every variant once
         dry = subprocess.run([subweave, "package", master, *track, "--dry-run", "--json"], capture_output=True, text=True, check=True)
         read = json.loads(dry.stdout).get("captions_read_from")
-        rows.append(("package --dry-run, one sidecar", *median([subweave, "package", master, *track, "--dry-run"])))
+        dry = [subweave, "package", master, *track, "--dry-run"]
         if args.base:
-            rows.append((f"package --dry-run, one sidecar, by {args.base}", *median([args.base, "package", master, *track, "--dry-run"])))
+            # Alternated, run by run, so that both builds see the same machine.
+            base = [args.base, "package", master, *track, "--dry-run"]
+            pairs = [(run(dry), run(base)) if i % 2 == 0 else tuple(reversed((run(base), run(dry)))) for i in range(args.pairs)]
+            for label, which in (("package --dry-run, one sidecar", 0), (f"package --dry-run, one sidecar, by {args.base}", 1)):
+                runs = sorted(p[which] for p in pairs)
+                rows.append((label, runs[len(runs) // 2][0], max(m for _, m in runs)))
+            faster = sum(1 for a, b in pairs if a[0] < b[0])
+            print(f"alternated package --dry-run: this build faster in {faster} of {len(pairs)} pairs")
+        else:
+            rows.append(("package --dry-run, one sidecar", *median(dry)))
         rows.append(("package (first run)", *run([subweave, "package", master, *track])))
         rows.append(("refresh", *median([subweave, "refresh", master])))
         rows.append(("package again, nothing changed", *median([subweave, "package", master, *track])))
