@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh TARGET [libFuzzer options...]     e.g. Scripts/fuzz.sh webvtt -runs=10000000
 #   Scripts/fuzz.sh list
 #
-# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync text language descriptor aes vobsub pgs dvbsub
+# Targets: m3u8 webvtt subrip scc dtvcc ass ttml mpegts isobmff rate sync text language descriptor aes vobsub pgs dvbsub cuenote
 # catalogue. The corpus lives in .build/fuzz/corpus/TARGET,
 # seeded from Fixtures (and Fixtures/fuzz/TARGET, the committed regression inputs); crash, timeout
 # and OOM inputs land in .build/fuzz/artifacts/TARGET/. Copy a crash input to Fixtures/fuzz/TARGET/
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-targets="m3u8 webvtt subrip scc mcc stl teletext dtvcc ass ttml mpegts isobmff rate sync text language descriptor catalogue aes vobsub pgs dvbsub"
+targets="m3u8 webvtt subrip scc mcc stl teletext dtvcc ass ttml mpegts isobmff rate sync text language descriptor catalogue aes vobsub pgs dvbsub cuenote"
 target=${1:-}
 if [ -z "$target" ] || [ "$target" = list ]; then echo "$targets"; exit 0; fi
 case " $targets " in *" $target "*) ;; *) echo "unknown target $target (one of: $targets)" >&2; exit 64;; esac

@@ -39,7 +39,27 @@ public enum FuzzEntry {
         "vobsub": vobSub,
         "pgs": pgs,
         "dvbsub": dvbSubtitles,
+        "cuenote": cueNote,
     ]
+
+    /// A content note (the JSON Subweave keeps before a cue in the cues beside a rendition), as
+    /// hostile bytes: read without trapping, and what is read is written and read back the same;
+    /// the same bytes as a whole kept-cues file attach nothing to a cue they were not written for.
+    public static func cueNote(_ bytes: [UInt8]) -> [String] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var violations: [String] = []
+        if let content = CueContent(noteJSON: Substring(text)) {
+            let again = CueContent(noteJSON: Substring(content.noteBlock.dropFirst(CueContent.notePrefix.count)))
+            if again != content { violations.append("cuenote: a note read and written again reads back otherwise") }
+        }
+        let file = "WEBVTT\n\n\(CueContent.notePrefix)\(text)\n\n00:00:01.000 --> 00:00:02.000\nwords\n\n"
+        if let cues = try? WebVTTParser.parse(file).cues, CueContent.attachingNotes(to: cues, from: file).contains(where: { $0.keptContent != nil }),
+            !text.contains(CueContent.hash(of: cues[0]))
+        {
+            violations.append("cuenote: a note without the cue's hash was attached")
+        }
+        return violations
+    }
 
     /// A PGS `.sup` (the OCR step left out): ``pictureViolations(_:target:)``.
     public static func pgs(_ bytes: [UInt8]) -> [String] { pictureViolations(PGS.pictures(bytes).pictures, target: "pgs") }
@@ -467,7 +487,7 @@ public enum RoundTrip {
                     return ["\(context): the text \(cue.text.debugDescription) is not the content written as WebVTT"]
                 }
             }
-            let note = kept.noteBlock
+            let note = cue.contentNote ?? ""
             if note.contains("-->") || note.contains("\n") { return ["\(context): the content note \(note.debugDescription) is not one WebVTT comment line"] }
             let file = "WEBVTT\n\n" + note + "\n\n" + WebVTTWriter.block(cue) + "\n\n"
             let back = (try? WebVTTParser.parse(file).cues) ?? []

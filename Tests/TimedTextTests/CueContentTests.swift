@@ -177,7 +177,7 @@ struct CueContentTests {
         let ttml = Self.styled.replacingOccurrences(of: "書き</span>", with: "書き --> x</span>")
         let (cues, _, _) = try TTMLParser.parse(ttml)
         let cue = try #require(cues.first)
-        let note = try #require(cue.keptContent?.noteBlock)
+        let note = try #require(cue.contentNote)
         #expect(note.hasPrefix("NOTE subweave-content {") && !note.contains("-->") && !note.contains("\n"), "\(note)")
         var file = "WEBVTT\n\n" + note + "\n\n" + WebVTTWriter.block(cue) + "\n\n"
         let plain = Cue(start: MediaTime(seconds: 5), end: MediaTime(seconds: 6), text: "plain")
@@ -186,7 +186,10 @@ struct CueContentTests {
         #expect(read.count == 2 && read.allSatisfy { $0.keptContent == nil })
         let attached = CueContent.attachingNotes(to: read, from: file)
         #expect(attached[0].keptContent == cue.keptContent && attached[0].text == cue.text)
-        #expect(attached[1].keptContent == nil, "a note that does not say the cue's text is not its content")
+        #expect(attached[1].keptContent == nil, "a note written for another cue is not this one's content")
+        let edited = file.replacingOccurrences(of: "縦 <c.yellow>", with: "横 <c.yellow>")
+        let readEdited = try WebVTTParser.parse(edited).cues
+        #expect(CueContent.attachingNotes(to: readEdited, from: edited)[0].keptContent == nil, "a cue edited since its note was written")
     }
 
     /// A SubRip `<font color>` WebVTT has no class for is kept in the content; the text is as before.
@@ -249,6 +252,43 @@ struct CueContentTests {
         let written = IMSCWriter.document([(cues[0], cues[0].start, cues[0].end)], language: "en")
         let text = String(decoding: written.bytes, as: UTF8.self)
         #expect(text.contains("<span tts:color=\"#123456\" tts:fontFamily=\"Garamond\" tts:fontSize=\"0.75c\">odd</span>"), "\(text)")
+    }
+}
+
+extension CueContentTests {
+    /// Every part of the model survives its note: styles, ruby, timestamps, the box, and text
+    /// with quotes, backslashes, `-->` and control characters.
+    @Test func everyPartSurvivesItsNote() throws {
+        let all = CueStyle.with {
+            $0.italic = true
+            $0.bold = true
+            $0.underline = true
+            $0.colour = CueColour(red: 1, green: 2, blue: 3, alpha: 4)
+            $0.background = CueColour(red: 0, green: 0, blue: 0)
+            $0.fontFamily = "\"Quoted\", serif"
+            $0.fontSize = "1.5c"
+            $0.textOutline = "black 5%"
+            $0.language = "ja-JP"
+            $0.voice = "Ann \\ Bob"
+            $0.classes = ["loud", "x1"]
+        }
+        let content = CueContent(
+            lines: [
+                [.text("a --> b \"q\" \\ \u{01}\t", all), .timestamp("00:01.500"), .text(" ", CueStyle())],
+                [.ruby(base: [.text("漢", all)], annotation: [.text("かん", CueStyle())], position: .after)],
+                [],
+            ],
+            box: CueBox(left: 12.5, top: 0.125, width: 75, height: 20.25, displayAlign: .center, writingMode: .tblr, textAlign: .end))
+        let note = content.noteBlock
+        #expect(!note.contains("-->") && !note.contains("\n") && !note.contains("\u{01}"), "\(note)")
+        let back = try #require(CueContent(noteJSON: note.dropFirst(CueContent.notePrefix.count)))
+        #expect(back == content)
+        var plain = content
+        plain.box = nil
+        #expect(CueContent(noteJSON: plain.noteBlock.dropFirst(CueContent.notePrefix.count)) == plain)
+        for broken in ["", "{", "{\"l\":1}", "{\"l\":[[{\"t\":\"x\",\"s\":{\"c\":\"nocolour\"}}]]}", "{\"l\":[],\"b\":{\"x\":1}}"] {
+            #expect(CueContent(noteJSON: Substring(broken)) == nil, "\(broken)")
+        }
     }
 }
 

@@ -183,8 +183,8 @@ package struct SubtitleRendition: Sendable {
                 out.bytes.removeAll(keepingCapacity: true)
                 Self.header(&out, map: nil, headerBlocks: headerBlocks)
                 for cue in keptCues ?? cues {
-                    if let content = cue.keptContent {
-                        out.append(content.noteBlock)
+                    if let note = cue.contentNote {
+                        out.append(note)
                         out.bytes += [0x0A, 0x0A]
                     }
                     out.block(cue)

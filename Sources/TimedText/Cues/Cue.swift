@@ -29,6 +29,11 @@ public struct Cue: Sendable, Equatable {
         get { extras?.content }
         set { extras = Extras.make(settings, newValue) }
     }
+    /// The `NOTE` block that carries the kept content in a WebVTT file, written right before
+    /// the cue (``CueContent/attachingNotes(to:from:)`` reads it back); nil without kept content.
+    public var contentNote: String? {
+        keptContent.map { CueContent.notePrefix + $0.noteJSON(hash: CueContent.hash(of: self)) }
+    }
     /// Settings and kept content, out of line when there are any: most cues have neither, and a
     /// cue list of millions is then about half the size.
     private var extras: Extras?

@@ -1,48 +1,409 @@
-import Foundation
+import Timebase
 
 /// Kept content carried in a WebVTT file as a comment before its cue, so that cues Subweave
 /// keeps as WebVTT (beside a rendition, to segment it again) come back with what WebVTT cannot say.
 ///
 /// The comment is a WebVTT `NOTE` block (W3C WebVTT §4.1: players ignore it) of one line:
-/// `NOTE subweave-content ` and the content as JSON, with `>` written `\u003e` so that the
-/// block never holds `-->`.
+/// `NOTE subweave-content ` and the content as compact JSON, written and read by hand (``NoteJSON``:
+/// 20,000 cues take milliseconds, where `JSONEncoder` and `JSONSerialization` took half a second
+/// each), with `>` written `\u003e` so that the block never holds `-->`:
+///
+/// ```
+/// {"l":[[{"t":"縦","s":{"c":"#123456","f":"Arial"}}]],"b":{"x":80,"y":10,"w":15,"h":80,"d":"before","m":"tbrl"}}
+/// ```
+///
+/// `l` the lines, each a list of runs: `t` text with its style `s` (`i`, `b`, `u` italic, bold,
+/// underline; `c` colour, `g` background; `f` font family, `z` size, `o` outline; `n` language,
+/// `v` voice, `k` classes), `r` ruby with its base, `a` annotation and `p` position, `m` a
+/// karaoke timestamp; `b` the box: `x`, `y`, `w`, `h` percentages, `d` display alignment, `m`
+/// writing mode, `a` text alignment.
 extension CueContent {
     /// The words a content note begins with.
-    static let notePrefix = "NOTE subweave-content "
+    package static let notePrefix = "NOTE subweave-content "
 
-    /// The `NOTE` block for this content, without the blank line after it.
-    public var noteBlock: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "" }
-        return Self.notePrefix + String(decoding: data, as: UTF8.self).replacingOccurrences(of: ">", with: "\\u003e")
+    /// The `NOTE` block for this content without a cue to match (it is attached to none).
+    package var noteBlock: String { Self.notePrefix + noteJSON(hash: nil) }
+
+    /// The hash a note keeps of the cue it was written for: its settings and text as written.
+    package static func hash(of cue: Cue) -> String {
+        var hash = ContentHash()
+        hash.add(cue.settings.text)
+        hash.add(cue.text)
+        return hash.hex()
+    }
+
+    /// The content as the note's JSON, with `hash` (``hash(of:)``) when there is one.
+    func noteJSON(hash: String?) -> String {
+        var out = "{\"l\":["
+        for (index, line) in lines.enumerated() {
+            if index > 0 { out += "," }
+            Self.write(line, to: &out)
+        }
+        out += "]"
+        if let box {
+            out += ",\"b\":{\"x\":\(box.left),\"y\":\(box.top),\"w\":\(box.width),\"h\":\(box.height)"
+            out += ",\"d\":\"\(box.displayAlign.rawValue)\",\"m\":\"\(box.writingMode.rawValue)\""
+            if let align = box.textAlign { out += ",\"a\":\"\(align.rawValue)\"" }
+            out += "}"
+        }
+        if let hash { out += ",\"h\":\"\(hash)\"" }
+        return out + "}"
+    }
+
+    private static func write(_ runs: [CueRun], to out: inout String) {
+        out += "["
+        for (index, run) in runs.enumerated() {
+            if index > 0 { out += "," }
+            switch run {
+            case .text(let text, let style):
+                out += "{\"t\":"
+                string(text, to: &out)
+                if !style.isPlain {
+                    out += ",\"s\":"
+                    write(style, to: &out)
+                }
+                out += "}"
+            case .ruby(let base, let annotation, let position):
+                out += "{\"r\":"
+                write(base, to: &out)
+                out += ",\"a\":"
+                write(annotation, to: &out)
+                out += ",\"p\":\"\(position.rawValue)\"}"
+            case .timestamp(let time):
+                out += "{\"m\":"
+                string(time, to: &out)
+                out += "}"
+            }
+        }
+        out += "]"
+    }
+
+    private static func write(_ style: CueStyle, to out: inout String) {
+        var fields: [String] = []
+        if style.italic { fields.append("\"i\":1") }
+        if style.bold { fields.append("\"b\":1") }
+        if style.underline { fields.append("\"u\":1") }
+        let strings: [(String, String?)] = [
+            ("c", style.colour?.description), ("g", style.background?.description), ("f", style.fontFamily), ("z", style.fontSize),
+            ("o", style.textOutline), ("n", style.language), ("v", style.voice),
+        ]
+        for (key, value) in strings {
+            guard let value else { continue }
+            var field = "\"\(key)\":"
+            string(value, to: &field)
+            fields.append(field)
+        }
+        if !style.classes.isEmpty {
+            var field = "\"k\":["
+            for (index, name) in style.classes.enumerated() {
+                if index > 0 { field += "," }
+                string(name, to: &field)
+            }
+            fields.append(field + "]")
+        }
+        out += "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// `text` as a JSON string: quotes, backslashes, control characters and `>` escaped.
+    private static func string(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case ">": out += "\\u003e"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// The content a note's JSON says, or nil when it is not a content note Subweave wrote.
+    package init?(noteJSON: Substring) {
+        guard let (content, _) = Self.note(noteJSON) else { return nil }
+        self = content
+    }
+
+    /// The content a note's JSON says and the hash of the cue it was written for, if it says one.
+    static func note(_ json: Substring) -> (CueContent, String?)? {
+        var parser = NoteJSON(Array(json.utf8))
+        guard let object = parser.document()?.object, let content = CueContent(object) else { return nil }
+        return (content, object["h"]?.string)
+    }
+
+    private init?(_ object: NoteJSON.Members) {
+        guard let lines = object["l"]?.array else { return nil }
+        var read: [[CueRun]] = []
+        for line in lines {
+            guard let runs = Self.runs(line) else { return nil }
+            read.append(runs)
+        }
+        var box: CueBox?
+        if let b = object["b"] {
+            guard let b = b.object, let x = b["x"]?.number, let y = b["y"]?.number, let w = b["w"]?.number, let h = b["h"]?.number,
+                let display = b["d"]?.string.flatMap(CueBox.DisplayAlign.init), let mode = b["m"]?.string.flatMap(CueBox.WritingMode.init)
+            else { return nil }
+            box = CueBox(left: x, top: y, width: w, height: h, displayAlign: display, writingMode: mode)
+            if let align = b["a"] {
+                guard let align = align.string.flatMap(CueBox.TextAlign.init) else { return nil }
+                box?.textAlign = align
+            }
+        }
+        self.init(lines: read, box: box)
+    }
+
+    private static func runs(_ value: NoteJSON.Value) -> [CueRun]? {
+        guard let list = value.array else { return nil }
+        var runs: [CueRun] = []
+        for item in list {
+            guard let run = item.object else { return nil }
+            if let text = run["t"]?.string {
+                guard let style = run["s"].map(Self.style) ?? CueStyle() else { return nil }
+                runs.append(.text(text, style))
+            } else if let base = run["r"].flatMap(Self.runs), let annotation = run["a"].flatMap(Self.runs),
+                let position = run["p"]?.string.flatMap(CueStyle.RubyPosition.init)
+            {
+                runs.append(.ruby(base: base, annotation: annotation, position: position))
+            } else if let time = run["m"]?.string {
+                runs.append(.timestamp(time))
+            } else {
+                return nil
+            }
+        }
+        return runs
+    }
+
+    private static func style(_ value: NoteJSON.Value) -> CueStyle? {
+        guard let fields = value.object else { return nil }
+        var style = CueStyle()
+        style.italic = fields["i"]?.number == 1
+        style.bold = fields["b"]?.number == 1
+        style.underline = fields["u"]?.number == 1
+        if let c = fields["c"] {
+            guard let colour = c.string.flatMap(Self.colour) else { return nil }
+            style.colour = colour
+        }
+        if let g = fields["g"] {
+            guard let colour = g.string.flatMap(Self.colour) else { return nil }
+            style.background = colour
+        }
+        style.fontFamily = fields["f"]?.string
+        style.fontSize = fields["z"]?.string
+        style.textOutline = fields["o"]?.string
+        style.language = fields["n"]?.string
+        style.voice = fields["v"]?.string
+        if let k = fields["k"] {
+            guard let list = k.array else { return nil }
+            let classes = list.compactMap(\.string)
+            guard classes.count == list.count else { return nil }
+            style.classes = classes
+        }
+        return style
+    }
+
+    /// A colour as a note writes it (``CueColour/description``: `#rrggbb` or `#rrggbbaa`), read
+    /// on its bytes.
+    private static func colour(_ text: String) -> CueColour? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 7 || bytes.count == 9, bytes[0] == UInt8(ascii: "#") else { return nil }
+        func nibble(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x30...0x39: return b - 0x30
+            case 0x61...0x66: return b - 0x61 + 10
+            case 0x41...0x46: return b - 0x41 + 10
+            default: return nil
+            }
+        }
+        var values: [UInt8] = []
+        var i = 1
+        while i < bytes.count {
+            guard let high = nibble(bytes[i]), let low = nibble(bytes[i + 1]) else { return nil }
+            values.append(high << 4 | low)
+            i += 2
+        }
+        return CueColour(red: values[0], green: values[1], blue: values[2], alpha: values.count == 4 ? values[3] : 255)
     }
 
     /// `cues` (read from WebVTT `text`, in its order) with the content of each content note
-    /// kept on the cue that follows it, when the note says the same words in the same place as
-    /// that cue; a note that does not is ignored (the text says what the cue shows).
+    /// kept on the cue that follows it, when the note was written for that cue as it is (its
+    /// settings and text hash as the note says); a note that was not is ignored (the text says
+    /// what the cue shows).
+    ///
+    /// Read line by line on the UTF-8 bytes: a note line sets the content for the next timing
+    /// line (one with `-->`, which only timing lines hold), which is the next cue.
     public static func attachingNotes(to cues: [Cue], from text: String) -> [Cue] {
-        guard text.contains(notePrefix) else { return cues }
+        let prefix = Array(notePrefix.utf8)
         var result = cues
-        var pending: CueContent?
+        var pending: (content: CueContent, hash: String?)?
         var index = 0
-        for block in text.components(separatedBy: "\n\n") {
-            let trimmed = block.drop { $0 == "\n" || $0 == "\r" }
-            if trimmed.hasPrefix(notePrefix) {
-                let json = trimmed.dropFirst(notePrefix.count).prefix { $0 != "\n" && $0 != "\r" }
-                pending = try? JSONDecoder().decode(CueContent.self, from: Data(json.utf8))
-                continue
+        var found = false
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if line.starts(with: prefix) {
+                    found = true
+                    pending = Self.note(Substring(String(decoding: line[prefix.count...], as: UTF8.self)))
+                } else if Self.holdsArrow(line) {
+                    if let (content, hash) = pending, let hash, index < result.count, hash == Self.hash(of: result[index]) {
+                        result[index].keptContent = content
+                    }
+                    pending = nil
+                    index += 1
+                }
+                start = end + 1
             }
-            guard trimmed.contains("-->") else { continue }
-            defer {
-                index += 1
-                pending = nil
-            }
-            guard let content = pending, index < result.count else { continue }
-            let settings = content.box?.webVTTSettings ?? result[index].settings
-            guard content.plainText == CueContent(webVTT: result[index].text).plainText, settings == result[index].settings else { continue }
-            result[index].keptContent = content
         }
-        return result
+        return found ? result : cues
+    }
+
+    /// Whether `line` holds `-->`.
+    private static func holdsArrow(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count >= 3 else { return false }
+        for i in 0..<(line.count - 2) where line[i] == 0x2D && line[i + 1] == 0x2D && line[i + 2] == 0x3E { return true }
+        return false
+    }
+}
+
+/// The JSON of a content note, read: objects, arrays, strings and numbers (what the note holds),
+/// nested at most 32 deep.
+struct NoteJSON {
+    /// An object's members, looked up by key.
+    struct Members {
+        var pairs: [(String, Value)] = []
+        subscript(key: String) -> Value? { pairs.first { $0.0 == key }?.1 }
+    }
+
+    enum Value {
+        /// Members in the order written (a handful, looked up by a scan: no hashing).
+        case object(Members)
+        case array([Value])
+        case string(String)
+        case number(Double)
+
+        var object: Members? { if case .object(let o) = self { return o } else { return nil } }
+        var array: [Value]? { if case .array(let a) = self { return a } else { return nil } }
+        var string: String? { if case .string(let s) = self { return s } else { return nil } }
+        var number: Double? { if case .number(let n) = self { return n } else { return nil } }
+    }
+
+    private let bytes: [UInt8]
+    private var i = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The one value the bytes hold, nil when they hold anything else.
+    mutating func document() -> Value? {
+        guard let value = value(depth: 0) else { return nil }
+        skipSpace()
+        return i == bytes.count ? value : nil
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+    }
+
+    private mutating func value(depth: Int) -> Value? {
+        guard depth < 32 else { return nil }
+        skipSpace()
+        guard i < bytes.count else { return nil }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var object = Members()
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(object)
+            }
+            while true {
+                skipSpace()
+                guard let key = string() else { return nil }
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                guard let item = value(depth: depth + 1) else { return nil }
+                object.pairs.append((key, item))
+                skipSpace()
+                guard i < bytes.count else { return nil }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                guard bytes[i] == UInt8(ascii: "}") else { return nil }
+                i += 1
+                return .object(object)
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var array: [Value] = []
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(array)
+            }
+            while true {
+                guard let item = value(depth: depth + 1) else { return nil }
+                array.append(item)
+                skipSpace()
+                guard i < bytes.count else { return nil }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                guard bytes[i] == UInt8(ascii: "]") else { return nil }
+                i += 1
+                return .array(array)
+            }
+        case UInt8(ascii: "\""):
+            return string().map(Value.string)
+        default:
+            let start = i
+            while i < bytes.count, (0x30...0x39).contains(bytes[i]) || [0x2D, 0x2B, 0x2E, 0x65, 0x45].contains(bytes[i]) { i += 1 }
+            guard i > start, let number = Double(String(decoding: bytes[start..<i], as: UTF8.self)), number.isFinite else { return nil }
+            return .number(number)
+        }
+    }
+
+    /// A string at `i` (its quotes included), its escapes decoded.
+    private mutating func string() -> String? {
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+        i += 1
+        var out: [UInt8] = []
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
+            switch b {
+            case UInt8(ascii: "\""):
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard i < bytes.count else { return nil }
+                let e = bytes[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                case UInt8(ascii: "u"):
+                    guard i + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16),
+                        let scalar = Unicode.Scalar(code)
+                    else { return nil }
+                    i += 4
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: return nil
+                }
+            default:
+                out.append(b)
+            }
+        }
+        return nil
     }
 }

@@ -235,13 +235,3 @@ extension String {
         return String(scalars[first...last])
     }
 }
-
-extension CueContent: Codable {}
-extension CueRun: Codable {}
-extension CueStyle: Codable {}
-extension CueStyle.RubyPosition: Codable {}
-extension CueColour: Codable {}
-extension CueBox: Codable {}
-extension CueBox.DisplayAlign: Codable {}
-extension CueBox.WritingMode: Codable {}
-extension CueBox.TextAlign: Codable {}
