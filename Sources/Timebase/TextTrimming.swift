@@ -11,6 +11,12 @@ extension StringProtocol {
     }
 }
 
+extension Set where Element == Character {
+    /// Spaces, tabs and line ends (`"\r\n"` is one character): what ``StringProtocol/trimming(_:)``
+    /// takes off an attribute value or a field.
+    package static let asciiWhitespace: Set<Character> = [" ", "\t", "\n", "\r", "\r\n"]
+}
+
 extension Substring {
     /// Without trailing spaces, tabs and carriage returns (the end of a playlist line).
     package var trimmingTrailingWhitespace: Substring {

@@ -70,6 +70,22 @@ struct CueContentTests {
         #expect(dropped.isEmpty)
     }
 
+    /// The last character a run is written with, found without writing it, is the one written.
+    @Test func theLastCharacterWrittenIsFoundWithoutWriting() {
+        let yellow = CueStyle.with { $0.colour = CueColour(red: 255, green: 255, blue: 0) }
+        let odd = CueStyle.with { $0.colour = CueColour(red: 1, green: 2, blue: 3) }
+        let runs: [CueRun] = [
+            .text("plain", CueStyle()), .text("a &", CueStyle()), .text("x<", odd), .text("", Self.yellowItalic), .text("y", yellow),
+            .text("z", odd), .text("v", Self.boldFrench), .text("c", Self.loudOnBlue), .timestamp("00:01.000"),
+            .ruby(base: [.text("漢", CueStyle())], annotation: [.text("かん", CueStyle())], position: .before),
+            .ruby(base: [.text("b>", CueStyle()), .text("", CueStyle())], annotation: [.text("", CueStyle())], position: .before),
+        ]
+        for run in runs {
+            var dropped: Set<String> = []
+            #expect(CueContent.lastWritten(run) == CueContent.webVTT(run, dropping: &dropped).unicodeScalars.last, "\(run)")
+        }
+    }
+
     @Test func coloursAreReadAsTTMLAndCSSWriteThem() {
         #expect(CueColour("#123456") == CueColour(red: 0x12, green: 0x34, blue: 0x56))
         #expect(CueColour("#FFFF0080") == CueColour(red: 255, green: 255, blue: 0, alpha: 128))

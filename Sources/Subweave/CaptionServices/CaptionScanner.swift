@@ -223,10 +223,8 @@ private struct SegmentPrefetch {
         guard let url = MediaReader.resolve(segment.uri, against: playlistURL) else { return nil }
         self.index = index
         task = Task {
-            do throws(SubweaveError) {
-                return .success(try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)"))
-            } catch {
-                return .failure(error)
+            await .capturing { () async throws(SubweaveError) in
+                try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)")
             }
         }
     }

@@ -130,7 +130,7 @@ struct CaptionVariantChoice {
         var quiet = scanner
         quiet.onProgress = { _ in }
         let early = Task { [quiet, timeline = presentation.timeline, url = reference.url] in
-            await ConfirmingLook.take { () async throws(SubweaveError) in
+            await Result.capturing { () async throws(SubweaveError) in
                 let there = try await quiet.look(at: guess, of: timeline, playlistURL: url)
                 return (there, try await quiet.look(at: guess, of: small.timeline, playlistURL: small.url))
             }
@@ -140,13 +140,13 @@ struct CaptionVariantChoice {
         let segments = confirmingSegments(captions)
         // The same segments read alone on both variants must carry the same services, and caption
         // data on both or neither (an encoder that drops captions from a rung drops the data).
-        let (there, here) =
-            try await segments == guess
-            ? early.value.get()
-            : ConfirmingLook.take { () async throws(SubweaveError) in
-                let there = try await scanner.look(at: segments, of: presentation.timeline, playlistURL: reference.url)
-                return (there, try await scanner.look(at: segments, of: small.timeline, playlistURL: small.url))
-            }.get()
+        let there: (services: Set<CaptionService>, carriesData: Bool), here: (services: Set<CaptionService>, carriesData: Bool)
+        if segments == guess {
+            (there, here) = try await early.value.get()
+        } else {
+            there = try await scanner.look(at: segments, of: presentation.timeline, playlistURL: reference.url)
+            here = try await scanner.look(at: segments, of: small.timeline, playlistURL: small.url)
+        }
         let missing = here.services.subtracting(there.services), extra = there.services.subtracting(here.services)
         let data = there.carriesData == here.carriesData && (there.carriesData || !captions.coverage.carriesCaptionData)
         guard missing.isEmpty, extra.isEmpty, data else {
@@ -164,19 +164,5 @@ struct CaptionVariantChoice {
         }
         captions.readFrom = ProgrammeCaptions.ReadFrom(playlist: MediaReader.display(small.url), reason: small.reason, confirmedSegments: segments)
         return (captions, [])
-    }
-}
-
-/// What the same segments carry on the reference and on the small variant, read alone.
-private enum ConfirmingLook {
-    typealias Found = (services: Set<CaptionService>, carriesData: Bool)
-
-    /// The result of `look`, its failure kept to be thrown where it is used.
-    static func take(_ look: () async throws(SubweaveError) -> (Found, Found)) async -> Result<(Found, Found), SubweaveError> {
-        do throws(SubweaveError) {
-            return .success(try await look())
-        } catch {
-            return .failure(error)
-        }
     }
 }

@@ -229,25 +229,17 @@ package struct SubtitleRendition: Sendable {
             duration: UInt32(clamping: max(0, segment.duration.ticks)), document: document.bytes)
     }
 
-    /// What IMSC1 segments cannot carry of the cues (``IMSCWriter/Document/dropped``), for the report.
-    var imscDropped: Set<String> {
-        guard format == .imsc1 else { return [] }
+    /// What the rendition's format cannot carry of the cues, for the report (at least nine
+    /// kinds, or all): IMSC1's ``IMSCWriter/Document/dropped``; WebVTT's
+    /// ``CueContent/droppedByWebVTT`` of what the cues' readers kept (a TTML delivery's colours
+    /// beyond WebVTT's eight, fonts, outlines).
+    var formatDropped: Set<String> {
         var dropped: Set<String> = []
         for cue in cues {
-            dropped.formUnion(IMSCWriter.dropped(cue))
-            if dropped.count > 8 { break }
-        }
-        return dropped
-    }
-
-    /// What WebVTT segments cannot carry of what the cues' readers kept (``CueContent/droppedByWebVTT``:
-    /// a TTML delivery's colours beyond WebVTT's eight, fonts, outlines), for the report.
-    var webVTTDropped: Set<String> {
-        guard format == .webVTT else { return [] }
-        var dropped: Set<String> = []
-        for cue in cues {
-            guard let content = cue.keptContent else { continue }
-            dropped.formUnion(content.droppedByWebVTT)
+            switch format {
+            case .imsc1: dropped.formUnion(IMSCWriter.dropped(cue))
+            case .webVTT: dropped.formUnion(cue.keptContent?.droppedByWebVTT ?? [])
+            }
             if dropped.count > 8 { break }
         }
         return dropped

@@ -86,7 +86,8 @@ package struct RenditionPlanner {
 
     /// What writing in a format that cannot hold all the cues said drops (IMSC1: ruby text, …).
     static func formatNotes(_ rendition: SubtitleRendition) -> [String] {
-        let dropped = rendition.imscDropped
+        guard rendition.format == .imsc1 else { return [] }
+        let dropped = rendition.formatDropped
         guard !dropped.isEmpty else { return [] }
         return ["IMSC1 segments do not carry what the cues say with \(dropped.sorted().joined(separator: ", ")); the text is kept without it"]
     }
@@ -94,7 +95,8 @@ package struct RenditionPlanner {
     /// What writing WebVTT leaves out of a source that says more (a TTML delivery's colours,
     /// fonts, outlines): information, not a warning, since the words and times are all there.
     static func webVTTNotes(_ rendition: SubtitleRendition) -> [String] {
-        let dropped = rendition.webVTTDropped
+        guard rendition.format == .webVTT else { return [] }
+        let dropped = rendition.formatDropped
         guard !dropped.isEmpty else { return [] }
         return [
             "WebVTT segments do not carry the source's \(dropped.sorted().joined(separator: ", ")); the text is kept without it (IMSC1 segments, --text-format imsc1, keep it)"

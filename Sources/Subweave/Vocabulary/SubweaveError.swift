@@ -286,3 +286,15 @@ public enum SoundProblem: Sendable, Equatable {
         }
     }
 }
+
+extension Result where Failure == SubweaveError {
+    /// The value `body` returns, or the error it throws: for work whose failure is thrown later,
+    /// where its result is used (a read started ahead, a look on another core).
+    static func capturing(_ body: () async throws(SubweaveError) -> Success) async -> Result {
+        do throws(SubweaveError) {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -115,7 +115,7 @@ struct ASSReader {
     /// An ASS colour: `&HAABBGGRR` or `&HBBGGRR` (hexadecimal, `&H` and the closing `&`
     /// optional; alpha 00 is opaque, FF transparent), or SSA's decimal of the same bits.
     static func colour(_ text: String) -> CueColour? {
-        var v = Substring(text.trimmingASCIIWhitespace())
+        var v = text.trimming(.asciiWhitespace)
         if v.hasSuffix("&") { v = v.dropLast() }
         let value: UInt32?
         if v.hasPrefix("&H") || v.hasPrefix("&h") {
@@ -357,7 +357,7 @@ struct ASSText {
                 let value = tag.drop { $0 != "&" }
                 colour = value.isEmpty ? style.colour : ASSReader.colour(String(value)) ?? colour
             } else if tag.hasPrefix("fn") {
-                let name = String(tag.dropFirst(2)).trimmingASCIIWhitespace()
+                let name = String(tag.dropFirst(2).trimming(.asciiWhitespace))
                 fontName = name.isEmpty ? style.fontName : name
             } else if tag.hasPrefix("fs"), !tag.hasPrefix("fsc"), !tag.hasPrefix("fsp") {
                 let size = Double(tag.dropFirst(2)).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }

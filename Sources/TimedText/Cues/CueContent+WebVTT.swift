@@ -1,3 +1,5 @@
+import Timebase
+
 /// Cue content read from WebVTT cue text and written as it: the WebVTT side of the neutral model.
 extension CueContent {
     /// The content WebVTT cue text `text` says.
@@ -46,6 +48,26 @@ extension CueContent {
         return lines.contains { $0.contains(where: coloured) }
     }
 
+    /// The last character ``webVTT(_:dropping:)`` writes for `run` (`>` after markup), nil when it
+    /// writes nothing; found without writing it.
+    static func lastWritten(_ run: CueRun) -> Unicode.Scalar? {
+        switch run {
+        case .timestamp:
+            return ">"
+        case .ruby(let base, let annotation, _):
+            if annotation.contains(where: { lastWritten($0) != nil }) { return ">" }
+            return base.lazy.compactMap(lastWritten).last
+        case .text(let text, let style):
+            guard let last = text.unicodeScalars.last else { return nil }
+            let marked =
+                style.underline || style.bold || style.italic || style.colour?.webVTTClass != nil || !style.classes.isEmpty
+                || style.language != nil || style.voice != nil
+            if marked { return ">" }
+            // CueText.escaped writes `&`, `<` and `>` as references, which end in `;`.
+            return last == "&" || last == "<" || last == ">" ? ";" : last
+        }
+    }
+
     static func webVTT(_ run: CueRun, dropping dropped: inout Set<String>) -> String {
         switch run {
         case .timestamp(let time):
@@ -72,7 +94,7 @@ extension CueContent {
             }
             classes += style.classes
             if !classes.isEmpty { out = "<c.\(classes.joined(separator: "."))>\(out)</c>" }
-            if let family = style.fontFamily, !CueStyle.genericFamilies.contains(family.trimmingASCIIWhitespace()) { dropped.insert("font family") }
+            if let family = style.fontFamily, !CueStyle.genericFamilies.contains(String(family.trimming(.asciiWhitespace))) { dropped.insert("font family") }
             if let size = style.fontSize, size != "100%", size != "1c" { dropped.insert("font size") }
             if let outline = style.textOutline, outline != "none" { dropped.insert("text outline") }
             if let language = style.language { out = "<lang \(language)>\(out)</lang>" }
@@ -174,9 +196,9 @@ struct WebVTTContentBuilder {
             case "i": inner.italic = true
             case "b": inner.bold = true
             case "u": inner.underline = true
-            case "v": inner.voice = annotation.trimmingASCIIWhitespace()
+            case "v": inner.voice = String(annotation.trimming(.asciiWhitespace))
             case "lang":
-                let tag = annotation.trimmingASCIIWhitespace()
+                let tag = String(annotation.trimming(.asciiWhitespace))
                 inner.language = tag.isEmpty ? nil : tag
             case "c": break
             case "ruby":

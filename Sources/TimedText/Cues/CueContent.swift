@@ -1,3 +1,5 @@
+import Timebase
+
 /// What a cue shows, in no format's terms: lines of styled text runs, ruby, and the box the source
 /// placed them in.
 ///
@@ -106,28 +108,16 @@ public struct CueColour: Sendable, Hashable, CustomStringConvertible {
     /// A TTML or CSS colour: `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb(r,g,b)`, `rgba(r,g,b,a)` (TTML's
     /// alpha is 0-255) or a TTML named colour (TTML2 §10.3.5); nil for anything else.
     public init?(_ text: String) {
-        let v = text.trimmingASCIIWhitespace().lowercased()
-        if v.hasPrefix("#") {
-            let digits = Array(v.dropFirst())
-            guard digits.allSatisfy(\.isHexDigit) else { return nil }
-            func byte(_ s: ArraySlice<Character>) -> UInt8? { UInt8(String(s), radix: 16) }
-            switch digits.count {
-            case 3:
-                guard let r = byte(digits[0...0]), let g = byte(digits[1...1]), let b = byte(digits[2...2]) else { return nil }
-                self.init(red: r * 17, green: g * 17, blue: b * 17)
-            case 6, 8:
-                guard let r = byte(digits[0...1]), let g = byte(digits[2...3]), let b = byte(digits[4...5]) else { return nil }
-                let a = digits.count == 8 ? byte(digits[6...7]) : 255
-                guard let a else { return nil }
-                self.init(red: r, green: g, blue: b, alpha: a)
-            default:
-                return nil
-            }
+        let trimmed = text.trimming(.asciiWhitespace)
+        if trimmed.hasPrefix("#") {
+            guard let colour = Self.hex(Array(trimmed.utf8.dropFirst())) else { return nil }
+            self = colour
             return
         }
+        let v = trimmed.lowercased()
         if v.hasPrefix("rgb(") || v.hasPrefix("rgba("), v.hasSuffix(")") {
             let inner = v.drop { $0 != "(" }.dropFirst().dropLast()
-            let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map { UInt8(String($0).trimmingASCIIWhitespace()) }
+            let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map { UInt8(String($0.trimming(.asciiWhitespace))) }
             let expected = v.hasPrefix("rgba(") ? 4 : 3
             guard numbers.count == expected, let r = numbers[0], let g = numbers[1], let b = numbers[2] else { return nil }
             guard let a = expected == 4 ? numbers[3] : 255 else { return nil }
@@ -136,6 +126,28 @@ public struct CueColour: Sendable, Hashable, CustomStringConvertible {
         }
         guard let named = Self.named[v] else { return nil }
         self = named
+    }
+
+    /// The colour of the hexadecimal digits after `#`: 3 (`rgb`), 6 or 8 (with alpha); read on
+    /// their bytes.
+    private static func hex(_ digits: [UInt8]) -> CueColour? {
+        func nibble(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x30...0x39: return b - 0x30
+            case 0x61...0x66: return b - 0x61 + 10
+            case 0x41...0x46: return b - 0x41 + 10
+            default: return nil
+            }
+        }
+        let values = digits.compactMap(nibble)
+        guard values.count == digits.count else { return nil }
+        switch values.count {
+        case 3: return CueColour(red: values[0] * 17, green: values[1] * 17, blue: values[2] * 17)
+        case 6, 8:
+            let bytes = stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] }
+            return CueColour(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
+        default: return nil
+        }
     }
 
     /// TTML's named colours (TTML2 §10.3.5, the CSS basic colours with `magenta` and `cyan`).
@@ -223,15 +235,5 @@ public struct CueBox: Sendable, Hashable {
         self.displayAlign = displayAlign
         self.writingMode = writingMode
         self.textAlign = textAlign
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs, CRs and LFs.
-    func trimmingASCIIWhitespace() -> String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
     }
 }

@@ -14,7 +14,9 @@ enum SubRipMarkup {
         "black": "black", "#000000": "black", "#000": "black",
     ]
 
-    static func convert(_ text: String) -> (String, CueSettings) {
+    /// `text` as WebVTT cue text and settings, and whether a `<font color>` in it is a colour
+    /// WebVTT has no class for (``content(_:)`` keeps it).
+    static func convert(_ text: String) -> (String, CueSettings, otherColours: Bool) {
         convert(text, keepingColours: false)
     }
 
@@ -49,10 +51,10 @@ enum SubRipMarkup {
 
     /// `convert`; with `keepingColours`, a `<font color>` WebVTT has no class for is written as a
     /// `<c.subweavergbRRGGBBAA>` class for ``content(_:)`` to read.
-    static func convert(_ text: String, keepingColours: Bool) -> (String, CueSettings) {
+    static func convert(_ text: String, keepingColours: Bool) -> (String, CueSettings, otherColours: Bool) {
         // Plain text (most cues): nothing to convert or escape.
         if !text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x7B || $0 == 0x5C }) {
-            return (text, CueSettings())
+            return (text, CueSettings(), false)
         }
         // On UTF-8 bytes: every character the conversion looks at is ASCII, so other text is
         // copied byte for byte. Each position is looked at a bounded number of times (the next
@@ -63,6 +65,7 @@ enum SubRipMarkup {
         out.reserveCapacity(s.count + 16)
         var settings = CueSettings()
         var fontStack: [Bool] = []  // whether each open <font> emitted <c.…>
+        var otherColours = false
         var nextGreater = NextIndex<UInt8>(0x3E)
         var nextBrace = NextIndex<UInt8>(0x7D)
         var trimmedEnds = TrimmedEnd()
@@ -77,7 +80,7 @@ enum SubRipMarkup {
             if c == 0x3C, let close = nextGreater.find(in: s, from: i),
                 let tag = Tag(s, inner: (i + 1)..<close, trimmedEnd: trimmedEnds.end(of: s, before: close, from: i + 1))
             {
-                write(tag, to: &out, fontStack: &fontStack, keepingColours: keepingColours)
+                write(tag, to: &out, fontStack: &fontStack, keepingColours: keepingColours, otherColours: &otherColours)
                 i = close + 1
                 continue
             }
@@ -100,12 +103,13 @@ enum SubRipMarkup {
             }
             i += 1
         }
-        return (String(decoding: out, as: UTF8.self), settings)
+        return (String(decoding: out, as: UTF8.self), settings, otherColours)
     }
 
     /// Writes a recognised tag as WebVTT: `<font color>` as a colour class when it is one of
-    /// WebVTT's, remembered in `fontStack` so that its `</font>` closes what it opened.
-    private static func write(_ tag: Tag, to out: inout [UInt8], fontStack: inout [Bool], keepingColours: Bool) {
+    /// WebVTT's, remembered in `fontStack` so that its `</font>` closes what it opened; another
+    /// colour sets `otherColours`.
+    private static func write(_ tag: Tag, to out: inout [UInt8], fontStack: inout [Bool], keepingColours: Bool, otherColours: inout Bool) {
         switch tag {
         case .open(let name): out += Array("<\(name)>".utf8)
         case .close(let name): out += Array("</\(name)>".utf8)
@@ -113,7 +117,12 @@ enum SubRipMarkup {
             if let colour, let cls = colourClasses[colour] {
                 out += Array("<c.\(cls)>".utf8)
                 fontStack.append(true)
-            } else if keepingColours, let colour, let other = CueColour(colour) {
+            } else if let colour, let other = CueColour(colour) {
+                otherColours = true
+                guard keepingColours else {
+                    fontStack.append(false)
+                    return
+                }
                 let hex = String(other.description.dropFirst()) + (other.alpha == 255 ? "ff" : "")
                 out += Array("<c.\(otherColourPrefix)\(hex)>".utf8)
                 fontStack.append(true)

@@ -267,7 +267,7 @@ package enum SubRipParser {
                 cues.append(Cue(start: timing.start, end: timing.end, text: text, sourceLine: number))
                 return
             }
-            let (markup, settings) = SubRipMarkup.convert(text)
+            let (markup, settings, otherColours) = SubRipMarkup.convert(text)
             let (repaired, _) = CueText.sanitized(markup)
             if !SubRipParser.hasVisibleText(repaired) {
                 warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no visible text after removing markup; skipped"))
@@ -276,7 +276,7 @@ package enum SubRipParser {
             // Text the markup or the repair rewrote was built by appending: stored at its size.
             var cue = Cue(start: timing.start, end: timing.end, settings: settings, text: repaired == text ? text : repaired.compacted, sourceLine: number)
             // A colour WebVTT has no class for is kept in the cue's content (for IMSC1).
-            if text.utf8.contains(0x3C), text.lowercased().contains("font") { cue.keptContent = SubRipMarkup.content(text) }
+            if otherColours { cue.keptContent = SubRipMarkup.content(text) }
             cues.append(cue)
         }
     }

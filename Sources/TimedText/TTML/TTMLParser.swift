@@ -160,10 +160,10 @@ struct TTMLStyle: Equatable {
         }
         if let v = attributes["color"] { colour = .some(CueColour(v)) }
         if let v = attributes["backgroundColor"] { background = .some(CueColour(v)) }
-        if let v = attributes["fontFamily"] { fontFamily = v.trimmingASCIIWhitespace() }
-        if let v = attributes["fontSize"] { fontSize = v.trimmingASCIIWhitespace() }
-        if let v = attributes["textOutline"] { textOutline = v.trimmingASCIIWhitespace() }
-        if let v = attributes["rubyPosition"] { rubyAfter = v.trimmingASCIIWhitespace() == "after" }
+        if let v = attributes["fontFamily"] { fontFamily = String(v.trimming(.asciiWhitespace)) }
+        if let v = attributes["fontSize"] { fontSize = String(v.trimming(.asciiWhitespace)) }
+        if let v = attributes["textOutline"] { textOutline = String(v.trimming(.asciiWhitespace)) }
+        if let v = attributes["rubyPosition"] { rubyAfter = v.trimming(.asciiWhitespace) == "after" }
         if let v = attributes["display"] { displayNone = v == "none" }
         if let v = attributes["visibility"] { visibilityHidden = v == "hidden" }
     }

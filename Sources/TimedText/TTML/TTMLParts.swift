@@ -171,8 +171,7 @@ enum TTMLText {
         }
 
         private mutating func append(_ run: CueRun) {
-            var scratch: Set<String> = []
-            guard let last = CueContent.webVTT(run, dropping: &scratch).unicodeScalars.last else { return }
+            guard let last = CueContent.lastWritten(run) else { return }
             current.append(run)
             currentLast = last
         }
@@ -255,8 +254,8 @@ enum TTMLRegion {
         case "center": box.displayAlign = .center
         default: box.displayAlign = .before
         }
-        box.textAlign = region["textAlign"].flatMap { CueBox.TextAlign(rawValue: $0.trimmingASCIIWhitespace()) }
-        switch region["writingMode"]?.trimmingASCIIWhitespace() {
+        box.textAlign = region["textAlign"].flatMap { CueBox.TextAlign(rawValue: String($0.trimming(.asciiWhitespace))) }
+        switch region["writingMode"]?.trimming(.asciiWhitespace) {
         case "tbrl"?, "tb"?: box.writingMode = .tbrl
         case "tblr"?: box.writingMode = .tblr
         case "rltb"?, "rl"?: box.writingMode = .rltb
