@@ -151,11 +151,52 @@ package struct TransportStreamCaptionReader {
 
     /// Unwraps the PTS against the previous one, notes the origin, and decodes the access unit.
     private mutating func add(_ payload: [UInt8], pts: Int64, to decoder: inout CaptionDecoder) {
+        decoder.add(accessUnit: payload, time: timeOf(unwrap(pts)))
+    }
+
+    /// An access unit's PTS unwrapped against the previous one; the origin noted.
+    private mutating func unwrap(_ pts: Int64) -> Int64 {
         let unwrapped = lastPTS.map { PresentationTimestamp.unwrapped(pts, near: $0) } ?? pts
         lastPTS = unwrapped
         unitsSeen += 1
         if unitsSeen <= ReorderBuffer.depth * 2 { origin = min(origin ?? unwrapped, unwrapped) }
-        decoder.add(accessUnit: payload, time: timeOf(unwrapped))
+        return unwrapped
+    }
+
+    /// What reads the HLS segments after those fed so far apart from one another (each on any
+    /// core, ``SegmentCaptionExtractor``); nil unless this reader knows its video codec, nothing
+    /// beside the video carries subtitles (teletext or DVB: their readers need every byte), the
+    /// bytes fed so far ended at a packet's end, and the read is not a bounded look.
+    package func segmentExtractor() -> SegmentCaptionExtractor? {
+        guard accessUnitLimit == nil, !finished, nothingBeside, let decoder, demuxer.atPacketBoundary else { return nil }
+        return SegmentCaptionExtractor(demuxer: demuxer.forSegment(), codec: decoder.codec, tablesBefore: demuxer.programMapPIDs)
+    }
+
+    /// Ends the PES packet in progress at the end of the bytes fed, before segments read apart
+    /// are joined (``join(_:)``).
+    ///
+    /// Reading on would end it where the next segment starts a unit, as joined segments do.
+    /// False when that made a note (a damaged end: read the rest on, not apart).
+    package mutating func endBeforeJoining() -> Bool {
+        var last: [(Int64, [UInt8])] = []
+        var withoutPTS = 0
+        demuxer.finish { packet in
+            if let pts = packet.pts { last.append((pts, packet.payload)) } else { withoutPTS += 1 }
+        }
+        guard demuxer.takeNotes(since: demuxer.position).isEmpty, withoutPTS == 0, var decoder else { return false }
+        self.decoder = nil
+        defer { self.decoder = decoder }
+        for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }
+        return true
+    }
+
+    /// Decodes a segment read apart, after the bytes fed and the segments joined before it; the
+    /// caller has checked ``SegmentCaptionExtractor/Segment/joins``.
+    package mutating func join(_ segment: SegmentCaptionExtractor.Segment) {
+        guard var decoder else { return }
+        self.decoder = nil
+        defer { self.decoder = decoder }
+        for unit in segment.units { decoder.add(captionData: unit.data, time: timeOf(unwrap(unit.pts))) }
     }
 
     /// Marks a discontinuity: what follows is another timeline.
@@ -188,6 +229,54 @@ package struct TransportStreamCaptionReader {
     /// The captions on screen now, as cues ending at `time` (not final).
     package func openCues(at time: MediaTime) -> [(service: CaptionService, cue: Cue)] {
         (decoder?.openCues(at: time) ?? []) + teletext.openCues(at: time)
+    }
+}
+
+/// Reads the caption data of an MPEG-TS stream's HLS segments one at a time, each apart from the
+/// others (so on any core, in any order), for a ``TransportStreamCaptionReader`` that joins them
+/// in order.
+///
+/// Joining gives what the reader would have decoded reading on when every segment
+/// ``Segment/joins``: each begins and ends at a packet in sync, its first video packet starts
+/// a PES packet (so no PES crosses the boundary), no PMT PID is new, and nothing in it was
+/// malformed (no note, no PES without a PTS). The reader's state across the boundary is then
+/// only the decoder's, which the joined caption data carries on. When one does not, the caller
+/// reads on instead.
+package struct SegmentCaptionExtractor: Sendable {
+    let demuxer: TransportStreamDemuxer
+    let codec: NALUnits.Codec
+    /// The PMT PIDs known before (a segment that names another cannot be joined).
+    let tablesBefore: [UInt16]
+
+    /// One segment's caption data.
+    package struct Segment: Sendable {
+        /// Each video access unit's PTS (as written) and caption data, in decode order.
+        package var units: [(pts: Int64, data: [CCData])]
+        /// Whether the segment can be joined to the one before (see the type).
+        package var joins: Bool
+    }
+
+    /// The caption data of one whole segment's bytes.
+    package func extract(_ bytes: ArraySlice<UInt8>) -> Segment {
+        var demuxer = self.demuxer
+        var units: [(pts: Int64, data: [CCData])] = []
+        var scratch: [UInt8] = []
+        var withoutPTS = 0
+        let codec = self.codec
+        func take(_ packet: TransportStreamDemuxer.PESPacket) {
+            guard let pts = packet.pts else {
+                withoutPTS += 1
+                return
+            }
+            var data: [CCData] = []
+            CaptionDecoder.appendCaptionData(accessUnit: packet.payload, codec: codec, scratch: &scratch, to: &data)
+            units.append((pts, data))
+        }
+        demuxer.feed(bytes) { take($0) }
+        let reading = demuxer.segmentReading(of: bytes, tablesBefore: tablesBefore)
+        demuxer.finish { take($0) }
+        let joins = reading.joinsSeamlessly && withoutPTS == 0 && demuxer.takeNotes(since: 0).isEmpty
+        return Segment(units: units, joins: joins)
     }
 }
 

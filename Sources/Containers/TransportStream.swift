@@ -400,6 +400,9 @@ struct ProgramTables {
     /// Whether `pid` carries the PAT or a PMT the PAT named.
     func isTable(_ pid: UInt16) -> Bool { pid == 0 || pmts.contains { $0.pid == pid } }
 
+    /// The PMT PIDs the PAT has named so far, in its order.
+    var programMapPIDs: [UInt16] { pmts.map(\.pid) }
+
     /// Reads `packet` if it carries the PAT or a PMT (true), else leaves it to the caller (false).
     mutating func consume(_ packet: TransportStream.Packet, in data: [UInt8]) -> Bool {
         if packet.pid == 0 {

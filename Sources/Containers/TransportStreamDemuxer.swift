@@ -210,6 +210,7 @@ package struct TransportStreamDemuxer {
             return
         }
         guard packet.pid == videoPID else { return }
+        if firstVideoPacket == .none { firstVideoPacket = packet.payloadUnitStart ? .startsUnit : .continues }
         if !packet.payload.isEmpty {
             if let last = lastCounter, packet.continuityCounter != (last &+ 1) & 0x0F, packet.continuityCounter != last, !packet.discontinuity {
                 continuityErrors += 1
@@ -269,6 +270,62 @@ package struct TransportStreamDemuxer {
     private mutating func note(_ kind: String, at offset: Int) {
         if let seen = anomalies[kind] { anomalies[kind] = (seen.count + 1, seen.first) } else { anomalies[kind] = (1, offset) }
     }
+
+    /// A demuxer for one HLS segment read on its own, apart from the segments before it: this
+    /// one's tables and stream, nothing of the stream's bytes (no packet or PES in progress, no
+    /// continuity count, no notes, offsets from 0).
+    ///
+    /// What it gives is what this demuxer would give reading on into the segment when
+    /// ``SegmentReading/joinsSeamlessly`` holds for it (see there).
+    package func forSegment() -> TransportStreamDemuxer {
+        var fresh = TransportStreamDemuxer(pictureData: pictureData, selecting: selection)
+        fresh.tables = tables
+        fresh.video = video
+        fresh.firstVideoPacket = .none
+        return fresh
+    }
+
+    /// How a segment read with a demuxer from ``forSegment()`` began and ended.
+    package struct SegmentReading: Sendable, Equatable {
+        /// The first packet at byte 0 (three in a row confirm it), the last ending at the
+        /// segment's end (nothing left over), and no new PMT PID named.
+        package var packetAligned: Bool
+        /// The first packet of the stream followed started a PES packet (or none came).
+        package var startsAtUnit: Bool
+
+        /// Whether reading the segment on its own gives the PES packets that reading on from the
+        /// segment before would.
+        ///
+        /// Sync holds at the boundary, and the PES packet in progress there ends there (the next
+        /// one starts a unit), so neither reading carries anything across; the caller also checks
+        /// that no note was made (a PES header half read, a damaged packet). A continuity count
+        /// that does not follow on at a unit start changes nothing but a count of errors.
+        package var joinsSeamlessly: Bool { packetAligned && startsAtUnit }
+    }
+
+    /// Whether the first packet of the followed stream started a unit, once one came.
+    private var firstVideoPacket: FirstPacket = .notTracked
+    private enum FirstPacket { case notTracked, none, startsUnit, continues }
+
+    /// After ``feed(_:_:)`` of a whole segment from ``forSegment()`` and before ``finish(_:)``:
+    /// how it began and ended (`segment` is what was fed; `tablesBefore` the PMT PIDs of the
+    /// demuxer it came from).
+    package func segmentReading(of segment: ArraySlice<UInt8>, tablesBefore: [UInt16]) -> SegmentReading {
+        let size = TransportStream.packetSize
+        let base = segment.startIndex
+        let aligned =
+            segment.count >= 3 * size && segment.count % size == 0 && segment[base] == TransportStream.syncByte
+            && segment[base + size] == TransportStream.syncByte && segment[base + 2 * size] == TransportStream.syncByte
+        return SegmentReading(
+            packetAligned: aligned && synced && pending.isEmpty && tables.programMapPIDs == tablesBefore,
+            startsAtUnit: firstVideoPacket != .continues)
+    }
+
+    /// The PMT PIDs named so far (see ``segmentReading(of:tablesBefore:)``).
+    package var programMapPIDs: [UInt16] { tables.programMapPIDs }
+
+    /// Whether nothing is left over from the bytes fed: they ended at a packet's end, in sync.
+    package var atPacketBoundary: Bool { synced && pending.isEmpty }
 
     /// Whether a PMT has been read (and so whether the stream asked for is known to be absent).
     package var tablesRead: Bool { !tables.streams.isEmpty }

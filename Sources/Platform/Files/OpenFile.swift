@@ -67,24 +67,58 @@ package final class OpenFile {
     /// Reads from where the file stands until its end or `limit` bytes (one more byte says the
     /// file goes on: ``Read/overLimit``); `reserving` sizes the buffer once.
     package func read(upTo limit: Int, reserving expected: Int = 0) throws(FileFailure) -> Read {
-        let wanted = min(expected, limit)
-        var bytes = try readExpected(wanted)
+        let wanted = min(max(0, expected), limit)
+        var bytes = try readExpected(wanted, capacity: wanted)
         if bytes.count < wanted { return Read(bytes: bytes, overLimit: false) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let overLimit = try readRest(into: &bytes, limit: limit)
+        return Read(bytes: bytes, overLimit: overLimit)
+    }
+
+    /// ``read(upTo:reserving:)`` into `bytes`, whose storage is reused when it is big enough
+    /// (then nothing is allocated, and no fresh page is faulted in and zeroed by the kernel):
+    /// `bytes` becomes what was read; returns whether more followed past the limit.
+    ///
+    /// Storage that must grow is given room for a file half as big again: files read one after
+    /// another vary in size (media segments do), and the buffer soon stops growing.
+    package func read(upTo limit: Int, reserving expected: Int, into bytes: inout [UInt8]) throws(FileFailure) -> Bool {
+        let wanted = min(max(0, expected), limit)
+        if bytes.capacity < wanted {
+            bytes = try readExpected(wanted, capacity: wanted + wanted / 2)
+        } else {
+            if bytes.count > wanted { bytes.removeSubrange(wanted...) }
+            if bytes.count < wanted { bytes.append(contentsOf: repeatElement(0, count: wanted - bytes.count)) }
+            var count = 0
+            while count < wanted {
+                let n = try read(into: &bytes, from: count)
+                if n == 0 { break }
+                count += n
+            }
+            if count < wanted { bytes.removeSubrange(count...) }
+        }
+        if bytes.count < wanted { return false }
+        return try readRest(into: &bytes, limit: limit)
+    }
+
+    /// Appends what follows to `bytes` (a file that grew since its size was taken) until the end
+    /// of the file or past `limit`: whether it went past.
+    private func readRest(into bytes: inout [UInt8], limit: Int) throws(FileFailure) -> Bool {
+        // Most files end where their size said: a small first read finds it.
+        var chunk = [UInt8](repeating: 0, count: 16)
         while true {
             let n = try read(into: &chunk, from: 0)
-            if n == 0 { return Read(bytes: bytes, overLimit: false) }
+            if n == 0 { return false }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > limit { return Read(bytes: bytes, overLimit: true) }
+            if bytes.count > limit { return true }
+            if chunk.count < 1 << 16 { chunk = [UInt8](repeating: 0, count: 1 << 16) }
         }
     }
 
-    /// Up to `expected` bytes where the file stands, read straight into the array (no copy, no
-    /// zeroing): fewer only when the file ends first.
-    private func readExpected(_ expected: Int) throws(FileFailure) -> [UInt8] {
+    /// Up to `expected` bytes where the file stands, read straight into an array of `capacity`
+    /// (no copy, no zeroing): fewer only when the file ends first.
+    private func readExpected(_ expected: Int, capacity: Int) throws(FileFailure) -> [UInt8] {
         guard expected > 0 else { return [] }
         var failure: FileFailure?
-        let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(expected, capacity)) { buffer, count in
             count = 0
             guard let base = buffer.baseAddress else { return }
             while count < expected {

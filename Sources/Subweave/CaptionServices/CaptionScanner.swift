@@ -3,6 +3,7 @@ import Containers
 import Foundation
 import HLS
 import Pictures
+import Platform
 import Timebase
 import TimedText
 
@@ -146,7 +147,15 @@ package struct CaptionScanner: Sendable {
     /// Each discontinuity sequence (and each jump over segments left out) is on its own timeline,
     /// placed by `clock`'s sequences. Nil when the video cannot carry captions or its first
     /// segment is encrypted; `complete` is false when a bounded look stopped early.
-    private func decode(_ timeline: ProgrammeTimeline, playlistURL: URL, accessUnitLimit: Int?, clock: ProgrammeTimeline, only: Set<Int>? = nil)
+    ///
+    /// A whole MPEG-TS programme of one sequence is read `apart` when it can be: after the first
+    /// segment, the segments are read and their caption data taken out on both cores, and joined
+    /// in order (``SegmentCaptionExtractor``). What is decoded is what reading on gives: when a
+    /// segment cannot be joined (a PES packet crossing its start, a damaged packet), the whole
+    /// programme is read again on, as it always was.
+    private func decode(
+        _ timeline: ProgrammeTimeline, playlistURL: URL, accessUnitLimit: Int?, clock: ProgrammeTimeline, only: Set<Int>? = nil, apart: Bool = true
+    )
         async throws(SubweaveError)
         -> (decoding: CaptionSource, complete: Bool)?
     {
@@ -163,8 +172,15 @@ package struct CaptionScanner: Sendable {
         var complete = true
         var previous: Int?
         let wanted = playlist.segments.indices.filter { only?.contains($0) ?? true }
-        // The next segment is read while this one is decoded: reading and decoding overlap.
+        let readsApart =
+            apart && only == nil && accessUnitLimit == nil && firstInit == nil && wanted.count > 2
+            && playlist.segments.allSatisfy {
+                $0.discontinuitySequence == first.discontinuitySequence && MediaReader.resolve($0.uri, against: playlistURL) != nil
+            }
+        // The next segment is read while this one is decoded: reading and decoding overlap. Two
+        // buffers take turns, so the segments after the first two fault no fresh memory in.
         var ahead: SegmentPrefetch?
+        var spare = [ReusableBytes(), ReusableBytes()]
         defer { ahead?.task.cancel() }
         for (position, index) in wanted.enumerated() {
             let segment = playlist.segments[index]
@@ -184,17 +200,67 @@ package struct CaptionScanner: Sendable {
             previous = index
             let base = placed.media.start, start = placed.playlistStart
             decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
-            let bytes: [UInt8]
+            let buffer: ReusableBytes
             if let prefetched = ahead, prefetched.index == index {
-                bytes = try await prefetched.task.value.get()
+                buffer = try await prefetched.task.value.get()
             } else {
-                bytes = try await self.reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)")
+                buffer = spare.popLast() ?? ReusableBytes()
+                try await self.reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
             }
-            ahead = wanted.indices.contains(position + 1) ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader) : nil
-            try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+            ahead =
+                wanted.indices.contains(position + 1) && !(readsApart && position == 0)
+                ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader, into: spare.popLast() ?? ReusableBytes())
+                : nil
+            try buffer.withBytes { (bytes: inout [UInt8]) throws(SubweaveError) in
+                try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+            }
+            spare.append(buffer)
             onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
+            if readsApart && position == 0, case .transportStream(var transportStream) = decoding, let extractor = transportStream.segmentExtractor() {
+                decoding = .empty
+                guard transportStream.endBeforeJoining(),
+                    try await join(wanted[1...], of: playlist, at: playlistURL, extractor: extractor, into: &transportStream, buffers: spare)
+                else {
+                    return try await decode(timeline, playlistURL: playlistURL, accessUnitLimit: accessUnitLimit, clock: clock, only: only, apart: false)
+                }
+                return (.transportStream(transportStream), true)
+            }
         }
         return (decoding, complete)
+    }
+
+    /// Reads the segments `indices` apart, several at once, and joins their caption data to
+    /// `transportStream` in order.
+    ///
+    /// False as soon as one cannot be joined (see ``SegmentCaptionExtractor``). A segment that
+    /// cannot be read throws where it is joined, as it would where read on.
+    private func join(
+        _ indices: ArraySlice<Int>, of playlist: MediaPlaylist, at playlistURL: URL, extractor: SegmentCaptionExtractor,
+        into transportStream: inout TransportStreamCaptionReader, buffers: [ReusableBytes]
+    ) async throws(SubweaveError) -> Bool {
+        // Enough segments in flight to keep both cores busy while this one is joined.
+        let inFlight = 3
+        var spare = buffers
+        var pending: [SegmentExtraction] = []
+        defer { for extraction in pending { extraction.task.cancel() } }
+        // A segment whose URI does not resolve is skipped, as reading on skips it.
+        let segments = indices.compactMap { index in MediaReader.resolve(playlist.segments[index].uri, against: playlistURL).map { (index, $0) } }
+        var next = segments.startIndex
+        for (index, _) in segments {
+            while pending.count < inFlight, next < segments.endIndex {
+                let (index, url) = segments[next]
+                pending.append(
+                    SegmentExtraction(
+                        index: index, url: url, of: playlist, at: playlistURL, reader: reader, extractor: extractor, into: spare.popLast() ?? ReusableBytes()))
+                next += 1
+            }
+            let (segment, buffer) = try await pending.removeFirst().task.value.get()
+            spare.append(buffer)
+            guard segment.joins else { return false }
+            transportStream.join(segment)
+            onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
+        }
+        return true
     }
 
     /// The caption reader for segments with this initialisation section (fMP4) or none (MPEG-TS);
@@ -211,20 +277,44 @@ package struct CaptionScanner: Sendable {
     }
 }
 
+/// A media segment read and its caption data taken out (``SegmentCaptionExtractor``), started
+/// before it is joined, so that several run at once; a failure to read is thrown where the
+/// segment is joined.
+private struct SegmentExtraction {
+    /// The caption data, and the buffer read into (to be read into again).
+    let task: Task<Result<(SegmentCaptionExtractor.Segment, ReusableBytes), SubweaveError>, Never>
+
+    /// Starts reading segment `index` (at `url`) into `buffer`.
+    init(
+        index: Int, url: URL, of playlist: MediaPlaylist, at playlistURL: URL, reader: MediaReader, extractor: SegmentCaptionExtractor,
+        into buffer: ReusableBytes
+    ) {
+        task = Task {
+            await .capturing { () async throws(SubweaveError) in
+                try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
+                return (buffer.withBytes { extractor.extract($0[...]) }, buffer)
+            }
+        }
+    }
+}
+
 /// A media segment's read, started before the segment is needed so that reading it overlaps
 /// decoding the one before; a failure is thrown where the segment is used, as if read then.
 private struct SegmentPrefetch {
     let index: Int
-    let task: Task<Result<[UInt8], SubweaveError>, Never>
+    /// The buffer read into, once read.
+    let task: Task<Result<ReusableBytes, SubweaveError>, Never>
 
-    /// Starts reading segment `index`; nil when its URI does not resolve (the loop skips it).
-    init?(index: Int, of playlist: MediaPlaylist, at playlistURL: URL, reader: MediaReader) {
+    /// Starts reading segment `index` into `buffer`; nil when its URI does not resolve (the
+    /// loop skips it).
+    init?(index: Int, of playlist: MediaPlaylist, at playlistURL: URL, reader: MediaReader, into buffer: ReusableBytes) {
         let segment = playlist.segments[index]
         guard let url = MediaReader.resolve(segment.uri, against: playlistURL) else { return nil }
         self.index = index
         task = Task {
             await .capturing { () async throws(SubweaveError) in
-                try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)")
+                try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
+                return buffer
             }
         }
     }

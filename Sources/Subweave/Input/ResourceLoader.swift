@@ -72,6 +72,31 @@ public struct ResourceLoader: Sendable {
         return bytes
     }
 
+    /// ``read(_:kind:range:)`` into `buffer`: a whole local file is read into the buffer's
+    /// storage, reused from the file read before (a range, or a URL, replaces it).
+    package func read(_ url: URL, kind: ResourceKind, range: ByteRange? = nil, into buffer: ReusableBytes) async throws(Failure) {
+        guard url.isFileURL, range?.offset == nil else {
+            let bytes = try await read(url, kind: kind, range: range)
+            buffer.withBytes { $0 = bytes }
+            return
+        }
+        let limit = limits[kind], path = url.path, confinement = self.confinement
+        try await onDispatch { () throws(Failure) in try Self.readFile(path, limit: limit, kind: kind, within: confinement, into: buffer) }
+    }
+
+    /// ``readFile(_:limit:kind:within:)`` into `buffer`'s storage.
+    static func readFile(_ path: String, limit: Int, kind: ResourceKind, within confinement: Confinement?, into buffer: ReusableBytes) throws(Failure) {
+        let file: OpenFile
+        do { file = try OpenFile(regular: path, within: confinement) } catch { throw Failure(error) }
+        let size = file.size
+        guard size <= limit else { throw tooLarge(size, limit, kind) }
+        try buffer.withBytes { (bytes: inout [UInt8]) throws(Failure) in
+            let overLimit: Bool
+            do throws(FileFailure) { overLimit = try file.read(upTo: limit, reserving: size, into: &bytes) } catch { throw Failure(error) }
+            guard !overLimit else { throw tooLarge(bytes.count, limit, kind, atLeast: true) }
+        }
+    }
+
     /// Reads a local regular file of at most `limit` bytes.
     public static func readFile(_ path: String, limit: Int = ReadLimits().subtitle, kind: ResourceKind = .subtitle) throws(Failure) -> [UInt8] {
         try readFile(path, limit: limit, kind: kind, within: nil)

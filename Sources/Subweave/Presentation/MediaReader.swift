@@ -1,6 +1,7 @@
 import Containers
 import Foundation
 import HLS
+import Platform
 import Timebase
 
 /// Reads what a presentation names — playlists, media segments, initialisation sections — with
@@ -29,14 +30,28 @@ struct MediaReader: Sendable {
     func segment(
         _ index: Int, of playlist: MediaPlaylist, at url: URL, segmentURL: URL, kind: ResourceKind = .segment, what: String
     ) async throws(SubweaveError) -> [UInt8] {
+        let buffer = ReusableBytes()
+        try await segment(index, of: playlist, at: url, segmentURL: segmentURL, kind: kind, what: what, into: buffer)
+        return buffer.withBytes { bytes in bytes }
+    }
+
+    /// ``segment(_:of:at:segmentURL:kind:what:)`` read into `buffer`, whose storage is reused
+    /// from the segment read before (segments read one after another fault no fresh memory in).
+    func segment(
+        _ index: Int, of playlist: MediaPlaylist, at url: URL, segmentURL: URL, kind: ResourceKind = .segment, what: String,
+        into buffer: ReusableBytes
+    ) async throws(SubweaveError) {
         let segment = playlist.segments[index]
-        let bytes = try await read(segmentURL, kind: kind, range: segment.byteRange, what: what)
-        guard let segmentKey = segment.key, segmentKey.method == .aes128 else { return bytes }
+        do { try await loader.read(segmentURL, kind: kind, range: segment.byteRange, into: buffer) } catch {
+            throw .unreadable(path: Self.display(segmentURL), what: what, error)
+        }
+        guard let segmentKey = segment.key, segmentKey.method == .aes128 else { return }
         let place = "segment \(index) (line \(segment.line ?? 0) of \(Self.display(url)))"
         guard let key = try await key(for: segmentKey, of: url) else {
             throw .encrypted(EncryptedSegment(place: place, method: segmentKey.method.text, purpose: .timestamps))
         }
-        return try key.decrypt(bytes, iv: segmentKey.iv(forSequenceNumber: playlist.mediaSequence + index), place: place)
+        let iv = segmentKey.iv(forSequenceNumber: playlist.mediaSequence + index)
+        try buffer.withBytes { (bytes: inout [UInt8]) throws(SubweaveError) in bytes = try key.decrypt(bytes, iv: iv, place: place) }
     }
 
     /// The key that decrypts segments under `segmentKey` (of the playlist at `url`): the title's,
