@@ -415,7 +415,32 @@ public enum FuzzEntry {
         for (service, cues) in whole.services {
             violations += RoundTrip.violations(cues, headerBlocks: [], context: "608 \(service.rawValue)")
         }
+        violations += joinedSegments(bytes)
         return violations
+    }
+
+    /// The stream cut into segments at packets (every 1-64 packets, from the second byte): read
+    /// apart and joined, when every segment joins, it decodes as reading on through them does.
+    static func joinedSegments(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count > 2 else { return [] }
+        let stride = TransportStream.packetSize * (1 + Int(bytes[1]) % 64)
+        let segments = Swift.stride(from: 0, to: bytes.count, by: stride).map { bytes[$0..<min(bytes.count, $0 + stride)] }
+        guard segments.count > 1 else { return [] }
+        func reading(_ reader: TransportStreamCaptionReader) -> String {
+            "\(reader.cues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }) \(reader.decoder?.accessUnits ?? 0) "
+                + "\(reader.decoder?.captionDataUnits ?? 0) \(reader.origin ?? -1) \(reader.notes)"
+        }
+        var on = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        for (i, segment) in segments.enumerated() { _ = on.feed(segment, label: "s\(i)") }
+        on.finish()
+        var apart = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        _ = apart.feed(segments[0], label: "s0")
+        guard let extractor = apart.segmentExtractor(), apart.endBeforeJoining() else { return [] }
+        let extracted = segments.dropFirst().map { extractor.extract($0) }
+        guard extracted.allSatisfy(\.joins) else { return [] }
+        for segment in extracted { apart.join(segment) }
+        apart.finish()
+        return reading(apart) == reading(on) ? [] : ["segments read apart and joined decode otherwise than read on (cut every \(stride) bytes)"]
     }
 
     /// ISO BMFF: the first four bytes (big-endian) give the length of an initialisation section,

@@ -189,6 +189,9 @@ package struct CaptionScanner: Sendable {
                 complete = decoding.cannotCarryCaptions
                 break
             }
+            // A look no longer wanted (its task cancelled: the record answered) stops; nothing
+            // reads what it found.
+            if only != nil && Task.isCancelled { break }
             let sequence = timeline.sequences[timeline.sequenceIndex(forSegment: index)]
             let sequenceIndex = timeline.sequenceIndex(forSegment: index)
             let placed = clock.sequences.indices.contains(sequenceIndex) ? clock.sequences[sequenceIndex] : sequence

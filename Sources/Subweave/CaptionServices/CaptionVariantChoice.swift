@@ -95,11 +95,16 @@ struct CaptionVariantChoice {
         -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecord?)
     {
         let small = await smallest()
+        // The look that confirms services beginning in the first segment (most programmes) is
+        // started now, on the other core, while the record is looked up and the small variant
+        // is read; it is used only when those are the segments to confirm.
+        let early = small.map { earlyLook(small: $0) }
+        defer { early?.cancel() }
         var playlists = [(role: "reference", url: presentation.reference.url, playlist: presentation.timeline.playlist)]
         if let small { playlists.append((role: "in its place: \(small.reason)", url: small.url, playlist: small.timeline.playlist)) }
         let key = master == nil ? nil : CaptionRecord.key(playlists, pictureLanguages: settings)
         if let key, let master, let record = CaptionRecord.read(master: master, key: key) { return (record.captions, record.warnings, nil) }
-        let (captions, warnings) = try await read(small: small, onProgress: onProgress)
+        let (captions, warnings) = try await read(small: small, early: early, onProgress: onProgress)
         return (captions, warnings, key.map { CaptionRecord(key: $0, captions: captions, warnings: warnings) })
     }
 
@@ -109,8 +114,28 @@ struct CaptionVariantChoice {
         Array(0..<min(2, presentation.timeline.playlist.segments.count))
     }
 
-    /// Reads the captions on `small` (confirmed on the reference), or on the reference.
-    private func read(small: (index: Int, url: URL, timeline: ProgrammeTimeline, reason: String)?, onProgress: @escaping ProgressHandler)
+    /// What the reference's and `small`'s segments ``firstSegmentConfirmation`` carry, each read
+    /// alone (see ``CaptionScanner/look(at:of:playlistURL:)``), read from now on another core.
+    private func earlyLook(small: (index: Int, url: URL, timeline: ProgrammeTimeline, reason: String)) -> EarlyLook {
+        var quiet = CaptionScanner(reader: reader)
+        quiet.settings = settings
+        let guess = firstSegmentConfirmation
+        return Task { [quiet, timeline = presentation.timeline, url = presentation.reference.url] in
+            await Result.capturing { () async throws(SubweaveError) in
+                let there = try await quiet.look(at: guess, of: timeline, playlistURL: url)
+                return (there, try await quiet.look(at: guess, of: small.timeline, playlistURL: small.url))
+            }
+        }
+    }
+
+    /// What segments carry on the reference and on the small variant (``earlyLook(small:)``).
+    typealias EarlyLook = Task<
+        Result<((services: Set<CaptionService>, carriesData: Bool), (services: Set<CaptionService>, carriesData: Bool)), SubweaveError>, Never
+    >
+
+    /// Reads the captions on `small` (confirmed on the reference, with `early` when it looked at
+    /// the segments to confirm), or on the reference.
+    private func read(small: (index: Int, url: URL, timeline: ProgrammeTimeline, reason: String)?, early: EarlyLook?, onProgress: @escaping ProgressHandler)
         async throws(SubweaveError) -> (ProgrammeCaptions, [PackageWarning])
     {
         var scanner = CaptionScanner(reader: reader)
@@ -122,26 +147,13 @@ struct CaptionVariantChoice {
             captions.readFrom = ProgrammeCaptions.ReadFrom(playlist: MediaReader.display(reference.url), reason: reason, confirmedSegments: [])
             return captions
         }
-        guard let small else { return (try await whole("the reference variant, the smallest that carries the video's timeline"), []) }
-        // The look that confirms services beginning in the first segment (most programmes) is
-        // started now, on the other core, while the small variant is read; it is used only when
-        // those are the segments to confirm, else they are looked at afterwards.
-        let guess = firstSegmentConfirmation
-        var quiet = scanner
-        quiet.onProgress = { _ in }
-        let early = Task { [quiet, timeline = presentation.timeline, url = reference.url] in
-            await Result.capturing { () async throws(SubweaveError) in
-                let there = try await quiet.look(at: guess, of: timeline, playlistURL: url)
-                return (there, try await quiet.look(at: guess, of: small.timeline, playlistURL: small.url))
-            }
-        }
-        defer { early.cancel() }
+        guard let small, let early else { return (try await whole("the reference variant, the smallest that carries the video's timeline"), []) }
         var captions = try await scanner.scan(small.timeline, playlistURL: small.url, clock: presentation.timeline)
         let segments = confirmingSegments(captions)
         // The same segments read alone on both variants must carry the same services, and caption
         // data on both or neither (an encoder that drops captions from a rung drops the data).
         let there: (services: Set<CaptionService>, carriesData: Bool), here: (services: Set<CaptionService>, carriesData: Bool)
-        if segments == guess {
+        if segments == firstSegmentConfirmation {
             (there, here) = try await early.value.get()
         } else {
             there = try await scanner.look(at: segments, of: presentation.timeline, playlistURL: reference.url)

@@ -131,15 +131,20 @@ struct ReferenceSelection {
         if chosen == nil && variants.count > 0 {
             warnings.append(PackageWarning(.audioOnlyReference, "no variant carries video; the subtitles follow the first variant's audio timeline"))
         }
-        let (url, playlist, timeline) = try await probe(index)
-        warnings += timeline.notes.map { PackageWarning(.media, MessageText($0)) }
-        // Other variants with video should start on the same frame.
-        var compared = 0
+        // Other variants with video should start on the same frame: they are probed with the
+        // reference, several at once (a ladder's first segments are read side by side).
         var seen: Set<String> = [variants[index].uri]
-        for (other, variant) in variants.enumerated() where other != index && Self.media(of: variant).0 != .audioOnly {
-            guard compared < Self.comparedVariants, seen.insert(variant.uri).inserted else { continue }
-            compared += 1
-            guard let (otherURL, _, otherTimeline) = try? await probe(other),
+        let compared = variants.indices.filter { other in
+            other != index && Self.media(of: variants[other]).0 != .audioOnly && seen.insert(variants[other].uri).inserted
+        }.prefix(Self.comparedVariants)
+        let others = Task { [self, toProbe = compared.filter { probed[$0] == nil }] in
+            await probeAll(toProbe, atOnce: max(1, reader.loader.concurrency - 1))
+        }
+        let (url, playlist, timeline) = try await probe(index)
+        let probes = await others.value
+        warnings += timeline.notes.map { PackageWarning(.media, MessageText($0)) }
+        for other in compared {
+            guard let (otherURL, _, otherTimeline) = probed[other] ?? (try? probes[other]?.get()),
                 let a = timeline.sequences.first?.media, let b = otherTimeline.sequences.first?.media, b.source == .video, a.source == .video
             else { continue }
             let difference = PresentationTimestamp.wrappedDifference(b.start, a.start)
@@ -152,6 +157,34 @@ struct ReferenceSelection {
             }
         }
         return (ReferenceVariant(index: index, url: url, playlist: playlist, reason: reason), timeline, warnings)
+    }
+
+    /// The media playlists and timelines of the variants `indices`, read `atOnce` at a time.
+    func probeAll(_ indices: [Int], atOnce: Int) async -> [Int: Result<(URL, MediaPlaylist, ProgrammeTimeline), SubweaveError>] {
+        let variants = master.variants
+        return await withTaskGroup(of: (Int, Result<(URL, MediaPlaylist, ProgrammeTimeline), SubweaveError>).self) { group in
+            var results: [Int: Result<(URL, MediaPlaylist, ProgrammeTimeline), SubweaveError>] = [:]
+            var next = indices.startIndex
+            func start() {
+                let index = indices[next]
+                next += 1
+                group.addTask {
+                    (
+                        index,
+                        await .capturing { () async throws(SubweaveError) in
+                            let (url, playlist) = try await readVariant(variants[index], number: index)
+                            return (url, playlist, try await reader.timeline(of: playlist, at: url))
+                        }
+                    )
+                }
+            }
+            while next < indices.endIndex && next < max(1, atOnce) { start() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                if next < indices.endIndex { start() }
+            }
+            return results
+        }
     }
 
     func readVariant(_ variant: MasterPlaylist.Variant, number: Int) async throws(SubweaveError) -> (URL, MediaPlaylist) {
