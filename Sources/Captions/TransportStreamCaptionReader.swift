@@ -258,7 +258,7 @@ package struct SegmentCaptionExtractor: Sendable {
 
     /// The caption data of one whole segment's bytes.
     package func extract(_ bytes: ArraySlice<UInt8>) -> Segment {
-        var demuxer = self.demuxer
+        var demuxer = self.demuxer.forSegment()
         var units: [(pts: Int64, data: [CCData])] = []
         var scratch: [UInt8] = []
         var withoutPTS = 0

@@ -383,6 +383,10 @@ struct ProgramTables {
     /// The PMT PIDs the PAT named, in its order, each with its section being assembled: a list
     /// scanned for every packet (a program or two; hashing every packet's PID cost more).
     private var pmts: [(pid: UInt16, assembler: SectionAssembler)] = []
+    /// The last PAT and PMT sections read (by PID; 0 for the PAT): muxers repeat the tables
+    /// every few packets, and a section the same as the last one changes nothing, so it is not
+    /// parsed again.
+    private var lastSections: [(pid: UInt16, section: [UInt8])] = []
     /// The streams of every PMT read, by PID.
     private(set) var streams: [UInt16: TransportStream.ElementaryStream] = [:]
     /// The first video stream of the first PMT that lists one.
@@ -400,13 +404,36 @@ struct ProgramTables {
     /// Whether `pid` carries the PAT or a PMT the PAT named.
     func isTable(_ pid: UInt16) -> Bool { pid == 0 || pmts.contains { $0.pid == pid } }
 
+    /// Whether `section` differs from the last one read on `pid` (then it becomes the last).
+    private mutating func isNew(_ section: ArraySlice<UInt8>, on pid: UInt16) -> Bool {
+        if let i = lastSections.firstIndex(where: { $0.pid == pid }) {
+            if lastSections[i].section.elementsEqual(section) { return false }
+            lastSections[i].section = Array(section)
+        } else {
+            lastSections.append((pid, Array(section)))
+        }
+        return true
+    }
+
+    /// A copy with storage of its own (not shared with this one's), for a reader on another
+    /// thread: reference counts of shared storage touched from two cores at every packet cost
+    /// more than the copy.
+    func detached() -> ProgramTables {
+        var copy = self
+        copy.pmts = pmts.map { ($0.pid, $0.assembler) }
+        copy.streams = Dictionary(uniqueKeysWithValues: streams.map { ($0.key, $0.value) })
+        copy.dvbSubtitles = dvbSubtitles.map { $0 }
+        copy.lastSections = lastSections.map { ($0.pid, Array($0.section)) }
+        return copy
+    }
+
     /// The PMT PIDs the PAT has named so far, in its order.
     var programMapPIDs: [UInt16] { pmts.map(\.pid) }
 
     /// Reads `packet` if it carries the PAT or a PMT (true), else leaves it to the caller (false).
     mutating func consume(_ packet: TransportStream.Packet, in data: [UInt8]) -> Bool {
         if packet.pid == 0 {
-            if let section = pat.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart) {
+            if let section = pat.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart), isNew(section, on: 0) {
                 sawPAT = true
                 for pid in TransportStream.programMapPIDs(pat: section) where !pmts.contains(where: { $0.pid == pid }) {
                     pmts.append((pid, SectionAssembler()))
@@ -415,7 +442,7 @@ struct ProgramTables {
             return true
         }
         guard let index = pmts.firstIndex(where: { $0.pid == packet.pid }) else { return false }
-        if let section = pmts[index].assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart),
+        if let section = pmts[index].assembler.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart), isNew(section, on: packet.pid),
             let list = TransportStream.elementaryStreams(pmt: section)
         {
             if streams.isEmpty { dvbSubtitles = list.filter(\.isDVBSubtitles) }

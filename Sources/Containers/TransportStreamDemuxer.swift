@@ -273,13 +273,14 @@ package struct TransportStreamDemuxer {
 
     /// A demuxer for one HLS segment read on its own, apart from the segments before it: this
     /// one's tables and stream, nothing of the stream's bytes (no packet or PES in progress, no
-    /// continuity count, no notes, offsets from 0).
+    /// continuity count, no notes, offsets from 0), and no storage shared with this one (so
+    /// that readers on other cores do not contend for it).
     ///
     /// What it gives is what this demuxer would give reading on into the segment when
     /// ``SegmentReading/joinsSeamlessly`` holds for it (see there).
     package func forSegment() -> TransportStreamDemuxer {
         var fresh = TransportStreamDemuxer(pictureData: pictureData, selecting: selection)
-        fresh.tables = tables
+        fresh.tables = tables.detached()
         fresh.video = video
         fresh.firstVideoPacket = .none
         return fresh
