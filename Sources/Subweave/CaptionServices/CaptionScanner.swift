@@ -174,9 +174,7 @@ package struct CaptionScanner: Sendable {
         let wanted = playlist.segments.indices.filter { only?.contains($0) ?? true }
         let readsApart =
             apart && only == nil && accessUnitLimit == nil && firstInit == nil && wanted.count > 2
-            && playlist.segments.allSatisfy {
-                $0.discontinuitySequence == first.discontinuitySequence && MediaReader.resolve($0.uri, against: playlistURL) != nil
-            }
+            && playlist.segments.allSatisfy { $0.discontinuitySequence == first.discontinuitySequence }
         // The next segment is read while this one is decoded: reading and decoding overlap. Two
         // buffers take turns, so the segments after the first two fault no fresh memory in.
         var ahead: SegmentPrefetch?
