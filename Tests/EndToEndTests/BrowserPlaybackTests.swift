@@ -207,8 +207,11 @@ struct BrowserPlaybackTests {
 
         // The subtitle track is chosen once the video's first fragment is in (`waitpts=1`): hls.js
         // 1.6.15 can fail the shared key's load (fatal keyLoadError) when its subtitle and main
-        // controllers ask for it at the same moment, as it did once under CI's load.
-        let result = try Self.play(site: site, query: "waitpts=1").result
+        // controllers ask for it at the same moment, as it did once under CI's load and once in
+        // a loaded full suite even so. That race is the player's: the title is played once more
+        // then (a key URI we got wrong fails the second play too, and the test with it).
+        var result = try Self.play(site: site, query: "waitpts=1").result
+        if result.errors.contains(where: { $0.contains("keyLoadError (fatal)") }) { result = try Self.play(site: site, query: "waitpts=1").result }
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")
         let track = try #require(result.tracks.first { $0.language == "en" }, "no English track: \(result)")
         let cues = try #require(track.cues, "no cues: \(result)")
