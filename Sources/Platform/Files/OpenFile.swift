@@ -67,10 +67,8 @@ package final class OpenFile {
     /// Reads from where the file stands until its end or `limit` bytes (one more byte says the
     /// file goes on: ``Read/overLimit``); `reserving` sizes the buffer once.
     package func read(upTo limit: Int, reserving expected: Int = 0) throws(FileFailure) -> Read {
-        let wanted = min(max(0, expected), limit)
-        var bytes = try readExpected(wanted, capacity: wanted)
-        if bytes.count < wanted { return Read(bytes: bytes, overLimit: false) }
-        let overLimit = try readRest(into: &bytes, limit: limit)
+        var bytes: [UInt8] = []
+        let overLimit = try read(upTo: limit, reserving: expected, into: &bytes)
         return Read(bytes: bytes, overLimit: overLimit)
     }
 
@@ -78,12 +76,13 @@ package final class OpenFile {
     /// (then nothing is allocated, and no fresh page is faulted in and zeroed by the kernel):
     /// `bytes` becomes what was read; returns whether more followed past the limit.
     ///
-    /// Storage that must grow is given room for a file half as big again: files read one after
-    /// another vary in size (media segments do), and the buffer soon stops growing.
+    /// Empty storage is sized to the file; storage read into before that must grow is given room
+    /// for a file half as big again: files read one after another vary in size (media segments
+    /// do), and the buffer soon stops growing.
     package func read(upTo limit: Int, reserving expected: Int, into bytes: inout [UInt8]) throws(FileFailure) -> Bool {
         let wanted = min(max(0, expected), limit)
         if bytes.capacity < wanted {
-            bytes = try readExpected(wanted, capacity: wanted + wanted / 2)
+            bytes = try readExpected(wanted, capacity: bytes.capacity == 0 ? wanted : wanted + wanted / 2)
         } else {
             if bytes.count > wanted { bytes.removeSubrange(wanted...) }
             if bytes.count < wanted { bytes.append(contentsOf: repeatElement(0, count: wanted - bytes.count)) }

@@ -130,12 +130,13 @@ package struct CaptionScanner: Sendable {
         )
     }
 
+    /// What segments carry read on their own (``look(at:of:playlistURL:)``).
+    typealias Look = (services: Set<CaptionService>, carriesData: Bool)
+
     /// What the segments `indices` of `timeline` carry on their own (each run of consecutive
     /// segments decoded from its first, as a player joining there would): the services in which
     /// text is decoded, and whether any caption data travels there (padding included).
-    func look(at indices: [Int], of timeline: ProgrammeTimeline, playlistURL: URL) async throws(SubweaveError)
-        -> (services: Set<CaptionService>, carriesData: Bool)
-    {
+    func look(at indices: [Int], of timeline: ProgrammeTimeline, playlistURL: URL) async throws(SubweaveError) -> Look {
         guard let (decoding, _) = try await decode(timeline, playlistURL: playlistURL, accessUnitLimit: nil, clock: timeline, only: Set(indices)) else {
             return ([], false)
         }

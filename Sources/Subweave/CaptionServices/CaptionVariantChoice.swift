@@ -129,9 +129,7 @@ struct CaptionVariantChoice {
     }
 
     /// What segments carry on the reference and on the small variant (``earlyLook(small:)``).
-    typealias EarlyLook = Task<
-        Result<((services: Set<CaptionService>, carriesData: Bool), (services: Set<CaptionService>, carriesData: Bool)), SubweaveError>, Never
-    >
+    typealias EarlyLook = Task<Result<(CaptionScanner.Look, CaptionScanner.Look), SubweaveError>, Never>
 
     /// Reads the captions on `small` (confirmed on the reference, with `early` when it looked at
     /// the segments to confirm), or on the reference.
@@ -152,7 +150,7 @@ struct CaptionVariantChoice {
         let segments = confirmingSegments(captions)
         // The same segments read alone on both variants must carry the same services, and caption
         // data on both or neither (an encoder that drops captions from a rung drops the data).
-        let there: (services: Set<CaptionService>, carriesData: Bool), here: (services: Set<CaptionService>, carriesData: Bool)
+        let there: CaptionScanner.Look, here: CaptionScanner.Look
         if segments == firstSegmentConfirmation {
             (there, here) = try await early.value.get()
         } else {

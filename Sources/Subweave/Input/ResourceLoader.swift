@@ -81,19 +81,10 @@ public struct ResourceLoader: Sendable {
             return
         }
         let limit = limits[kind], path = url.path, confinement = self.confinement
-        try await onDispatch { () throws(Failure) in try Self.readFile(path, limit: limit, kind: kind, within: confinement, into: buffer) }
-    }
-
-    /// ``readFile(_:limit:kind:within:)`` into `buffer`'s storage.
-    static func readFile(_ path: String, limit: Int, kind: ResourceKind, within confinement: Confinement?, into buffer: ReusableBytes) throws(Failure) {
-        let file: OpenFile
-        do { file = try OpenFile(regular: path, within: confinement) } catch { throw Failure(error) }
-        let size = file.size
-        guard size <= limit else { throw tooLarge(size, limit, kind) }
-        try buffer.withBytes { (bytes: inout [UInt8]) throws(Failure) in
-            let overLimit: Bool
-            do throws(FileFailure) { overLimit = try file.read(upTo: limit, reserving: size, into: &bytes) } catch { throw Failure(error) }
-            guard !overLimit else { throw tooLarge(bytes.count, limit, kind, atLeast: true) }
+        try await onDispatch { () throws(Failure) in
+            try buffer.withBytes { (bytes: inout [UInt8]) throws(Failure) in
+                try Self.readFile(path, limit: limit, kind: kind, within: confinement, into: &bytes)
+            }
         }
     }
 
@@ -104,14 +95,20 @@ public struct ResourceLoader: Sendable {
 
     /// ``readFile(_:limit:kind:)``, the file open checked to be inside `confinement`.
     static func readFile(_ path: String, limit: Int, kind: ResourceKind, within confinement: Confinement?) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try readFile(path, limit: limit, kind: kind, within: confinement, into: &bytes)
+        return bytes
+    }
+
+    /// ``readFile(_:limit:kind:within:)`` into `bytes`, whose storage is reused when it is big enough.
+    static func readFile(_ path: String, limit: Int, kind: ResourceKind, within confinement: Confinement?, into bytes: inout [UInt8]) throws(Failure) {
         let file: OpenFile
         do { file = try OpenFile(regular: path, within: confinement) } catch { throw Failure(error) }
         let size = file.size
         guard size <= limit else { throw tooLarge(size, limit, kind) }
-        let read: OpenFile.Read
-        do { read = try file.read(upTo: limit, reserving: size) } catch { throw Failure(error) }
-        guard !read.overLimit else { throw tooLarge(read.bytes.count, limit, kind, atLeast: true) }
-        return read.bytes
+        let overLimit: Bool
+        do { overLimit = try file.read(upTo: limit, reserving: size, into: &bytes) } catch { throw Failure(error) }
+        guard !overLimit else { throw tooLarge(bytes.count, limit, kind, atLeast: true) }
     }
 
     /// Reads `length` bytes at `offset` of a local regular file (for `EXT-X-BYTERANGE`).
