@@ -93,7 +93,7 @@ package struct TransportStreamDemuxer {
         if pending.isEmpty { buffer = Array(data) } else { buffer = pending + data; pending = [] }
         var offset = 0
         // One pointer for the whole chunk: the common packets are read without a bounds check or
-        // a retain each (``skipsQuickly(_:at:)``).
+        // a retain each (``skipQuickly(_:from:)``).
         buffer.withUnsafeBufferPointer { p in
             while true {
                 if !synced {
@@ -105,11 +105,8 @@ package struct TransportStreamDemuxer {
                     offset = found
                     synced = true
                 }
+                offset = skipQuickly(p, from: offset)
                 guard offset + size <= p.count else { break }
-                if p[offset] == TransportStream.syncByte, skipsQuickly(p, at: offset) {
-                    offset += size
-                    continue
-                }
                 guard p[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: offset) else {
                     synced = false
                     offset += 1
@@ -123,32 +120,56 @@ package struct TransportStreamDemuxer {
         bytesRead += offset
     }
 
-    /// Reads the packet at `offset` when it is one of the two kinds most packets are.
+    /// Reads on from `start` over the packets of the two kinds most packets are; returns where
+    /// the first packet of another kind (or an incomplete one) starts.
     ///
-    /// Says whether it did: a packet of a stream not followed (audio, data), and a packet of the
-    /// video in the middle of an access unit whose caption part has been collected (only its
-    /// length and continuity count). Everything else (tables, unit starts, collected bytes, a continuity
-    /// error) is left to ``handle(_:_:absolute:_:)``, which reads them the same way.
+    /// The two kinds: a packet of a stream not followed (audio, data), and a packet of the video
+    /// in the middle of an access unit whose caption part has been collected (only its length and
+    /// continuity count are kept). Everything else (tables, unit starts, collected bytes, a
+    /// continuity error, a lost sync byte) is left to ``handle(_:_:absolute:_:)``, which reads
+    /// them the same way. The state the run changes is held in registers and written back once:
+    /// a run is most of a chunk's packets.
     @inline(__always)
-    private mutating func skipsQuickly(_ p: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
-        let b1 = p[offset + 1], b3 = p[offset + 3]
-        let pid = UInt16(b1 & 0x1F) << 8 | UInt16(p[offset + 2])
-        guard pid == videoPID else { return videoPID != nil && !tables.isTable(pid) }
-        guard b1 & 0x40 == 0, !collecting, !headerPending, currentHeader != nil else { return false }
-        let control = (b3 >> 4) & 0x3
-        var start = 4
-        var discontinuity = false
-        if control & 0x2 != 0 {
-            let length = Int(p[offset + 4])
-            if length > 0 { discontinuity = p[offset + 5] & 0x80 != 0 }
-            start += 1 + length
+    private mutating func skipQuickly(_ p: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let video = videoPID, let base = p.baseAddress else { return start }
+        let size = TransportStream.packetSize
+        let skipsVideo = !collecting && !headerPending && currentHeader != nil
+        var last = lastCounter
+        var length = currentLength
+        var offset = start
+        defer {
+            lastCounter = last
+            currentLength = length
         }
-        guard control & 0x1 != 0, start < TransportStream.packetSize else { return true }
-        let counter = b3 & 0x0F
-        if let last = lastCounter, counter != (last &+ 1) & 0x0F, counter != last, !discontinuity { return false }
-        lastCounter = counter
-        currentLength += TransportStream.packetSize - start
-        return true
+        while offset + size <= p.count {
+            let packet = base + offset
+            guard packet[0] == TransportStream.syncByte else { break }
+            let b1 = packet[1]
+            let pid = UInt16(b1 & 0x1F) << 8 | UInt16(packet[2])
+            if pid != video {
+                guard !tables.isTable(pid) else { break }
+                offset += size
+                continue
+            }
+            guard skipsVideo, b1 & 0x40 == 0 else { break }
+            let b3 = packet[3]
+            let control = (b3 >> 4) & 0x3
+            var payloadStart = 4
+            var discontinuity = false
+            if control & 0x2 != 0 {
+                let adaptation = Int(packet[4])
+                if adaptation > 0 { discontinuity = packet[5] & 0x80 != 0 }
+                payloadStart += 1 + adaptation
+            }
+            if control & 0x1 != 0, payloadStart < size {
+                let counter = b3 & 0x0F
+                if let last, counter != (last &+ 1) & 0x0F, counter != last, !discontinuity { break }
+                last = counter
+                length += size - payloadStart
+            }
+            offset += size
+        }
+        return offset
     }
 
     /// The first position at or after `start` where the sync byte starts three packets in a row.

@@ -268,18 +268,28 @@ struct ServiceDecoder708 {
     /// their own (as shown just before), then the change makes the next state at once.
     private mutating func change<S: CaptionSink>(at time: MediaTime, into sink: inout S, _ body: (inout ServiceDecoder708) -> Void) {
         let before = visibleText()
-        let placedBefore = placement()
+        // The windows as they were (a copy shares their storage): where the text before was is
+        // worked out only when the gathered characters become a state.
+        let windowsBefore = windows
         body(&self)
         guard visibleText() != before else { return }
-        if let gathering { changeState(to: before, placement: placedBefore, at: gathering.last, into: &sink) }
+        if let gathering {
+            changeState(to: before, placement: Self.placement(of: windowsBefore), at: gathering.last, into: &sink)
+        }
         changeState(at: time, into: &sink)
     }
 
     private mutating func changeState<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
-        changeState(to: visibleText(), placement: placement(), at: time, into: &sink)
+        let text = visibleText()
+        if let shown, shown.text == text {
+            gathering = nil
+            return
+        }
+        let windows = self.windows
+        changeState(to: text, placement: text.isEmpty ? CueSettings() : Self.placement(of: windows), at: time, into: &sink)
     }
 
-    private mutating func changeState<S: CaptionSink>(to text: String, placement: CueSettings, at time: MediaTime, into sink: inout S) {
+    private mutating func changeState<S: CaptionSink>(to text: String, placement: @autoclosure () -> CueSettings, at time: MediaTime, into sink: inout S) {
         gathering = nil
         if let shown, shown.text == text { return }
         if let shown {
@@ -288,28 +298,34 @@ struct ServiceDecoder708 {
             let end = added ? time : min(time, shown.start + Channel608.maximumDuration)
             if end > shown.start { sink.caption(shown.text, service: service, from: shown.start, to: end, placement: shown.placement) }
         }
-        shown = text.isEmpty ? nil : (text, max(time, shown?.start ?? time), placement)
+        shown = text.isEmpty ? nil : (text, max(time, shown?.start ?? time), placement())
     }
 
-    /// Where the visible text is: the top visible window's anchor (see ``Window708/placement``).
-    private mutating func placement() -> CueSettings {
-        for w in visibleOrder where !windows[w].currentText().isEmpty { return windows[w].placement }
+    /// Where the visible text of `windows` is: the top visible window's anchor (see
+    /// ``Window708/placement``).
+    private static func placement(of windows: [Window708]) -> CueSettings {
+        for w in visibleOrder(of: windows) where !windows[w].isBlank { return windows[w].placement }
         return CueSettings()
     }
 
-    /// The visible windows, top to bottom by anchor, then by priority.
-    private var visibleOrder: [Int] {
-        windows.indices.filter { windows[$0].defined && windows[$0].visible }
-            .sorted { a, b in
-                let x = windows[a], y = windows[b]
-                return (x.anchorVertical, x.priority, a) < (y.anchorVertical, y.priority, b)
-            }
+    /// The visible windows of `windows`, top to bottom by anchor, then by priority (then by
+    /// number): an insertion sort of at most eight, with no closure holding a copy of the windows.
+    private static func visibleOrder(of windows: [Window708]) -> [Int] {
+        var order: [Int] = []
+        order.reserveCapacity(windows.count)
+        for w in windows.indices where windows[w].defined && windows[w].visible {
+            let key = (windows[w].anchorVertical, windows[w].priority, w)
+            var at = order.count
+            while at > 0, key < (windows[order[at - 1]].anchorVertical, windows[order[at - 1]].priority, order[at - 1]) { at -= 1 }
+            order.insert(w, at: at)
+        }
+        return order
     }
 
     /// The visible windows' text, top to bottom by anchor, then by priority.
     mutating func visibleText() -> String {
         var out = ""
-        for w in visibleOrder {
+        for w in Self.visibleOrder(of: windows) {
             let text = windows[w].currentText()
             guard !text.isEmpty else { continue }
             if !out.isEmpty { out += "\n" }

@@ -156,6 +156,9 @@ struct Window708: Equatable {
         return made
     }
 
+    /// Whether the window shows no text (``text`` as last made, if it was).
+    var isBlank: Bool { (rendered ?? text).isEmpty }
+
     /// The window's text: non-blank rows, top to bottom, trimmed, joined by LF.
     var text: String { CaptionStyle.visibleText(rows: rows, styles: styles) }
 }
