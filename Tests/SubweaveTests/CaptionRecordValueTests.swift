@@ -11,8 +11,9 @@ import TimedText
 /// The captions record keeps everything a reading gave: each cue's every setting, the stream's
 /// languages, how much was read, the notes, which variant, the warnings.
 struct CaptionRecordValueTests {
-    /// The record's key finds a segment named by a plain file name without a URL: where it
-    /// takes that path, the path is the one resolving the URI as a URL gives.
+    /// The record's key (and the run fingerprint) find a segment named by a plain file name
+    /// without a URL: where they take that path, the path is the one resolving the URI as a URL
+    /// gives.
     @Test(arguments: [
         "s00001.ts", "seg-1_a.TS", "a", "..", ".", "sub/s1.ts", "../s1.ts", "./s1.ts", "s 1.ts", "s%201.ts", "s1.ts?x=1", "s1.ts#f",
         "/abs/s1.ts", "file:///tmp/s1.ts", "https://cdn.example/s1.ts", "été.ts", "",
@@ -20,12 +21,11 @@ struct CaptionRecordValueTests {
     func aPlainFileNameIsInThePlaylistsFolder(_ uri: String) throws {
         for playlist in ["/tmp/ladder/low/index.m3u8", "/tmp/a b/c%d/index.m3u8", "/index.m3u8"] {
             let url = URL(fileURLWithPath: playlist)
-            guard CaptionRecord.isPlainFileName(uri) else { continue }
-            let folder = try #require(MediaReader.resolve("x", against: url)).path.dropLast()
-            #expect(folder + uri == MediaReader.resolve(uri, against: url)?.path, "\(uri) in \(playlist)")
+            let resolved = MediaReader.resolve(uri, against: url).flatMap { $0.isFileURL ? $0.path : nil }
+            #expect(MediaReader.LocalPaths(playlist: url).path(uri) == resolved, "\(uri) in \(playlist)")
         }
         let plain = ["s00001.ts", "seg-1_a.TS", "a"].contains(uri)
-        #expect(CaptionRecord.isPlainFileName(uri) == plain, "\(uri)")
+        #expect(MediaReader.LocalPaths.isPlainFileName(uri) == plain, "\(uri)")
     }
 
     @Test func aRecordGivesBackWhatWasRead() throws {

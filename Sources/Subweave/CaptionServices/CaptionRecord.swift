@@ -75,17 +75,9 @@ struct CaptionRecord: Codable, Sendable {
         hash.add(stat: "/proc/self/exe")
         for (role, url, playlist) in playlists {
             hash.add("\(role)\u{0}\(url.absoluteString)\u{0}\(playlist.hasEndList)\u{0}")
-            // A segment named by a plain file name (most are) is in the playlist's folder: its
-            // path is made without resolving a URL for each of thousands of segments.
-            let folder = MediaReader.resolve("x", against: url).flatMap { $0.isFileURL ? String($0.path.dropLast()) : nil }
+            let paths = MediaReader.LocalPaths(playlist: url)
             for segment in playlist.segments {
-                let path: String
-                if let folder, Self.isPlainFileName(segment.uri) {
-                    path = folder + segment.uri
-                } else {
-                    guard let file = MediaReader.resolve(segment.uri, against: url), file.isFileURL else { return nil }
-                    path = file.path
-                }
+                guard let path = paths.path(segment.uri) else { return nil }
                 let range = segment.byteRange.map { "\($0.length)@\($0.offset ?? -1)" } ?? ""
                 hash.add(
                     "\(path)\u{0}\(range)\u{0}\(segment.duration.ticks)\u{0}\(segment.start.ticks)\u{0}\(segment.discontinuitySequence)\u{0}"
@@ -99,22 +91,6 @@ struct CaptionRecord: Codable, Sendable {
             }
         }
         return hash.hex(16)
-    }
-
-    /// Whether `uri` is a file name a URL resolves to itself in the playlist's folder: ASCII
-    /// letters, digits, `-`, `_` and `.`, and not `.` or `..`.
-    static func isPlainFileName(_ uri: String) -> Bool {
-        let utf8 = uri.utf8
-        guard !utf8.isEmpty, uri != ".", uri != ".." else { return false }
-        return utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(isPlain) } ?? utf8.allSatisfy(isPlain)
-    }
-
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): return true
-        default: return false
-        }
     }
 }
 

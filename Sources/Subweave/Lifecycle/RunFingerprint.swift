@@ -69,9 +69,10 @@ public enum RunFingerprint {
             hash.add(bytes)
             guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: parsed.definitions) else { continue }
             var maps: Set<String> = []
+            let paths = MediaReader.LocalPaths(playlist: url)
             for segment in playlist.segments {
-                guard let file = MediaReader.resolve(segment.uri, against: url), file.isFileURL else { return nil }
-                hash.add(stat: file.path)
+                guard let path = paths.path(segment.uri) else { return nil }
+                hash.add(stat: path)
                 if let map = segment.map?.uri, maps.insert(map).inserted, let mapURL = MediaReader.resolve(map, against: url), mapURL.isFileURL {
                     hash.add(stat: mapURL.path)
                 }

@@ -147,3 +147,42 @@ struct MediaReader: Sendable {
         url.isFileURL ? url.path : url.absoluteString
     }
 }
+
+extension MediaReader {
+    /// The local paths a playlist's entries name: a plain file name (most segments are) is in the
+    /// playlist's folder, its path made without resolving a URL for each of thousands of
+    /// segments; anything else is resolved as a URL.
+    struct LocalPaths {
+        private let playlist: URL
+        /// The playlist's folder, ending in `/`; nil when the playlist is not a local file.
+        private let folder: String?
+
+        init(playlist: URL) {
+            self.playlist = playlist
+            folder = MediaReader.resolve("x", against: playlist).flatMap { $0.isFileURL ? String($0.path.dropLast()) : nil }
+        }
+
+        /// The path of the local file `uri` names; nil when it names none (or is not a URI).
+        func path(_ uri: String) -> String? {
+            if let folder, Self.isPlainFileName(uri) { return folder + uri }
+            guard let url = MediaReader.resolve(uri, against: playlist), url.isFileURL else { return nil }
+            return url.path
+        }
+
+        /// Whether `uri` is a file name a URL resolves to itself in the playlist's folder: ASCII
+        /// letters, digits, `-`, `_` and `.`, and not `.` or `..`.
+        static func isPlainFileName(_ uri: String) -> Bool {
+            let utf8 = uri.utf8
+            guard !utf8.isEmpty, uri != ".", uri != ".." else { return false }
+            return utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(isPlain) } ?? utf8.allSatisfy(isPlain)
+        }
+
+        private static func isPlain(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): return true
+            default: return false
+            }
+        }
+    }
+}

@@ -40,8 +40,27 @@ public struct SegmentNameTemplate: Sendable, Hashable, Codable, CustomStringConv
     }
 
     /// Segment `number`'s name: the number at least `digits` digits, then `.extension`.
+    ///
+    /// Built by appending the text around `{n}` (a title names thousands of segments per
+    /// rendition, and each is named again for its playlist, its record and the report).
     public func name(_ number: Int, digits: Int, extension ext: String) -> String {
-        text.replacingOccurrences(of: "{n}", with: String(number).zeroPadded(to: digits)) + "." + ext
+        let (before, after) = around
+        var name = before
+        name += String(number).zeroPadded(to: digits)
+        name += after
+        name += "."
+        name += ext
+        return name
+    }
+
+    /// The text before and after `{n}` (which a template holds exactly once).
+    private var around: (String, String) {
+        guard text != "{n}" else { return ("", "") }
+        let utf8 = Array(text.utf8)
+        guard let at = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 0x7B && utf8[$0 + 1] == 0x6E && utf8[$0 + 2] == 0x7D }) else {
+            return (text, "")
+        }
+        return (String(decoding: utf8[..<at], as: UTF8.self), String(decoding: utf8[(at + 3)...], as: UTF8.self))
     }
 
     public var description: String { text }
