@@ -25,15 +25,43 @@ package enum FileSystem {
         package let inode: UInt64
         package let device: UInt64
         package let isRegularFile: Bool
+
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            modifiedSeconds = Int(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+            inode = UInt64(info.st_ino)
+            device = UInt64(info.st_dev)
+            isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        }
     }
 
     /// The identity of the file at `path` (a link followed); nil when there is none.
     package static func identity(of path: String) -> Identity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Identity(
-            size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
-            inode: UInt64(info.st_ino), device: UInt64(info.st_dev), isRegularFile: info.st_mode & S_IFMT == S_IFREG)
+        return Identity(info)
+    }
+
+    /// The identities of the files at `paths` (links followed; nil where there is none), in
+    /// order: what ``identity(of:)`` gives for each, with each folder opened once and the files
+    /// in it looked up by name from there, not walked to from the root again (a title's
+    /// playlists name thousands of files in a few folders).
+    package static func identities(of paths: [String]) -> [Identity?] {
+        var folder: (path: Substring, descriptor: Int32)?
+        defer { if let folder, folder.descriptor >= 0 { close(folder.descriptor) } }
+        return paths.map { path in
+            guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else { return identity(of: path) }
+            let parent = path[...slash], name = path[path.index(after: slash)...]
+            if folder?.path != parent {
+                if let folder, folder.descriptor >= 0 { close(folder.descriptor) }
+                folder = (parent, open(String(parent), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+            }
+            guard let descriptor = folder?.descriptor, descriptor >= 0 else { return identity(of: path) }
+            var info = stat()
+            guard fstatat(descriptor, String(name), &info, 0) == 0 else { return nil }
+            return Identity(info)
+        }
     }
 
     /// The process's working folder.

@@ -69,14 +69,17 @@ public enum RunFingerprint {
             hash.add(bytes)
             guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: parsed.definitions) else { continue }
             var maps: Set<String> = []
-            let paths = MediaReader.LocalPaths(playlist: url)
+            let local = MediaReader.LocalPaths(playlist: url)
+            var files: [String] = []
+            files.reserveCapacity(playlist.segments.count)
             for segment in playlist.segments {
-                guard let path = paths.path(segment.uri) else { return nil }
-                hash.add(stat: path)
+                guard let path = local.path(segment.uri) else { return nil }
+                files.append(path)
                 if let map = segment.map?.uri, maps.insert(map).inserted, let mapURL = MediaReader.resolve(map, against: url), mapURL.isFileURL {
-                    hash.add(stat: mapURL.path)
+                    files.append(mapURL.path)
                 }
             }
+            hash.add(stats: files)
         }
         return hash.hex(16)
     }
