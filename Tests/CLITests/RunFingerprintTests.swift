@@ -51,7 +51,7 @@ struct RunFingerprintTests {
 
     /// A segment re-encoded, a sidecar edited, other arguments, a changed intent record: each
     /// makes the run a full one.
-    @Test(arguments: ["segment", "sidecar", "arguments", "intent", "subtitle segment deleted"])
+    @Test(arguments: ["segment", "sidecar", "arguments", "intent", "subtitle segment deleted", "subtitle segment replaced"])
     func anyChangeReadsTheTitleAgain(_ change: String) throws {
         let dir = try Fixtures.copyExample()
         _ = try Self.package(dir)
@@ -72,6 +72,13 @@ struct RunFingerprintTests {
             let path = dir + "/.master.m3u8.subweave.json"
             let text = try String(contentsOfFile: path, encoding: .utf8)
             try text.replacingOccurrences(of: "\n", with: " \n").write(toFile: path, atomically: true, encoding: .utf8)
+        case "subtitle segment replaced":
+            // Another file put in a subtitle segment's place (renamed over it): the run is a
+            // full one (it finds the generation complete and leaves it as it is).
+            let segment = try #require(try FileManager.default.subpathsOfDirectory(atPath: dir + "/subtitles").first { $0.hasSuffix("00001.vtt") })
+            let path = dir + "/subtitles/" + segment
+            try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path + ".new"))
+            _ = rename(path + ".new", path)
         default:
             // A subtitle segment deleted by hand: the run puts the same bytes back.
             let segment = try #require(try FileManager.default.subpathsOfDirectory(atPath: dir + "/subtitles").first { $0.hasSuffix("00001.vtt") })

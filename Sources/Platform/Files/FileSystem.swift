@@ -48,18 +48,21 @@ package enum FileSystem {
     /// in it looked up by name from there, not walked to from the root again (a title's
     /// playlists name thousands of files in a few folders).
     package static func identities(of paths: [String]) -> [Identity?] {
-        var folder: (path: Substring, descriptor: Int32)?
+        var folder: (path: Substring.UTF8View, descriptor: Int32)?
         defer { if let folder, folder.descriptor >= 0 { close(folder.descriptor) } }
         return paths.map { path in
-            guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else { return identity(of: path) }
-            let parent = path[...slash], name = path[path.index(after: slash)...]
-            if folder?.path != parent {
+            let utf8 = path.utf8
+            guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")), utf8.index(after: slash) < utf8.endIndex else { return identity(of: path) }
+            let parent = path[...slash].utf8
+            if folder.map({ !$0.path.elementsEqual(parent) }) ?? true {
                 if let folder, folder.descriptor >= 0 { close(folder.descriptor) }
-                folder = (parent, open(String(parent), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+                folder = (parent, open(String(path[...slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
             }
             guard let descriptor = folder?.descriptor, descriptor >= 0 else { return identity(of: path) }
+            // The name is the path's C string after the slash: nothing is copied.
+            let nameOffset = utf8.distance(from: utf8.startIndex, to: slash) + 1
             var info = stat()
-            guard fstatat(descriptor, String(name), &info, 0) == 0 else { return nil }
+            guard path.withCString({ fstatat(descriptor, $0 + nameOffset, &info, 0) }) == 0 else { return nil }
             return Identity(info)
         }
     }

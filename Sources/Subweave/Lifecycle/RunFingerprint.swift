@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Platform
+import Synchronization
 import Timebase
 
 /// What a `package` run of a title depended on, hashed, so that the same run on the same inputs
@@ -10,7 +11,9 @@ import Timebase
 /// it, the master and the intent record as they are, every playlist the master names (variants,
 /// renditions, Subweave's own included) with the size, modification time and inode of every
 /// segment and map they name, and the same of every local subtitle source the command or the
-/// intent record names. A title with any input that is not a local file has no fingerprint: it
+/// intent record names. A rendition Subweave wrote stands for its files by its generation
+/// folder: the names in it and the folder's own identity (a run only puts back the files of a
+/// generation that are missing, so a file edited in place is not noticed by either). A title with any input that is not a local file has no fingerprint: it
 /// is always run. The record is kept beside the master (`.<master>.subweave-run.json`) with the
 /// report of the run that wrote it.
 public enum RunFingerprint {
@@ -60,28 +63,80 @@ public enum RunFingerprint {
             hash.add(stat: source.path)
         }
         guard let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path) else { return nil }
-        var playlists = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
-        playlists += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
-        for (uri, line) in playlists {
-            guard let text = try? parsed.substitutingVariables(in: uri, line: line), let url = MediaReader.resolve(text, against: master), url.isFileURL,
-                let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist)
+        var named = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
+        named += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
+        var playlists: [URL] = []
+        for (uri, line) in named {
+            guard let text = try? parsed.substitutingVariables(in: uri, line: line), let url = MediaReader.resolve(text, against: master), url.isFileURL
             else { return nil }
-            hash.add(bytes)
-            guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: parsed.definitions) else { continue }
-            var maps: Set<String> = []
-            let local = MediaReader.LocalPaths(playlist: url)
-            var files: [String] = []
-            files.reserveCapacity(playlist.segments.count)
-            for segment in playlist.segments {
-                guard let path = local.path(segment.uri) else { return nil }
-                files.append(path)
-                if let map = segment.map?.uri, maps.insert(map).inserted, let mapURL = MediaReader.resolve(map, against: url), mapURL.isFileURL {
-                    files.append(mapURL.path)
-                }
+            playlists.append(url)
+        }
+        // Each playlist is read, parsed and its files looked at apart, on every core (a title
+        // names thousands of files); the pieces are added in the master's order.
+        let pieces = Mutex<[String?]>(Array(repeating: nil, count: playlists.count))
+        let next = Atomic<Int>(0)
+        let imports = parsed.definitions, files = playlists
+        DispatchQueue.concurrentPerform(iterations: min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                let piece = Self.piece(files[index], imports: imports)
+                pieces.withLock { $0[index] = piece }
             }
-            hash.add(stats: files)
+        }
+        for piece in pieces.withLock({ $0 }) {
+            guard let piece else { return nil }
+            hash.add(piece)
         }
         return hash.hex(16)
+    }
+
+    /// The hash of the playlist at `url` and of the identity of every segment and map it names.
+    ///
+    /// Nil when it cannot be read or names a file that is not local. A playlist that does not
+    /// parse is hashed for its bytes alone.
+    private static func piece(_ url: URL, imports: [String: String]) -> String? {
+        guard let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist) else { return nil }
+        var hash = ContentHash()
+        hash.add(bytes)
+        guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: imports) else { return hash.hex(16) }
+        if let generation = subweaveGeneration(of: url, playlist: playlist) {
+            // A rendition Subweave wrote: a run only ever puts back the files of its generation
+            // folder that are missing (``GenerationWrite/fillIn(below:within:)``), so which are
+            // there is what it depends on: the names in the folder, and the folder's identity
+            // (which a file renamed over another changes), not a stat of each of thousands.
+            hash.add(stats: [generation, generation + "/" + RenditionRecord.fileName])
+            for name in FileSystem.entries(of: generation) { hash.add(name) }
+            return hash.hex(16)
+        }
+        var maps: Set<String> = []
+        let local = MediaReader.LocalPaths(playlist: url)
+        var files: [String] = []
+        files.reserveCapacity(playlist.segments.count)
+        for segment in playlist.segments {
+            guard let path = local.path(segment.uri) else { return nil }
+            files.append(path)
+            if let map = segment.map?.uri, maps.insert(map).inserted, let mapURL = MediaReader.resolve(map, against: url), mapURL.isFileURL {
+                files.append(mapURL.path)
+            }
+        }
+        hash.add(stats: files)
+        return hash.hex(16)
+    }
+
+    /// The generation folder of the rendition whose playlist is at `url`, when Subweave wrote
+    /// it: the playlist is the folder's `index.m3u8`, the folder is named as a generation and
+    /// holds a rendition record, and every segment and map the playlist names is a plain file
+    /// name in it.
+    private static func subweaveGeneration(of url: URL, playlist: MediaPlaylist) -> String? {
+        let folder = url.deletingLastPathComponent()
+        guard url.isFileURL, url.lastPathComponent == RenditionLayout.playlistName, RenditionLayout.isGeneration(Substring(folder.lastPathComponent)),
+            FileSystem.identity(of: folder.path + "/" + RenditionRecord.fileName)?.isRegularFile == true,
+            playlist.segments.allSatisfy({ segment in
+                MediaReader.LocalPaths.isPlainFileName(segment.uri) && segment.map.map { MediaReader.LocalPaths.isPlainFileName($0.uri) } ?? true
+            })
+        else { return nil }
+        return folder.path
     }
 
     /// The record beside `master`, if one can be read.

@@ -143,6 +143,8 @@ package struct SubtitleRendition: Sendable {
     package func eachFile(_ body: (_ name: String, _ content: FileSystem.FileContent) throws(FileFailure) -> Void) throws(FileFailure) {
         let names = segmentNames
         var out = WebVTTBytes(capacity: 64 << 10)
+        // Each sequence's segment header (WEBVTT, its map line, the header blocks), made once.
+        var headers: [Int: [UInt8]] = [:]
         if format == .imsc1, appending == nil {
             let language = LanguageTag(parsing: record?.language ?? "und")?.threeLetterCode ?? "und"
             let initialization = IMSCTrackWriter.initialization(language: language)
@@ -162,11 +164,7 @@ package struct SubtitleRendition: Sendable {
                 let mediaOffset = media.map { MediaTime(ticks: $0.media.start) - $0.playlistStart } ?? offset
                 out.bytes = imscFragment(index, cueIndices: cueIndices, offset: mediaOffset)
             } else {
-                Self.header(&out, map: mapping?.map, headerBlocks: headerBlocks)
-                for c in cueIndices {
-                    out.block(cues[c], offset: offset)
-                    out.bytes += [0x0A, 0x0A]
-                }
+                webVTTSegment(cueIndices, sequence: sequence, map: mapping?.map, offset: offset, into: &out, headers: &headers)
             }
             if let encryption {
                 let iv = SegmentKey.iv(sequenceNumber: timeline.playlist.mediaSequence + index)
@@ -247,6 +245,23 @@ package struct SubtitleRendition: Sendable {
 
     /// How many bytes of a large file are handed out at a time.
     static let pieceSize = 256 << 10
+
+    /// A WebVTT segment of the cues `cueIndices` after an empty `out`: the header of its
+    /// `sequence` (made once, then kept in `headers`), then the cues shifted by `offset`.
+    private func webVTTSegment(
+        _ cueIndices: [Int], sequence: Int, map: TimestampMap?, offset: MediaTime, into out: inout WebVTTBytes, headers: inout [Int: [UInt8]]
+    ) {
+        if let header = headers[sequence] {
+            out.bytes += header
+        } else {
+            Self.header(&out, map: map, headerBlocks: headerBlocks)
+            headers[sequence] = out.bytes
+        }
+        for c in cueIndices {
+            out.block(cues[c], offset: offset)
+            out.bytes += [0x0A, 0x0A]
+        }
+    }
 
     /// `WEBVTT`, the map line if any, a blank line, then the header blocks each followed by a
     /// blank line (``WebVTTWriter/file(map:headerBlocks:cueBlocks:)`` without cues).
