@@ -16,6 +16,11 @@ package struct ContentHash: Sendable {
         value = h
     }
 
+    /// Adds `bytes` through their storage (the same hash as any sequence of them).
+    package mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { add($0) }
+    }
+
     /// Adds `bytes`: the loop every other `add` ends in, over contiguous memory.
     package mutating func add(_ bytes: UnsafeRawBufferPointer) {
         var h = value

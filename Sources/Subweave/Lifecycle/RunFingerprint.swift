@@ -99,8 +99,7 @@ public enum RunFingerprint {
         guard let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist) else { return nil }
         var hash = ContentHash()
         hash.add(bytes)
-        guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: imports) else { return hash.hex(16) }
-        if let generation = subweaveGeneration(of: url, playlist: playlist) {
+        if let generation = subweaveGeneration(of: url, bytes: bytes) {
             // A rendition Subweave wrote: a run only ever puts back the files of its generation
             // folder that are missing (``GenerationWrite/fillIn(below:within:)``), so which are
             // there is what it depends on: the names in the folder, and the folder's identity
@@ -109,6 +108,7 @@ public enum RunFingerprint {
             for name in FileSystem.entries(of: generation) { hash.add(name) }
             return hash.hex(16)
         }
+        guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: imports) else { return hash.hex(16) }
         var maps: Set<String> = []
         let local = MediaReader.LocalPaths(playlist: url)
         var files: [String] = []
@@ -124,19 +124,35 @@ public enum RunFingerprint {
         return hash.hex(16)
     }
 
-    /// The generation folder of the rendition whose playlist is at `url`, when Subweave wrote
-    /// it: the playlist is the folder's `index.m3u8`, the folder is named as a generation and
-    /// holds a rendition record, and every segment and map the playlist names is a plain file
-    /// name in it.
-    private static func subweaveGeneration(of url: URL, playlist: MediaPlaylist) -> String? {
+    /// The generation folder of the rendition whose playlist (`bytes`) is at `url`, when
+    /// Subweave wrote it: the playlist is the folder's `index.m3u8`, the folder is named as a
+    /// generation and holds a rendition record, and every segment and map the playlist names is
+    /// a plain file name in it (read line by line: thousands of segments are not parsed).
+    private static func subweaveGeneration(of url: URL, bytes: [UInt8]) -> String? {
         let folder = url.deletingLastPathComponent()
         guard url.isFileURL, url.lastPathComponent == RenditionLayout.playlistName, RenditionLayout.isGeneration(Substring(folder.lastPathComponent)),
-            FileSystem.identity(of: folder.path + "/" + RenditionRecord.fileName)?.isRegularFile == true,
-            playlist.segments.allSatisfy({ segment in
-                MediaReader.LocalPaths.isPlainFileName(segment.uri) && segment.map.map { MediaReader.LocalPaths.isPlainFileName($0.uri) } ?? true
-            })
+            FileSystem.identity(of: folder.path + "/" + RenditionRecord.fileName)?.isRegularFile == true, namesOnlyPlainFiles(bytes)
         else { return nil }
         return folder.path
+    }
+
+    /// Whether every URI line of a playlist, and every `EXT-X-MAP` URI, is a plain file name
+    /// (``MediaReader/LocalPaths/isPlainFileName(_:)``): a line that refers to a variable is not.
+    static func namesOnlyPlainFiles(_ bytes: [UInt8]) -> Bool {
+        for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.isEmpty { continue }
+            let text = String(decoding: line, as: UTF8.self)
+            guard line.first == UInt8(ascii: "#") else {
+                guard MediaReader.LocalPaths.isPlainFileName(text) else { return false }
+                continue
+            }
+            if text.contains("{$") { return false }
+            guard text.hasPrefix("#EXT-X-MAP:") else { continue }
+            let value = text.split(separator: "URI=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"", maxSplits: 1).first
+            guard let value, MediaReader.LocalPaths.isPlainFileName(String(value)) else { return false }
+        }
+        return true
     }
 
     /// The record beside `master`, if one can be read.
