@@ -41,6 +41,9 @@ struct RunFingerprintTests {
         #expect(full.contains(#""unchanged" : true"#) || full.contains(#""unchanged":true"#), "\(full)")
         let fromRecord = try Self.packageText(dir)
         #expect(fromRecord == full, "record:\n\(fromRecord)\nfull:\n\(full)")
+        // The record keeps a rendition's files as their generation, not as a list of segments.
+        let kept = try String(contentsOfFile: Self.record(dir), encoding: .utf8)
+        #expect(kept.contains("files_written_generation") && !kept.contains("00001.vtt"), "\(kept)")
 
         // The record is what answered: its marked report comes back.
         try Self.mark(dir)

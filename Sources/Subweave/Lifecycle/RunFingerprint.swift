@@ -164,7 +164,9 @@ public enum RunFingerprint {
     /// Writes `record` beside `master` through a temporary file renamed into place; a failure only
     /// means the next run reads the title again.
     public static func write(_ record: Record, master: URL) {
-        guard let data = try? JSONEncoder().encode(record) else { return }
+        let encoder = JSONEncoder()
+        encoder.userInfo[PackageReport.Track.compactFiles] = true
+        guard let data = try? encoder.encode(record) else { return }
         try? FileSystem.replaceFile(
             at: recordPath(master: master), with: String(decoding: data, as: UTF8.self) + "\n",
             temporaryName: FileSystem.temporaryPrefix + "run-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")

@@ -42,6 +42,24 @@ public struct PackageReport: Sendable, Codable, Equatable {
             case sourceID = "source_id", identity, language, name, ingestFormat = "ingest_format", encoding
             case encodingConfidence = "encoding_confidence"
             case cueCount = "cue_count", firstCueStart = "first_cue_start", playlist, filesWritten = "files_written", warnings, notes, action
+            case generationWritten = "files_written_generation"
+        }
+
+        /// Set in an encoder's `userInfo`, a rendition's files are kept as their generation.
+        ///
+        /// The generation names them (``GenerationFiles``): they are not listed one by one, so
+        /// the run record (``RunFingerprint/Record``) of a title with thousands of segments per
+        /// rendition is small and quick to write. Decoding takes either form; the report printed
+        /// is the same.
+        public static let compactFiles: CodingUserInfoKey = {
+            // The initialiser fails for no key Foundation defines today; the text is fixed.
+            guard let key = CodingUserInfoKey(rawValue: "subweave.compact-files") else { preconditionFailure("CodingUserInfoKey refused a fixed key") }
+            return key
+        }()
+
+        /// The files of a generation, as ``FilesWritten/generation(folder:generation:segments:record:naming:)`` holds them.
+        struct GenerationFiles: Codable {
+            let folder: String, generation: String, segments: Int, record: Bool, format: SubtitleTextFormat, template: SegmentNameTemplate
         }
 
         /// The paths a rendition writes.
@@ -83,8 +101,7 @@ public struct PackageReport: Sendable, Codable, Equatable {
                 language: try c.decode(String.self, forKey: .language), name: try c.decode(String.self, forKey: .name),
                 ingestFormat: try c.decode(String.self, forKey: .ingestFormat), encoding: try c.decodeIfPresent(String.self, forKey: .encoding),
                 cueCount: try c.decode(Int.self, forKey: .cueCount), firstCueStart: try c.decodeIfPresent(Double.self, forKey: .firstCueStart),
-                playlist: try c.decode(String.self, forKey: .playlist), written: .listed(try c.decode([String].self, forKey: .filesWritten)),
-                warnings: try c.decode([String].self, forKey: .warnings))
+                playlist: try c.decode(String.self, forKey: .playlist), written: try Self.written(c), warnings: try c.decode([String].self, forKey: .warnings))
             action = try c.decodeIfPresent(String.self, forKey: .action) ?? "added"
             notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
         }
@@ -100,10 +117,28 @@ public struct PackageReport: Sendable, Codable, Equatable {
             try c.encode(cueCount, forKey: .cueCount)
             try c.encodeIfPresent(firstCueStart, forKey: .firstCueStart)
             try c.encode(playlist, forKey: .playlist)
-            try c.encode(filesWritten, forKey: .filesWritten)
+            if encoder.userInfo[Self.compactFiles] as? Bool == true,
+                case .generation(let folder, let generation, let segments, let record, let naming) = written
+            {
+                let files = GenerationFiles(
+                    folder: folder, generation: generation, segments: segments, record: record, format: naming.format, template: naming.template)
+                try c.encode(files, forKey: .generationWritten)
+            } else {
+                try c.encode(filesWritten, forKey: .filesWritten)
+            }
             try c.encode(warnings, forKey: .warnings)
             if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
             try c.encode(action, forKey: .action)
+        }
+
+        /// The files written, as either form keeps them.
+        private static func written(_ c: KeyedDecodingContainer<CodingKeys>) throws -> FilesWritten {
+            guard let files = try c.decodeIfPresent(GenerationFiles.self, forKey: .generationWritten) else {
+                return .listed(try c.decode([String].self, forKey: .filesWritten))
+            }
+            return .generation(
+                folder: files.folder, generation: files.generation, segments: files.segments, record: files.record,
+                naming: SegmentNaming(format: files.format, template: files.template))
         }
 
         /// Equal when every field says the same, however the paths are kept.
