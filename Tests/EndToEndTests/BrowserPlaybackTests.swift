@@ -205,11 +205,12 @@ struct BrowserPlaybackTests {
         #expect(packaged.status == 0, "\(packaged.stderr)")
         try Self.addPlayer(to: site)
 
-        // The subtitle track is chosen once the video's first fragment is in (`waitpts=1`): hls.js
-        // 1.6.15 can fail the shared key's load (fatal keyLoadError) when its subtitle and main
-        // controllers ask for it at the same moment, as it did once under CI's load and once in
-        // a loaded full suite even so. That race is the player's: the title is played once more
-        // then (a key URI we got wrong fails the second play too, and the test with it).
+        // The subtitle track is chosen once the video's first fragment is in (`waitpts=1`, which
+        // also undoes hls.js's own choice of the DEFAULT=YES track until then): hls.js 1.6.15 can
+        // fail the shared key's load (fatal keyLoadError) when its subtitle and main controllers
+        // ask for it at the same moment, as it did under CI's load and in loaded full suites
+        // while its own choice started the subtitle track early. That race is the player's: the
+        // title is played once more then (a key URI we got wrong fails the second play too).
         var result = try Self.play(site: site, query: "waitpts=1").result
         if result.errors.contains(where: { $0.contains("keyLoadError (fatal)") }) { result = try Self.play(site: site, query: "waitpts=1").result }
         #expect(result.errors.filter { $0.contains("fatal") }.isEmpty, "hls.js errors: \(result.errors)")

@@ -145,6 +145,12 @@ extension BrowserPlaybackTests {
             hls.subtitleDisplay = true;
           };
           for (const name of ['MANIFEST_PARSED', 'MEDIA_ATTACHED', 'SUBTITLE_TRACKS_UPDATED', 'INIT_PTS_FOUND']) hls.on(Hls.Events[name], select);
+          // hls.js selects a DEFAULT=YES subtitle track by itself as soon as the list arrives; with
+          // ?waitpts=1 that selection is undone until the initPTS is known (select() makes it
+          // then), so that no subtitle fragment (nor its key) is loaded before the video's.
+          hls.on(Hls.Events.SUBTITLE_TRACK_SWITCH, (e, d) => {
+            if (waitPTS && Object.keys(state.initPTS).length === 0 && d.id >= 0) hls.subtitleTrack = -1;
+          });
           const watchdog = setInterval(() => { if (state.expected < 0) select(); else clearInterval(watchdog); }, 250);
           state.log = [];
           const t0 = performance.now();
