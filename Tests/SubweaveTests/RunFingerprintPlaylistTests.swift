@@ -30,4 +30,29 @@ struct RunFingerprintPlaylistTests {
         b.add(bytes[...])
         #expect(a.hex(16) == b.hex(16))
     }
+
+    /// A playlist the master names many times is read once and counted each time; a change to
+    /// any playlist changes the fingerprint, and a playlist that cannot be read leaves none.
+    @Test func aPlaylistNamedManyTimesIsReadOnceAndAnyChangeCounts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func write(_ text: String, _ name: String) throws { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns0.ts\n#EXT-X-ENDLIST\n"
+        try write(media, "a.m3u8")
+        try write(media, "b.m3u8")
+        try write("x", "s0.ts")
+        let variant = { (uri: String, bandwidth: Int) in "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth)\n\(uri)\n" }
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        try write("#EXTM3U\n" + variant("a.m3u8", 1) + variant("a.m3u8", 2) + variant("b.m3u8", 3), "master.m3u8")
+        let first = try #require(RunFingerprint.compute(master: master, command: ["package"], sources: []))
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) == first, "the same inputs, the same fingerprint")
+        try write(media + "\n", "b.m3u8")
+        let changed = try #require(RunFingerprint.compute(master: master, command: ["package"], sources: []))
+        #expect(changed != first, "a change to a playlist named once")
+        try write(media + "\n", "a.m3u8")
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) != changed, "a change to a playlist named twice")
+        try write("#EXTM3U\n" + variant("a.m3u8", 1) + variant("missing.m3u8", 2) + variant("a.m3u8", 3), "master.m3u8")
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) == nil, "a playlist that cannot be read")
+    }
 }

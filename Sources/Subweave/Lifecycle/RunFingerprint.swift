@@ -65,27 +65,44 @@ public enum RunFingerprint {
         guard let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path) else { return nil }
         var named = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
         named += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
-        var playlists: [URL] = []
+        // Each playlist is read, parsed and its files looked at once however often the master
+        // names it (a master may name one playlist for thousands of variants), apart, on every
+        // core (a title names thousands of files); the pieces are added in the master's order.
+        // The first that cannot be read stops the others.
+        var distinct: [URL] = []
+        var order: [Int] = []
+        var known: [String: Int] = [:]
+        order.reserveCapacity(named.count)
         for (uri, line) in named {
-            guard let text = try? parsed.substitutingVariables(in: uri, line: line), let url = MediaReader.resolve(text, against: master), url.isFileURL
-            else { return nil }
-            playlists.append(url)
+            guard let text = try? parsed.substitutingVariables(in: uri, line: line) else { return nil }
+            if let index = known[text] {
+                order.append(index)
+                continue
+            }
+            guard let url = MediaReader.resolve(text, against: master), url.isFileURL else { return nil }
+            known[text] = distinct.count
+            order.append(distinct.count)
+            distinct.append(url)
         }
-        // Each playlist is read, parsed and its files looked at apart, on every core (a title
-        // names thousands of files); the pieces are added in the master's order.
-        let pieces = Mutex<[String?]>(Array(repeating: nil, count: playlists.count))
+        let pieces = Mutex<[String?]>(Array(repeating: nil, count: distinct.count))
+        let failed = Atomic<Bool>(false)
         let next = Atomic<Int>(0)
-        let imports = parsed.definitions, files = playlists
+        let imports = parsed.definitions, files = distinct
         DispatchQueue.concurrentPerform(iterations: min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
-            while true {
+            while !failed.load(ordering: .relaxed) {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                let piece = Self.piece(files[index], imports: imports)
+                guard let piece = Self.piece(files[index], imports: imports) else {
+                    failed.store(true, ordering: .relaxed)
+                    return
+                }
                 pieces.withLock { $0[index] = piece }
             }
         }
-        for piece in pieces.withLock({ $0 }) {
-            guard let piece else { return nil }
+        guard !failed.load(ordering: .relaxed) else { return nil }
+        let kept = pieces.withLock { $0 }
+        for index in order {
+            guard let piece = kept[index] else { return nil }
             hash.add(piece)
         }
         return hash.hex(16)
