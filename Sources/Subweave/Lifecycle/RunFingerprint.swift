@@ -13,9 +13,10 @@ import Timebase
 /// segment and map they name, and the same of every local subtitle source the command or the
 /// intent record names. A rendition Subweave wrote stands for its files by its generation
 /// folder: the names in it and the folder's own identity (a run only puts back the files of a
-/// generation that are missing, so a file edited in place is not noticed by either). A title with any input that is not a local file has no fingerprint: it
-/// is always run. The record is kept beside the master (`.<master>.subweave-run.json`) with the
-/// report of the run that wrote it.
+/// generation that are missing, so a file edited in place is not noticed by either). A title
+/// with any input that is not a local file has no fingerprint: it is always run. The record is
+/// kept beside the master (`.<master>.subweave-run.json`) with the report of the run that wrote
+/// it.
 public enum RunFingerprint {
     /// Where the record of the title whose master is at `master` is kept.
     public static func recordPath(master: URL) -> String {
@@ -84,10 +85,17 @@ public enum RunFingerprint {
             order.append(distinct.count)
             distinct.append(url)
         }
-        let pieces = Mutex<[String?]>(Array(repeating: nil, count: distinct.count))
+        guard let pieces = pieces(of: distinct, imports: parsed.definitions) else { return nil }
+        for index in order { hash.add(pieces[index]) }
+        return hash.hex(16)
+    }
+
+    /// Each playlist's ``piece(_:imports:)``, in order, worked out on every core; nil as soon
+    /// as one is nil (the others stop).
+    private static func pieces(of files: [URL], imports: [String: String]) -> [String]? {
+        let pieces = Mutex<[String?]>(Array(repeating: nil, count: files.count))
         let failed = Atomic<Bool>(false)
         let next = Atomic<Int>(0)
-        let imports = parsed.definitions, files = distinct
         DispatchQueue.concurrentPerform(iterations: min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
             while !failed.load(ordering: .relaxed) {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -100,12 +108,8 @@ public enum RunFingerprint {
             }
         }
         guard !failed.load(ordering: .relaxed) else { return nil }
-        let kept = pieces.withLock { $0 }
-        for index in order {
-            guard let piece = kept[index] else { return nil }
-            hash.add(piece)
-        }
-        return hash.hex(16)
+        let kept = pieces.withLock { $0 }.compactMap { $0 }
+        return kept.count == files.count ? kept : nil
     }
 
     /// The hash of the playlist at `url` and of the identity of every segment and map it names.
