@@ -281,14 +281,12 @@ struct ServiceDecoder708 {
 
     private mutating func changeState<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
         let text = visibleText()
-        if let shown, shown.text == text {
-            gathering = nil
-            return
-        }
+        // After visibleText(): the copy carries the windows' texts as just made.
         let windows = self.windows
-        changeState(to: text, placement: text.isEmpty ? CueSettings() : Self.placement(of: windows), at: time, into: &sink)
+        changeState(to: text, placement: Self.placement(of: windows), at: time, into: &sink)
     }
 
+    /// `placement` is worked out only when `text` becomes the state shown.
     private mutating func changeState<S: CaptionSink>(to text: String, placement: @autoclosure () -> CueSettings, at time: MediaTime, into sink: inout S) {
         gathering = nil
         if let shown, shown.text == text { return }

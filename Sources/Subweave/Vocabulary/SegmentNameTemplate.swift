@@ -12,16 +12,23 @@ import Timebase
 public struct SegmentNameTemplate: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The template as written.
     public let text: String
+    /// The text before and after `{n}` (which a template holds exactly once), split once.
+    private let before: String, after: String
 
     /// `{n}`: the number alone.
     public static let standard = SegmentNameTemplate(checked: "{n}")
 
-    private init(checked text: String) { self.text = text }
+    private init(checked text: String) {
+        self.text = text
+        let parts = text.components(separatedBy: "{n}")
+        before = parts.first ?? ""
+        after = parts.count > 1 ? parts[1] : ""
+    }
 
     /// The template `text`, or nil when ``problem(_:)`` finds one.
     public init?(_ text: String) {
         guard Self.problem(text) == nil else { return nil }
-        self.text = text
+        self.init(checked: text)
     }
 
     /// What is wrong with `text` as a template, or nil.
@@ -44,23 +51,12 @@ public struct SegmentNameTemplate: Sendable, Hashable, Codable, CustomStringConv
     /// Built by appending the text around `{n}` (a title names thousands of segments per
     /// rendition, and each is named again for its playlist, its record and the report).
     public func name(_ number: Int, digits: Int, extension ext: String) -> String {
-        let (before, after) = around
         var name = before
         name += String(number).zeroPadded(to: digits)
         name += after
         name += "."
         name += ext
         return name
-    }
-
-    /// The text before and after `{n}` (which a template holds exactly once).
-    private var around: (String, String) {
-        guard text != "{n}" else { return ("", "") }
-        let utf8 = Array(text.utf8)
-        guard let at = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 0x7B && utf8[$0 + 1] == 0x6E && utf8[$0 + 2] == 0x7D }) else {
-            return (text, "")
-        }
-        return (String(decoding: utf8[..<at], as: UTF8.self), String(decoding: utf8[(at + 3)...], as: UTF8.self))
     }
 
     public var description: String { text }
@@ -70,7 +66,7 @@ public struct SegmentNameTemplate: Sendable, Hashable, Codable, CustomStringConv
         guard Self.problem(text) == nil else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a segment name template: \(text)"))
         }
-        self.text = text
+        self.init(checked: text)
     }
 
     public func encode(to encoder: Encoder) throws {
