@@ -256,14 +256,70 @@ package struct SegmentCaptionExtractor: Sendable {
         package var joins: Bool
     }
 
+    /// Where in `bytes` (which start at a packet) a segment may begin: the first packet that
+    /// starts a video PES packet (``TransportStreamDemuxer/unitStart(in:)``).
+    package func unitStart(in bytes: ArraySlice<UInt8>) -> Int? { demuxer.unitStart(in: bytes) }
+
     /// The caption data of one whole segment's bytes.
     package func extract(_ bytes: ArraySlice<UInt8>) -> Segment {
-        var demuxer = self.demuxer.forSegment()
+        var reading = self.reading()
+        reading.feed(bytes)
+        return reading.finish()
+    }
+
+    /// A segment read in chunks (so that each is worked on while it is still in the core's
+    /// cache): ``Reading/feed(_:)`` them in order, then ``Reading/finish()``.
+    package func reading() -> Reading { Reading(extractor: self) }
+
+    /// One segment being read, fed in chunks.
+    package struct Reading: Sendable {
+        private let tablesBefore: [UInt16]
+        private var demuxer: TransportStreamDemuxer
+        private var found: Found
+        private var count = 0
+        private var startsInSync = false
+
+        init(extractor: SegmentCaptionExtractor) {
+            tablesBefore = extractor.tablesBefore
+            demuxer = extractor.demuxer.forSegment()
+            found = Found(codec: extractor.codec)
+        }
+
+        /// Reads the segment's next bytes.
+        package mutating func feed(_ bytes: ArraySlice<UInt8>) {
+            if count == 0 { startsInSync = TransportStreamDemuxer.startsInSync(bytes) }
+            count += bytes.count
+            // Taken out while the demuxer works, so that the two are not both accesses to self.
+            var found = self.found.takeAll()
+            demuxer.feed(bytes) { found.take($0) }
+            self.found = found
+        }
+
+        /// The segment's caption data, once all its bytes are fed.
+        package mutating func finish() -> Segment {
+            let reading = demuxer.segmentReading(count: count, startsInSync: startsInSync, tablesBefore: tablesBefore)
+            var found = self.found.takeAll()
+            demuxer.finish { found.take($0) }
+            let joins = reading.joinsSeamlessly && found.withoutPTS == 0 && demuxer.takeNotes(since: 0).isEmpty
+            return Segment(units: found.units, joins: joins)
+        }
+    }
+
+    /// The caption data taken from a segment's video PES packets so far.
+    private struct Found: Sendable {
+        let codec: NALUnits.Codec
         var units: [(pts: Int64, data: [CCData])] = []
         var scratch: [UInt8] = []
         var withoutPTS = 0
-        let codec = self.codec
-        func take(_ packet: TransportStreamDemuxer.PESPacket) {
+
+        /// This, leaving an empty one in its place (its arrays stay uniquely referenced).
+        mutating func takeAll() -> Found {
+            let all = self
+            self = Found(codec: codec)
+            return all
+        }
+
+        mutating func take(_ packet: TransportStreamDemuxer.PESPacket) {
             guard let pts = packet.pts else {
                 withoutPTS += 1
                 return
@@ -272,11 +328,6 @@ package struct SegmentCaptionExtractor: Sendable {
             CaptionDecoder.appendCaptionData(accessUnit: packet.payload, codec: codec, scratch: &scratch, to: &data)
             units.append((pts, data))
         }
-        demuxer.feed(bytes) { take($0) }
-        let reading = demuxer.segmentReading(of: bytes, tablesBefore: tablesBefore)
-        demuxer.finish { take($0) }
-        let joins = reading.joinsSeamlessly && withoutPTS == 0 && demuxer.takeNotes(since: 0).isEmpty
-        return Segment(units: units, joins: joins)
     }
 }
 
@@ -312,6 +363,14 @@ package struct TransportStreamCaptions: Sendable {
         // first access units (the first frame shown is not the first decoded with B-frames).
         var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
         for chunk in chunks where !reader.feed(chunk) { break }
+        return TransportStreamCaptions(finishing: reader)
+    }
+}
+
+extension TransportStreamCaptions {
+    /// What `reader` decoded, once it is told the input has ended; it was made with times as
+    /// absolute unwrapped PTS (``decode(_:)``).
+    package init(finishing reader: consuming TransportStreamCaptionReader) {
         reader.finish()
         let origin = reader.origin
         let shift = MediaTime(ticks: origin ?? 0)
@@ -325,18 +384,17 @@ package struct TransportStreamCaptions: Sendable {
                 }
             )
         }
-        var result = TransportStreamCaptions(
+        self.init(
             services: services, language: reader.videoLanguage, videoStreamType: reader.videoStreamType, origin: origin,
             announced: reader.announcedServices, accessUnits: reader.decoder?.accessUnits ?? 0, captionDataUnits: reader.decoder?.captionDataUnits ?? 0,
             notes: reader.notes)
-        result.teletextLanguages = reader.teletext.pageLanguages
-        result.pictures = reader.dvbSubtitles.pictures.mapValues { list in
+        teletextLanguages = reader.teletext.pageLanguages
+        pictures = reader.dvbSubtitles.pictures.mapValues { list in
             list.map {
                 var p = $0; p.start -= shift; p.end = p.end.map { $0 - shift }; return p
             }
         }
-        result.dvbLanguages = reader.dvbSubtitles.languages
-        result.forHardOfHearing = reader.dvbSubtitles.forHardOfHearing
-        return result
+        dvbLanguages = reader.dvbSubtitles.languages
+        forHardOfHearing = reader.dvbSubtitles.forHardOfHearing
     }
 }

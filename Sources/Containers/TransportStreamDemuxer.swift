@@ -333,14 +333,43 @@ package struct TransportStreamDemuxer {
     /// how it began and ended (`segment` is what was fed; `tablesBefore` the PMT PIDs of the
     /// demuxer it came from).
     package func segmentReading(of segment: ArraySlice<UInt8>, tablesBefore: [UInt16]) -> SegmentReading {
-        let size = TransportStream.packetSize
-        let base = segment.startIndex
-        let aligned =
-            segment.count >= 3 * size && segment.count % size == 0 && segment[base] == TransportStream.syncByte
-            && segment[base + size] == TransportStream.syncByte && segment[base + 2 * size] == TransportStream.syncByte
+        segmentReading(count: segment.count, startsInSync: Self.startsInSync(segment), tablesBefore: tablesBefore)
+    }
+
+    /// The same, for a segment fed in several chunks: `count` bytes in all, the first chunk's
+    /// ``startsInSync(_:)`` said whether its first three packets start with the sync byte.
+    package func segmentReading(count: Int, startsInSync: Bool, tablesBefore: [UInt16]) -> SegmentReading {
+        let aligned = startsInSync && count >= 3 * TransportStream.packetSize && count % TransportStream.packetSize == 0
         return SegmentReading(
             packetAligned: aligned && synced && pending.isEmpty && tables.programMapPIDs == tablesBefore,
             startsAtUnit: firstVideoPacket != .continues)
+    }
+
+    /// Whether `bytes` hold three packets at least, each of the first three starting with the
+    /// sync byte.
+    package static func startsInSync(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let size = TransportStream.packetSize
+        let base = bytes.startIndex
+        return bytes.count >= 3 * size && bytes[base] == TransportStream.syncByte && bytes[base + size] == TransportStream.syncByte
+            && bytes[base + 2 * size] == TransportStream.syncByte
+    }
+
+    /// Where in `bytes` (which start at a packet) the first packet of the stream followed that
+    /// starts a PES packet is: a place to cut the stream so that no PES packet crosses the cut.
+    ///
+    /// Nil when the stream is not known yet, when a packet of `bytes` lacks the sync byte, or
+    /// when no such packet is whole in them.
+    package func unitStart(in bytes: ArraySlice<UInt8>) -> Int? {
+        guard let video = videoPID else { return nil }
+        let size = TransportStream.packetSize
+        var offset = bytes.startIndex
+        while offset + size <= bytes.endIndex {
+            guard bytes[offset] == TransportStream.syncByte else { return nil }
+            let b1 = bytes[offset + 1]
+            if b1 & 0x40 != 0 && UInt16(b1 & 0x1F) << 8 | UInt16(bytes[offset + 2]) == video { return offset }
+            offset += size
+        }
+        return nil
     }
 
     /// The PMT PIDs named so far (see ``segmentReading(of:tablesBefore:)``).

@@ -416,7 +416,57 @@ public enum FuzzEntry {
             violations += RoundTrip.violations(cues, headerBlocks: [], context: "608 \(service.rawValue)")
         }
         violations += joinedSegments(bytes)
+        violations += piecesCutAtUnits(bytes)
         return violations
+    }
+
+    /// The stream cut as a whole file is cut to be read on several cores.
+    ///
+    /// After a head, at the first packet starting a video PES packet from every few packets on,
+    /// each piece fed in two chunks. When every piece joins, it decodes as reading on through the
+    /// file does.
+    static func piecesCutAtUnits(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count > 3 else { return [] }
+        let size = TransportStream.packetSize
+        let head = size * (1 + Int(bytes[2]) % 16), stride = size * (1 + Int(bytes[3]) % 32)
+        guard head < bytes.count else { return [] }
+        func reading(_ reader: TransportStreamCaptionReader) -> String {
+            "\(reader.cues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }) \(reader.decoder?.accessUnits ?? 0) "
+                + "\(reader.decoder?.captionDataUnits ?? 0) \(reader.origin ?? -1) \(reader.notes)"
+        }
+        var on = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        _ = on.feed(bytes[...])
+        on.finish()
+        var apart = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        _ = apart.feed(bytes[..<head])
+        guard let extractor = apart.segmentExtractor(), let first = extractor.unitStart(in: bytes[head...]) else { return [] }
+        _ = apart.feed(bytes[head..<first])
+        var starts = [first]
+        var nominal = first + stride
+        while nominal < bytes.count {
+            if let start = extractor.unitStart(in: bytes[nominal...]), start > starts[starts.count - 1] { starts.append(start) }
+            nominal += stride
+        }
+        guard apart.endBeforeJoining() else { return [] }
+        var pieces: [SegmentCaptionExtractor.Segment] = []
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1] : bytes.count
+            let split = start + min(end - start, size * (1 + Int(bytes[i % bytes.count]) % 8))
+            var piece = extractor.reading()
+            piece.feed(bytes[start..<split])
+            piece.feed(bytes[split..<end])
+            let read = piece.finish()
+            let whole = extractor.extract(bytes[start..<end])
+            if read.joins != whole.joins || read.units.map(\.pts) != whole.units.map(\.pts) || read.units.map(\.data) != whole.units.map(\.data) {
+                return ["a piece fed in two chunks reads otherwise than fed whole (\(start)..<\(end), split at \(split))"]
+            }
+            pieces.append(read)
+        }
+        guard pieces.allSatisfy(\.joins) else { return [] }
+        for piece in pieces { apart.join(piece) }
+        apart.finish()
+        guard reading(apart) != reading(on) else { return [] }
+        return ["pieces cut at video unit starts and joined decode otherwise than read on (head \(head), every \(stride) bytes)"]
     }
 
     /// The stream cut into segments at packets (every 1-64 packets, from the second byte): read

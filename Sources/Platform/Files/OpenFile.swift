@@ -154,6 +154,26 @@ package final class OpenFile {
         return done == count ? bytes : Array(bytes[0..<done])
     }
 
+    /// Reads into `buffer` from its start, at most `count` bytes, from `offset` in the file (not
+    /// where it stands): the count read, fewer than `count` only where the file ends.
+    ///
+    /// Each caller keeps its own buffer, so that several read one file at once.
+    package func read(into buffer: inout [UInt8], count: Int, at offset: Int) throws(FileFailure) -> Int {
+        let wanted = Swift.min(count, buffer.count)
+        var done = 0
+        while done < wanted {
+            let n = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return pread(fd, base + done, wanted - done, off_t(offset + done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw .lastCall(path, "could not be read at offset \(offset + done)") }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
     /// Reads into `buffer` from `start` to its end, where the file stands: the count read.
     ///
     /// 0 at the end of the file. Standard input that is a pipe or a terminal is waited on.

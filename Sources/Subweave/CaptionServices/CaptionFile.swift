@@ -81,12 +81,8 @@ public enum CaptionFile {
             () throws(SubweaveError) -> (ProgrammeCaptions, [CaptionService: [SubtitlePicture]], Set<CaptionService>) in
             if try isMCC(path) { return (try decodeMCC(path), [:], []) }
             if try isFragmentedMP4(path) { return (Self.captions(try decodeFragmented(path), path: path), [:], []) }
-            let chunks = try chunks(path)
-            if let onProgress {
-                let total = chunks.fileSize
-                chunks.onRead = { onProgress(WorkProgress(.bytes, done: $0, total: total)) }
-            }
-            let result = TransportStreamCaptions.decode(chunks)
+            let result = try TransportStreamPieces.decode(path, onRead: onProgress.map { report in { report(WorkProgress(.bytes, done: $0, total: $1)) } })
+                .captions
             guard result.videoStreamType != nil else { throw notTransportStream(path) }
             var captions = ProgrammeCaptions(
                 services: result.services.map { ProgrammeCaptions.Service(service: $0.service, cues: $0.cues, firstSeen: $0.cues.first?.start, segment: path) },

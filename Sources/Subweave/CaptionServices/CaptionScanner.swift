@@ -293,8 +293,11 @@ private struct SegmentExtraction {
     ) {
         task = Task {
             await .capturing { () async throws(SubweaveError) in
-                try await reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
-                return (buffer.withBytes { extractor.extract($0[...]) }, buffer)
+                var reading = try await reader.segment(
+                    index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", chunkSize: TransportStreamPieces.chunkSize,
+                    into: buffer, state: extractor.reading()
+                ) { reading, chunk in reading.feed(chunk) }
+                return (reading.finish(), buffer)
             }
         }
     }

@@ -88,6 +88,54 @@ public struct ResourceLoader: Sendable {
         }
     }
 
+    /// ``read(_:kind:range:)`` handed to `body` in order, `state` carried from one call to the
+    /// next: a local file (or its range) in chunks of `chunkSize` bytes read into `buffer`'s
+    /// storage, each worked on while it is in the core's cache; a URL whole, once.
+    package func read<State: Sendable>(
+        _ url: URL, kind: ResourceKind, range: ByteRange? = nil, chunkSize: Int, into buffer: ReusableBytes, state: State,
+        _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> Void
+    ) async throws(Failure) -> State {
+        guard url.isFileURL else {
+            let bytes = try await read(url, kind: kind, range: range)
+            var state = state
+            body(&state, bytes[...])
+            return state
+        }
+        // A range without an offset is read as the whole file, as ``read(_:kind:range:)`` reads it.
+        let range = range?.offset == nil ? nil : range
+        let limit = limits[kind], path = url.path, confinement = self.confinement
+        return try await onDispatch { () throws(Failure) -> State in
+            let file: OpenFile
+            do throws(FileFailure) { file = try OpenFile(regular: path, within: confinement) } catch { throw Failure(error) }
+            let start = range?.offset ?? 0
+            let length = range.map { $0.length } ?? file.size
+            guard length <= limit else { throw Self.tooLarge(length, limit, kind) }
+            var state = state
+            let done = try buffer.withBytes { (bytes: inout [UInt8]) throws(Failure) -> Int in
+                if bytes.count < chunkSize { bytes = [UInt8](repeating: 0, count: chunkSize) }
+                var done = 0
+                // A whole file is read to its end (it may have grown since it was measured), up
+                // to the limit.
+                let end = range == nil ? limit : length
+                while done < end {
+                    let count: Int
+                    do throws(FileFailure) { count = try file.read(into: &bytes, count: min(chunkSize, end - done), at: start + done) } catch {
+                        throw Failure(error)
+                    }
+                    guard count > 0 else { break }
+                    body(&state, bytes[0..<count])
+                    done += count
+                }
+                if range == nil && done == limit, (try? file.read(count: 1, at: start + done))?.isEmpty == false {
+                    throw Self.tooLarge(done, limit, kind, atLeast: true)
+                }
+                return done
+            }
+            if let range, done < range.length { throw Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(range.length)@\(start)") }
+            return state
+        }
+    }
+
     /// Reads a local regular file of at most `limit` bytes.
     public static func readFile(_ path: String, limit: Int = ReadLimits().subtitle, kind: ResourceKind = .subtitle) throws(Failure) -> [UInt8] {
         try readFile(path, limit: limit, kind: kind, within: nil)

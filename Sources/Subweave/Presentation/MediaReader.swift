@@ -54,6 +54,26 @@ struct MediaReader: Sendable {
         try buffer.withBytes { (bytes: inout [UInt8]) throws(SubweaveError) in bytes = try key.decrypt(bytes, iv: iv, place: place) }
     }
 
+    /// ``segment(_:of:at:segmentURL:kind:what:)`` handed to `body` in order, `state` carried from
+    /// one call to the next: in chunks of `chunkSize` bytes read into `buffer` when it is a local
+    /// file read as it is, else whole (an AES-128 segment is decrypted whole).
+    func segment<State: Sendable>(
+        _ index: Int, of playlist: MediaPlaylist, at url: URL, segmentURL: URL, what: String, chunkSize: Int, into buffer: ReusableBytes,
+        state: State, _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> Void
+    ) async throws(SubweaveError) -> State {
+        let segment = playlist.segments[index]
+        guard segment.key?.method != .aes128 else {
+            try await self.segment(index, of: playlist, at: url, segmentURL: segmentURL, what: what, into: buffer)
+            var state = state
+            buffer.withBytes { body(&state, $0[...]) }
+            return state
+        }
+        do { return try await loader.read(segmentURL, kind: .segment, range: segment.byteRange, chunkSize: chunkSize, into: buffer, state: state, body) } catch
+        {
+            throw .unreadable(path: Self.display(segmentURL), what: what, error)
+        }
+    }
+
     /// The key that decrypts segments under `segmentKey` (of the playlist at `url`): the title's,
     /// else with ``fetchesKeys`` the 16 bytes at its URI; nil when there is none to use.
     func key(for segmentKey: SegmentKey, of url: URL) async throws(SubweaveError) -> ContentKey? {
