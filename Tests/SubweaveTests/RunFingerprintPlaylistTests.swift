@@ -16,7 +16,7 @@ struct RunFingerprintPlaylistTests {
             "#EXTM3U\n#EXTINF:6,\n../other/00000.vtt\n", "#EXTM3U\n#EXTINF:6,\nhttps://cdn.example/00000.vtt\n", "#EXTM3U\n#EXTINF:6,\n/abs/00000.vtt\n",
             "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"b\"\n#EXTINF:6,\n{$a}.vtt\n", "#EXTM3U\n#EXT-X-MAP:URI=\"../init.mp4\"\n#EXTINF:6,\n0.m4s\n",
             "#EXTM3U\n#EXT-X-MAP:URI=\"{$a}.mp4\"\n", "#EXTM3U\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n", "#EXTM3U\n#EXTINF:6,\n 00000.vtt\n",
-            "#EXTM3U\n#EXTINF:6,\n..\n",
+            "#EXTM3U\n#EXTINF:6,\n..\n", "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"{$k}\"\n#EXTINF:6,\n0.ts\n",
         ] {
             #expect(!RunFingerprint.namesOnlyPlainFiles(Array(odd.utf8)), "\(odd)")
         }

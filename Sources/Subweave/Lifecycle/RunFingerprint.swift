@@ -163,13 +163,14 @@ public enum RunFingerprint {
         for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
             if line.last == 0x0D { line = line.dropLast() }
             if line.isEmpty { continue }
-            let text = String(decoding: line, as: UTF8.self)
             guard line.first == UInt8(ascii: "#") else {
-                guard MediaReader.LocalPaths.isPlainFileName(text) else { return false }
+                guard MediaReader.LocalPaths.isPlainFileName(String(decoding: line, as: UTF8.self)) else { return false }
                 continue
             }
-            if text.contains("{$") { return false }
-            guard text.hasPrefix("#EXT-X-MAP:") else { continue }
+            // A variable reference ({$NAME}) anywhere: the names are not what they look like.
+            if zip(line, line.dropFirst()).contains(where: { $0 == UInt8(ascii: "{") && $1 == UInt8(ascii: "$") }) { return false }
+            guard line.starts(with: "#EXT-X-MAP:".utf8) else { continue }
+            let text = String(decoding: line, as: UTF8.self)
             let value = text.split(separator: "URI=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"", maxSplits: 1).first
             guard let value, MediaReader.LocalPaths.isPlainFileName(String(value)) else { return false }
         }
