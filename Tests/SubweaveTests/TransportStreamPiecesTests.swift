@@ -101,6 +101,22 @@ struct TransportStreamPiecesTests {
         return nil
     }
 
+    /// A teletext stream beside the video needs every byte in order: the file is read on, and
+    /// its pages are decoded.
+    @Test func aFileWithTeletextIsReadOn() throws {
+        let folder = try Scratch.make().path
+        let stream = TeletextStream(transmissions: [
+            .init(seconds: 1, rows: [(21, TeletextStream.boxedRow(Array("Guten Abend".utf8)))], national: 1),
+            .init(seconds: 3, rows: [], national: 1),
+        ])
+        _ = try TeletextProgramme.make(stream, seconds: 10, folder: folder)
+        let path = folder + "/programme.ts"
+        let (captions, pieces) = try TransportStreamPieces.decode(path, pieceSize: 188 * 97)
+        #expect(pieces == 0)
+        #expect(Decoded(captions) == (try Self.onOneCore(path)))
+        #expect(captions.services.flatMap(\.cues).map(\.text) == ["Guten Abend"])
+    }
+
     /// The progress told while reading in pieces ends at the file's size.
     @Test func progressEndsAtTheFileSize() throws {
         let path = Fixtures.path("captions/programme.ts")

@@ -69,7 +69,9 @@ enum TransportStreamPieces {
             guard count > 0, reader.feed(buffer[0..<count]) else { return nil }
             position += count
             extractor = reader.segmentExtractor()
-            if extractor == nil && position >= headLimit { return nil }
+            // Once the tables are read, a reader that gives no extractor never will (a teletext
+            // or DVB subtitle stream beside the video, a codec without captions).
+            if extractor == nil && (reader.videoStreamType != nil || position >= headLimit) { return nil }
         }
         guard let extractor, let first = try cut(file, from: position, extractor, into: &buffer) else { return nil }
         while position < first {
