@@ -277,7 +277,8 @@ package struct SegmentCaptionExtractor: Sendable {
         private var demuxer: TransportStreamDemuxer
         private var found: Found
         private var count = 0
-        private var startsInSync = false
+        /// Whether the segment's first three packets start with the sync byte, so far as fed.
+        private var startsInSync = true
 
         init(extractor: SegmentCaptionExtractor) {
             tablesBefore = extractor.tablesBefore
@@ -287,7 +288,11 @@ package struct SegmentCaptionExtractor: Sendable {
 
         /// Reads the segment's next bytes.
         package mutating func feed(_ bytes: ArraySlice<UInt8>) {
-            if count == 0 { startsInSync = TransportStreamDemuxer.startsInSync(bytes) }
+            // The first three packets' sync bytes, in whichever chunks they come.
+            for packet in 0..<3 {
+                let at = packet * TransportStream.packetSize - count
+                if (0..<bytes.count).contains(at) && bytes[bytes.startIndex + at] != TransportStream.syncByte { startsInSync = false }
+            }
             count += bytes.count
             // Taken out while the demuxer works, so that the two are not both accesses to self.
             var found = self.found.takeAll()

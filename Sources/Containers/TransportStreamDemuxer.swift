@@ -336,8 +336,8 @@ package struct TransportStreamDemuxer {
         segmentReading(count: segment.count, startsInSync: Self.startsInSync(segment), tablesBefore: tablesBefore)
     }
 
-    /// The same, for a segment fed in several chunks: `count` bytes in all, the first chunk's
-    /// ``startsInSync(_:)`` said whether its first three packets start with the sync byte.
+    /// The same, for a segment fed in several chunks: `count` bytes in all, `startsInSync`
+    /// whether its first three packets (when it has three) start with the sync byte.
     package func segmentReading(count: Int, startsInSync: Bool, tablesBefore: [UInt16]) -> SegmentReading {
         let aligned = startsInSync && count >= 3 * TransportStream.packetSize && count % TransportStream.packetSize == 0
         return SegmentReading(

@@ -117,4 +117,28 @@ struct SegmentJoiningTests {
         #expect(apart.joins[target - 1] == false)
         #expect(Self.readOn(segments).notes.contains { $0.contains("does not start with a PES start code") })
     }
+
+    /// A segment fed in chunks of any size (the first shorter than three packets too) reads as
+    /// the segment fed whole: the same caption data, and the same answer to whether it joins,
+    /// for segments that join and for segments that do not.
+    @Test(arguments: [61, 188, 377, 4_096])
+    func aSegmentFedInChunksReadsAsFedWhole(_ chunk: Int) throws {
+        let segments = try Self.hlsSegments()
+        var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+        _ = reader.feed(segments[0][...], label: "s0.ts")
+        let extractor = try #require(reader.segmentExtractor())
+        // Each segment as cut, and the same bytes with the first packet's sync byte broken.
+        var broken = segments[1]
+        broken[0] = 0x00
+        for bytes in segments.dropFirst() + [broken] {
+            let whole = extractor.extract(bytes[...])
+            var reading = extractor.reading()
+            for start in stride(from: 0, to: bytes.count, by: chunk) { reading.feed(bytes[start..<min(bytes.count, start + chunk)]) }
+            let chunked = reading.finish()
+            #expect(chunked.joins == whole.joins)
+            #expect(chunked.units.map(\.pts) == whole.units.map(\.pts))
+            #expect(chunked.units.map(\.data) == whole.units.map(\.data))
+        }
+        #expect(!extractor.extract(broken[...]).joins, "a segment whose first packet lost its sync byte does not join")
+    }
 }

@@ -428,7 +428,8 @@ public enum FuzzEntry {
     static func piecesCutAtUnits(_ bytes: [UInt8]) -> [String] {
         guard bytes.count > 3 else { return [] }
         let size = TransportStream.packetSize
-        let head = size * (1 + Int(bytes[2]) % 16), stride = size * (1 + Int(bytes[3]) % 32)
+        // A head of two packets at least: a muxer's PAT and PMT come first.
+        let head = size * (2 + Int(bytes[2]) % 16), stride = size * (1 + Int(bytes[3]) % 32)
         guard head < bytes.count else { return [] }
         func reading(_ reader: TransportStreamCaptionReader) -> String {
             "\(reader.cues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }) \(reader.decoder?.accessUnits ?? 0) "
