@@ -109,6 +109,7 @@ package struct TransportStreamDemuxer {
                 guard offset + size <= p.count else { break }
                 guard p[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: offset) else {
                     synced = false
+                    note(Self.lostSync, at: bytesRead + offset)
                     offset += 1
                     continue
                 }
@@ -208,15 +209,23 @@ package struct TransportStreamDemuxer {
             }
             guard let packet = TransportStream.Packet(buffer, at: offset) else {
                 synced = false
+                note(Self.lostSync, at: bytesRead + offset)
                 offset += 1
                 continue
             }
             handle(packet, buffer, absolute: bytesRead + offset, emit)
             offset += size
         }
+        if synced && offset < buffer.count {
+            note("the input ends inside a packet: the bytes after its last whole packet were not read", at: bytesRead + offset)
+        }
         bytesRead += offset
         flushCurrent(emit)
     }
+
+    /// The note made where a packet should start and no sync byte does (the bytes up to where
+    /// three packets in a row start again are skipped, and what they held is lost).
+    package static let lostSync = "lost MPEG-TS sync: no sync byte (0x47) where a packet should start; the bytes up to the next three packets in a row were skipped"
 
     private mutating func handle(_ packet: TransportStream.Packet, _ data: [UInt8], absolute: Int, _ emit: (PESPacket) -> Void) {
         if tables.consume(packet, in: data) {
