@@ -225,7 +225,8 @@ package struct TransportStreamDemuxer {
 
     /// The note made where a packet should start and no sync byte does (the bytes up to where
     /// three packets in a row start again are skipped, and what they held is lost).
-    package static let lostSync = "lost MPEG-TS sync: no sync byte (0x47) where a packet should start; the bytes up to the next three packets in a row were skipped"
+    package static let lostSync =
+        "lost MPEG-TS sync: no sync byte (0x47) where a packet should start; the bytes up to the next three packets in a row were skipped"
 
     private mutating func handle(_ packet: TransportStream.Packet, _ data: [UInt8], absolute: Int, _ emit: (PESPacket) -> Void) {
         if tables.consume(packet, in: data) {
@@ -244,7 +245,17 @@ package struct TransportStreamDemuxer {
         if !packet.payload.isEmpty {
             if let last = lastCounter, packet.continuityCounter != (last &+ 1) & 0x0F, packet.continuityCounter != last, !packet.discontinuity {
                 continuityErrors += 1
-                if !packet.payloadUnitStart { current = []; currentHeader = nil; headerPending = false }
+                // A gap in the PES packet being read drops it, unless all that is wanted of it
+                // (the part before the picture data) was read before the gap.
+                if !packet.payloadUnitStart && (collecting || headerPending) {
+                    if currentHeader != nil || headerPending {
+                        note(
+                            "a packet of the stream is missing (its continuity counter jumps): the PES packet being read was dropped", at: absolute)
+                    }
+                    current = []
+                    currentHeader = nil
+                    headerPending = false
+                }
             }
             lastCounter = packet.continuityCounter
         }

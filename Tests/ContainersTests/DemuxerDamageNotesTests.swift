@@ -31,6 +31,20 @@ struct DemuxerDamageNotesTests {
         for size in Self.chunkings { #expect(Self.notes(bytes, chunk: size) == whole, "chunks of \(size)") }
     }
 
+    /// A video packet in the middle of a PES packet taken out: the PES packet is dropped, and
+    /// the note says where the packet after the gap starts.
+    @Test func aMissingPacketIsNoted() throws {
+        var bytes = try Fixtures.bytes("captions/programme.ts")
+        // The first packet past the middle that carries video (PID 0x100) and does not start a unit.
+        var at = bytes.count / 2 / 188 * 188
+        while !(bytes[at + 1] & 0x1F == 0x01 && bytes[at + 2] == 0x00 && bytes[at + 1] & 0x40 == 0) { at += 188 }
+        bytes.removeSubrange(at..<(at + 188))
+        let whole = Self.notes(bytes, chunk: 0)
+        #expect(
+            whole == ["a packet of the stream is missing (its continuity counter jumps): the PES packet being read was dropped (once, first at byte \(at))"])
+        for size in Self.chunkings { #expect(Self.notes(bytes, chunk: size) == whole, "chunks of \(size)") }
+    }
+
     @Test func anEndInsideAPacketIsNoted() throws {
         var bytes = try Fixtures.bytes("captions/programme.ts")
         bytes.removeLast(77)
