@@ -1,6 +1,6 @@
 /// A 64-bit FNV-1a hash of bytes, for content-addressed names (not for security): the same
 /// bytes always give the same name, on every machine and run.
-package struct ContentHash: Sendable {
+package struct ContentHash: Sendable, Equatable {
     @usableFromInline private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     package init() {}

@@ -55,4 +55,29 @@ struct RunFingerprintPlaylistTests {
         try write("#EXTM3U\n" + variant("a.m3u8", 1) + variant("missing.m3u8", 2) + variant("a.m3u8", 3), "master.m3u8")
         #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) == nil, "a playlist that cannot be read")
     }
+
+    /// A run keeps its fingerprint only while the master holds what the run wrote (known by its
+    /// digest): a master another run wrote since, even of the same length, leaves none.
+    @Test func theMasterMustHoldWhatTheRunWrote() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns0.ts\n#EXT-X-ENDLIST\n".write(toFile: folder + "/a.m3u8", atomically: true, encoding: .utf8)
+        try "x".write(toFile: folder + "/s0.ts", atomically: true, encoding: .utf8)
+        let wrote = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", other = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\na.m3u8\n"
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        try wrote.write(to: master, atomically: true, encoding: .utf8)
+        let digest = WrittenDigest(of: Array(wrote.utf8))
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: [], expectedMaster: digest) != nil)
+        try other.write(to: master, atomically: true, encoding: .utf8)
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: [], expectedMaster: digest) == nil)
+        // The digest of bytes handed over in pieces is the digest of the whole.
+        var pieces = WrittenDigest()
+        let bytes = Array(wrote.utf8)
+        bytes.withUnsafeBufferPointer { all in
+            pieces.add(UnsafeBufferPointer(rebasing: all[..<7]))
+            pieces.add(UnsafeBufferPointer(rebasing: all[7...]))
+        }
+        #expect(pieces == digest && pieces.count == bytes.count)
+    }
 }

@@ -38,9 +38,9 @@ public enum RunFingerprint {
     /// The hash of the inputs of a run of `command` (its arguments, `sources` the local subtitle
     /// files it names) on the title whose master is at `master`; nil when one is not local, or
     /// when the master is not `expectedMaster` (another run wrote it meanwhile).
-    public static func compute(master: URL, command: [String], sources: [URL], expectedMaster: [UInt8]? = nil) -> String? {
+    package static func compute(master: URL, command: [String], sources: [URL], expectedMaster: WrittenDigest? = nil) -> String? {
         guard master.isFileURL, let masterBytes = try? ResourceLoader.readFile(master.path, limit: ReadLimits().playlist, kind: .playlist),
-            expectedMaster.map({ $0 == masterBytes }) ?? true
+            expectedMaster.map({ $0 == WrittenDigest(of: masterBytes) }) ?? true
         else { return nil }
         var hash = ContentHash()
         hash.add("subweave-run-1\u{0}")

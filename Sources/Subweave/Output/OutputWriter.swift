@@ -71,16 +71,18 @@ package struct OutputWriter: Sendable {
     ///
     /// Call holding ``acquireLock()``.
     ///
-    /// Returns whether anything was written: a run whose generations all exist already, that
-    /// removes nothing and whose master is byte for byte the one on disk leaves the master alone
-    /// (its inode and modification time), so that watchers and CDN purges hooked to it stay quiet.
+    /// Returns whether anything was written, and the digest of the master as it now stands: a
+    /// run whose generations all exist already, that removes nothing and whose master is byte for
+    /// byte the one on disk leaves the master alone (its inode and modification time), so that
+    /// watchers and CDN purges hooked to it stay quiet.
     @discardableResult
     package func commit(
         generations: [GenerationWrite], master: Playlist, managedFolders: Set<String>,
         named: [String: String], previous: [String: String], removedFolders: Set<String> = [], intent: TitleIntent? = nil
-    ) throws(SubweaveError) -> Bool {
+    ) throws(SubweaveError) -> (wrote: Bool, master: WrittenDigest) {
         var created = CreatedEntries()
         var wrote = true
+        var digest = WrittenDigest()
         do throws(SubweaveError) {
             try makeOutputFolder(created: &created)
             try onDisk(confinement?.check(folder: folder))
@@ -94,7 +96,15 @@ package struct OutputWriter: Sendable {
                 if case .append = $0.source { return false }
                 return $0.isComplete(below: folder)
             }
-            if existing && removedFolders.isEmpty && FileSystem.contentsEqual(masterPath, written: master.write) {
+            let unchanged =
+                existing && removedFolders.isEmpty
+                && FileSystem.contentsEqual(masterPath) { sink in
+                    master.write { piece in
+                        digest.add(piece)
+                        sink(piece)
+                    }
+                }
+            if unchanged {
                 wrote = false
                 try writeIntent(intent)
             } else {
@@ -104,7 +114,7 @@ package struct OutputWriter: Sendable {
                 // The intent goes before the master: a kill between the two leaves the newer
                 // intent, which the next run carries out, never a master whose intent is lost.
                 try writeIntent(intent)
-                try onDisk { () throws(FileFailure) in
+                digest = try onDisk { () throws(FileFailure) in
                     try FileSystem.replaceFile(
                         at: masterPath, with: master, temporaryName: FileSystem.temporaryPrefix + "master-\(getpid()).tmp", within: confinement)
                 }
@@ -116,7 +126,7 @@ package struct OutputWriter: Sendable {
         // The master names the new generations now: what it no longer names is retired, and
         // goes once it has been retired for the grace period (never in a folder that has left
         // the root since: clean-up waits for a later run).
-        if let confinement, (try? confinement.check(folder: folder)) == nil { return wrote }
+        if let confinement, (try? confinement.check(folder: folder)) == nil { return (wrote, digest) }
         for (folder, generation) in named { _ = FileSystem.removeFile(self.folder + "/" + folder + "/" + generation + "/" + RenditionLayout.retiredMarkerName) }
         for folder in managedFolders.sorted() {
             var keep: Set<String> = []
@@ -134,7 +144,7 @@ package struct OutputWriter: Sendable {
             removeGenerations(in: folder, keeping: [], keepLegacy: true)
             FileSystem.removeEmptyFolder(self.folder + "/" + folder)
         }
-        return wrote
+        return (wrote, digest)
     }
 
     /// Writes the intent record beside the master (durably) unless it already holds the same bytes.

@@ -13,6 +13,9 @@ public struct PackagePlan: Sendable {
     let master: Playlist
     /// The new master's text (made when asked for: the plan keeps the lines, not the text).
     public var masterText: String { master.text }
+    /// Once the plan is written (``Packager/run(master:_:)``), the digest of the master as the
+    /// run left it; nil for a plan not written.
+    package internal(set) var writtenMaster: WrittenDigest?
 
     /// Hands the new master's bytes to `sink` in pieces of at most about 1 MiB, without making
     /// its text whole.

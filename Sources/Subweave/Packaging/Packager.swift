@@ -51,7 +51,9 @@ public struct Packager: Sendable {
         let stager = try await onDispatch { () throws(SubweaveError) in try RenditionStager.open(in: writer.folder, within: writer.confinement) }
         defer { stager?.remove() }
         var plan = try await presentation.plan(request, stager: stager)
-        if try await !commit(plan, writer: writer) { plan.report.unchanged = true }
+        let committed = try await commit(plan, writer: writer)
+        if !committed.wrote { plan.report.unchanged = true }
+        plan.writtenMaster = committed.master
         return plan
     }
 
@@ -74,8 +76,9 @@ public struct Packager: Sendable {
         return writer
     }
 
-    /// Writes `plan`; false when nothing needed writing (the master was left alone).
-    private func commit(_ plan: PackagePlan, writer: OutputWriter) async throws(SubweaveError) -> Bool {
+    /// Writes `plan`: whether anything needed writing (false: the master was left alone), and the
+    /// digest of the master as the run left it.
+    private func commit(_ plan: PackagePlan, writer: OutputWriter) async throws(SubweaveError) -> (wrote: Bool, master: WrittenDigest) {
         if plan.masterURL.isFileURL {
             guard FileSystem.contentsEqual(plan.masterURL.path, plan.masterBytes) else { throw .masterChanged(path: plan.masterURL.path) }
         }

@@ -222,9 +222,11 @@ enum PackageCommand {
         /// Keeps the report of `plan` with the fingerprint of the title as the run left it; when
         /// another run has written the master since, no record (the next run reads the title).
         func keep(_ plan: PackagePlan) {
-            var written: [UInt8] = []
-            plan.writeMasterText { written += $0 }
-            guard let now = RunFingerprint.compute(master: master, command: command, sources: sources, expectedMaster: written) else {
+            // The master as the run wrote it (or found it), by its digest: another run that wrote
+            // it since leaves other bytes.
+            guard let written = plan.writtenMaster,
+                let now = RunFingerprint.compute(master: master, command: command, sources: sources, expectedMaster: written)
+            else {
                 RunFingerprint.forget(master: master)
                 return
             }
