@@ -258,7 +258,7 @@ package struct SegmentCaptionExtractor: Sendable {
 
     /// Where in `bytes` (which start at a packet) a segment may begin: the first packet that
     /// starts a video PES packet (``TransportStreamDemuxer/unitStart(in:)``).
-    package func unitStart(in bytes: ArraySlice<UInt8>) -> Int? { demuxer.unitStart(in: bytes) }
+    package func unitStart(in bytes: ArraySlice<UInt8>) -> TransportStreamDemuxer.UnitStart { demuxer.unitStart(in: bytes) }
 
     /// The caption data of one whole segment's bytes.
     package func extract(_ bytes: ArraySlice<UInt8>) -> Segment {

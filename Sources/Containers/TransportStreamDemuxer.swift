@@ -376,20 +376,28 @@ package struct TransportStreamDemuxer {
 
     /// Where in `bytes` (which start at a packet) the first packet of the stream followed that
     /// starts a PES packet is: a place to cut the stream so that no PES packet crosses the cut.
-    ///
-    /// Nil when the stream is not known yet, when a packet of `bytes` lacks the sync byte, or
-    /// when no such packet is whole in them.
-    package func unitStart(in bytes: ArraySlice<UInt8>) -> Int? {
-        guard let video = videoPID else { return nil }
+    package func unitStart(in bytes: ArraySlice<UInt8>) -> UnitStart {
+        guard let video = videoPID else { return .notFound }
         let size = TransportStream.packetSize
         var offset = bytes.startIndex
         while offset + size <= bytes.endIndex {
-            guard bytes[offset] == TransportStream.syncByte else { return nil }
+            guard bytes[offset] == TransportStream.syncByte else { return .lostSync }
             let b1 = bytes[offset + 1]
-            if b1 & 0x40 != 0 && UInt16(b1 & 0x1F) << 8 | UInt16(bytes[offset + 2]) == video { return offset }
+            if b1 & 0x40 != 0 && UInt16(b1 & 0x1F) << 8 | UInt16(bytes[offset + 2]) == video { return .at(offset) }
             offset += size
         }
-        return nil
+        return .notFound
+    }
+
+    /// What ``unitStart(in:)`` found.
+    package enum UnitStart: Equatable, Sendable {
+        /// The packet at this index of the bytes starts a PES packet of the stream followed.
+        case at(Int)
+        /// No whole packet of the bytes does, and each starts with the sync byte (or the stream
+        /// is not known yet).
+        case notFound
+        /// A packet of the bytes lacks the sync byte before one is found.
+        case lostSync
     }
 
     /// The PMT PIDs named so far (see ``segmentReading(of:tablesBefore:)``).

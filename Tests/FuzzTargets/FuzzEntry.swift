@@ -440,12 +440,12 @@ public enum FuzzEntry {
         on.finish()
         var apart = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
         _ = apart.feed(bytes[..<head])
-        guard let extractor = apart.segmentExtractor(), let first = extractor.unitStart(in: bytes[head...]) else { return [] }
+        guard let extractor = apart.segmentExtractor(), case .at(let first) = extractor.unitStart(in: bytes[head...]) else { return [] }
         _ = apart.feed(bytes[head..<first])
         var starts = [first]
         var nominal = first + stride
         while nominal < bytes.count {
-            if let start = extractor.unitStart(in: bytes[nominal...]), start > starts[starts.count - 1] { starts.append(start) }
+            if case .at(let start) = extractor.unitStart(in: bytes[nominal...]), start > starts[starts.count - 1] { starts.append(start) }
             nominal += stride
         }
         guard apart.endBeforeJoining() else { return [] }

@@ -1,4 +1,5 @@
 import Captions
+import Containers
 import Dispatch
 import Foundation
 import Platform
@@ -100,19 +101,16 @@ enum TransportStreamPieces {
         var at = offset
         while at < offset + cutSearch {
             let count = try read(file, into: &buffer, count: chunkSize, at: at)
-            let whole = count - count % 188
+            let whole = count - count % TransportStream.packetSize
             guard whole > 0 else { return nil }
-            if let found = extractor.unitStart(in: buffer[0..<whole]) { return at + found }
-            // A packet without the sync byte ends the search as much as the end of the file.
-            guard TransportStreamPieces.inSync(buffer[0..<whole]) else { return nil }
-            at += whole
+            switch extractor.unitStart(in: buffer[0..<whole]) {
+            case .at(let found): return at + found
+            // A packet without the sync byte ends the search as the end of the file does.
+            case .lostSync: return nil
+            case .notFound: at += whole
+            }
         }
         return nil
-    }
-
-    /// Whether every packet of `bytes` starts with the sync byte.
-    private static func inSync(_ bytes: ArraySlice<UInt8>) -> Bool {
-        stride(from: bytes.startIndex, to: bytes.endIndex, by: 188).allSatisfy { bytes[$0] == 0x47 }
     }
 
     /// Takes the pieces' caption data out on `workers` threads, at most a few pieces ahead of the
