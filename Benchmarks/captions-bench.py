@@ -11,7 +11,11 @@ added to every access unit's cc_data by Benchmarks/dtvcc_inject.py, no B-frames)
 against `cat` in the same run. A 256 MiB file of the same content shows whether memory stays flat as the
 input grows.
 
-    python3 Benchmarks/captions-bench.py [--size-mib 1024] [--keep]
+    python3 Benchmarks/captions-bench.py [--size-mib 1024] [--keep] [--build installed|dynamic]
+
+Times the binary Scripts/install.sh installs (the Swift runtime and Foundation linked statically:
+it starts in half the time of the build that loads them as shared libraries), or with
+`--build dynamic` the plain `swift build -c release` one.
 
 Reports wall time (the median of nine runs for each `cat` and the Subweave job timed against it,
 alternated run by run so that both see the same load; the median of five for the fMP4 decode;
@@ -65,9 +69,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mib", type=int, default=1024)
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--build", choices=["installed", "dynamic"], default="installed")
     args = ap.parse_args()
 
-    subweave = release_subweave()
+    subweave = release_subweave(static=args.build == "installed")
     work = tempfile.mkdtemp(prefix="subweave-cc-bench-")
     try:
         # A broadcast-like clip: 960x540 at about 6 Mbit/s; x264 carries the A/53 captions over (a53cc).
@@ -141,6 +146,7 @@ def main():
 
         mib = big_size / 2**20
         report = {
+            "binary": subweave,
             "file_mib": round(mib, 1),
             "small_file_mib": round(small_size / 2**20, 1),
             "cc1_cues_subweave": len(cc1["cues"]),

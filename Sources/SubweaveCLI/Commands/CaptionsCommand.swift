@@ -67,7 +67,7 @@ enum CaptionsCommand {
                 })
         }
         if context.json {
-            try Output.json(DocumentJSON(services: services, notes: captions.notes), schema: "subweave.captions/1")
+            Output.raw(DocumentJSON(services: services, notes: captions.notes).written(flushing: Output.raw))
             return 0
         }
         for note in captions.notes { context.note("note: \(note)") }
@@ -104,5 +104,75 @@ enum CaptionsCommand {
         } catch {
             throw CommandError(message: "\(path) \(error.explanation)")
         }
+    }
+}
+
+extension CaptionsCommand.DocumentJSON {
+    /// The document as UTF-8, written a cue at a time: every megabyte is handed to `flush`;
+    /// returns the rest.
+    ///
+    /// The same bytes as `Output.json` makes of it with the schema `subweave.captions/1` (a test
+    /// holds the two to it): a programme has thousands of cues, and `JSONEncoder` took a tenth of
+    /// a 708 decode.
+    func written(flushing flush: ([UInt8]) -> Void) -> [UInt8] {
+        withoutActuallyEscaping(flush) { flush in
+            var out = PrettyJSON(flushing: flush)
+            out.raw("{\n  \"schema\" : \"subweave.captions/1\",\n  \"notes\" : [\n")
+            if notes.isEmpty { out.raw("\n") }
+            for (index, note) in notes.enumerated() {
+                out.raw("    ")
+                out.string(note)
+                out.raw(index + 1 < notes.count ? ",\n" : "\n")
+            }
+            out.raw("  ],\n  \"services\" : [\n")
+            if services.isEmpty { out.raw("\n") }
+            for (index, service) in services.enumerated() {
+                service.write(into: &out)
+                out.raw(index + 1 < services.count ? ",\n" : "\n")
+            }
+            out.raw("  ]\n}\n")
+            return out.bytes
+        }
+    }
+}
+
+extension CaptionsCommand.ServiceJSON {
+    /// The service as an element of `services`, its members sorted by key.
+    fileprivate func write(into out: inout PrettyJSON) {
+        let indent = "      "
+        out.raw("    {\n      \"cues\" : [\n")
+        if cues.isEmpty { out.raw("\n") }
+        for (index, cue) in cues.enumerated() {
+            out.raw("        {\n")
+            let inner = "          "
+            if let confidence = cue.confidence {
+                out.member("confidence", inner)
+                out.number(confidence)
+                out.next()
+            }
+            out.member("endTime", inner)
+            out.number(cue.endTime)
+            out.next()
+            out.member("startTime", inner)
+            out.number(cue.startTime)
+            out.next()
+            out.member("text", inner)
+            out.string(cue.text)
+            out.raw(index + 1 < cues.count ? "\n        },\n" : "\n        }\n")
+            out.flushIfFull()
+        }
+        out.raw("      ],\n")
+        out.member("kind", indent)
+        out.string(kind)
+        for (key, value) in [("language", language), ("language_source", languageSource)] {
+            guard let value else { continue }
+            out.next()
+            out.member(key, indent)
+            out.string(value)
+        }
+        out.next()
+        out.member("service", indent)
+        out.string(service)
+        out.raw("\n    }")
     }
 }
