@@ -265,6 +265,24 @@ struct CaptionPlacementTests {
         #expect(cues.first?.settings == CueSettings(line: .percentage("0"), lineAlign: .start, position: "0", positionAlign: .lineLeft, align: .left))
         #expect(cues.last?.settings == CueSettings(line: .percentage("90"), lineAlign: .end, position: "50", positionAlign: .center, align: .center))
     }
+
+    /// Characters still being gathered when the next frame's command deletes their window become
+    /// a state of their own, placed where their window was (not where nothing is left).
+    @Test func cea708GatheredTextKeepsItsWindowsPlace() {
+        var stream = CEA708Tests.Stream()
+        stream.send(DTVCC.defineWindow(0, visible: true, anchorVertical: 90, anchorHorizontal: 50, relative: true, anchorPoint: 7), DTVCC.text("Gone"), at: 5)
+        stream.send(DTVCC.deleteWindows([0]), at: 6)
+        var decoder = CaptionDecoder(codec: .h264)
+        for frame in 0..<20 {
+            let data = (stream.frames[frame] ?? []).map { CCData(type: $0.0 & 3, valid: true, byte1: $0.1, byte2: $0.2) }
+            decoder.add(captionData: data, time: MediaTime(ticks: Int64(frame) * 3003))
+        }
+        decoder.finish(at: MediaTime(ticks: 20 * 3003))
+        let cues = decoder.collector.take().map(\.cue)
+        #expect(cues.map(\.text) == ["Gone"])
+        #expect(cues.first?.start == MediaTime(ticks: 5 * 3003) && cues.first?.end == MediaTime(ticks: 6 * 3003))
+        #expect(cues.first?.settings == CueSettings(line: .percentage("90"), lineAlign: .end, position: "50", positionAlign: .center, align: .center))
+    }
 }
 
 /// Italics and underline as WebVTT `<i>`/`<u>`: 608 PACs and mid-row codes, 708 SetPenAttributes

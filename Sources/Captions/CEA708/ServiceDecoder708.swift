@@ -268,13 +268,14 @@ struct ServiceDecoder708 {
     /// their own (as shown just before), then the change makes the next state at once.
     private mutating func change<S: CaptionSink>(at time: MediaTime, into sink: inout S, _ body: (inout ServiceDecoder708) -> Void) {
         let before = visibleText()
-        // The windows as they were (a copy shares their storage): where the text before was is
-        // worked out only when the gathered characters become a state.
-        let windowsBefore = windows
+        // Where the text before was, which only gathered characters becoming a state need: worked
+        // out now, from the windows as they are (a copy kept across the change would be copied
+        // whole by it, every window's rows with it).
+        let placementBefore = gathering == nil ? nil : Self.placement(of: windows)
         body(&self)
         guard visibleText() != before else { return }
-        if let gathering {
-            changeState(to: before, placement: Self.placement(of: windowsBefore), at: gathering.last, into: &sink)
+        if let gathering, let placementBefore {
+            changeState(to: before, placement: placementBefore, at: gathering.last, into: &sink)
         }
         changeState(at: time, into: &sink)
     }
