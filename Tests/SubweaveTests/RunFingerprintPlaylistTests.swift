@@ -80,4 +80,34 @@ struct RunFingerprintPlaylistTests {
         }
         #expect(pieces == digest && pieces.count == bytes.count)
     }
+
+    /// The pieces a package run works out as it starts stand for the playlists it does not write.
+    ///
+    /// With nothing changed they give the fingerprint working them out at its end gives; a
+    /// segment replaced while the run reads leaves a fingerprint the next run does not match (it
+    /// reads the title again). Subweave's own renditions are left to the end.
+    @Test func piecesWorkedOutAtTheStartStandForWhatTheRunRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-\(UUID().uuidString)").path
+        let generation = folder + "/subtitles/en/0123456789ab"
+        try FileManager.default.createDirectory(atPath: generation, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func write(_ text: String, _ path: String) throws { try text.write(toFile: folder + "/" + path, atomically: true, encoding: .utf8) }
+        try write("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns0.ts\n#EXT-X-ENDLIST\n", "a.m3u8")
+        try write("x", "s0.ts")
+        try write("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n00000.vtt\n#EXT-X-ENDLIST\n", "subtitles/en/0123456789ab/index.m3u8")
+        try write("WEBVTT\n", "subtitles/en/0123456789ab/00000.vtt")
+        try write("{}", "subtitles/en/0123456789ab/" + RenditionRecord.fileName)
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        try write(
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"en\",LANGUAGE=\"en\",URI=\"subtitles/en/0123456789ab/index.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=\"subs\"\na.m3u8\n", "master.m3u8")
+        let early = RunFingerprint.inputPieces(master: master)
+        #expect(Set(early.keys) == [folder + "/a.m3u8"], "the variant's playlist, not Subweave's rendition")
+        let atEnd = try #require(RunFingerprint.compute(master: master, command: ["package"], sources: []))
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: [], known: early) == atEnd, "nothing changed")
+        try write("yy", "s0.ts")
+        let kept = try #require(RunFingerprint.compute(master: master, command: ["package"], sources: [], known: early))
+        #expect(kept == atEnd, "the segment as the run read it")
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) != kept, "the next run reads the title again")
+    }
 }

@@ -38,7 +38,13 @@ public enum RunFingerprint {
     /// The hash of the inputs of a run of `command` (its arguments, `sources` the local subtitle
     /// files it names) on the title whose master is at `master`; nil when one is not local, or
     /// when the master is not `expectedMaster` (another run wrote it meanwhile).
-    package static func compute(master: URL, command: [String], sources: [URL], expectedMaster: WrittenDigest? = nil) -> String? {
+    ///
+    /// `known` holds playlists' pieces worked out earlier (``inputPieces(master:)``, by path):
+    /// used as they are, so that the fingerprint a run keeps says what the inputs were when it
+    /// started reading them.
+    package static func compute(
+        master: URL, command: [String], sources: [URL], expectedMaster: WrittenDigest? = nil, known: [String: String] = [:]
+    ) -> String? {
         guard master.isFileURL, let masterBytes = try? ResourceLoader.readFile(master.path, limit: ReadLimits().playlist, kind: .playlist),
             expectedMaster.map({ $0 == WrittenDigest(of: masterBytes) }) ?? true
         else { return nil }
@@ -72,27 +78,71 @@ public enum RunFingerprint {
         // The first that cannot be read stops the others.
         var distinct: [URL] = []
         var order: [Int] = []
-        var known: [String: Int] = [:]
+        var indexOfText: [String: Int] = [:]
         order.reserveCapacity(named.count)
         for (uri, line) in named {
             guard let text = try? parsed.substitutingVariables(in: uri, line: line) else { return nil }
-            if let index = known[text] {
+            if let index = indexOfText[text] {
                 order.append(index)
                 continue
             }
             guard let url = MediaReader.resolve(text, against: master), url.isFileURL else { return nil }
-            known[text] = distinct.count
+            indexOfText[text] = distinct.count
             order.append(distinct.count)
             distinct.append(url)
         }
-        guard let pieces = pieces(of: distinct, imports: parsed.definitions) else { return nil }
+        guard let pieces = pieces(of: distinct, imports: parsed.definitions, known: known) else { return nil }
         for index in order { hash.add(pieces[index]) }
         return hash.hex(16)
     }
 
+    /// The pieces of the playlists the master at `master` names that Subweave did not write (the
+    /// variants', other tools' renditions), by path; those that cannot be worked out are left out.
+    ///
+    /// What a package run keeps for ``compute(master:command:sources:expectedMaster:known:)``
+    /// at its end, worked out as it starts: a run writes none of these playlists or their
+    /// segments, so a segment replaced while the run reads the title makes the next run read it
+    /// again, instead of being taken for what the run read; and the run's end does not wait for
+    /// thousands of `stat`s.
+    package static func inputPieces(master: URL) -> [String: String] {
+        guard master.isFileURL, let masterBytes = try? ResourceLoader.readFile(master.path, limit: ReadLimits().playlist, kind: .playlist),
+            let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path)
+        else { return [:] }
+        var named = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
+        named += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
+        var distinct: [URL] = []
+        var seen: Set<String> = []
+        for (uri, line) in named {
+            guard let text = try? parsed.substitutingVariables(in: uri, line: line), let url = MediaReader.resolve(text, against: master), url.isFileURL,
+                seen.insert(url.path).inserted
+            else { continue }
+            distinct.append(url)
+        }
+        let files = distinct
+        let found = Mutex<[String: String]>([:])
+        let next = Atomic<Int>(0)
+        let imports = parsed.definitions
+        DispatchQueue.concurrentPerform(iterations: min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                guard let bytes = try? ResourceLoader.readFile(files[index].path, limit: ReadLimits().playlist, kind: .playlist),
+                    subweaveGeneration(of: files[index], bytes: bytes) == nil, let piece = piece(files[index], bytes: bytes, imports: imports)
+                else { continue }
+                found.withLock { $0[files[index].path] = piece }
+            }
+        }
+        return found.withLock { $0 }
+    }
+
+    /// ``inputPieces(master:)`` worked out on another thread while the caller goes on.
+    package static func startingInputPieces(master: URL) -> Task<[String: String], Never> {
+        Task { await onDispatch { inputPieces(master: master) } }
+    }
+
     /// Each playlist's ``piece(_:imports:)``, in order, worked out on every core; nil as soon
     /// as one is nil (the others stop).
-    private static func pieces(of files: [URL], imports: [String: String]) -> [String]? {
+    private static func pieces(of files: [URL], imports: [String: String], known: [String: String]) -> [String]? {
         let pieces = Mutex<[String?]>(Array(repeating: nil, count: files.count))
         let failed = Atomic<Bool>(false)
         let next = Atomic<Int>(0)
@@ -100,7 +150,7 @@ public enum RunFingerprint {
             while !failed.load(ordering: .relaxed) {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                guard let piece = Self.piece(files[index], imports: imports) else {
+                guard let piece = known[files[index].path] ?? Self.piece(files[index], imports: imports) else {
                     failed.store(true, ordering: .relaxed)
                     return
                 }
@@ -118,6 +168,11 @@ public enum RunFingerprint {
     /// parse is hashed for its bytes alone.
     private static func piece(_ url: URL, imports: [String: String]) -> String? {
         guard let bytes = try? ResourceLoader.readFile(url.path, limit: ReadLimits().playlist, kind: .playlist) else { return nil }
+        return piece(url, bytes: bytes, imports: imports)
+    }
+
+    /// ``piece(_:imports:)`` of the playlist at `url` read as `bytes`.
+    private static func piece(_ url: URL, bytes: [UInt8], imports: [String: String]) -> String? {
         var hash = ContentHash()
         hash.add(bytes)
         if let generation = subweaveGeneration(of: url, bytes: bytes) {

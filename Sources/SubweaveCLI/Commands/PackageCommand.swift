@@ -165,6 +165,8 @@ enum PackageCommand {
             report(earlier, context: context)
             return 0
         }
+        // What the run depends on and does not write, fingerprinted as it starts reading.
+        let inputPieces = fingerprint.map { RunFingerprint.startingInputPieces(master: $0.master) }
         let loader = Commands.loader(context)
         let progress = ProgressLine(context)
         progress.say("reading \(arguments.positionals[0])")
@@ -184,7 +186,7 @@ enum PackageCommand {
             plan = try await packager.run(master: master, request)
         }
         progress.done()
-        fingerprint?.keep(plan)
+        fingerprint?.keep(plan, known: await inputPieces?.value ?? [:])
         report(plan, context: context)
         return 0
     }
@@ -219,13 +221,14 @@ enum PackageCommand {
             return report
         }
 
-        /// Keeps the report of `plan` with the fingerprint of the title as the run left it; when
-        /// another run has written the master since, no record (the next run reads the title).
-        func keep(_ plan: PackagePlan) {
+        /// Keeps the report of `plan` with the fingerprint of the title as the run left it (the
+        /// playlists it does not write as `known` says they were when it started); when another
+        /// run has written the master since, no record (the next run reads the title).
+        func keep(_ plan: PackagePlan, known: [String: String]) {
             // The master as the run wrote it (or found it), by its digest: another run that wrote
             // it since leaves other bytes.
             guard let written = plan.writtenMaster,
-                let now = RunFingerprint.compute(master: master, command: command, sources: sources, expectedMaster: written)
+                let now = RunFingerprint.compute(master: master, command: command, sources: sources, expectedMaster: written, known: known)
             else {
                 RunFingerprint.forget(master: master)
                 return
