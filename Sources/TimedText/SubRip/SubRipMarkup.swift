@@ -96,9 +96,9 @@ enum SubRipMarkup {
                 continue
             }
             switch c {
-            case 0x26: out += Array("&amp;".utf8)
-            case 0x3C: out += Array("&lt;".utf8)
-            case 0x3E: out += Array("&gt;".utf8)
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
             default: out.append(c)
             }
             i += 1
@@ -111,8 +111,14 @@ enum SubRipMarkup {
     /// colour sets `otherColours`.
     private static func write(_ tag: Tag, to out: inout [UInt8], fontStack: inout [Bool], keepingColours: Bool, otherColours: inout Bool) {
         switch tag {
-        case .open(let name): out += Array("<\(name)>".utf8)
-        case .close(let name): out += Array("</\(name)>".utf8)
+        case .open(let name):
+            out.append(0x3C)
+            out.append(contentsOf: name.utf8)
+            out.append(0x3E)
+        case .close(let name):
+            out.append(contentsOf: "</".utf8)
+            out.append(contentsOf: name.utf8)
+            out.append(0x3E)
         case .fontOpen(let colour):
             if let colour, let cls = colourClasses[colour] {
                 out += Array("<c.\(cls)>".utf8)
@@ -192,12 +198,11 @@ enum SubRipMarkup {
                 while name < trimmedEnd, s[name] == 0x20 || s[name] == 0x09 { name += 1 }
             }
             let length = trimmedEnd - name
-            if length == 1, let letter = ["i", "b", "u"].first(where: { $0.utf8.first == lower(s[name]) }) {
+            if length == 1, let letter = Self.styleName(lower(s[name])) {
                 self = isEnd ? .close(letter) : .open(letter)
                 return
             }
-            let font = Array("font".utf8)
-            guard length >= 4, (0..<4).allSatisfy({ lower(s[name + $0]) == font[$0] }) else { return nil }
+            guard length >= 4, (0..<4).allSatisfy({ lower(s[name + $0]) == Self.font[$0] }) else { return nil }
             if isEnd {
                 guard length == 4 else { return nil }
                 self = .fontClose
@@ -206,6 +211,19 @@ enum SubRipMarkup {
             guard length == 4 || s[name + 4] == 0x20 || s[name + 4] == 0x09 else { return nil }
             let content = String(decoding: s[name..<trimmedEnd], as: UTF8.self).lowercased()
             self = .fontOpen(colour: Tag.attribute("color", in: content))
+        }
+
+        /// `font`, as the bytes a tag's name is compared with.
+        private static let font = Array("font".utf8)
+
+        /// The style tag named by the lower-case letter `letter` (`i`, `b`, `u`), else nil.
+        private static func styleName(_ letter: UInt8) -> String? {
+            switch letter {
+            case 0x69: return "i"
+            case 0x62: return "b"
+            case 0x75: return "u"
+            default: return nil
+            }
         }
 
         /// The value of `name=value`, `name="value"` or `name='value'` in a lower-cased tag.
