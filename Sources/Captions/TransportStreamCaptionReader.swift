@@ -44,9 +44,22 @@ package struct TransportStreamCaptionReader {
     }
 
     private var readNotes: [String] = []
-    /// What was read although malformed or skipped, each naming its file and byte offset, and
-    /// what the teletext and DVB subtitle readers have had to skip or could not decode so far.
-    package var notes: [String] { readNotes + teletext.notes + dvbSubtitles.notes }
+    /// Notes past ``noteLimit``: not kept, but counted and said.
+    private var notesLeftOut = 0
+    /// What was read although malformed or skipped, each naming its file and byte offset (the
+    /// first ``noteLimit``, then how many more there were), and what the teletext and DVB
+    /// subtitle readers have had to skip or could not decode so far.
+    package var notes: [String] {
+        let more = notesLeftOut > 0 ? ["\(notesLeftOut) more note(s) of damage in the MPEG-TS stream were left out (the first \(Self.noteLimit) are kept)"] : []
+        return readNotes + more + teletext.notes + dvbSubtitles.notes
+    }
+
+    /// Keeps `fresh` notes while fewer than ``noteLimit`` are kept; counts the rest.
+    private mutating func keep(_ fresh: [String]) {
+        let room = max(0, Self.noteLimit - readNotes.count)
+        readNotes += fresh.prefix(room)
+        notesLeftOut += max(0, fresh.count - room)
+    }
 
     /// Whether no stream beside the video carries subtitles (teletext or DVB).
     private var nothingBeside: Bool { teletext.absent && dvbSubtitles.absent }
@@ -75,7 +88,7 @@ package struct TransportStreamCaptionReader {
         var fresh = demuxer.takeNotes(since: base)
         if withoutPTS > 0 { fresh.append("\(withoutPTS) video PES packet(s) carry no PTS; their caption data was skipped") }
         let prefix = label.map { "\($0): " } ?? ""
-        if readNotes.count < Self.noteLimit { readNotes += fresh.map { prefix + $0 } }
+        keep(fresh.map { prefix + $0 })
         if decoder == nil, let video = demuxer.video {
             videoStreamType = video.streamType
             videoLanguage = video.language
@@ -105,7 +118,7 @@ package struct TransportStreamCaptionReader {
         decoder?.collector.take() ?? []
     }
 
-    /// At most this many notes are kept (the first ones).
+    /// At most this many notes are kept (the first ones); how many more there were is said.
     static let noteLimit = 20
 
     /// The end of an HLS segment: its caption data is decoded now, not when the next one comes.
@@ -119,7 +132,7 @@ package struct TransportStreamCaptionReader {
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
-        if readNotes.count < Self.noteLimit { readNotes += demuxer.takeNotes(since: base) }
+        keep(demuxer.takeNotes(since: base))
         teletext.endOfSegment()
         dvbSubtitles.endOfSegment()
         guard var decoder else { return }
@@ -136,7 +149,7 @@ package struct TransportStreamCaptionReader {
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
         }
-        if readNotes.count < Self.noteLimit { readNotes += demuxer.takeNotes(since: base) }
+        keep(demuxer.takeNotes(since: base))
         if var decoder {
             self.decoder = nil
             for (pts, payload) in last { add(payload, pts: pts, to: &decoder) }

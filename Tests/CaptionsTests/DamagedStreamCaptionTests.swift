@@ -47,4 +47,19 @@ struct DamagedStreamCaptionTests {
         #expect(cut.notes.contains { $0.hasPrefix("lost MPEG-TS sync") && $0.hasSuffix("first at byte \(at))") }, "\(cut.notes)")
         #expect(cut.cues.count > 20)
     }
+
+    /// Past the first twenty notes, how many more there were is said, not dropped in silence:
+    /// thirty chunks, each with its own lost sync, give twenty notes and a count of ten more.
+    @Test func notesPastTheLimitAreCounted() throws {
+        let bytes = try Fixtures.bytes("captions/programme.ts")
+        let packets = bytes.count / 188
+        let chunks = (0..<30).map { k -> ArraySlice<UInt8> in
+            var chunk = Array(bytes[(k * packets / 30 * 188)..<((k + 1) * packets / 30 * 188)])
+            chunk.insert(contentsOf: [UInt8](repeating: 0, count: 61), at: chunk.count / 2 / 188 * 188)
+            return chunk[...]
+        }
+        let notes = TransportStreamCaptions.decode(chunks).notes
+        #expect(notes.filter { $0.hasPrefix("lost MPEG-TS sync") }.count == 20, "\(notes)")
+        #expect(notes.contains("10 more note(s) of damage in the MPEG-TS stream were left out (the first 20 are kept)"), "\(notes)")
+    }
 }

@@ -112,14 +112,20 @@ package struct DVBSubtitleStreamReader {
         packetsDecoded += 1
         let known = streams[k].decoder.problems.count
         streams[k].decoder.decode(packet.payload, time: time, offset: packet.offset)
-        for problem in streams[k].decoder.problems.dropFirst(known) where problemNotes.count < Self.noteLimit {
+        for problem in streams[k].decoder.problems.dropFirst(known) {
+            guard problemNotes.count < Self.noteLimit else {
+                problemsLeftOut += 1
+                continue
+            }
             let place = file.map { "\($0.name), byte \(problem.offset - $0.base)" } ?? "byte \(problem.offset)"
             problemNotes.append("\(streams[k].service.label): \(place): \(problem.reason); that part of the stream was skipped")
         }
     }
 
-    /// What the decoders could not read, each naming its file and byte offset (the first ones).
+    /// What the decoders could not read, each naming its file and byte offset (the first
+    /// ``noteLimit``; the rest are counted in ``problemsLeftOut`` and said).
     private var problemNotes: [String] = []
+    private var problemsLeftOut = 0
     static let noteLimit = 20
 
     /// Each stream's pictures so far (a picture still shown has no end yet), a repeated page
@@ -159,6 +165,9 @@ package struct DVBSubtitleStreamReader {
     /// What was read although damaged, or left out, each naming its stream.
     package var notes: [String] {
         var notes = problemNotes
+        if problemsLeftOut > 0 {
+            notes.append("\(problemsLeftOut) more DVB subtitle decoding problem(s) were left out (the first \(Self.noteLimit) are kept)")
+        }
         for stream in streams {
             let name = stream.service.label
             if stream.untimedPackets > 0 { notes.append("\(name): \(stream.untimedPackets) PES packet(s) carry no PTS; their pages were skipped") }
