@@ -25,7 +25,10 @@ public enum DVBSubtitles {
         public var language: String?
         /// Whether the file has a DVB subtitle stream at all.
         public var found = false
+        /// The first 20 problems.
         public var problems: [Problem] = []
+        /// How many problems there were beyond the first 20 (not kept, but said).
+        public var problemsLeftOut = 0
     }
 
     /// The pictures of the first DVB subtitle stream in `data` (an MPEG-TS file), times on the
@@ -50,6 +53,7 @@ public enum DVBSubtitles {
         decoder.close()
         stream.pictures = decoder.pictures
         stream.problems = decoder.problems
+        stream.problemsLeftOut = decoder.problemsLeftOut
         return stream
     }
 
@@ -71,7 +75,10 @@ public enum DVBSubtitles {
         var page: (time: MediaTime, timeout: Int, regions: [(id: Int, x: Int, y: Int)], offset: Int)?
         var display: (width: Int, height: Int) = (720, 576)
         package private(set) var pictures: [SubtitlePicture] = []
+        /// The first ``problemLimit`` problems; the rest are counted in ``problemsLeftOut``.
         package private(set) var problems: [Problem] = []
+        package private(set) var problemsLeftOut = 0
+        package static let problemLimit = 20
         /// The pages read (a composition page and the ancillary page it shares); nil reads every
         /// segment, whatever its page.
         package var pages: Set<Int>?
@@ -81,7 +88,7 @@ public enum DVBSubtitles {
         var open: [Int] = []
 
         mutating func note(_ offset: Int, _ reason: String) {
-            if problems.count < 20 { problems.append(Problem(offset: offset, reason: reason)) }
+            if problems.count < Self.problemLimit { problems.append(Problem(offset: offset, reason: reason)) } else { problemsLeftOut += 1 }
         }
 
         /// Reads the segments of one PES packet shown at `time`; `offset` is where it starts in its file.

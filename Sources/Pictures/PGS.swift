@@ -19,7 +19,8 @@ public enum PGS {
     /// The pictures of a `.sup` file, and what could not be read (each with its byte offset).
     ///
     /// Reading stops at a segment that is not one (no `PG`, a size past the end): said, with
-    /// the pictures before it kept.
+    /// the pictures before it kept. The first 20 problems are listed; past them, one more entry
+    /// (at the first left out) says how many more there were.
     public static func pictures(_ data: [UInt8]) -> (pictures: [SubtitlePicture], problems: [Problem]) {
         var pictures: [SubtitlePicture] = []
         var problems: [Problem] = []
@@ -32,7 +33,14 @@ public enum PGS {
         var budget = SubtitlePicture.pixelBudget(inputBytes: data.count)
         var wraps: Int64 = 0
         var i = 0
-        func note(_ offset: Int, _ reason: String) { if problems.count < 20 { problems.append(Problem(offset: offset, reason: reason)) } }
+        var leftOut: (count: Int, first: Int)?
+        func note(_ offset: Int, _ reason: String) {
+            if problems.count < 20 {
+                problems.append(Problem(offset: offset, reason: reason))
+            } else {
+                leftOut = ((leftOut?.count ?? 0) + 1, leftOut?.first ?? offset)
+            }
+        }
         while i + 13 <= data.count {
             guard data[i] == 0x50, data[i + 1] == 0x47 else {
                 note(i, "no \"PG\" where a segment should begin; the rest of the file was not read")
@@ -154,6 +162,9 @@ public enum PGS {
             i = body + size
         }
         for k in open where pictures[k].end == nil { pictures[k].end = pictures[k].start + MediaTime(milliseconds: 5000) }
+        if let leftOut {
+            problems.append(Problem(offset: leftOut.first, reason: "\(leftOut.count) more problem(s) from here on were left out (the first 20 are listed)"))
+        }
         return (pictures, problems)
     }
 

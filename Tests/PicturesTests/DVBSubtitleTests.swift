@@ -85,3 +85,15 @@ struct DVBSubtitleTests {
         #expect(!stream.found && stream.pictures.isEmpty)
     }
 }
+
+/// A DVB subtitle stream keeps its first 20 problems, and counts the rest instead of dropping
+/// them in silence: 25 PES packets without the data identifier give 20 problems and 5 more.
+struct DVBSubtitleProblemCountTests {
+    @Test func problemsPastTheFirstTwentyAreCounted() {
+        var decoder = DVBSubtitles.Decoder()
+        for k in 0..<25 { decoder.decode([0x21, 0x00], time: MediaTime(ticks: Int64(k) * 90_000), offset: k * 188) }
+        #expect(decoder.problems.count == 20)
+        #expect(decoder.problemsLeftOut == 5)
+        #expect(decoder.problems.first?.description == "byte 0: a subtitle PES packet without the DVB data identifier 0x20")
+    }
+}

@@ -80,3 +80,16 @@ struct PGSTests {
         #expect(said.pictures.isEmpty && said.problems.contains { $0.reason.contains("larger than any frame") }, "\(said.problems)")
     }
 }
+
+/// PGS problems past the first 20 are counted, not dropped in silence (no tools needed).
+struct PGSProblemCountTests {
+    /// Past the first 20 problems, one more entry says how many more there were (at the first
+    /// left out): 25 segments of an unknown type give 20 problems and "5 more".
+    @Test func problemsPastTheFirstTwentyAreCounted() {
+        let unknown: [UInt8] = [0x50, 0x47, 0, 0, 0, 0, 0, 0, 0, 0, 0x99, 0, 0]
+        let read = PGS.pictures(Array((0..<25).map { _ in unknown }.joined()))
+        #expect(read.problems.count == 21)
+        #expect(read.problems.prefix(20).allSatisfy { $0.reason == "unknown segment type 0x99, skipped" })
+        #expect(read.problems.last?.description == "byte 260: 5 more problem(s) from here on were left out (the first 20 are listed)")
+    }
+}

@@ -165,8 +165,10 @@ package struct DVBSubtitleStreamReader {
     /// What was read although damaged, or left out, each naming its stream.
     package var notes: [String] {
         var notes = problemNotes
-        if problemsLeftOut > 0 {
-            notes.append("\(problemsLeftOut) more DVB subtitle decoding problem(s) were left out (the first \(Self.noteLimit) are kept)")
+        // Left out here, and by each stream's decoder (which keeps its first 20).
+        let leftOut = problemsLeftOut + streams.reduce(0) { $0 + $1.decoder.problemsLeftOut }
+        if leftOut > 0 {
+            notes.append("\(leftOut) more DVB subtitle decoding problem(s) were left out (the first \(problemNotes.count) are kept)")
         }
         for stream in streams {
             let name = stream.service.label

@@ -47,6 +47,12 @@ package enum PictureSubtitles {
             pictures = SubtitlePicture.joiningRepeats(stream.pictures)
             named = namedLanguage(stream.language)
             warnings += stream.problems.map { IngestWarning(kind: .pictureSkipped, line: nil, "\($0); that part of the stream was skipped") }
+            if stream.problemsLeftOut > 0 {
+                warnings.append(
+                    IngestWarning(
+                        kind: .pictureSkipped, line: nil,
+                        "\(stream.problemsLeftOut) more problem(s) in the stream were left out (the first \(stream.problems.count) are above)"))
+            }
         } else if format == .pgs {
             let bytes = try await whole()
             let read = PGS.pictures(bytes)
