@@ -349,29 +349,16 @@ package struct TransportStreamDemuxer {
     private var firstVideoPacket: FirstPacket = .notTracked
     private enum FirstPacket { case notTracked, none, startsUnit, continues }
 
-    /// After ``feed(_:_:)`` of a whole segment from ``forSegment()`` and before ``finish(_:)``:
-    /// how it began and ended (`segment` is what was fed; `tablesBefore` the PMT PIDs of the
-    /// demuxer it came from).
-    package func segmentReading(of segment: ArraySlice<UInt8>, tablesBefore: [UInt16]) -> SegmentReading {
-        segmentReading(count: segment.count, startsInSync: Self.startsInSync(segment), tablesBefore: tablesBefore)
-    }
-
-    /// The same, for a segment fed in several chunks: `count` bytes in all, `startsInSync`
-    /// whether its first three packets (when it has three) start with the sync byte.
+    /// How a whole segment fed to a demuxer from ``forSegment()`` began and ended.
+    ///
+    /// Asked after ``feed(_:_:)`` (in one chunk or several) and before ``finish(_:)``. `count` is
+    /// the bytes fed in all, `startsInSync` whether its first three packets (when it has three)
+    /// start with the sync byte, `tablesBefore` the PMT PIDs of the demuxer it came from.
     package func segmentReading(count: Int, startsInSync: Bool, tablesBefore: [UInt16]) -> SegmentReading {
         let aligned = startsInSync && count >= 3 * TransportStream.packetSize && count % TransportStream.packetSize == 0
         return SegmentReading(
             packetAligned: aligned && synced && pending.isEmpty && tables.programMapPIDs == tablesBefore,
             startsAtUnit: firstVideoPacket != .continues)
-    }
-
-    /// Whether `bytes` hold three packets at least, each of the first three starting with the
-    /// sync byte.
-    package static func startsInSync(_ bytes: ArraySlice<UInt8>) -> Bool {
-        let size = TransportStream.packetSize
-        let base = bytes.startIndex
-        return bytes.count >= 3 * size && bytes[base] == TransportStream.syncByte && bytes[base + size] == TransportStream.syncByte
-            && bytes[base + 2 * size] == TransportStream.syncByte
     }
 
     /// Where in `bytes` (which start at a packet) the first packet of the stream followed that
@@ -400,7 +387,7 @@ package struct TransportStreamDemuxer {
         case lostSync
     }
 
-    /// The PMT PIDs named so far (see ``segmentReading(of:tablesBefore:)``).
+    /// The PMT PIDs named so far (see ``segmentReading(count:startsInSync:tablesBefore:)``).
     package var programMapPIDs: [UInt16] { tables.programMapPIDs }
 
     /// Whether nothing is left over from the bytes fed: they ended at a packet's end, in sync.

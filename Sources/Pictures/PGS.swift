@@ -33,9 +33,10 @@ public enum PGS {
         var budget = SubtitlePicture.pixelBudget(inputBytes: data.count)
         var wraps: Int64 = 0
         var i = 0
+        let problemLimit = 20
         var leftOut: (count: Int, first: Int)?
         func note(_ offset: Int, _ reason: String) {
-            if problems.count < 20 {
+            if problems.count < problemLimit {
                 problems.append(Problem(offset: offset, reason: reason))
             } else {
                 leftOut = ((leftOut?.count ?? 0) + 1, leftOut?.first ?? offset)
@@ -163,7 +164,8 @@ public enum PGS {
         }
         for k in open where pictures[k].end == nil { pictures[k].end = pictures[k].start + MediaTime(milliseconds: 5000) }
         if let leftOut {
-            problems.append(Problem(offset: leftOut.first, reason: "\(leftOut.count) more problem(s) from here on were left out (the first 20 are listed)"))
+            problems.append(
+                Problem(offset: leftOut.first, reason: "\(leftOut.count) more problem(s) from here on were left out (the first \(problemLimit) are listed)"))
         }
         return (pictures, problems)
     }

@@ -70,8 +70,7 @@ public enum RunFingerprint {
             hash.add(stat: source.path)
         }
         guard let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path) else { return nil }
-        var named = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
-        named += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
+        let named = namedPlaylists(parsed)
         // Each playlist is read, parsed and its files looked at once however often the master
         // names it (a master may name one playlist for thousands of variants), apart, on every
         // core (a title names thousands of files); the pieces are added in the master's order.
@@ -108,31 +107,25 @@ public enum RunFingerprint {
         guard master.isFileURL, let masterBytes = try? ResourceLoader.readFile(master.path, limit: ReadLimits().playlist, kind: .playlist),
             let parsed = try? MasterPlaylist(parsing: masterBytes, source: master.path)
         else { return [:] }
-        var named = parsed.variants.map { ($0.uri, $0.uriLineIndex) }
-        named += parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
         var distinct: [URL] = []
         var seen: Set<String> = []
-        for (uri, line) in named {
+        for (uri, line) in namedPlaylists(parsed) {
             guard let text = try? parsed.substitutingVariables(in: uri, line: line), let url = MediaReader.resolve(text, against: master), url.isFileURL,
                 seen.insert(url.path).inserted
             else { continue }
             distinct.append(url)
         }
-        let files = distinct
-        let found = Mutex<[String: String]>([:])
-        let next = Atomic<Int>(0)
-        let imports = parsed.definitions
-        DispatchQueue.concurrentPerform(iterations: min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
-            while true {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
+        let files = distinct, imports = parsed.definitions
+        let pieces =
+            onEveryCore(files.count, stoppingAtNil: false) { index in
                 guard let bytes = try? ResourceLoader.readFile(files[index].path, limit: ReadLimits().playlist, kind: .playlist),
-                    subweaveGeneration(of: files[index], bytes: bytes) == nil, let piece = piece(files[index], bytes: bytes, imports: imports)
-                else { continue }
-                found.withLock { $0[files[index].path] = piece }
-            }
-        }
-        return found.withLock { $0 }
+                    subweaveGeneration(of: files[index], bytes: bytes) == nil
+                else { return nil }
+                return piece(files[index], bytes: bytes, imports: imports)
+            } ?? []
+        var found: [String: String] = [:]
+        for (url, piece) in zip(files, pieces) { found[url.path] = piece }
+        return found
     }
 
     /// ``inputPieces(master:)`` worked out on another thread while the caller goes on.
@@ -140,26 +133,39 @@ public enum RunFingerprint {
         Task { await onDispatch { inputPieces(master: master) } }
     }
 
-    /// Each playlist's ``piece(_:imports:)``, in order, worked out on every core; nil as soon
-    /// as one is nil (the others stop).
+    /// The URI of every variant and rendition of `parsed`, with its line, in the master's order.
+    private static func namedPlaylists(_ parsed: MasterPlaylist) -> [(uri: String, line: Int)] {
+        parsed.variants.map { ($0.uri, $0.uriLineIndex) }
+            + parsed.renditions.compactMap { rendition in rendition.attributes["URI"].map { ($0.unquoted, rendition.lineIndex) } }
+    }
+
+    /// Each playlist's ``piece(_:imports:)`` (or its piece in `known`), in order, worked out on
+    /// every core; nil as soon as one is nil (the others stop).
     private static func pieces(of files: [URL], imports: [String: String], known: [String: String]) -> [String]? {
-        let pieces = Mutex<[String?]>(Array(repeating: nil, count: files.count))
+        let pieces = onEveryCore(files.count, stoppingAtNil: true) { index in known[files[index].path] ?? piece(files[index], imports: imports) }
+        let kept = pieces?.compactMap { $0 } ?? []
+        return kept.count == files.count ? kept : nil
+    }
+
+    /// `work` of each index below `count`, on every core, in index order (nil where it gave
+    /// none); with `stoppingAtNil`, nil as soon as one gives none (the others stop).
+    private static func onEveryCore(_ count: Int, stoppingAtNil: Bool, _ work: @Sendable (Int) -> String?) -> [String?]? {
+        let results = Mutex<[String?]>(Array(repeating: nil, count: count))
         let failed = Atomic<Bool>(false)
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
+        DispatchQueue.concurrentPerform(iterations: min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
             while !failed.load(ordering: .relaxed) {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                guard let piece = known[files[index].path] ?? Self.piece(files[index], imports: imports) else {
+                guard index < count else { return }
+                let result = work(index)
+                if result == nil && stoppingAtNil {
                     failed.store(true, ordering: .relaxed)
                     return
                 }
-                pieces.withLock { $0[index] = piece }
+                results.withLock { $0[index] = result }
             }
         }
-        guard !failed.load(ordering: .relaxed) else { return nil }
-        let kept = pieces.withLock { $0 }.compactMap { $0 }
-        return kept.count == files.count ? kept : nil
+        return failed.load(ordering: .relaxed) ? nil : results.withLock { $0 }
     }
 
     /// The hash of the playlist at `url` and of the identity of every segment and map it names.
