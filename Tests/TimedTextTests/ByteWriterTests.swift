@@ -103,4 +103,47 @@ struct ByteWriterTests {
         }
         #expect(Array("plain, é 日本\ttab\nline".utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) })
     }
+
+    /// Cue text whose only markup is `<i>`, `<b>`, `<u>`, `&` and `>` is converted in one pass:
+    /// what it makes must be what the full conversion, repair and sanitising make, and text it
+    /// cannot make that way (crossed or open tags, other tags, escapes, controls, blank lines,
+    /// nothing visible) must be left to them.
+    @Test func simpleMarkupIsWhatTheFullConversionMakes() {
+        var g = Generator(state: 5)
+        let pieces: [[UInt8]] =
+            [
+                "word", " ", "\t", "é", "日本", "<i>", "</i>", "<I>", "</I>", "<b>", "</B>", "<u>", "</u>", "&", "&amp;", ">", "<", "a < b",
+                "\n", "\n", "<s>", "</x>", "< i>", "{\\an8}", "\\N", "<font color=red>", "</font>", "\u{01}", "\u{7F}", "<i", "</",
+            ].map { Array($0.utf8) } + [[0xC3], [0xFF], [0xE2, 0x82]]
+        // Half the texts are made of what the fast path takes, tags nested by construction.
+        let plain: [[UInt8]] = ["word", " ", "\t", "é", "日本", "&", "&amp;", ">", "x\ny", "a  b"].map { Array($0.utf8) } + [[0xC3], [0xE2, 0x82]]
+        func nested(_ depth: Int) -> [UInt8] {
+            (0..<(1 + g.next(3))).flatMap { _ -> [UInt8] in
+                guard depth < 9, g.next(3) == 0 else { return plain[g.next(plain.count)] }
+                let name = ["i", "b", "u", "I", "B", "U"][g.next(6)]
+                return Array("<\(name)>".utf8) + nested(depth + 1) + Array("</\(g.next(2) == 0 ? name : name.lowercased())>".utf8)
+            }
+        }
+        var simple = 0
+        for round in 0..<20_000 {
+            let bytes = round % 2 == 0 ? nested(0) : (0..<(1 + g.next(8))).flatMap { _ in pieces[g.next(pieces.count)] }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let fast = bytes.withUnsafeBufferPointer { SubRipMarkup.simpleMarkup($0) }
+            let (markup, settings, otherColours) = SubRipMarkup.convert(text)
+            let full = CueText.sanitized(markup).text
+            guard let fast else { continue }
+            simple += 1
+            #expect(fast == full, "\(text.debugDescription)")
+            #expect(settings == CueSettings() && !otherColours, "\(text.debugDescription)")
+            #expect(SubRipParser.hasVisibleText(full), "\(text.debugDescription)")
+        }
+        #expect(simple > 8_000, "the generator makes simple markup often (\(simple))")
+        for text in [
+            "<i><b>x</i></b>", "<i>open", "x</i>", "< i>x</ i>", "<s>x</s>", "a < b", "<font color=red>x</font>", "{\\an8}x", "a\\Nb",
+            "x\u{01}", "<i></i>", " ", "a\n \nb", "<i><i><i><i><i><i><i><i><i>deep</i></i></i></i></i></i></i></i></i>",
+        ] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { SubRipMarkup.simpleMarkup($0) } == nil, "\(text.debugDescription)")
+        }
+        #expect(Array("<I>Hi</I> & <b>bye</b> >".utf8).withUnsafeBufferPointer { SubRipMarkup.simpleMarkup($0) } == "<i>Hi</i> &amp; <b>bye</b> &gt;")
+    }
 }

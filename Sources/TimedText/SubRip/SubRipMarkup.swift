@@ -46,6 +46,103 @@ enum SubRipMarkup {
         return content
     }
 
+    /// The cue text of `bytes` (non-blank lines joined with LF) when its only markup is
+    /// `<i>`, `<b>` and `<u>` tags (any case) nested and closed, `&` and `>`; else nil.
+    ///
+    /// What ``convert(_:)``, then ``CueText/sanitized(_:)`` make of such text, made in one pass
+    /// over the bytes and one allocation: the tags lower-cased, `&` and `>` escaped, nothing for
+    /// the repair to change. Nil for anything else (`{`, backslash, another tag or a lone `<`,
+    /// tags crossed or left open, control characters, a blank line, no visible text), which the
+    /// full conversion takes. Most marked-up SubRip cues are italics.
+    static func simpleMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // The tags open, innermost in the low byte (eight deep at most).
+        var open: UInt64 = 0
+        var depth = 0
+        var extra = 0
+        var visible = false
+        var lineHasText = false
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let byte = bytes[i]
+            switch byte {
+            case 0x3C:
+                let closing = i + 1 < count && bytes[i + 1] == 0x2F
+                let at = closing ? i + 2 : i + 1
+                guard at + 1 < count, bytes[at + 1] == 0x3E else { return nil }
+                let name = bytes[at] | 0x20
+                guard name == 0x69 || name == 0x62 || name == 0x75 else { return nil }
+                if closing {
+                    guard depth > 0, UInt8(truncatingIfNeeded: open) == name else { return nil }
+                    open >>= 8
+                    depth -= 1
+                } else {
+                    guard depth < 8 else { return nil }
+                    open = open << 8 | UInt64(name)
+                    depth += 1
+                }
+                lineHasText = true
+                i = at + 2
+                continue
+            case 0x26: extra += 4
+            case 0x3E: extra += 3
+            case 0x0A:
+                guard lineHasText else { return nil }
+                lineHasText = false
+                i += 1
+                continue
+            case 0x20, 0x09:
+                i += 1
+                continue
+            case 0x7B, 0x5C, 0x7F, 0x00..<0x20: return nil
+            default: break
+            }
+            visible = true
+            lineHasText = true
+            i += 1
+        }
+        guard depth == 0, visible, lineHasText else { return nil }
+        return String(unsafeUninitializedCapacity: count + extra) { out in
+            var o = 0
+            var i = 0
+            while i < count {
+                let byte = bytes[i]
+                switch byte {
+                case 0x3C:
+                    // A tag checked above: `<x>` or `</x>`, its letter lower-cased.
+                    out[o] = 0x3C
+                    o += 1
+                    i += 1
+                    if bytes[i] == 0x2F {
+                        out[o] = 0x2F
+                        o += 1
+                        i += 1
+                    }
+                    out[o] = bytes[i] | 0x20
+                    out[o + 1] = 0x3E
+                    o += 2
+                    i += 2
+                    continue
+                case 0x26:
+                    for b in "&amp;".utf8 {
+                        out[o] = b
+                        o += 1
+                    }
+                case 0x3E:
+                    for b in "&gt;".utf8 {
+                        out[o] = b
+                        o += 1
+                    }
+                default:
+                    out[o] = byte
+                    o += 1
+                }
+                i += 1
+            }
+            return o
+        }
+    }
+
     /// The class that marks, while the content is made, a colour WebVTT has no class for.
     static let otherColourPrefix = "subweavergb"
 

@@ -244,26 +244,27 @@ package enum SubRipParser {
                 textLines += 1
                 lastTextLine = t
             }
-            let text: String
-            let plain: Bool
+            // The text as it is (plain: nothing for the markup conversion, the repair or the
+            // sanitising to change, and every line, none blank, shows), or with simple markup
+            // converted; else the text for the full conversion.
+            func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, done: Bool) {
+                if SubRipParser.isPlain(bytes) { return (String(decoding: bytes, as: UTF8.self), true) }
+                if let simple = SubRipMarkup.simpleMarkup(bytes) { return (simple, true) }
+                return (String(decoding: bytes, as: UTF8.self), false)
+            }
+            let (text, done): (String, Bool)
             if body.isEmpty && textLines == 1 {
                 // One line: its text straight from the line, copied once.
-                (plain, text) = withTail(lastTextLine) { only in
-                    let trimmed = UnsafeBufferPointer(rebasing: only[..<SubRipParser.trimmedEnd(only)])
-                    return (SubRipParser.isPlain(trimmed), String(decoding: trimmed, as: UTF8.self))
-                }
+                (text, done) = withTail(lastTextLine) { only in read(UnsafeBufferPointer(rebasing: only[..<SubRipParser.trimmedEnd(only)])) }
             } else {
                 for t in 0..<tailCount { appendTail(t) }
                 guard !body.isEmpty else {
                     warnings.append(IngestWarning(kind: .emptyCue, line: number, "cue has no text; skipped"))
                     return
                 }
-                plain = body.withUnsafeBufferPointer { SubRipParser.isPlain($0) }
-                text = String(decoding: body, as: UTF8.self)
+                (text, done) = body.withUnsafeBufferPointer(read)
             }
-            if plain {
-                // Nothing for the markup conversion, the repair or the sanitising to change, and
-                // every line (none blank) shows.
+            if done {
                 cues.append(Cue(start: timing.start, end: timing.end, text: text, sourceLine: number))
                 return
             }
