@@ -3,8 +3,26 @@ package enum UTF8Check {
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence
     /// (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF), or nil if all are well formed.
     package static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        // Specialised here: a generic call from another module runs unspecialised, several times slower.
-        firstInvalidOffset(bytes[...])
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            // ASCII eight bytes at a time, else a byte at a time; a run of other bytes is checked whole.
+            if i + 8 <= count, ByteWords.isASCII(ByteWords.load(base, at: i)) {
+                i += 8
+                continue
+            }
+            if bytes[i] < 0x80 {
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < count, bytes[end] >= 0x80 { end += 1 }
+            // Specialised here: a generic call from another module runs unspecialised, several times slower.
+            if let bad = firstInvalidOffset(bytes[i..<end]) { return i + bad }
+            i = end
+        }
+        return nil
     }
 
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or nil.

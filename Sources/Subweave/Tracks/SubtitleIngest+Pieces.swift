@@ -169,19 +169,24 @@ extension SubtitleIngest {
         mutating func measure(_ piece: UnsafeBufferPointer<UInt8>) {
             var i = 0
             while i < piece.count {
-                let byte = piece[i]
-                guard byte == 0x0A || byte == 0x0D else {
-                    i += 1
-                    continue
+                // Past the words without a line break (or another control byte), then a word a byte at a time.
+                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E, or: 0x0E, 0x0E)
+                let wordEnd = min(i + 8, piece.count)
+                while i < wordEnd {
+                    let byte = piece[i]
+                    guard byte == 0x0A || byte == 0x0D else {
+                        i += 1
+                        continue
+                    }
+                    let breakStart = offset + i
+                    longestLine = max(longestLine, breakStart - lineStart)
+                    i += byte == 0x0D && i + 1 < piece.count && piece[i + 1] == 0x0A ? 2 : 1
+                    if breakStart == lineStart {
+                        longest = max(longest, breakStart - blockStart)
+                        blockStart = offset + i
+                    }
+                    lineStart = offset + i
                 }
-                let breakStart = offset + i
-                longestLine = max(longestLine, breakStart - lineStart)
-                i += byte == 0x0D && i + 1 < piece.count && piece[i + 1] == 0x0A ? 2 : 1
-                if breakStart == lineStart {
-                    longest = max(longest, breakStart - blockStart)
-                    blockStart = offset + i
-                }
-                lineStart = offset + i
             }
             offset += piece.count
         }

@@ -25,7 +25,14 @@ package struct ControlCharacters: Sendable, Equatable {
 
     /// Counts those in `bytes` (ASCII-compatible text: UTF-8 or a code page), a piece at a time.
     package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
-        for byte in bytes { see(UInt32(byte)) }
+        var i = 0
+        while i < bytes.count {
+            // Past the words without a control character or DEL (most of a line), then a word a byte at a time.
+            let word = ByteWords.firstWord(in: bytes, from: i, withByteBelow: 0x20, or: 0x7F, 0x7F)
+            if word > i { afterCR = false }
+            i = min(word + 8, bytes.count)
+            for k in word..<i { see(UInt32(bytes[k])) }
+        }
     }
 
     /// Counts those in decoded `text`.

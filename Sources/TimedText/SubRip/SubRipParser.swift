@@ -65,6 +65,8 @@ package enum SubRipParser {
             while true {
                 // The next line: up to LF, CR or CRLF, or the end of the piece.
                 var i = start
+                // Past the words without a line break (or another control byte), then a byte at a time.
+                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E, or: 0x0E, 0x0E)
                 while i < end, piece[i] != 0x0A, piece[i] != 0x0D { i += 1 }
                 let line = UnsafeBufferPointer(rebasing: piece[start..<i])
                 let atEnd = i == end
@@ -120,13 +122,21 @@ package enum SubRipParser {
     package static func arrowCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         var dashes = 0
-        for byte in bytes {
+        func see(_ byte: UInt8) {
             if byte == 0x2D {
                 dashes += 1
             } else {
                 if byte == 0x3E && dashes >= 2 { count += 1 }
                 dashes = 0
             }
+        }
+        var i = 0
+        while i < bytes.count {
+            // Past the words without a `>` or a `-`, then a word a byte at a time.
+            let word = ByteWords.firstWord(in: bytes, from: i, withByteBelow: 1, or: 0x3E, 0x2D)
+            if word > i { dashes = 0 }
+            i = min(word + 8, bytes.count)
+            for k in word..<i { see(bytes[k]) }
         }
         return count
     }
