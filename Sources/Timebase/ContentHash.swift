@@ -50,6 +50,9 @@ package struct ContentHash: Sendable, Equatable {
         return hash.hex()
     }
 
+    /// The hash as a number.
+    package var digest: UInt64 { value }
+
     /// The hash as `digits` lower-case hexadecimal digits (at most 16).
     package func hex(_ digits: Int = 16) -> String {
         String(String(value, radix: 16).zeroPadded(to: 16).suffix(min(16, digits)))

@@ -34,6 +34,9 @@ struct RunFingerprintTests {
         let first = try Self.package(dir)
         #expect(first["unchanged"] as? Bool == false)
         #expect(FileManager.default.fileExists(atPath: Self.record(dir)))
+        // The record the first run kept (its renditions as it staged them) answers the next run.
+        try Self.mark(dir)
+        #expect(try Self.package(dir)["duration"] as? Double == 999.5, "the run after the first is answered by its record")
 
         // The full unchanged run (no record) and the run from the record say the same.
         try FileManager.default.removeItem(atPath: Self.record(dir))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Timebase
 
@@ -10,15 +11,15 @@ import Timebase
 struct RunFingerprintPlaylistTests {
     @Test func onlyPlainNamesAreTakenForAGenerationsOwn() {
         let plain = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6.000,\n00000.m4s\r\n#EXTINF:6.000,\n00001.m4s\n\n#EXT-X-ENDLIST\n"
-        #expect(RunFingerprint.namesOnlyPlainFiles(Array(plain.utf8)))
-        #expect(RunFingerprint.namesOnlyPlainFiles(Array("#EXTM3U\n".utf8)))
+        #expect(StagedGeneration.namesOnlyPlainFiles(Array(plain.utf8)))
+        #expect(StagedGeneration.namesOnlyPlainFiles(Array("#EXTM3U\n".utf8)))
         for odd in [
             "#EXTM3U\n#EXTINF:6,\n../other/00000.vtt\n", "#EXTM3U\n#EXTINF:6,\nhttps://cdn.example/00000.vtt\n", "#EXTM3U\n#EXTINF:6,\n/abs/00000.vtt\n",
             "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"b\"\n#EXTINF:6,\n{$a}.vtt\n", "#EXTM3U\n#EXT-X-MAP:URI=\"../init.mp4\"\n#EXTINF:6,\n0.m4s\n",
             "#EXTM3U\n#EXT-X-MAP:URI=\"{$a}.mp4\"\n", "#EXTM3U\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n", "#EXTM3U\n#EXTINF:6,\n 00000.vtt\n",
             "#EXTM3U\n#EXTINF:6,\n..\n", "#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"{$k}\"\n#EXTINF:6,\n0.ts\n",
         ] {
-            #expect(!RunFingerprint.namesOnlyPlainFiles(Array(odd.utf8)), "\(odd)")
+            #expect(!StagedGeneration.namesOnlyPlainFiles(Array(odd.utf8)), "\(odd)")
         }
     }
 
@@ -109,5 +110,29 @@ struct RunFingerprintPlaylistTests {
         let kept = try #require(RunFingerprint.compute(master: master, command: ["package"], sources: [], known: early))
         #expect(kept == atEnd, "the segment as the run read it")
         #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) != kept, "the next run reads the title again")
+    }
+
+    /// The renditions a run staged stand in its fingerprint for what the disk holds.
+    ///
+    /// Worked out as they were written, once in place, they are the same pieces as reading each
+    /// playlist back and listing its folder; a file that later appears in a generation changes
+    /// the piece the disk gives.
+    @Test func stagedRenditionsStandForWhatTheDiskHolds() async throws {
+        let folder = try Fixtures.copyExample()
+        let master = URL(fileURLWithPath: folder + "/master.m3u8")
+        let subs = try FileManager.default.contentsOfDirectory(atPath: folder + "/subs").filter { $0.hasSuffix(".srt") || $0.hasSuffix(".vtt") }.sorted()
+        let tracks = try SubtitleTrack.register(
+            subs.enumerated().map { index, name in
+                try TrackDescriptor(parsing: "url=\(folder)/subs/\(name),language=\(["en", "fr", "de", "es"][index % 4])", origin: name)
+            })
+        let plan = try await Packager().run(master: master, PackageRequest(tracks: tracks))
+        let written = RunFingerprint.writtenPieces(plan.renditions, master: master)
+        #expect(written.count == tracks.count, "every rendition was staged: \(written.keys.sorted())")
+        let fromDisk = try #require(RunFingerprint.compute(master: master, command: ["package"], sources: []))
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: [], known: written) == fromDisk)
+        let generation = try #require(written.keys.sorted().first.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        try "x".write(toFile: generation + "/stray.vtt", atomically: false, encoding: .utf8)
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: []) != fromDisk, "a file that appeared in a generation")
+        #expect(RunFingerprint.compute(master: master, command: ["package"], sources: [], known: written) == fromDisk, "the pieces as written")
     }
 }

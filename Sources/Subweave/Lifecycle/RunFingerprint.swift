@@ -49,7 +49,7 @@ public enum RunFingerprint {
             expectedMaster.map({ $0 == WrittenDigest(of: masterBytes) }) ?? true
         else { return nil }
         var hash = ContentHash()
-        hash.add("subweave-run-1\u{0}")
+        hash.add("subweave-run-2\u{0}")
         for argument in command { hash.add(argument + "\u{0}") }
         hash.add(FileSystem.currentFolder + "\u{0}")
         hash.add(stat: "/proc/self/exe")
@@ -182,13 +182,9 @@ public enum RunFingerprint {
         var hash = ContentHash()
         hash.add(bytes)
         if let generation = subweaveGeneration(of: url, bytes: bytes) {
-            // A rendition Subweave wrote: a run only ever puts back the files of its generation
-            // folder that are missing (``GenerationWrite/fillIn(below:within:)``), so which are
-            // there is what it depends on: the names in the folder, and the folder's identity
-            // (which a file renamed over another changes), not a stat of each of thousands.
-            hash.add(stats: [generation, generation + "/" + RenditionRecord.fileName])
-            for name in FileSystem.entries(of: generation) { hash.add(name) }
-            return hash.hex(16)
+            var names = StagedGeneration.FolderNames()
+            for name in FileSystem.entries(of: generation) { names.add(name) }
+            return generationPiece(playlist: hash, folder: generation, names: names)
         }
         guard let playlist = try? MediaPlaylist(parsing: bytes, source: url.path, imports: imports) else { return hash.hex(16) }
         var maps: Set<String> = []
@@ -211,31 +207,51 @@ public enum RunFingerprint {
     /// generation and holds a rendition record, and every segment and map the playlist names is
     /// a plain file name in it (read line by line: thousands of segments are not parsed).
     private static func subweaveGeneration(of url: URL, bytes: [UInt8]) -> String? {
+        guard let folder = generationFolder(of: url), StagedGeneration.namesOnlyPlainFiles(bytes) else { return nil }
+        return folder
+    }
+
+    /// The folder of the playlist at `url` when it is a generation's: the playlist is the
+    /// folder's `index.m3u8`, and the folder is named as a generation and holds a rendition record.
+    private static func generationFolder(of url: URL) -> String? {
         let folder = url.deletingLastPathComponent()
         guard url.isFileURL, url.lastPathComponent == RenditionLayout.playlistName, RenditionLayout.isGeneration(Substring(folder.lastPathComponent)),
-            FileSystem.identity(of: folder.path + "/" + RenditionRecord.fileName)?.isRegularFile == true, namesOnlyPlainFiles(bytes)
+            FileSystem.identity(of: folder.path + "/" + RenditionRecord.fileName)?.isRegularFile == true
         else { return nil }
         return folder.path
     }
 
-    /// Whether every URI line of a playlist, and every `EXT-X-MAP` URI, is a plain file name
-    /// (``MediaReader/LocalPaths/isPlainFileName(_:)``): a line that refers to a variable is not.
-    static func namesOnlyPlainFiles(_ bytes: [UInt8]) -> Bool {
-        for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            if line.last == 0x0D { line = line.dropLast() }
-            if line.isEmpty { continue }
-            guard line.first == UInt8(ascii: "#") else {
-                guard MediaReader.LocalPaths.isPlainFileName(String(decoding: line, as: UTF8.self)) else { return false }
-                continue
-            }
-            // A variable reference ({$NAME}) anywhere: the names are not what they look like.
-            if zip(line, line.dropFirst()).contains(where: { $0 == UInt8(ascii: "{") && $1 == UInt8(ascii: "$") }) { return false }
-            guard line.starts(with: "#EXT-X-MAP:".utf8) else { continue }
-            let text = String(decoding: line, as: UTF8.self)
-            let value = text.split(separator: "URI=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"", maxSplits: 1).first
-            guard let value, MediaReader.LocalPaths.isPlainFileName(String(value)) else { return false }
+    /// The piece of a rendition Subweave wrote, from its playlist's bytes (`playlist`, hashed),
+    /// the generation folder at `folder` and the names of the files in it.
+    ///
+    /// A run only ever puts back the files of a generation folder that are missing
+    /// (``GenerationWrite/fillIn(below:within:)``), so which are there is what it depends on:
+    /// the names in the folder, and the folder's identity (which a file renamed over another
+    /// changes), not a stat of each of thousands.
+    private static func generationPiece(playlist: ContentHash, folder: String, names: StagedGeneration.FolderNames) -> String {
+        var hash = playlist
+        hash.add(stats: [folder, folder + "/" + RenditionRecord.fileName])
+        hash.add(names.description)
+        return hash.hex(16)
+    }
+
+    /// The pieces of the `renditions` a run staged whole and put in place, by path, as
+    /// ``piece(_:imports:)`` works them out from disk: for ``compute(master:command:sources:expectedMaster:known:)``
+    /// at the end of the run that wrote them.
+    ///
+    /// A generation that was in place already when its rendition was staged got only the files it
+    /// lacked: a file of its own that the run did not write makes its piece differ from what
+    /// the disk gives, and the next run does the work again (and, finding the generation
+    /// whole, takes its piece from disk).
+    package static func writtenPieces(_ renditions: [PlannedRendition], master: URL) -> [String: String] {
+        var pieces: [String: String] = [:]
+        for rendition in renditions {
+            guard case .staged(_, let staged) = rendition.files, staged.plainNames, let url = MediaReader.resolve(rendition.playlistPath, against: master),
+                let folder = generationFolder(of: url)
+            else { continue }
+            pieces[url.path] = generationPiece(playlist: staged.playlist, folder: folder, names: staged.names)
         }
-        return true
+        return pieces
     }
 
     /// The record beside `master`, if one can be read.

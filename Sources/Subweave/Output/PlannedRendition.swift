@@ -12,8 +12,9 @@ package struct PlannedRendition: Sendable {
     package enum Files: Sendable {
         /// To be made from the rendition's cues when written.
         case pending(SubtitleRendition)
-        /// Made, in a folder of the run's staging area, to be renamed into place.
-        case staged(path: String)
+        /// Made, in a folder of the run's staging area, to be renamed into place; what the
+        /// run's fingerprint takes of it.
+        case staged(path: String, StagedGeneration)
         /// The generation is already in place: its name is the hash of its bytes.
         case inPlace
         /// New files of a published generation of an open programme (``PublishedRendition``).
@@ -68,7 +69,7 @@ package struct PlannedRendition: Sendable {
         let names = RenditionLayout.names(segments: segmentCount, record: hasRecord, naming: naming)
         switch files {
         case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition, names: names)
-        case .staged(let path): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path), names: names)
+        case .staged(let path, _): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path), names: names)
         case .inPlace: return GenerationWrite(folder: folder, generation: generation, source: .inPlace, names: names)
         case .appending(let rendition):
             return GenerationWrite(

@@ -51,7 +51,7 @@ package struct RenditionStager: Sendable {
         try onDisk { () throws(FileFailure) in
             try FileSystem.writeFolder(at: path, staging: path + ".partial", within: confinement) { emit throws(FileFailure) in try rendition.eachFile(emit) }
         }
-        return .staged(path: path)
+        return .staged(path: path, StagedGeneration(playlistText: rendition.playlistText, names: names))
     }
 
     /// Removes the staging folder and whatever is left in it.

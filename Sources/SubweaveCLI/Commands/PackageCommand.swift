@@ -222,9 +222,11 @@ enum PackageCommand {
         }
 
         /// Keeps the report of `plan` with the fingerprint of the title as the run left it (the
-        /// playlists it does not write as `known` says they were when it started); when another
-        /// run has written the master since, no record (the next run reads the title).
+        /// playlists it does not write as `known` says they were when it started, the renditions
+        /// it staged as it wrote them); when another run has written the master since, no
+        /// record (the next run reads the title).
         func keep(_ plan: PackagePlan, known: [String: String]) {
+            let known = known.merging(RunFingerprint.writtenPieces(plan.renditions, master: master)) { _, written in written }
             // The master as the run wrote it (or found it), by its digest: another run that wrote
             // it since leaves other bytes.
             guard let written = plan.writtenMaster,

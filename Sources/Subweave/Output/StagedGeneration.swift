@@ -1,0 +1,65 @@
+import Foundation
+import Timebase
+
+/// A generation a run staged whole, as the run's fingerprint stands for it once in place.
+///
+/// Its playlist's bytes and the names of its files, taken as they were written, so that the end
+/// of the run (``RunFingerprint/writtenPieces(_:master:)``) neither reads the playlist back nor
+/// lists the folder.
+package struct StagedGeneration: Sendable {
+    var playlist = ContentHash()
+    var names = FolderNames()
+    /// Whether every file the playlist names is a plain name (``namesOnlyPlainFiles(_:)``).
+    var plainNames = false
+
+    /// The generation whose playlist's text is `playlistText` and whose files are `names`.
+    package init(playlistText: String, names: [String]) {
+        var text = playlistText
+        text.withUTF8 { playlist.add(UnsafeRawBufferPointer($0)) }
+        for name in names { self.names.add(name) }
+        plainNames = Self.namesOnlyPlainFiles(Array(playlistText.utf8))
+    }
+
+    /// The names of a folder's files, hashed in any order: a folder lists them in an order of
+    /// its own, and the run that wrote them knows them in another.
+    package struct FolderNames: Sendable, CustomStringConvertible {
+        private var count = 0
+        private var sum: UInt64 = 0
+
+        package init() {}
+
+        /// Counts `name` in.
+        package mutating func add(_ name: String) {
+            var hash = ContentHash()
+            hash.add(name)
+            // Mixed (SplitMix64's finaliser) before the sum, so that names alike do not sum alike.
+            var mixed = hash.digest
+            mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+            sum &+= mixed ^ (mixed >> 31)
+            count += 1
+        }
+
+        package var description: String { "\(count) names \(String(sum, radix: 16))" }
+    }
+
+    /// Whether every URI line of a playlist, and every `EXT-X-MAP` URI, is a plain file name
+    /// (``MediaReader/LocalPaths/isPlainFileName(_:)``): a line that refers to a variable is not.
+    package static func namesOnlyPlainFiles(_ bytes: [UInt8]) -> Bool {
+        for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.isEmpty { continue }
+            guard line.first == UInt8(ascii: "#") else {
+                guard MediaReader.LocalPaths.isPlainFileName(String(decoding: line, as: UTF8.self)) else { return false }
+                continue
+            }
+            // A variable reference ({$NAME}) anywhere: the names are not what they look like.
+            if zip(line, line.dropFirst()).contains(where: { $0 == UInt8(ascii: "{") && $1 == UInt8(ascii: "$") }) { return false }
+            guard line.starts(with: "#EXT-X-MAP:".utf8) else { continue }
+            let text = String(decoding: line, as: UTF8.self)
+            let value = text.split(separator: "URI=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"", maxSplits: 1).first
+            guard let value, MediaReader.LocalPaths.isPlainFileName(String(value)) else { return false }
+        }
+        return true
+    }
+}
