@@ -76,7 +76,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The time rounded to the nearest millisecond (halves away from zero).
-    public var milliseconds: Int64 { Self.divideRounding(ticks.multipliedFullWidth(by: 1), by: 90) }
+    public var milliseconds: Int64 {
+        // On 64 bits (a millisecond is 90 ticks): the 128-bit division is a library call.
+        let (quotient, remainder) = ticks.quotientAndRemainder(dividingBy: 90)
+        guard remainder.magnitude * 2 >= 90 else { return quotient }
+        return remainder < 0 ? quotient - 1 : quotient + 1
+    }
 
     /// The smallest whole-millisecond time at or after this one.
     public var roundedUpToMillisecond: MediaTime {

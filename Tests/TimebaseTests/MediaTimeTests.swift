@@ -32,6 +32,20 @@ struct MediaTimeTests {
         #expect(MediaTime(ticks: -45).milliseconds == -1)
         #expect(MediaTime(ticks: 91).roundedUpToMillisecond.ticks == 180)
         #expect(MediaTime(ticks: 180).roundedUpToMillisecond.ticks == 180)
+        // Every remainder, both signs, random times within the limit: the nearest millisecond,
+        // halves away from zero, as a Double works it out (exact below 2^53 ticks: a quotient
+        // is a half exactly or at least 1/90 from one).
+        var rng = SystemRandomNumberGenerator()
+        let samples =
+            (-400...400).map(Int64.init) + [MediaTime.limit, -MediaTime.limit, MediaTime.limit - 45, 45 - MediaTime.limit]
+            + (0..<2_000).map { _ in Int64.random(in: -MediaTime.limit...MediaTime.limit, using: &rng) }
+        for ticks in samples {
+            let expected = Int64((Double(ticks) / 90).rounded(.toNearestOrAwayFromZero))
+            #expect(MediaTime(ticks: ticks).milliseconds == expected, "\(ticks)")
+        }
+        // The extremes of the type (no overflow on the way).
+        #expect(MediaTime(ticks: .max).milliseconds == Int64.max / 90)  // remainder 7
+        #expect(MediaTime(ticks: .min).milliseconds == Int64.min / 90)  // remainder -8
     }
 
     @Test func timescaleConversion() {
