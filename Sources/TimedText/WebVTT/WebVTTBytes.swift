@@ -39,10 +39,16 @@ package struct WebVTTBytes {
         let m = Int((total / 60_000) % 60)
         let h = total / 3_600_000
         if h < 100 {
-            twoDigits(Int(h))
-        } else {
-            append(String(h))
+            // The twelve bytes made apart and appended at once (one capacity check, not twelve).
+            func digit(_ n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + n) }
+            var text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+                digit(Int(h) / 10), digit(Int(h) % 10), 0x3A, digit(m / 10), digit(m % 10), 0x3A, digit(s / 10), digit(s % 10), 0x2E,
+                digit(ms / 100), digit(ms / 10 % 10), digit(ms % 10)
+            )
+            withUnsafeBytes(of: &text) { bytes.append(contentsOf: $0) }
+            return
         }
+        append(String(h))
         bytes.append(0x3A)
         twoDigits(m)
         bytes.append(0x3A)
