@@ -93,4 +93,34 @@ struct GenerationFilesTests {
         between[5].end = MediaTime(ticks: between[5].end.ticks + 10)
         #expect(SegmentCues.writable(between, sanitizing: false)[5].end == cues[5].end, "times round to the millisecond")
     }
+
+    /// A rendition written in parts (on every core) writes the files it writes whole: the parts
+    /// joined in order are the whole's files, each once, with the same bytes, for any number of
+    /// segments and parts (IMSC1's initialization segment with the first part).
+    @Test func theFilesOfThePartsAreTheFilesOfTheWhole() throws {
+        for format in [SegmentNaming.standard, SegmentNaming(format: .imsc1, template: .standard)] {
+            for segments in [1, 2, 7, 130] {
+                let timeline = try Self.timeline(segments: segments)
+                let cues = (0..<(segments * 3)).map { i in
+                    Cue(start: MediaTime(milliseconds: Int64(i) * 2_000), end: MediaTime(milliseconds: Int64(i) * 2_000 + 2_500), text: "cue \(i)")
+                }
+                let rendition = SubtitleRendition(
+                    folder: "subtitles/en", cues: cues, headerBlocks: [], timeline: timeline, record: Self.record(cues: cues.count), naming: format)
+                let whole = try Self.files(rendition)
+                #expect(whole.count == segments + 3 + (format.format == .imsc1 ? 1 : 0))
+                for parts in 1...5 {
+                    var joined: [(name: String, pieces: [[UInt8]])] = []
+                    for part in 0..<parts {
+                        try rendition.eachFile(part: part, of: parts) { name, content throws(FileFailure) in
+                            var pieces: [[UInt8]] = []
+                            try content { piece throws(FileFailure) in pieces.append(Array(piece)) }
+                            joined.append((name, pieces))
+                        }
+                    }
+                    #expect(joined.map(\.name) == whole.map(\.name), "\(segments) segments in \(parts) parts")
+                    #expect(joined.map { $0.pieces.flatMap { $0 } } == whole.map { $0.pieces.flatMap { $0 } }, "\(segments) segments in \(parts) parts")
+                }
+            }
+        }
+    }
 }

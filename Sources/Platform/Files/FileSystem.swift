@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// The file-system primitives the output writer builds on, on POSIX calls so that every step is
 /// explicit: no symbolic link is followed where Subweave writes or deletes, new files are created
@@ -205,6 +207,46 @@ package enum FileSystem {
     /// If `target` appears meanwhile, it holds the same content (its name is its hash) and the
     /// staging folder goes.
     package static func writeFolder(at target: String, staging: String, within confinement: Confinement? = nil, _ make: FileMaker) throws(FileFailure) {
+        try writeFolder(at: target, staging: staging, within: confinement) { folder throws(FileFailure) in
+            try make { name, content throws(FileFailure) in try writeNewFile(name, in: folder, folderPath: staging, content) }
+        }
+    }
+
+    /// Makes part `part` of a folder's files one at a time, handing each, `(name, content)`, to
+    /// its argument (the parts name no file twice).
+    package typealias FileMakerPart = @Sendable (_ part: Int, _ emit: FileEmitter) throws(FileFailure) -> Void
+
+    /// Takes a file's name in its folder and its content.
+    package typealias FileEmitter = (_ name: String, _ content: FileContent) throws(FileFailure) -> Void
+
+    /// ``writeFolder(at:staging:within:_:)`` with the files made in `parts` parts at once, on
+    /// every core (the folder is renamed once all are written; after a failure the parts not
+    /// yet done stop at their next file, and the first failure is thrown).
+    package static func writeFolder(at target: String, staging: String, within confinement: Confinement? = nil, parts: Int, _ make: FileMakerPart)
+        throws(FileFailure)
+    {
+        try writeFolder(at: target, staging: staging, within: confinement) { folder throws(FileFailure) in
+            let firstFailure = Mutex<FileFailure?>(nil)
+            DispatchQueue.concurrentPerform(iterations: max(1, parts)) { part in
+                do throws(FileFailure) {
+                    try make(part) { name, content throws(FileFailure) in
+                        // Another part failed: the folder goes, so this one stops.
+                        if firstFailure.withLock({ $0 != nil }) { throw FileFailure(staging, "stopped after another file failed") }
+                        try writeNewFile(name, in: folder, folderPath: staging, content)
+                    }
+                } catch {
+                    firstFailure.withLock { if $0 == nil { $0 = error } }
+                }
+            }
+            if let failure = firstFailure.withLock({ $0 }) { throw failure }
+        }
+    }
+
+    /// Makes a new folder `staging`, has `write` write its files (given the folder's
+    /// descriptor), and renames it to `target` whole; a failure removes it.
+    private static func writeFolder(at target: String, staging: String, within confinement: Confinement?, writing write: (Int32) throws(FileFailure) -> Void)
+        throws(FileFailure)
+    {
         removeTree(staging)
         guard mkdir(staging, 0o755) == 0 else { throw failure(staging, "cannot create a temporary folder") }
         // Files are created relative to the folder's descriptor: one path walk, not one per file.
@@ -217,7 +259,7 @@ package enum FileSystem {
         do throws(FileFailure) {
             defer { close(folder) }
             try confinement?.check(descriptor: folder, path: staging)
-            try make { name, content throws(FileFailure) in try writeNewFile(name, in: folder, folderPath: staging, content) }
+            try write(folder)
         } catch {
             removeTree(staging)
             throw error

@@ -141,16 +141,31 @@ package struct SubtitleRendition: Sendable {
     /// the source) are handed out a buffer at a time. A cue carried by several segments is
     /// formatted for each (the same bytes each time), so nothing grows with the programme.
     package func eachFile(_ body: (_ name: String, _ content: FileSystem.FileContent) throws(FileFailure) -> Void) throws(FileFailure) {
-        let names = segmentNames
+        try eachFile(part: 0, of: 1, body)
+    }
+
+    /// The files of part `part` of `parts` (``eachFile(_:)``'s, split so that a rendition can be
+    /// written on every core): the first part's share of the segments, in order, after the
+    /// IMSC1 initialization segment; each other part's share; the last part's share, then the
+    /// playlist and the record.
+    package func eachFile(part: Int, of parts: Int, _ body: (_ name: String, _ content: FileSystem.FileContent) throws(FileFailure) -> Void)
+        throws(FileFailure)
+    {
+        let count = assignment.count
+        let segments = (count * part / parts)..<(count * (part + 1) / parts)
+        // This part's names only (``RenditionLayout/segmentNames(count:naming:)``'s).
+        let digits = RenditionLayout.segmentDigits(count: timeline.playlist.segments.count)
+        let names = segments.map { RenditionLayout.segmentName($0, digits: digits, naming: naming) }
         var out = WebVTTBytes(capacity: 64 << 10)
         // Each sequence's segment header (WEBVTT, its map line, the header blocks), made once.
         var headers: [Int: [UInt8]] = [:]
-        if format == .imsc1, appending == nil {
+        if format == .imsc1, appending == nil, part == 0 {
             let language = LanguageTag(parsing: record?.language ?? "und")?.threeLetterCode ?? "und"
             let initialization = IMSCTrackWriter.initialization(language: language)
             try body(RenditionLayout.initializationName) { sink throws(FileFailure) in try Self.hand(initialization, to: sink) }
         }
-        for (index, cueIndices) in assignment.enumerated() {
+        for index in segments {
+            let cueIndices = assignment[index]
             // Published segments are never written again.
             if let appending, index < appending.segments { continue }
             let sequence = timeline.sequences.isEmpty ? -1 : timeline.sequenceIndex(forSegment: index)
@@ -169,11 +184,12 @@ package struct SubtitleRendition: Sendable {
             if let encryption {
                 let iv = SegmentKey.iv(sequenceNumber: timeline.playlist.mediaSequence + index)
                 let sealed = encryption.key.encrypt(out.bytes, iv: iv)
-                try body(names[index]) { sink throws(FileFailure) in try Self.hand(sealed, to: sink) }
+                try body(names[index - segments.lowerBound]) { sink throws(FileFailure) in try Self.hand(sealed, to: sink) }
                 continue
             }
-            try body(names[index]) { sink throws(FileFailure) in try Self.hand(out.bytes, to: sink) }
+            try body(names[index - segments.lowerBound]) { sink throws(FileFailure) in try Self.hand(out.bytes, to: sink) }
         }
+        guard part == parts - 1 else { return }
         let playlist = Array(playlistText.utf8)
         try body(RenditionLayout.playlistName) { sink throws(FileFailure) in try Self.hand(playlist, to: sink) }
         if let record {

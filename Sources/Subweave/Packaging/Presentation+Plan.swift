@@ -282,6 +282,7 @@ extension Presentation {
         let compared = RenditionRules.forcedCoverageTracks(tracks)
         let onProgress = self.onProgress
         let made = Atomic<Int>(0)
+        let parts = RenditionStager.parts(tracks: tracks.count)
         if !tracks.isEmpty { onProgress(WorkProgress(.tracks, done: 0, total: tracks.count)) }
         return try await TrackLoader(loader: loader).load(tracks) { index, track, ingested throws(SubweaveError) in
             defer { onProgress(WorkProgress(.tracks, done: made.add(1, ordering: .relaxed).newValue, total: tracks.count)) }
@@ -291,7 +292,7 @@ extension Presentation {
                 encryption: encryption, naming: naming, folders: folders)
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
-                files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition) }
+                files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition, parts: parts) }
             }
             // Only the description is kept: once staged, the cues are let go.
             return MadeTrack(
