@@ -146,4 +146,18 @@ struct ByteWriterTests {
         }
         #expect(Array("<I>Hi</I> & <b>bye</b> >".utf8).withUnsafeBufferPointer { SubRipMarkup.simpleMarkup($0) } == "<i>Hi</i> &amp; <b>bye</b> &gt;")
     }
+
+    /// Text without a tag or a reference is shown as it is: what the tokenizer makes of it.
+    @Test func unmarkedTextIsItsOwnPlainText() {
+        var g = Generator(state: 9)
+        let pieces = ["word", " ", "\n", "\t", "é", "日本", "🎬", ">", "--", "\u{0}", "\r", "x", ";", "#"]
+        for _ in 0..<2_000 {
+            let text = (0..<g.next(12)).map { _ in pieces[g.next(pieces.count)] }.joined()
+            var tokenizer = CueText.Tokenizer(Array(text.unicodeScalars))
+            var shown = ""
+            while let token = tokenizer.next() { if case .text(let t) = token { shown += CueText.decodeReferences(t) } }
+            #expect(CueText.plainText(text) == shown, "\(text.debugDescription)")
+        }
+        #expect(CueText.plainText("<i>a</i> &amp; b") == "a & b")
+    }
 }

@@ -174,6 +174,8 @@ package enum CueText {
 
     /// The text a viewer reads: tags removed, character references decoded.
     package static func plainText(_ text: String) -> String {
+        // No tag and no reference (most cues): the text is what shows.
+        guard text.utf8.contains(where: { $0 == 0x3C || $0 == 0x26 }) else { return text }
         var out = ""
         var tokenizer = Tokenizer(Array(text.unicodeScalars))
         while let token = tokenizer.next() {
