@@ -40,7 +40,7 @@ package struct RenditionStager: Sendable {
     ///
     /// A title with fewer tracks than cores gives each more than one (``parts(tracks:)``): with
     /// as many tracks as cores or more, the tracks already keep every core busy, and parts of
-    /// one would only contend with the others (measured: about 5 % slower on 10 tracks).
+    /// one would only contend with the others (measured: 4–8 % slower on 10 tracks).
     func stage(_ rendition: SubtitleRendition, parts: Int = 1) throws(SubweaveError) -> PlannedRendition.Files {
         // Appended to in place, at commit (its published segments are never written again).
         if rendition.appending != nil { return PlannedRendition.files(of: rendition) }
