@@ -183,7 +183,8 @@ private struct MediaPlaylistReader {
 
     private mutating func inf(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) {
         let text = value ?? ""
-        let durationText = (text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingTrailingWhitespace
+        // The duration is what comes before the first comma (the title after it is not read).
+        let durationText = text[..<(text.firstIndex(of: ",") ?? text.endIndex)].trimmingTrailingWhitespace
         guard let time = MediaTime(decimalSeconds: durationText) else {
             throw problem(line, "#EXTINF needs a duration in decimal seconds (RFC 8216bis §4.4.4.1), found \"\(LabelText.excerpt(durationText, limit: 40))\"")
         }
