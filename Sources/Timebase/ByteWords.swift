@@ -29,8 +29,11 @@ package enum ByteWords {
 
     /// Where, stepping eight bytes at a time from `start`, the first word of `bytes` is that
     /// holds a byte below `bound` (1 to 0x80) or equal to `a` or `b`; the start of the last,
-    /// shorter-than-eight run when no whole word does.
-    package static func firstWord(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, withByteBelow bound: UInt8, or a: UInt8, _ b: UInt8) -> Int {
+    /// shorter-than-eight run when no whole word does. (`a` and `b` default to 0, a byte below
+    /// every bound: they add nothing.)
+    package static func firstWord(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, withByteBelow bound: UInt8, or a: UInt8 = 0, _ b: UInt8 = 0
+    ) -> Int {
         guard let base = bytes.baseAddress else { return start }
         var i = start
         while i + 8 <= bytes.count {

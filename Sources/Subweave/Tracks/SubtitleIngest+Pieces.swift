@@ -170,7 +170,7 @@ extension SubtitleIngest {
             var i = 0
             while i < piece.count {
                 // Past the words without a line break (or another control byte), then a word a byte at a time.
-                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E, or: 0x0E, 0x0E)
+                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E)
                 let wordEnd = min(i + 8, piece.count)
                 while i < wordEnd {
                     let byte = piece[i]

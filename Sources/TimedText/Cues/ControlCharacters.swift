@@ -28,7 +28,7 @@ package struct ControlCharacters: Sendable, Equatable {
         var i = 0
         while i < bytes.count {
             // Past the words without a control character or DEL (most of a line), then a word a byte at a time.
-            let word = ByteWords.firstWord(in: bytes, from: i, withByteBelow: 0x20, or: 0x7F, 0x7F)
+            let word = ByteWords.firstWord(in: bytes, from: i, withByteBelow: 0x20, or: 0x7F)
             if word > i { afterCR = false }
             i = min(word + 8, bytes.count)
             for k in word..<i { see(UInt32(bytes[k])) }

@@ -66,7 +66,7 @@ package enum SubRipParser {
                 // The next line: up to LF, CR or CRLF, or the end of the piece.
                 var i = start
                 // Past the words without a line break (or another control byte), then a byte at a time.
-                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E, or: 0x0E, 0x0E)
+                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E)
                 while i < end, piece[i] != 0x0A, piece[i] != 0x0D { i += 1 }
                 let line = UnsafeBufferPointer(rebasing: piece[start..<i])
                 let atEnd = i == end
