@@ -17,10 +17,12 @@ package enum SubtitlePlaylistWriter {
     /// `EXT-X-PART` per part named in `parts` with the reference's DURATION as written and its
     /// INDEPENDENT, and an `EXT-X-PRELOAD-HINT` of TYPE=PART for the part to come.
     package static func text(
-        mirroring reference: MediaPlaylist, segmentURIs: [String], keyTag: String? = nil, map: String? = nil, parts: PartURIs? = nil
+        mirroring reference: MediaPlaylist, segmentURIs: some RandomAccessCollection<String>, keyTag: String? = nil, map: String? = nil, parts: PartURIs? = nil
     ) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
-        var lines: [String] = ["#EXTM3U"]
+        // One text appended to (a playlist of thousands of segments is made once per rendition).
+        var lines = Lines(capacity: 64 + reference.segments.count * (24 + (segmentURIs.first?.utf8.count ?? 0)))
+        lines.append("#EXTM3U")
         // Decimal EXTINF durations need version 3, EXT-X-MAP without I-frames version 6 (§7).
         lines.append("#EXT-X-VERSION:\(map == nil ? 3 : 6)")
         lines.append("#EXT-X-TARGETDURATION:\(reference.targetDuration)")
@@ -45,7 +47,7 @@ package enum SubtitlePlaylistWriter {
             if let names = parts?.segments[index], names.count == segment.parts.count {
                 for (part, name) in zip(segment.parts, names) { lines.append(partLine(part, uri: name)) }
             }
-            lines.append("#EXTINF:\(segment.durationText),")
+            lines.append("#EXTINF:", segment.durationText, ",")
             lines.append(uri)
         }
         if let parts, reference.partTarget != nil {
@@ -56,7 +58,27 @@ package enum SubtitlePlaylistWriter {
             }
         }
         if reference.hasEndList { lines.append("#EXT-X-ENDLIST") }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.text
+    }
+
+    /// Lines of text, each ended by LF as it is added.
+    private struct Lines {
+        private(set) var text = ""
+
+        init(capacity: Int) { text.reserveCapacity(capacity) }
+
+        mutating func append(_ line: String) {
+            text += line
+            text += "\n"
+        }
+
+        /// A line of three pieces, without making it first.
+        mutating func append(_ first: String, _ second: String, _ third: String) {
+            text += first
+            text += second
+            text += third
+            text += "\n"
+        }
     }
 
     /// An `EXT-X-PART` line for the subtitle part `uri` mirroring the reference's `part`.

@@ -23,6 +23,51 @@ struct RunFingerprintPlaylistTests {
         }
     }
 
+    /// The one-pass scan answers as reading the playlist line by line into strings does, over
+    /// generated playlists of plain and odd names, CR LF and bare LF, blank lines and no final
+    /// line break.
+    @Test func theScanAnswersAsReadingLinesDoes() {
+        func byLines(_ text: String) -> Bool {
+            for var line in text.utf8.split(separator: 0x0A) {
+                if line.last == 0x0D { line = line.dropLast() }
+                if line.isEmpty { continue }
+                let string = String(decoding: line, as: UTF8.self)
+                if string.hasPrefix("#") {
+                    if string.contains("{$") { return false }
+                    guard string.hasPrefix("#EXT-X-MAP:") else { continue }
+                    guard let uri = string.split(separator: "URI=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"").first,
+                        MediaReader.LocalPaths.isPlainFileName(String(uri))
+                    else { return false }
+                    continue
+                }
+                if string == "." || string == ".." || !string.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || "-_.".utf8.contains($0)) }) {
+                    return false
+                }
+            }
+            return true
+        }
+        let pieces = [
+            "#EXTM3U", "#EXTINF:6.000,", "00000.vtt", "a-b_c.m4s", ".", "..", "...", ".hidden", "../x.vtt", "dir/x.vtt", "x y.vtt", "é.vtt",
+            "{$v}.vtt", "#EXT-X-MAP:URI=\"init.mp4\"", "#EXT-X-MAP:URI=\"../init.mp4\"", "#EXT-X-MAP:BYTERANGE=\"1@0\"", "#EXT-X-KEY:URI=\"{$k}\"", "",
+            " ", "\r",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var disagreements: [String] = []
+        for _ in 0..<3_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                text += pieces.randomElement(using: &generator)!
+                text += Bool.random(using: &generator) ? "\n" : "\r\n"
+            }
+            if Bool.random(using: &generator), let last = pieces.randomElement(using: &generator) { text += last }
+            if StagedGeneration.namesOnlyPlainFiles(Array(text.utf8)) != byLines(text) { disagreements.append(text) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
+        #expect(StagedGeneration.namesOnlyPlainFiles(Array("#EXTM3U\n#EXTINF:6,\n...\n".utf8)))
+        #expect(!StagedGeneration.namesOnlyPlainFiles(Array("#EXTM3U\n#EXTINF:6,\n.\r\n".utf8)))
+        #expect(!StagedGeneration.namesOnlyPlainFiles(Array("#EXTM3U\n#EXTINF:6,\n00000.vtt\nx/y".utf8)))
+    }
+
     /// Adding an array of bytes hashes as adding the same bytes as any sequence does.
     @Test func anArrayHashesAsItsBytes() {
         let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }

@@ -44,7 +44,7 @@ package struct RenditionStager: Sendable {
     func stage(_ rendition: SubtitleRendition, parts: Int = 1) throws(SubweaveError) -> PlannedRendition.Files {
         // Appended to in place, at commit (its published segments are never written again).
         if rendition.appending != nil { return PlannedRendition.files(of: rendition) }
-        let names = RenditionLayout.names(segments: rendition.timeline.playlist.segments.count, record: rendition.record != nil, naming: rendition.naming)
+        let names = rendition.fileNames
         if GenerationWrite(folder: rendition.folder, generation: rendition.generation, source: .inPlace, names: names).isComplete(below: folder) {
             return .inPlace
         }

@@ -17,7 +17,7 @@ package struct StagedGeneration: Sendable {
         var text = playlistText
         text.withUTF8 { playlist.add(UnsafeRawBufferPointer($0)) }
         for name in names { self.names.add(name) }
-        plainNames = Self.namesOnlyPlainFiles(Array(playlistText.utf8))
+        plainNames = Self.namesOnlyPlainFiles(text.utf8)
     }
 
     /// The names of a folder's files, hashed in any order: a folder lists them in an order of
@@ -45,12 +45,26 @@ package struct StagedGeneration: Sendable {
 
     /// Whether every URI line of a playlist, and every `EXT-X-MAP` URI, is a plain file name
     /// (``MediaReader/LocalPaths/isPlainFileName(_:)``): a line that refers to a variable is not.
-    package static func namesOnlyPlainFiles(_ bytes: [UInt8]) -> Bool {
-        for var line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+    ///
+    /// One pass over the bytes, a line at a time (a playlist of thousands of segments makes no
+    /// string per line).
+    package static func namesOnlyPlainFiles(_ bytes: some Collection<UInt8>) -> Bool {
+        let plain =
+            bytes.withContiguousStorageIfAvailable { namesOnlyPlainFiles(in: $0) } ?? Array(bytes).withUnsafeBufferPointer { namesOnlyPlainFiles(in: $0) }
+        return plain
+    }
+
+    private static func namesOnlyPlainFiles(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var line = bytes[start..<end]
+            start = end + 1
             if line.last == 0x0D { line = line.dropLast() }
             if line.isEmpty { continue }
             guard line.first == UInt8(ascii: "#") else {
-                guard MediaReader.LocalPaths.isPlainFileName(String(decoding: line, as: UTF8.self)) else { return false }
+                guard MediaReader.LocalPaths.isPlainFileName(bytes: line) else { return false }
                 continue
             }
             // A variable reference ({$NAME}) anywhere: the names are not what they look like.

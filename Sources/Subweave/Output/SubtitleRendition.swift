@@ -23,6 +23,9 @@ package struct SubtitleRendition: Sendable {
     let mappings: [ProgrammeTimeline.Mapping]
     /// The media playlist (`index.m3u8`), made once: hashed into the generation, then written.
     let playlistText: String
+    /// The names of the generation's files (``RenditionLayout/names(segments:record:naming:)``),
+    /// made once for the playlist, the files and the commit.
+    package let fileNames: [String]
     /// The generation: 12 hexadecimal digits of the hash of the files' content.
     package let generation: String
     /// What is recorded beside the rendition (nil: no record, for tests of the segments alone).
@@ -76,8 +79,10 @@ package struct SubtitleRendition: Sendable {
         let mappings = timeline.sequences.indices.map { timeline.mapping(forSequence: $0, earliestCue: earliest[$0]) }
         self.mappings = mappings
         self.record = record
+        let fileNames = RenditionLayout.names(segments: timeline.playlist.segments.count, record: record != nil, naming: naming)
+        self.fileNames = fileNames
         let playlistText = SubtitlePlaylistWriter.text(
-            mirroring: timeline.playlist, segmentURIs: RenditionLayout.segmentNames(count: timeline.playlist.segments.count, naming: naming),
+            mirroring: timeline.playlist, segmentURIs: fileNames[Self.segmentRange(segments: timeline.playlist.segments.count, naming: naming)],
             keyTag: encryption?.tag, map: naming.format == .imsc1 ? RenditionLayout.initializationName : nil)
         self.playlistText = playlistText
         var hash = Self.hash(
@@ -124,7 +129,14 @@ package struct SubtitleRendition: Sendable {
     package var generationFolder: String { "\(folder)/\(generation)" }
 
     /// The segment file names, in order.
-    package var segmentNames: [String] { RenditionLayout.segmentNames(count: timeline.playlist.segments.count, naming: naming) }
+    package var segmentNames: ArraySlice<String> { fileNames[Self.segmentRange(segments: timeline.playlist.segments.count, naming: naming)] }
+
+    /// Where the segments' names are among a generation's file names: after an IMSC1
+    /// initialization segment.
+    static func segmentRange(segments: Int, naming: SegmentNaming) -> Range<Int> {
+        let first = naming.format == .imsc1 ? 1 : 0
+        return first..<(first + segments)
+    }
 
     /// Every file the generation holds, relative to the master, in the order ``eachFile(_:)`` makes them.
     package var paths: [String] { written.paths }
@@ -153,9 +165,7 @@ package struct SubtitleRendition: Sendable {
     {
         let count = assignment.count
         let segments = (count * part / parts)..<(count * (part + 1) / parts)
-        // This part's names only (``RenditionLayout/segmentNames(count:naming:)``'s).
-        let digits = RenditionLayout.segmentDigits(count: timeline.playlist.segments.count)
-        let names = segments.map { RenditionLayout.segmentName($0, digits: digits, naming: naming) }
+        let names = segmentNames
         var out = WebVTTBytes(capacity: 64 << 10)
         // Each sequence's segment header (WEBVTT, its map line, the header blocks), made once.
         var headers: [Int: [UInt8]] = [:]
@@ -184,10 +194,10 @@ package struct SubtitleRendition: Sendable {
             if let encryption {
                 let iv = SegmentKey.iv(sequenceNumber: timeline.playlist.mediaSequence + index)
                 let sealed = encryption.key.encrypt(out.bytes, iv: iv)
-                try body(names[index - segments.lowerBound]) { sink throws(FileFailure) in try Self.hand(sealed, to: sink) }
+                try body(names[names.startIndex + index]) { sink throws(FileFailure) in try Self.hand(sealed, to: sink) }
                 continue
             }
-            try body(names[index - segments.lowerBound]) { sink throws(FileFailure) in try Self.hand(out.bytes, to: sink) }
+            try body(names[names.startIndex + index]) { sink throws(FileFailure) in try Self.hand(out.bytes, to: sink) }
         }
         guard part == parts - 1 else { return }
         let playlist = Array(playlistText.utf8)
@@ -249,10 +259,11 @@ package struct SubtitleRendition: Sendable {
     /// beyond WebVTT's eight, fonts, outlines).
     var formatDropped: Set<String> {
         var dropped: Set<String> = []
-        for cue in cues {
+        // By index: a cue copied whole would be retained, and most have no kept content.
+        for index in cues.indices {
             switch format {
-            case .imsc1: dropped.formUnion(IMSCWriter.dropped(cue))
-            case .webVTT: dropped.formUnion(cue.keptContent?.droppedByWebVTT ?? [])
+            case .imsc1: dropped.formUnion(IMSCWriter.dropped(cues[index]))
+            case .webVTT: dropped.formUnion(cues[index].keptContent?.droppedByWebVTT ?? [])
             }
             if dropped.count > 8 { break }
         }

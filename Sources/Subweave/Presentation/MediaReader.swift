@@ -193,8 +193,14 @@ extension MediaReader {
         /// letters, digits, `-`, `_` and `.`, and not `.` or `..`.
         static func isPlainFileName(_ uri: String) -> Bool {
             let utf8 = uri.utf8
-            guard !utf8.isEmpty, uri != ".", uri != ".." else { return false }
-            return utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(isPlain) } ?? utf8.allSatisfy(isPlain)
+            return utf8.withContiguousStorageIfAvailable { isPlainFileName(bytes: $0) } ?? isPlainFileName(bytes: utf8)
+        }
+
+        /// ``isPlainFileName(_:)`` of the name's UTF-8 bytes.
+        static func isPlainFileName(bytes: some Collection<UInt8>) -> Bool {
+            // `.` and `..` name folders.
+            guard !bytes.isEmpty, bytes.count > 2 || !bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) else { return false }
+            return bytes.allSatisfy(isPlain)
         }
 
         private static func isPlain(_ byte: UInt8) -> Bool {

@@ -11,17 +11,19 @@ package enum Segmenter {
     /// Runs in O(cues × log windows + output).
     package static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> [[Int]] {
         var result = Array(repeating: [Int](), count: windows.count)
-        for (index, cue) in cues.enumerated() {
+        // By index, reading the two times only (a whole cue copied would be retained).
+        for index in cues.indices {
+            let start = cues[index].start, end = cues[index].end
             // The first window that ends after the cue starts.
             var low = 0
             var high = windows.count
             while low < high {
                 let mid = (low + high) / 2
-                if windows[mid].upperBound <= cue.start { low = mid + 1 } else { high = mid }
+                if windows[mid].upperBound <= start { low = mid + 1 } else { high = mid }
             }
             var w = low
-            while w < windows.count, windows[w].lowerBound < cue.end {
-                if cue.start < windows[w].upperBound && !windows[w].isEmpty { result[w].append(index) }
+            while w < windows.count, windows[w].lowerBound < end {
+                if start < windows[w].upperBound && !windows[w].isEmpty { result[w].append(index) }
                 w += 1
             }
         }
