@@ -17,7 +17,7 @@ package enum SubtitlePlaylistWriter {
     /// `EXT-X-PART` per part named in `parts` with the reference's DURATION as written and its
     /// INDEPENDENT, and an `EXT-X-PRELOAD-HINT` of TYPE=PART for the part to come.
     package static func text(
-        mirroring reference: MediaPlaylist, segmentURIs: some RandomAccessCollection<String>, keyTag: String? = nil, map: String? = nil, parts: PartURIs? = nil
+        mirroring reference: MediaPlaylist, segmentURIs: [String], keyTag: String? = nil, map: String? = nil, parts: PartURIs? = nil
     ) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
         // One text appended to (a playlist of thousands of segments is made once per rendition).
@@ -61,23 +61,26 @@ package enum SubtitlePlaylistWriter {
         return lines.text
     }
 
-    /// Lines of text, each ended by LF as it is added.
+    /// Lines of text, each ended by LF as it is added, gathered as bytes (appending to a string
+    /// costs more per line) and made a string once.
     private struct Lines {
-        private(set) var text = ""
+        private var bytes: [UInt8] = []
 
-        init(capacity: Int) { text.reserveCapacity(capacity) }
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
 
         mutating func append(_ line: String) {
-            text += line
-            text += "\n"
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(0x0A)
         }
 
         /// A line of three pieces, without making it first.
         mutating func append(_ first: String, _ second: String, _ third: String) {
-            text += first
-            text += second
-            text += third
-            text += "\n"
+            bytes.append(contentsOf: first.utf8)
+            bytes.append(contentsOf: second.utf8)
+            bytes.append(contentsOf: third.utf8)
+            bytes.append(0x0A)
         }
     }
 

@@ -146,4 +146,37 @@ struct SubRipCorpusTests {
             #expect(SubRipParser.parse(srt).cues.first?.text == row.value.1, "line \(row.line): \(row.value.0)")
         }
     }
+
+    /// Lines longer than the reader copies (kept as ranges of a text read whole) come out whole,
+    /// in every position of a cue: alone, before and after short lines, before a counter; read
+    /// whole and read in pieces, the cues are the same.
+    @Test func longLinesAreKeptWholeInEveryPosition() {
+        let long = { (letter: Character, count: Int) in String(repeating: letter, count: count) }
+        let a = long("a", 5_000), b = long("b", 9_000), c = long("c", 4_097)
+        let bodies = [[a], ["short", a], [a, "short"], [a, b], ["one", "two", a, b], [a, b, c], [a, "", b]]
+        var srt = ""
+        var expected: [String] = []
+        for (n, lines) in bodies.enumerated() {
+            srt += "\(n + 1)\n00:00:\(String(format: "%02d", n)),000 --> 00:00:\(String(format: "%02d", n)),500\n"
+            srt += lines.joined(separator: "\n") + "\n\n"
+            expected.append(lines.filter { !$0.isEmpty }.joined(separator: "\n"))
+        }
+        let whole = SubRipParser.parse(srt)
+        #expect(whole.cues.map(\.text) == expected)
+        #expect(whole.warnings.isEmpty, "\(whole.warnings)")
+        // In pieces of 1,000 bytes cut after a line break, as a file is read.
+        var reader = SubRipParser.Reader(expectedCues: bodies.count)
+        var piece: [UInt8] = []
+        var first = true
+        for byte in srt.utf8 {
+            piece.append(byte)
+            if byte == 0x0A && piece.count >= 1_000 {
+                piece.withUnsafeBufferPointer { reader.read(bytes: $0, isFirst: first, isLast: false) }
+                piece.removeAll()
+                first = false
+            }
+        }
+        piece.withUnsafeBufferPointer { reader.read(bytes: $0, isFirst: first, isLast: true) }
+        #expect(reader.finish().cues.map(\.text) == expected)
+    }
 }

@@ -82,7 +82,7 @@ package struct SubtitleRendition: Sendable {
         let fileNames = RenditionLayout.names(segments: timeline.playlist.segments.count, record: record != nil, naming: naming)
         self.fileNames = fileNames
         let playlistText = SubtitlePlaylistWriter.text(
-            mirroring: timeline.playlist, segmentURIs: fileNames[Self.segmentRange(segments: timeline.playlist.segments.count, naming: naming)],
+            mirroring: timeline.playlist, segmentURIs: Array(fileNames[Self.segmentRange(segments: timeline.playlist.segments.count, naming: naming)]),
             keyTag: encryption?.tag, map: naming.format == .imsc1 ? RenditionLayout.initializationName : nil)
         self.playlistText = playlistText
         var hash = Self.hash(

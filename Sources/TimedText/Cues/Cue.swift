@@ -83,7 +83,8 @@ extension Array where Element == Cue {
     /// An ordered list (most files) is only checked, not copied. Returns whether any cue moved.
     @discardableResult
     package mutating func sortByStart() -> Bool {
-        guard zip(self, dropFirst()).contains(where: { $0.start > $1.start }) else { return false }
+        // By index, reading the start only (a whole cue copied would be retained).
+        guard indices.dropFirst().contains(where: { self[$0 - 1].start > self[$0].start }) else { return false }
         self = enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         return true
     }

@@ -155,9 +155,9 @@ package enum SubRipParser {
         /// trimmed (kept between cues, so that a cue's text is made once, at its size).
         var body: [UInt8] = []
         /// The last two lines (blank or not), oldest first: the next cue's counter may be among them.
-        var tail: [[UInt8]] = [[], []]
-        /// With a `source` that outlives the reading, a long tail line is its range there instead.
-        var tailRange: [Range<Int>?] = [nil, nil]
+        ///
+        /// Two stored lines, not an array of two: each line is changed in place.
+        var older = TailLine(), newer = TailLine()
         var tailCount = 0
         /// The whole text when it is read at once (its lines stay valid until the reading ends).
         var source: UnsafeBufferPointer<UInt8>?
@@ -170,41 +170,61 @@ package enum SubRipParser {
             current = (number, timing, timing == nil ? Array(line) : [])
         }
 
+        /// A line of the tail: its bytes copied or, with a `source` that outlives the reading and
+        /// a long line, its range there instead.
+        struct TailLine {
+            var bytes: [UInt8] = []
+            var range: Range<Int>?
+        }
+
         mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
             guard current != nil else { return }
             if tailCount == 2 {
                 appendTail(0)
-                tail.swapAt(0, 1)
-                tailRange.swapAt(0, 1)
+                swap(&older, &newer)
                 tailCount = 1
             }
-            tail[tailCount].removeAll(keepingCapacity: true)
+            var range: Range<Int>?
             if let source, let base = source.baseAddress, let start = line.baseAddress, line.count > Self.longLine {
                 let offset = start - base
-                tailRange[tailCount] = offset..<(offset + line.count)
-            } else {
-                tailRange[tailCount] = nil
-                tail[tailCount].append(contentsOf: line)
+                range = offset..<(offset + line.count)
             }
+            func keep(_ kept: inout TailLine) {
+                kept.bytes.removeAll(keepingCapacity: true)
+                kept.range = range
+                if range == nil { kept.bytes.append(contentsOf: line) }
+            }
+            if tailCount == 0 { keep(&older) } else { keep(&newer) }
             tailCount += 1
         }
 
         /// Tail line `t`'s bytes: its copy, or its range of the source.
         func withTail<R>(_ t: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-            if let range = tailRange[t], let source { return body(UnsafeBufferPointer(rebasing: source[range])) }
-            return tail[t].withUnsafeBufferPointer(body)
+            let range = t == 0 ? older.range : newer.range
+            if let range, let source { return body(UnsafeBufferPointer(rebasing: source[range])) }
+            return t == 0 ? older.bytes.withUnsafeBufferPointer(body) : newer.bytes.withUnsafeBufferPointer(body)
         }
 
         private mutating func appendTail(_ t: Int) {
-            if let range = tailRange[t], let source {
+            // The line is lent, not copied: `body` is another buffer.
+            let range = t == 0 ? older.range : newer.range
+            if let range, let source {
                 append(UnsafeBufferPointer(rebasing: source[range]))
+            } else if t == 0 {
+                older.bytes.withUnsafeBufferPointer { line in
+                    Self.append(line, to: &body)
+                }
             } else {
-                let line = tail[t]
-                line.withUnsafeBufferPointer { append($0) }
+                newer.bytes.withUnsafeBufferPointer { line in
+                    Self.append(line, to: &body)
+                }
             }
         }
 
-        private mutating func append(_ line: UnsafeBufferPointer<UInt8>) {
+        private mutating func append(_ line: UnsafeBufferPointer<UInt8>) { Self.append(line, to: &body) }
+
+        /// Adds a non-blank `line` to `body` (after a line feed), without its trailing spaces.
+        private static func append(_ line: UnsafeBufferPointer<UInt8>, to body: inout [UInt8]) {
             guard !SubRipParser.isBlank(line) else { return }
             if !body.isEmpty { body.append(0x0A) }
             body.append(contentsOf: line[..<SubRipParser.trimmedEnd(line)])
@@ -239,7 +259,8 @@ package enum SubRipParser {
                 current = nil
                 // Buffers keep their size for the next cue, unless one cue's text made them large.
                 body.removeAll(keepingCapacity: body.capacity <= Self.keptCapacity)
-                for t in tail.indices where tail[t].capacity > Self.keptCapacity { tail[t] = [] }
+                if older.bytes.capacity > Self.keptCapacity { older.bytes = [] }
+                if newer.bytes.capacity > Self.keptCapacity { newer.bytes = [] }
                 tailCount = 0
             }
             if followedByAnother, tailCount > 0 {
