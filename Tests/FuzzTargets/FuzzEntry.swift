@@ -207,7 +207,12 @@ public enum FuzzEntry {
                 }
             }
         }
+        // A playlist the run's fingerprint takes for a generation's own names only plain names.
+        let plainNames = StagedGeneration.namesOnlyPlainFiles(bytes)
         if let media = try? MediaPlaylist(parsing: bytes, source: "fuzz") {
+            if plainNames, let odd = media.segments.map(\.uri).first(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("/") }) {
+                violations.append("a playlist taken for plain names names \"\(odd)\"")
+            }
             _ = SubtitlePlaylistRules.check(media, file: "fuzz", reference: media)
             let names = media.segments.indices.map { "\($0).vtt" }
             // Low-latency: every part mirrored, named after its segment.
