@@ -27,8 +27,10 @@ package struct PlannedRendition: Sendable {
     package let generation: String
     /// The playlist's path relative to the master (also its `URI`).
     package let playlistPath: String
-    /// The names of the generation's files (``SubtitleRendition/fileNames``).
-    let fileNames: [String]
+    /// How many segments the rendition has, and whether a record is kept beside them.
+    let segmentCount: Int
+    let hasRecord: Bool
+    let naming: SegmentNaming
     /// How many cues the rendition carries, and when the first starts.
     package let cueCount: Int
     package let firstCueStart: MediaTime?
@@ -39,7 +41,9 @@ package struct PlannedRendition: Sendable {
         folder = rendition.folder
         generation = rendition.generation
         playlistPath = rendition.playlistPath
-        fileNames = rendition.fileNames
+        segmentCount = rendition.timeline.playlist.segments.count
+        hasRecord = rendition.record != nil
+        naming = rendition.naming
         cueCount = rendition.cues.count
         firstCueStart = rendition.cues.first?.start
         self.files = files
@@ -56,11 +60,13 @@ package struct PlannedRendition: Sendable {
     }
 
     /// Every file the generation holds, relative to the master.
-    package var paths: [String] { fileNames.map { "\(folder)/\(generation)/\($0)" } }
+    package var paths: [String] {
+        RenditionLayout.paths(folder: folder, generation: generation, segments: segmentCount, record: hasRecord, naming: naming)
+    }
 
     /// What the writer does with it.
     var write: GenerationWrite {
-        let names = fileNames
+        let names = RenditionLayout.names(segments: segmentCount, record: hasRecord, naming: naming)
         switch files {
         case .pending(let rendition): return GenerationWrite(folder: folder, generation: generation, rendition: rendition, names: names)
         case .staged(let path, _): return GenerationWrite(folder: folder, generation: generation, source: .staged(path: path), names: names)
