@@ -20,7 +20,7 @@ package enum SubtitlePlaylistWriter {
         mirroring reference: MediaPlaylist, segmentURIs: [String], keyTag: String? = nil, map: String? = nil, parts: PartURIs? = nil
     ) -> String {
         precondition(segmentURIs.count == reference.segments.count, "one subtitle segment per reference segment")
-        // One text appended to (a playlist of thousands of segments is made once per rendition).
+        // The lines gathered in one buffer sized once (a playlist of thousands of segments).
         var lines = Lines(capacity: 64 + reference.segments.count * (24 + (segmentURIs.first?.utf8.count ?? 0)))
         lines.append("#EXTM3U")
         // Decimal EXTINF durations need version 3, EXT-X-MAP without I-frames version 6 (§7).

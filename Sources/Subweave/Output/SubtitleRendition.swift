@@ -24,7 +24,7 @@ package struct SubtitleRendition: Sendable {
     /// The media playlist (`index.m3u8`), made once: hashed into the generation, then written.
     let playlistText: String
     /// The names of the generation's files (``RenditionLayout/names(segments:record:naming:)``),
-    /// made once for the playlist, the files and the commit.
+    /// made once for the playlist, the files and the stager.
     package let fileNames: [String]
     /// The generation: 12 hexadecimal digits of the hash of the files' content.
     package let generation: String
