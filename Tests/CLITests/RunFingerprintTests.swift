@@ -55,6 +55,23 @@ struct RunFingerprintTests {
         #expect(validated.status == 0 && (validated.stdout + validated.stderr).contains("0 errors, 0 warnings"), "\(validated.stdout)\(validated.stderr)")
     }
 
+    /// Two full runs that keep the same record write the same bytes (keys in order, not in the
+    /// order of each process's dictionaries), so that records can be compared as files.
+    @Test func theSameRecordIsWrittenAsTheSameBytes() throws {
+        let dir = try Fixtures.copyExample()
+        _ = try Self.package(dir)
+        var kept: [String] = []
+        for _ in 0..<2 {
+            // Without a record, the run is a full one, and keeps a record again.
+            try FileManager.default.removeItem(atPath: Self.record(dir))
+            _ = try Self.package(dir)
+            kept.append(try String(contentsOfFile: Self.record(dir), encoding: .utf8))
+        }
+        #expect(kept[0] == kept[1], "first:\n\(kept[0])\nsecond:\n\(kept[1])")
+        let fingerprint = try #require(kept[0].range(of: #""fingerprint""#)), report = try #require(kept[0].range(of: #""report""#))
+        #expect(fingerprint.lowerBound < report.lowerBound, "\(kept[0].prefix(200))")
+    }
+
     /// A segment re-encoded, a sidecar edited, other arguments, a changed intent record: each
     /// makes the run a full one.
     @Test(arguments: ["segment", "sidecar", "arguments", "intent", "subtitle segment deleted", "subtitle segment replaced"])

@@ -264,6 +264,8 @@ public enum RunFingerprint {
     /// means the next run reads the title again.
     public static func write(_ record: Record, master: URL) {
         let encoder = JSONEncoder()
+        // Keys in order: two runs that kept the same record write the same bytes.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.userInfo[PackageReport.Track.compactFiles] = true
         guard let data = try? encoder.encode(record) else { return }
         try? FileSystem.replaceFile(
