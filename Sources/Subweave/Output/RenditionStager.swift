@@ -38,9 +38,10 @@ package struct RenditionStager: Sendable {
     /// place (the same bytes: its name is their hash); in `parts` parts at once, on as many
     /// cores, when it has at least ``segmentsPerPart`` segments a part.
     ///
-    /// A title with fewer tracks than cores gives each more than one (``parts(tracks:)``): with
-    /// as many tracks as cores or more, the tracks already keep every core busy, and parts of
-    /// one would only contend with the others (measured: 4–8 % slower on 10 tracks).
+    /// A rendition staged while fewer tracks than cores are left gets more than one
+    /// (``parts(tracksLeft:)``): while as many tracks as cores or more are left, they already
+    /// keep every core busy, and parts of one would only contend with the others (measured:
+    /// splitting every rendition of 10 tracks was 4–8 % slower).
     func stage(_ rendition: SubtitleRendition, parts: Int = 1) throws(SubweaveError) -> PlannedRendition.Files {
         // Appended to in place, at commit (its published segments are never written again).
         if rendition.appending != nil { return PlannedRendition.files(of: rendition) }
@@ -66,9 +67,10 @@ package struct RenditionStager: Sendable {
     /// The fewest segments a part of a rendition is written with (fewer are written on one core).
     static let segmentsPerPart = 64
 
-    /// How many parts each of a title's `tracks` renditions is written in: the cores the tracks
-    /// leave idle, shared out.
-    static func parts(tracks: Int) -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, tracks)) }
+    /// How many parts a rendition is written in when `tracksLeft` renditions, itself included,
+    /// are still to be staged: the cores they leave idle, shared out (the last of a title's many
+    /// tracks is split too, so that the cores the others leave as they finish take its parts).
+    static func parts(tracksLeft: Int) -> Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, tracksLeft)) }
 
     /// Removes the staging folder and whatever is left in it.
     func remove() { FileSystem.removeTree(root) }

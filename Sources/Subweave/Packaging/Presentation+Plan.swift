@@ -282,7 +282,7 @@ extension Presentation {
         let compared = RenditionRules.forcedCoverageTracks(tracks)
         let onProgress = self.onProgress
         let made = Atomic<Int>(0)
-        let parts = RenditionStager.parts(tracks: tracks.count)
+        let staging = Atomic<Int>(0)
         if !tracks.isEmpty { onProgress(WorkProgress(.tracks, done: 0, total: tracks.count)) }
         return try await TrackLoader(loader: loader).load(tracks) { index, track, ingested throws(SubweaveError) in
             defer { onProgress(WorkProgress(.tracks, done: made.add(1, ordering: .relaxed).newValue, total: tracks.count)) }
@@ -292,6 +292,8 @@ extension Presentation {
                 encryption: encryption, naming: naming, folders: folders)
             var files = PlannedRendition.Files.pending(made.rendition)
             if let stager {
+                // The last tracks to be staged share the cores the others leave.
+                let parts = RenditionStager.parts(tracksLeft: tracks.count - staging.add(1, ordering: .relaxed).newValue + 1)
                 files = try await onDispatch { () throws(SubweaveError) in try stager.stage(made.rendition, parts: parts) }
             }
             // Only the description is kept: once staged, the cues are let go.
