@@ -67,12 +67,9 @@ package enum RenditionLayout {
     /// The segment file names, in order: `00000.vtt`, `00001.vtt`, … (at least five digits, all
     /// of one width; `.m4s` for IMSC1; in `naming`'s template).
     package static func segmentNames(count: Int, naming: SegmentNaming = .standard) -> [String] {
-        let digits = segmentDigits(count: count)
+        let digits = max(5, String(max(0, count - 1)).count)
         return (0..<count).map { segmentName($0, digits: digits, naming: naming) }
     }
-
-    /// How many digits the segment names of a rendition of `count` segments have.
-    package static func segmentDigits(count: Int) -> Int { max(5, String(max(0, count - 1)).count) }
 
     /// Segment `number`'s file name, at least `digits` digits (a live rendition names its
     /// segments by media sequence number, five digits or more).

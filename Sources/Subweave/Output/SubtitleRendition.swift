@@ -259,11 +259,10 @@ package struct SubtitleRendition: Sendable {
     /// beyond WebVTT's eight, fonts, outlines).
     var formatDropped: Set<String> {
         var dropped: Set<String> = []
-        // By index: a cue copied whole would be retained, and most have no kept content.
-        for index in cues.indices {
+        for cue in cues {
             switch format {
-            case .imsc1: dropped.formUnion(IMSCWriter.dropped(cues[index]))
-            case .webVTT: dropped.formUnion(cues[index].keptContent?.droppedByWebVTT ?? [])
+            case .imsc1: dropped.formUnion(IMSCWriter.dropped(cue))
+            case .webVTT: dropped.formUnion(cue.keptContent?.droppedByWebVTT ?? [])
             }
             if dropped.count > 8 { break }
         }
