@@ -43,4 +43,18 @@ package enum ByteWords {
         }
         return i
     }
+
+    /// Where, stepping eight bytes at a time from `start`, the first word of `bytes` is that
+    /// holds a byte that is not printable ASCII (below 0x20, DEL, or not ASCII) or is `a` or `b`;
+    /// the start of the last, shorter-than-eight run when no whole word does.
+    package static func firstWord(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, notPrintableOr a: UInt8, _ b: UInt8) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var i = start
+        while i + 8 <= bytes.count {
+            let word = load(base, at: i)
+            if !isASCII(word) || hasByte(below: 0x20, in: word) || has(0x7F, in: word) || has(a, in: word) || has(b, in: word) { return i }
+            i += 8
+        }
+        return i
+    }
 }

@@ -10,12 +10,14 @@ import TimedText
 /// bytes that concern them fall in a word and wherever a file's pieces are cut.
 @Suite struct ByteScanTests {
     /// Texts of ASCII runs of every length between the bytes the scans look for.
-    static func randomBytes(_ rng: inout SeededGenerator) -> [UInt8] {
-        let specials: [[UInt8]] = [
+    static func randomBytes(_ rng: inout SeededGenerator, valid: Bool = false) -> [UInt8] {
+        let all: [[UInt8]] = [
             [0x0A], [0x0D], [0x0D, 0x0A], [0x0A, 0x0A], [0x2D, 0x2D, 0x3E], [0x2D, 0x3E], [0x2D, 0x2D, 0x2D, 0x2D, 0x2D, 0x2D, 0x2D, 0x2D, 0x2D, 0x3E],
             [0x3E], [0x2D], [0x00], [0x07], [0x1B], [0x7F], [0x09], [0x0C], [0xC3, 0xA9], [0xE6, 0x97, 0xA5], [0xF0, 0x9F, 0x8E, 0xAC], [0xC3],
             [0xE6, 0x97], [0xFF], [0xED, 0xA0, 0x80], [0xC0, 0x80], [0x80],
         ]
+        // Valid: only the pieces that are UTF-8 on their own.
+        let specials = valid ? all.filter { String(validating: $0, as: UTF8.self) != nil } : all
         var bytes: [UInt8] = []
         for _ in 0..<Int.random(in: 0...40, using: &rng) {
             bytes += (0..<Int.random(in: 0...19, using: &rng)).map { _ in UInt8.random(in: 0x20...0x7E, using: &rng) }
@@ -83,7 +85,7 @@ import TimedText
     @Test func blocksAndLinesAreMeasuredWhereverTheBreaksFall() {
         var rng = SeededGenerator(seed: 24)
         for _ in 0..<4_000 {
-            let bytes = Self.randomBytes(&rng)
+            let bytes = Self.randomBytes(&rng, valid: true)
             // Lines end at LF, CRLF or CR; a block ends at an empty line.
             var lines: [Int] = []
             var length = 0
@@ -109,19 +111,52 @@ import TimedText
             }
             lines.append(length)
             blocks.append(block + length)
-            var measure = SubtitleIngest.BlockMeasure()
-            // Pieces end at whole line breaks, as a file's pieces do.
-            var start = 0
-            func endsABreak(_ at: Int) -> Bool { bytes[at] == 0x0A || (bytes[at] == 0x0D && bytes.indices.contains(at + 1) && bytes[at + 1] != 0x0A) }
-            for end in bytes.indices where endsABreak(end) && Bool.random(using: &rng) {
-                Array(bytes[start...end]).withUnsafeBufferPointer { measure.measure($0) }
-                start = end + 1
-            }
-            Array(bytes[start...]).withUnsafeBufferPointer { measure.measure($0) }
-            let (longestBlock, longestLine) = measure.finish()
+            var scan = TextFileScan()
+            for piece in Self.piecesAtBreaks(bytes, &rng) { piece.withUnsafeBufferPointer { scan.scan($0) } }
+            #expect(scan.isUTF8, "\(bytes)")
+            let (longestBlock, longestLine) = (scan.longestBlock, scan.longestLine)
             #expect(longestLine == lines.max(), "\(bytes)")
             #expect(longestBlock == blocks.max(), "\(bytes)")
         }
+    }
+
+    /// The file cut into pieces at random line breaks, as ``LinePieces`` cuts a file (every piece
+    /// but the last ends with LF, or a CR whose next byte is not LF).
+    static func piecesAtBreaks(_ bytes: [UInt8], _ rng: inout SeededGenerator) -> [[UInt8]] {
+        var pieces: [[UInt8]] = []
+        var start = 0
+        func endsABreak(_ at: Int) -> Bool { bytes[at] == 0x0A || (bytes[at] == 0x0D && bytes.indices.contains(at + 1) && bytes[at + 1] != 0x0A) }
+        for end in bytes.indices where endsABreak(end) && Bool.random(using: &rng) {
+            pieces.append(Array(bytes[start...end]))
+            start = end + 1
+        }
+        pieces.append(Array(bytes[start...]))
+        return pieces
+    }
+
+    /// The one pass over a file's pieces answers as each scan on its own does: UTF-8 or not,
+    /// the arrows, the control characters and their lines.
+    @Test func onePassAnswersAsEachScanDoes() {
+        var rng = SeededGenerator(seed: 26)
+        var (valid, withArrows, withControls) = (0, 0, 0)
+        for n in 0..<6_000 {
+            let bytes = Self.randomBytes(&rng, valid: n % 2 == 0)
+            var scan = TextFileScan()
+            for piece in Self.piecesAtBreaks(bytes, &rng) { piece.withUnsafeBufferPointer { scan.scan($0) } }
+            let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
+            #expect(scan.isUTF8 == isUTF8, "\(bytes)")
+            guard isUTF8 else { continue }
+            valid += 1
+            var arrows = 0
+            for (i, byte) in bytes.enumerated() where byte == 0x3E && i >= 2 && bytes[i - 1] == 0x2D && bytes[i - 2] == 0x2D { arrows += 1 }
+            var controls = ControlCharacters()
+            controls.scan(String(decoding: bytes, as: UTF8.self))
+            #expect(scan.arrows == arrows, "\(bytes)")
+            #expect(scan.controls == controls, "\(bytes)")
+            if arrows > 0 { withArrows += 1 }
+            if controls.count > 0 { withControls += 1 }
+        }
+        #expect(valid > 400 && withArrows > 400 && withControls > 400, "every kind is made (\(valid), \(withArrows), \(withControls))")
     }
 
     /// Cue text lines of every length up to a few words, ended by LF, CRLF or CR, come out whole

@@ -314,4 +314,24 @@ extension CueStyle {
         change(&style)
         return style
     }
+
+    /// Settings are empty only when none is set: each setting alone makes them not empty, and a
+    /// cue with any keeps it (its extras are made only then).
+    @Test func settingsAreEmptyOnlyWithoutAnySetting() {
+        #expect(CueSettings().isEmpty)
+        let each: [(String, (inout CueSettings) -> Void)] = [
+            ("vertical", { $0.vertical = .rl }), ("line", { $0.line = .number("0") }), ("lineAlign", { $0.lineAlign = .end }),
+            ("position", { $0.position = "10" }), ("positionAlign", { $0.positionAlign = .lineLeft }), ("size", { $0.size = "50" }),
+            ("align", { $0.align = .start }), ("region", { $0.region = "r" }),
+        ]
+        for (name, set) in each {
+            var settings = CueSettings()
+            set(&settings)
+            #expect(!settings.isEmpty, "\(name)")
+            #expect(settings != CueSettings(), "\(name)")
+            let cue = Cue(start: .zero, end: MediaTime(ticks: 90_000), settings: settings, text: "a")
+            #expect(cue.hasSettings && cue.settings == settings, "\(name)")
+        }
+        #expect(!Cue(start: .zero, end: MediaTime(ticks: 90_000), text: "a").hasSettings)
+    }
 }

@@ -64,19 +64,13 @@ extension SubtitleIngest {
         }
     }
 
-    /// Reads `file` through once, a piece at a time.
+    /// Reads `file` through once, a piece at a time (``TextFileScan``: every answer in one pass).
     package static func scan(_ file: LinePieces) throws(ResourceLoader.Failure) -> FileScan {
-        var scan = FileScan()
-        var blocks = BlockMeasure()
-        scan.size = try file.forEach { piece, _ in
-            guard scan.isUTF8 else { return }
-            scan.isUTF8 = UTF8Check.firstInvalidOffset(piece) == nil
-            scan.arrows += SubRipParser.arrowCount(piece)
-            scan.controls.scan(piece)
-            blocks.measure(piece)
-        }
-        (scan.longestBlock, scan.longestLine) = blocks.finish()
-        return scan
+        var text = TextFileScan()
+        let size = try file.forEach { piece, _ in text.scan(piece) }
+        return FileScan(
+            size: size, isUTF8: text.isUTF8, arrows: text.arrows, longestBlock: text.longestBlock, longestLine: text.longestLine,
+            controls: text.controls)
     }
 
     /// ``scan(_:)``, failing as ``readPieces(_:scan:format:sourceID:location:purpose:)`` does.
@@ -155,43 +149,5 @@ extension SubtitleIngest {
             }
         }
         return !ascii && String(decoding: piece, as: UTF8.self).contains { !$0.isWhitespace }
-    }
-
-    /// The longest run of bytes between blank lines, and the longest line, measured over pieces
-    /// that end at whole line breaks (LF, CRLF or CR, as WebVTT preprocessing reads them).
-    struct BlockMeasure {
-        private var offset = 0
-        private var lineStart = 0
-        private var blockStart = 0
-        private var longest = 0
-        private var longestLine = 0
-
-        mutating func measure(_ piece: UnsafeBufferPointer<UInt8>) {
-            var i = 0
-            while i < piece.count {
-                // Past the words without a line break (or another control byte), then a word a byte at a time.
-                i = ByteWords.firstWord(in: piece, from: i, withByteBelow: 0x0E)
-                let wordEnd = min(i + 8, piece.count)
-                while i < wordEnd {
-                    let byte = piece[i]
-                    guard byte == 0x0A || byte == 0x0D else {
-                        i += 1
-                        continue
-                    }
-                    let breakStart = offset + i
-                    longestLine = max(longestLine, breakStart - lineStart)
-                    i += byte == 0x0D && i + 1 < piece.count && piece[i + 1] == 0x0A ? 2 : 1
-                    if breakStart == lineStart {
-                        longest = max(longest, breakStart - blockStart)
-                        blockStart = offset + i
-                    }
-                    lineStart = offset + i
-                }
-            }
-            offset += piece.count
-        }
-
-        /// The longest block and the longest line.
-        func finish() -> (block: Int, line: Int) { (max(longest, offset - blockStart), max(longestLine, offset - lineStart)) }
     }
 }

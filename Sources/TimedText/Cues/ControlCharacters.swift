@@ -35,12 +35,18 @@ package struct ControlCharacters: Sendable, Equatable {
         }
     }
 
+    /// Notes text that holds neither a control character nor a line break (an LF after it
+    /// starts a new line).
+    package mutating func sawText() { afterCR = false }
+
     /// Counts those in decoded `text`.
     package mutating func scan(_ text: String) {
         for scalar in text.unicodeScalars { see(scalar.value) }
     }
 
-    private mutating func see(_ value: UInt32) {
+    /// Counts `value` (a byte of ASCII-compatible text, or a scalar) if it is one, and the line
+    /// breaks.
+    package mutating func see(_ value: UInt32) {
         if value == 0x0A {
             if !afterCR { lines += 1 }
         } else if value == 0x0D {

@@ -148,8 +148,12 @@ public struct CueSettings: Sendable, Equatable {
         self.region = region
     }
 
-    /// True when no setting is present.
-    public var isEmpty: Bool { self == CueSettings() }
+    /// True when no setting is present (each field looked at in place: no empty settings made
+    /// and compared, once per cue read).
+    public var isEmpty: Bool {
+        vertical == nil && line == nil && lineAlign == nil && position == nil && positionAlign == nil && size == nil && align == nil
+            && region == nil
+    }
 
     /// The settings as written after a WebVTT timing line (`line:0 align:start`), in a fixed order.
     public var text: String {
