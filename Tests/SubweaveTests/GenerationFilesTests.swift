@@ -4,9 +4,9 @@ import Platform
 import TestSupport
 import Testing
 import Timebase
-import TimedText
 
 @testable import Subweave
+@testable import TimedText
 
 /// A generation's files as the packager hands them to the writer: the segments and the kept cues
 /// are the text writer's bytes, and the kept cues (as large as the source) go out in pieces,
@@ -63,6 +63,34 @@ struct GenerationFilesTests {
             let carried = shown.filter { $0.start < window.upperBound && $0.end > window.lowerBound }
             #expect(document.cues.map(\.text) == carried.map(\.text), "segment \(index)")
         }
+    }
+
+    /// A record that holds the rendition's own cues keeps the file made with the hash: it is the
+    /// text writer's file (header blocks, notes of kept content, settings), handed out whole.
+    @Test func theCuesFileMadeWithTheHashIsTheTextWritersFile() throws {
+        let timeline = try Self.timeline(segments: 10)
+        var cues: [Cue] = []
+        for i in 0..<300 {
+            let start = MediaTime(milliseconds: Int64(i) * 200)
+            let settings = i % 3 == 0 ? CueSettings(line: .number("0")) : CueSettings()
+            let identifier = i % 5 == 0 ? "c\(i)" : ""
+            cues.append(Cue(identifier: identifier, start: start, end: start + MediaTime(milliseconds: 150), settings: settings, text: "cue \(i) é\nsecond"))
+        }
+        for i in stride(from: 0, to: cues.count, by: 4) { cues[i].keptContent = SubRipMarkup.content("<font color=\"#123456\">\(cues[i].text)</font>") }
+        let header = ["STYLE\n::cue { color: lime }"]
+        let rendition = SubtitleRendition(
+            folder: "subtitles/en", cues: cues, headerBlocks: header, timeline: timeline, record: Self.record(cues: cues.count))
+        #expect(rendition.cuesFile != nil)
+        let kept = try #require(try Self.files(rendition).first { $0.name == RenditionRecord.cuesFileName })
+        let blocks = cues.map { cue in (cue.contentNote.map { $0 + "\n\n" } ?? "") + WebVTTWriter.block(cue) }
+        #expect(kept.pieces == [Array(WebVTTWriter.file(map: nil, headerBlocks: header, cueBlocks: blocks).utf8)])
+        // Its name is the one the cues alone give (the file is made with the hash, not hashed).
+        var hash = ContentHash()
+        WebVTTBytes.addBlocks(of: cues, to: &hash)
+        var gathered: [UInt8]? = []
+        var same = ContentHash()
+        WebVTTBytes.addBlocks(of: cues, to: &same, gathering: &gathered, limit: 1 << 30)
+        #expect(hash == same)
     }
 
     @Test func theGenerationNamesWhatIsKept() throws {

@@ -73,6 +73,30 @@ struct ByteWriterTests {
         #expect(other.hex() != text.hex(), "one cue fewer changes the hash")
     }
 
+    /// Gathering a cues file while hashing changes nothing of the hash, and gathers what the text
+    /// writer writes (each cue's note and block, a blank line after each) until the limit, past
+    /// which nothing is kept.
+    @Test func theCuesFileGatheredWithTheHashIsTheTextWritersFile() {
+        var cues = Self.cues(3_000, seed: 12)
+        for i in stride(from: 0, to: cues.count, by: 7) { cues[i].keptContent = SubRipMarkup.content("<font color=\"#123456\">\(cues[i].text)</font>") }
+        #expect(cues.contains { $0.contentNote != nil })
+        var plain = ContentHash()
+        WebVTTBytes.addBlocks(of: cues, to: &plain)
+        let header = Array("WEBVTT\n\n".utf8)
+        let expected = header + Array(cues.map { cue in (cue.contentNote.map { $0 + "\n\n" } ?? "") + WebVTTWriter.block(cue) + "\n\n" }.joined().utf8)
+        for limit in [0, 1, 200, expected.count / 2, expected.count - 1, expected.count, 1 << 30] {
+            var hash = ContentHash()
+            var file: [UInt8]? = header
+            WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &file, limit: limit)
+            #expect(hash == plain, "limit \(limit)")
+            #expect(file == (expected.count <= limit ? expected : nil), "limit \(limit)")
+        }
+        var hash = ContentHash()
+        var none: [UInt8]? = nil
+        WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &none, limit: 1 << 30)
+        #expect(hash == plain && none == nil, "nothing gathered without a file to gather into")
+    }
+
     /// Plain cue text (no markup byte, no control character) skips the conversion and repair:
     /// what it keeps must be what they would have made of it.
     @Test func plainTextIsWhatTheFullConversionMakes() {

@@ -35,6 +35,11 @@ package struct SubtitleRendition: Sendable {
     /// Kept beside the rendition: what fits the programme is a view, the source is the record, so a
     /// later refresh on a longer programme brings them back. Nil when every cue is shown.
     package let keptCues: [Cue]?
+    /// The record's cues file (``RenditionRecord/cuesFileName``), made with the hash when the
+    /// record holds `cues` and the file is at most ``heldCuesFile`` bytes; nil: made when written.
+    let cuesFile: [UInt8]?
+    /// The most bytes of a cues file held from the hashing to the writing.
+    static let heldCuesFile = 8 << 20
     /// The earlier run's published rendition this one appends to (an open programme), if any.
     package let appending: PublishedRendition?
     /// AES-128 under the title's key, or nil for clear segments.
@@ -85,8 +90,17 @@ package struct SubtitleRendition: Sendable {
             mirroring: timeline.playlist, segmentURIs: Array(fileNames[Self.segmentRange(segments: timeline.playlist.segments.count, naming: naming)]),
             keyTag: encryption?.tag, map: naming.format == .imsc1 ? RenditionLayout.initializationName : nil)
         self.playlistText = playlistText
+        // The cues file, when it holds these cues, is gathered as they are hashed.
+        var cuesFile: [UInt8]?
+        if record != nil && keptCues == nil {
+            var header = WebVTTBytes()
+            Self.header(&header, map: nil, headerBlocks: headerBlocks)
+            cuesFile = header.bytes
+        }
         var hash = Self.hash(
-            cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings)
+            cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings,
+            gathering: &cuesFile)
+        self.cuesFile = cuesFile
         if let keptCues {
             hash.add("kept")
             WebVTTBytes.addBlocks(of: keptCues, to: &hash)
@@ -204,6 +218,10 @@ package struct SubtitleRendition: Sendable {
         try body(RenditionLayout.playlistName) { sink throws(FileFailure) in try Self.hand(playlist, to: sink) }
         if let record {
             try body(RenditionRecord.cuesFileName) { sink throws(FileFailure) in
+                if let cuesFile {
+                    try Self.hand(encryption.map { $0.key.encrypt(cuesFile, iv: $0.key.keptCuesIV) } ?? cuesFile, to: sink)
+                    return
+                }
                 out.bytes.removeAll(keepingCapacity: true)
                 Self.header(&out, map: nil, headerBlocks: headerBlocks)
                 for cue in keptCues ?? cues {
@@ -320,16 +338,19 @@ package struct SubtitleRendition: Sendable {
     /// A hash of everything that decides the files' bytes: the format, the playlist, the header
     /// blocks, each sequence's mapping, every cue's block (programme time) and which segments
     /// carry which cues, each followed by a separator.
+    ///
+    /// `file`, if not nil, gathers the cues' blocks as a cues file does
+    /// (``WebVTTBytes/addBlocks(of:to:gathering:limit:)``), up to ``heldCuesFile`` bytes.
     static func hash(
         cues: [Cue], headerBlocks: [String], playlistText: String, assignment: [[Int]],
-        mappings: [ProgrammeTimeline.Mapping]
+        mappings: [ProgrammeTimeline.Mapping], gathering file: inout [UInt8]?
     ) -> ContentHash {
         var hash = ContentHash()
         hash.add(formatVersion)
         hash.add(playlistText)
         for block in headerBlocks { hash.add(block) }
         for mapping in mappings { hash.add("\(mapping.offset.ticks) \(mapping.map.line)") }
-        WebVTTBytes.addBlocks(of: cues, to: &hash)
+        WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &file, limit: heldCuesFile)
         var digits: [UInt8] = []
         for indices in assignment {
             digits.removeAll(keepingCapacity: true)

@@ -80,6 +80,42 @@ package struct WebVTTBytes {
     /// ``ContentHash/add(_:)-(String)`` adds a string: one block at a time, in one reused buffer,
     /// so hashing a million cues holds one block, not a million.
     package static func addBlocks(of cues: [Cue], offset: MediaTime = .zero, to hash: inout ContentHash) {
+        addBlocks(of: cues[...], offset: offset, to: &hash)
+    }
+
+    /// ``addBlocks(of:offset:to:)`` at programme time, gathering the cues file's body as well.
+    ///
+    /// After `file` go what a cues file holds after its header: each cue's content note (if any)
+    /// and block, each followed by a blank line. Once `file` would hold more than `limit` bytes it
+    /// is let go (nil) and the hashing goes on as ``addBlocks(of:offset:to:)`` does. The blocks
+    /// are made once for both: a rendition hashes its cues and then writes them.
+    package static func addBlocks(of cues: [Cue], to hash: inout ContentHash, gathering file: inout [UInt8]?, limit: Int) {
+        guard var gathered = file else { return addBlocks(of: cues, to: &hash) }
+        file = nil
+        var out = WebVTTBytes()
+        swap(&out.bytes, &gathered)
+        for (n, cue) in cues.enumerated() {
+            if let note = cue.contentNote {
+                out.append(note)
+                out.bytes.append(0x0A)
+                out.bytes.append(0x0A)
+            }
+            let start = out.bytes.count
+            out.block(cue)
+            out.bytes.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            hash.add(byte: 0xFF)
+            out.bytes.append(0x0A)
+            out.bytes.append(0x0A)
+            if out.bytes.count > limit {
+                addBlocks(of: cues[(n + 1)...], offset: .zero, to: &hash)
+                return
+            }
+        }
+        file = out.bytes
+    }
+
+    /// ``addBlocks(of:offset:to:)`` of a slice.
+    private static func addBlocks(of cues: ArraySlice<Cue>, offset: MediaTime, to hash: inout ContentHash) {
         var scratch = WebVTTBytes(capacity: 256)
         for cue in cues {
             scratch.bytes.removeAll(keepingCapacity: true)
