@@ -278,7 +278,23 @@ public enum FuzzEntry {
 
     /// SubRip (with encoding detection) through ingest: what is written parses back; and a file
     /// read in pieces (as a local file is) gives what it gives read whole, wherever it is cut.
-    public static func subRip(_ bytes: [UInt8]) -> [String] { ingest(bytes, .srt) + subRipPieces(bytes) }
+    public static func subRip(_ bytes: [UInt8]) -> [String] { ingest(bytes, .srt) + subRipPieces(bytes) + textFileScan(bytes) }
+
+    /// The one-pass scan of a file's pieces answers as each scan does over the whole file.
+    static func textFileScan(_ bytes: [UInt8]) -> [String] {
+        var scan = TextFileScan()
+        for (piece, _) in pieces(bytes, step: Int(bytes.last ?? 0) % 4 + 1) { piece.withUnsafeBufferPointer { scan.scan($0) } }
+        let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
+        guard scan.isUTF8 == isUTF8 else { return ["scan: isUTF8 \(scan.isUTF8) for bytes that are\(isUTF8 ? "" : " not") UTF-8"] }
+        guard isUTF8 else { return [] }
+        var controls = ControlCharacters()
+        let arrows = bytes.withUnsafeBufferPointer { whole in
+            controls.scan(whole)
+            return SubRipParser.arrowCount(whole)
+        }
+        guard scan.arrows == arrows, scan.controls == controls else { return ["scan: other arrows or control characters than the separate scans"] }
+        return []
+    }
 
     /// The pieces invariant: UTF-8 `bytes` cut after every n-th line break (n from the first byte).
     static func subRipPieces(_ bytes: [UInt8]) -> [String] {
