@@ -135,6 +135,30 @@ struct CueContentTests {
         #expect(changed.keptContent == nil && changed.content.plainText == "other", "text changed afterwards says what the cue shows")
     }
 
+    /// A SubRip colour WebVTT has no class for is kept in the content, which says the text's
+    /// words; where its tag alone would keep a line the text drops (a tag that swallowed the rest
+    /// of its line, at the start or the end of the cue), the colour goes, with a warning.
+    @Test func subRipColourIsKeptOnlyWhereItSaysTheTextsWords() throws {
+        let kept = SubRipParser.parse("1\n00:00:01,000 --> 00:00:02,000\n<font color=\"#602375\">Odd</font> one\n")
+        let cue = try #require(kept.cues.first)
+        #expect(cue.text == "Odd one" && kept.warnings.isEmpty)
+        guard case .text("Odd", let style)? = cue.keptContent?.lines.first?.first else {
+            Issue.record("\(String(describing: cue.keptContent))")
+            return
+        }
+        #expect(style.colour == CueColour(red: 0x60, green: 0x23, blue: 0x75))
+        for body in [
+            "<font color=\"#602375\">Odd\n<font color=\"#fffd</font>", "<font color=\"#602375\"><font color=\"#fffd</font>\nOdd",
+            "<font color=\"#602375\">Odd</ x\n<font color=\"#fffd</font>",
+        ] {
+            let read = SubRipParser.parse("1\n00:00:01,000 --> 00:00:02,000\n\(body)\n")
+            let cue = try #require(read.cues.first, "\(body)")
+            #expect(cue.keptContent == nil, "\(body)")
+            #expect(cue.content.plainText == CueContent(webVTT: cue.text).plainText, "\(body)")
+            #expect(read.warnings.map(\.kind) == [.markupRepaired] && read.warnings.first?.line == 2, "\(body): \(read.warnings)")
+        }
+    }
+
     /// The IMSC1 document keeps the source's styles and region as they were.
     @Test func imscWritesTheSourcesStylesAndRegion() throws {
         let (cues, _, _) = try TTMLParser.parse(Self.styled)

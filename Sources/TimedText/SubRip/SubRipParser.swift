@@ -307,8 +307,20 @@ package enum SubRipParser {
             }
             // Text the markup or the repair rewrote was built by appending: stored at its size.
             var cue = Cue(start: timing.start, end: timing.end, settings: settings, text: repaired == text ? text : repaired.compacted, sourceLine: number)
-            // A colour WebVTT has no class for is kept in the cue's content (for IMSC1).
-            if otherColours { cue.keptContent = SubRipMarkup.content(text) }
+            // A colour WebVTT has no class for is kept in the cue's content (for IMSC1), when the
+            // content says the text's words: a line the colour's tag alone keeps (a tag that
+            // swallowed the rest of its line) is a line the text does not have.
+            if otherColours, let content = SubRipMarkup.content(text) {
+                if content.plainText == CueContent(webVTT: cue.text).plainText {
+                    cue.keptContent = content
+                } else {
+                    warnings.append(
+                        IngestWarning(
+                            kind: .markupRepaired, line: number,
+                            "the cue's <font color> could not be kept: a line of it holds only markup, so its colour would show a line the text does not have; the cue shows without that colour"
+                        ))
+                }
+            }
             cues.append(cue)
         }
     }
