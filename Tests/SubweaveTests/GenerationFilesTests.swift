@@ -80,14 +80,21 @@ struct GenerationFilesTests {
         let header = ["STYLE\n::cue { color: lime }"]
         let rendition = SubtitleRendition(
             folder: "subtitles/en", cues: cues, headerBlocks: header, timeline: timeline, record: Self.record(cues: cues.count))
-        #expect(rendition.cuesFile != nil)
+        #expect(rendition.cueBlocks != nil)
         let kept = try #require(try Self.files(rendition).first { $0.name == RenditionRecord.cuesFileName })
         let blocks = cues.map { cue in (cue.contentNote.map { $0 + "\n\n" } ?? "") + WebVTTWriter.block(cue) }
         #expect(kept.pieces == [Array(WebVTTWriter.file(map: nil, headerBlocks: header, cueBlocks: blocks).utf8)])
+        // The segments copy their blocks from that file: the bytes of segments made cue by cue
+        // (a rendition without a record has no such file), on a timeline that moves the times.
+        let alone = SubtitleRendition(folder: "subtitles/en", cues: cues, headerBlocks: header, timeline: timeline)
+        #expect(alone.cueBlocks == nil && rendition.mappings.contains { $0.offset != .zero })
+        let segments = try Self.files(rendition).prefix(10)
+        #expect(segments.map(\.pieces) == (try Self.files(alone)).prefix(10).map(\.pieces))
+        #expect(segments.filter { String(decoding: $0.pieces.joined(), as: UTF8.self).contains(" --> ") }.count == 10)
         // Its name is the one the cues alone give (the file is made with the hash, not hashed).
         var hash = ContentHash()
         WebVTTBytes.addBlocks(of: cues, to: &hash)
-        var gathered: [UInt8]? = []
+        var gathered: CueBlocks? = CueBlocks(header: [])
         var same = ContentHash()
         WebVTTBytes.addBlocks(of: cues, to: &same, gathering: &gathered, limit: 1 << 30)
         #expect(hash == same)

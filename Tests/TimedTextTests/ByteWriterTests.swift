@@ -86,13 +86,25 @@ struct ByteWriterTests {
         let expected = header + Array(cues.map { cue in (cue.contentNote.map { $0 + "\n\n" } ?? "") + WebVTTWriter.block(cue) + "\n\n" }.joined().utf8)
         for limit in [0, 1, 200, expected.count / 2, expected.count - 1, expected.count, 1 << 30] {
             var hash = ContentHash()
-            var file: [UInt8]? = header
-            WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &file, limit: limit)
+            var blocks: CueBlocks? = CueBlocks(header: header)
+            WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &blocks, limit: limit)
             #expect(hash == plain, "limit \(limit)")
-            #expect(file == (expected.count <= limit ? expected : nil), "limit \(limit)")
+            #expect(blocks?.file == (expected.count <= limit ? expected : nil), "limit \(limit)")
+            // Each block copied from the file with its times moved is the block made moved.
+            if let blocks {
+                for (index, cue) in cues.enumerated() {
+                    for offset in [MediaTime.zero, MediaTime(ticks: 123_456_789), MediaTime(ticks: -5_000_000), MediaTime(milliseconds: 360_000_000)] {
+                        var made = WebVTTBytes()
+                        made.block(cue, offset: offset)
+                        var copied = WebVTTBytes()
+                        copied.block(index, of: blocks, start: cue.start + offset, end: cue.end + offset)
+                        #expect(copied.bytes == made.bytes, "cue \(index) moved by \(offset.ticks)")
+                    }
+                }
+            }
         }
         var hash = ContentHash()
-        var none: [UInt8]? = nil
+        var none: CueBlocks? = nil
         WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &none, limit: 1 << 30)
         #expect(hash == plain && none == nil, "nothing gathered without a file to gather into")
     }

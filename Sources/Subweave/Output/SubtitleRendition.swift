@@ -35,9 +35,11 @@ package struct SubtitleRendition: Sendable {
     /// Kept beside the rendition: what fits the programme is a view, the source is the record, so a
     /// later refresh on a longer programme brings them back. Nil when every cue is shown.
     package let keptCues: [Cue]?
-    /// The record's cues file (``RenditionRecord/cuesFileName``), made with the hash when the
-    /// record holds `cues` and the file is at most ``heldCuesFile`` bytes; nil: made when written.
-    let cuesFile: [UInt8]?
+    /// The record's cues file (``RenditionRecord/cuesFileName``), made with the hash.
+    ///
+    /// Made when the record holds `cues` and the file is at most ``heldCuesFile`` bytes; the
+    /// segments copy their blocks from it. Nil: the file and the blocks are made when written.
+    let cueBlocks: CueBlocks?
     /// The most bytes of a cues file held from the hashing to the writing.
     static let heldCuesFile = 8 << 20
     /// The earlier run's published rendition this one appends to (an open programme), if any.
@@ -91,16 +93,16 @@ package struct SubtitleRendition: Sendable {
             keyTag: encryption?.tag, map: naming.format == .imsc1 ? RenditionLayout.initializationName : nil)
         self.playlistText = playlistText
         // The cues file, when it holds these cues, is gathered as they are hashed.
-        var cuesFile: [UInt8]?
+        var cueBlocks: CueBlocks?
         if record != nil && keptCues == nil {
             var header = WebVTTBytes()
             Self.header(&header, map: nil, headerBlocks: headerBlocks)
-            cuesFile = header.bytes
+            cueBlocks = CueBlocks(header: header.bytes)
         }
         var hash = Self.hash(
             cues: writable, headerBlocks: headerBlocks, playlistText: playlistText, assignment: assignment, mappings: mappings,
-            gathering: &cuesFile)
-        self.cuesFile = cuesFile
+            gathering: &cueBlocks)
+        self.cueBlocks = cueBlocks
         if let keptCues {
             hash.add("kept")
             WebVTTBytes.addBlocks(of: keptCues, to: &hash)
@@ -218,8 +220,8 @@ package struct SubtitleRendition: Sendable {
         try body(RenditionLayout.playlistName) { sink throws(FileFailure) in try Self.hand(playlist, to: sink) }
         if let record {
             try body(RenditionRecord.cuesFileName) { sink throws(FileFailure) in
-                if let cuesFile {
-                    try Self.hand(encryption.map { $0.key.encrypt(cuesFile, iv: $0.key.keptCuesIV) } ?? cuesFile, to: sink)
+                if let file = cueBlocks?.file {
+                    try Self.hand(encryption.map { $0.key.encrypt(file, iv: $0.key.keptCuesIV) } ?? file, to: sink)
                     return
                 }
                 out.bytes.removeAll(keepingCapacity: true)
@@ -301,6 +303,14 @@ package struct SubtitleRendition: Sendable {
             Self.header(&out, map: map, headerBlocks: headerBlocks)
             headers[sequence] = out.bytes
         }
+        if let cueBlocks {
+            // Each block copied from the cues file, its times written on the media timeline.
+            for c in cueIndices {
+                out.block(c, of: cueBlocks, start: cues[c].start + offset, end: cues[c].end + offset)
+                out.bytes += [0x0A, 0x0A]
+            }
+            return
+        }
         for c in cueIndices {
             out.block(cues[c], offset: offset)
             out.bytes += [0x0A, 0x0A]
@@ -339,18 +349,18 @@ package struct SubtitleRendition: Sendable {
     /// blocks, each sequence's mapping, every cue's block (programme time) and which segments
     /// carry which cues, each followed by a separator.
     ///
-    /// `file`, if not nil, gathers the cues' blocks as a cues file does
+    /// `blocks`, if not nil, gathers the cues' blocks as a cues file does
     /// (``WebVTTBytes/addBlocks(of:to:gathering:limit:)``), up to ``heldCuesFile`` bytes.
     static func hash(
         cues: [Cue], headerBlocks: [String], playlistText: String, assignment: [[Int]],
-        mappings: [ProgrammeTimeline.Mapping], gathering file: inout [UInt8]?
+        mappings: [ProgrammeTimeline.Mapping], gathering blocks: inout CueBlocks?
     ) -> ContentHash {
         var hash = ContentHash()
         hash.add(formatVersion)
         hash.add(playlistText)
         for block in headerBlocks { hash.add(block) }
         for mapping in mappings { hash.add("\(mapping.offset.ticks) \(mapping.map.line)") }
-        WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &file, limit: heldCuesFile)
+        WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &blocks, limit: heldCuesFile)
         var digits: [UInt8] = []
         for indices in assignment {
             digits.removeAll(keepingCapacity: true)

@@ -60,20 +60,27 @@ package struct WebVTTBytes {
 
     /// A cue block without the blank line after it, its times moved by `offset`:
     /// ``WebVTTWriter/block(_:)`` in bytes.
-    package mutating func block(_ cue: Cue, offset: MediaTime = .zero) {
+    package mutating func block(_ cue: Cue, offset: MediaTime = .zero) { markedBlock(cue, offset: offset) }
+
+    /// ``block(_:offset:)``, giving where its timing line starts and where its times end.
+    @discardableResult
+    mutating func markedBlock(_ cue: Cue, offset: MediaTime = .zero) -> (timing: Int, rest: Int) {
         if !cue.identifier.isEmpty {
             append(cue.identifier)
             bytes.append(0x0A)
         }
+        let timing = bytes.count
         timestamp(cue.start + offset)
         bytes += [0x20, 0x2D, 0x2D, 0x3E, 0x20]  // " --> "
         timestamp(cue.end + offset)
+        let rest = bytes.count
         if cue.hasSettings, case let settings = cue.settings.text, !settings.isEmpty {
             bytes.append(0x20)
             append(settings)
         }
         bytes.append(0x0A)
         append(cue.text)
+        return (timing, rest)
     }
 
     /// Adds each cue's block (its times moved by `offset`) and a separator to `hash`, as
@@ -85,33 +92,40 @@ package struct WebVTTBytes {
 
     /// ``addBlocks(of:offset:to:)`` at programme time, gathering the cues file's body as well.
     ///
-    /// After `file` go what a cues file holds after its header: each cue's content note (if any)
-    /// and block, each followed by a blank line. Once `file` would hold more than `limit` bytes it
-    /// is let go (nil) and the hashing goes on as ``addBlocks(of:offset:to:)`` does. The blocks
-    /// are made once for both: a rendition hashes its cues and then writes them.
-    package static func addBlocks(of cues: [Cue], to hash: inout ContentHash, gathering file: inout [UInt8]?, limit: Int) {
-        guard var gathered = file else { return addBlocks(of: cues, to: &hash) }
-        file = nil
-        var out = WebVTTBytes()
-        swap(&out.bytes, &gathered)
+    /// After `blocks`' header go what a cues file holds after it: each cue's content note (if
+    /// any) and block, each followed by a blank line. Once the file would hold more than `limit`
+    /// bytes it is let go (nil) and the hashing goes on as ``addBlocks(of:offset:to:)`` does. The
+    /// blocks are made once for all: a rendition hashes its cues, then writes them and copies them
+    /// into its segments.
+    package static func addBlocks(of cues: [Cue], to hash: inout ContentHash, gathering blocks: inout CueBlocks?, limit: Int) {
+        guard var gathered = blocks else { return addBlocks(of: cues, to: &hash) }
+        blocks = nil
+        // The marks are 32-bit offsets.
+        let limit = min(limit, Int(Int32.max) - 2)
+        gathered.reserve(cues: cues.count)
         for (n, cue) in cues.enumerated() {
-            if let note = cue.contentNote {
-                out.append(note)
-                out.bytes.append(0x0A)
-                out.bytes.append(0x0A)
-            }
-            let start = out.bytes.count
-            out.block(cue)
-            out.bytes.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            let block = gathered.add(cue)
+            gathered.file.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[block])) }
             hash.add(byte: 0xFF)
-            out.bytes.append(0x0A)
-            out.bytes.append(0x0A)
-            if out.bytes.count > limit {
+            if gathered.file.count > limit {
                 addBlocks(of: cues[(n + 1)...], offset: .zero, to: &hash)
                 return
             }
         }
-        file = out.bytes
+        blocks = gathered
+    }
+
+    /// Block `index` of `blocks` with its times `start` and `end` (``block(_:offset:)`` of that
+    /// cue moved to them): the identifier and the rest copied, only the times written.
+    package mutating func block(_ index: Int, of blocks: CueBlocks, start: MediaTime, end: MediaTime) {
+        let (identifier, rest) = blocks.pieces(index)
+        blocks.file.withUnsafeBufferPointer { file in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: file[identifier]))
+            timestamp(start)
+            bytes += [0x20, 0x2D, 0x2D, 0x3E, 0x20]  // " --> "
+            timestamp(end)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: file[rest]))
+        }
     }
 
     /// ``addBlocks(of:offset:to:)`` of a slice.
@@ -123,5 +137,45 @@ package struct WebVTTBytes {
             scratch.bytes.withUnsafeBytes { hash.add($0) }
             hash.add(byte: 0xFF)
         }
+    }
+}
+
+/// A cues file made once: its header, then each cue's content note (if any) and block at
+/// programme time, each followed by a blank line; and where in it each block's identifier line
+/// and the part after its times lie, so that a segment copies them and writes only its times.
+package struct CueBlocks: Sendable {
+    /// The file's bytes.
+    package fileprivate(set) var file: [UInt8]
+    /// For each cue: where its block starts, its timing line starts, its times end, its block ends.
+    private var marks: [Int32] = []
+
+    /// A file of `header`.
+    package init(header: [UInt8]) { file = header }
+
+    fileprivate mutating func reserve(cues: Int) { marks.reserveCapacity(4 * cues) }
+
+    /// Adds `cue`'s note and block, and a blank line; gives where the block is.
+    fileprivate mutating func add(_ cue: Cue) -> Range<Int> {
+        var out = WebVTTBytes()
+        swap(&out.bytes, &file)
+        defer { swap(&out.bytes, &file) }
+        if let note = cue.contentNote {
+            out.append(note)
+            out.bytes.append(0x0A)
+            out.bytes.append(0x0A)
+        }
+        let start = out.bytes.count
+        let (timing, rest) = out.markedBlock(cue)
+        let end = out.bytes.count
+        out.bytes.append(0x0A)
+        out.bytes.append(0x0A)
+        marks += [Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: timing), Int32(truncatingIfNeeded: rest), Int32(truncatingIfNeeded: end)]
+        return start..<end
+    }
+
+    /// Block `index`'s identifier line, and what follows its times.
+    fileprivate func pieces(_ index: Int) -> (identifier: Range<Int>, rest: Range<Int>) {
+        let at = 4 * index
+        return (Int(marks[at])..<Int(marks[at + 1]), Int(marks[at + 2])..<Int(marks[at + 3]))
     }
 }
