@@ -119,10 +119,12 @@ extension SubtitleFormat {
         if text.hasPrefix("Scenarist_SCC") { return .scc }
         if text.hasPrefix("File Format=MacCaption_MCC") { return .mcc }
         if text.hasPrefix("# VobSub index file") { return .vobSub }
-        let opening = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        if opening.lowercased().hasPrefix("[script info]") { return .ass }
+        let opening = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        // Only the opening's first characters lower-cased, not the whole head.
+        if opening.prefix(13).lowercased() == "[script info]" { return .ass }
         if opening.hasPrefix("<"), head.contains("<tt") || head.contains(":tt "), head.contains("http://www.w3.org/ns/ttml") { return .ttml }
-        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).prefix(12)
+        // The first twelve lines, not every line of the head cut apart.
+        let lines = text.split(maxSplits: 12, omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).prefix(12)
         if lines.contains(where: { $0.contains("-->") }) { return .srt }
         return nil
     }
