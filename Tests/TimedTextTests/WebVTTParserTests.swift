@@ -222,11 +222,37 @@ struct SegmenterTests {
     @Test func cuesGoToEverySegmentTheyOverlap() {
         let windows = [window(0, 2000), window(2000, 4000), window(4000, 6000)]
         let cues = [cue(0, 500), cue(1500, 2500), cue(2000, 2001), cue(1000, 6000), cue(3999, 4000), cue(4000, 4500), cue(6000, 7000)]
-        #expect(Segmenter.assign(cues, to: windows) == [[0, 1, 3], [1, 2, 3, 4], [3, 5]])
+        #expect(Segmenter.assign(cues, to: windows) == SegmentAssignment([[0, 1, 3], [1, 2, 3, 4], [3, 5]]))
+    }
+
+    /// Random cues (unsorted, overlapping, zero-length) on random windows (some empty): each
+    /// window holds, in cue order, exactly the cues that overlap it; a segment's list replaced
+    /// leaves the others as they were.
+    @Test func theListsAreThoseOfEveryCueLookedAtInEveryWindow() {
+        var g = ByteWriterTests.Generator(state: 5)
+        for _ in 0..<300 {
+            var edges: [Int64] = [0]
+            for _ in 0..<g.next(12) { edges.append(edges[edges.count - 1] + Int64(g.next(3)) * 1_000) }
+            let windows = zip(edges, edges.dropFirst()).map { window($0, $1) }
+            let cues = (0..<g.next(30)).map { _ in
+                let start = Int64(g.next(14_000)) - 1_000
+                return cue(start, start + Int64(g.next(4_000)))
+            }
+            let expected = windows.map { w in cues.indices.filter { cues[$0].start < w.upperBound && cues[$0].end > w.lowerBound && !w.isEmpty } }
+            var assigned = Segmenter.assign(cues, to: windows)
+            #expect(assigned.map(Array.init) == expected)
+            #expect(assigned == SegmentAssignment(expected))
+            guard !windows.isEmpty else { continue }
+            let segment = g.next(windows.count)
+            assigned.replace(segment, with: [7, 8, 9])
+            var changed = expected
+            changed[segment] = [7, 8, 9]
+            #expect(assigned.map(Array.init) == changed)
+        }
     }
 
     @Test func emptyWindowsStayEmpty() {
-        #expect(Segmenter.assign([cue(100, 200)], to: [window(0, 50), window(50, 100), window(100, 150)]) == [[], [], [0]])
+        #expect(Segmenter.assign([cue(100, 200)], to: [window(0, 50), window(50, 100), window(100, 150)]) == SegmentAssignment([[], [], [0]]))
     }
 }
 

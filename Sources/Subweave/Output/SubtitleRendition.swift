@@ -18,7 +18,7 @@ package struct SubtitleRendition: Sendable {
     package let headerBlocks: [String]
     package let timeline: ProgrammeTimeline
     /// For each segment, the indices of the cues it carries.
-    let assignment: [[Int]]
+    let assignment: SegmentAssignment
     /// For each discontinuity sequence, how its segments write cue times.
     let mappings: [ProgrammeTimeline.Mapping]
     /// The media playlist (`index.m3u8`), made once: hashed into the generation, then written.
@@ -79,7 +79,7 @@ package struct SubtitleRendition: Sendable {
         var earliest: [MediaTime?] = Array(repeating: nil, count: timeline.sequences.count)
         for (segment, indices) in assignment.enumerated() where !indices.isEmpty && !timeline.sequences.isEmpty {
             let sequence = timeline.sequenceIndex(forSegment: segment)
-            var first = writable[indices[0]].start
+            var first = writable[indices[indices.startIndex]].start
             for index in indices.dropFirst() where writable[index].start < first { first = writable[index].start }
             earliest[sequence] = min(earliest[sequence] ?? first, first)
         }
@@ -117,7 +117,7 @@ package struct SubtitleRendition: Sendable {
 
     /// Puts the cues that start in published segments but are not in them into the first new
     /// segment; returns how many.
-    static func addLateCues(_ cues: [Cue], published: PublishedRendition, to assignment: inout [[Int]]) -> Int {
+    static func addLateCues(_ cues: [Cue], published: PublishedRendition, to assignment: inout SegmentAssignment) -> Int {
         let known = Set(published.cues.map(PublishedRendition.key))
         let first = published.segments
         var late: [Int] = []
@@ -127,7 +127,7 @@ package struct SubtitleRendition: Sendable {
             let inPublished = assignment[..<first].contains { $0.contains(index) }
             if inPublished && !carried { late.append(index) }
         }
-        if !late.isEmpty { assignment[first] = (assignment[first] + late).sorted() }
+        if !late.isEmpty { assignment.replace(first, with: (Array(assignment[first]) + late).sorted()) }
         return late.count
     }
 
@@ -254,7 +254,7 @@ package struct SubtitleRendition: Sendable {
     /// timeline, and a player places a TTML time on the sequence of the fragment that carries it,
     /// so a cue across a discontinuity is shown by each sequence for its own part (whole, it would
     /// show twice, or before the second sequence's media time 0, which TTML cannot write).
-    func imscFragment(_ index: Int, cueIndices: [Int], offset: MediaTime) -> [UInt8] {
+    func imscFragment(_ index: Int, cueIndices: ArraySlice<Int>, offset: MediaTime) -> [UInt8] {
         let segment = timeline.playlist.segments[index]
         var range = MediaTime.zero..<MediaTime.indefinite
         if !timeline.sequences.isEmpty {
@@ -295,7 +295,7 @@ package struct SubtitleRendition: Sendable {
     /// A WebVTT segment of the cues `cueIndices` after an empty `out`: the header of its
     /// `sequence` (made once, then kept in `headers`), then the cues shifted by `offset`.
     private func webVTTSegment(
-        _ cueIndices: [Int], sequence: Int, map: TimestampMap?, offset: MediaTime, into out: inout WebVTTBytes, headers: inout [Int: [UInt8]]
+        _ cueIndices: ArraySlice<Int>, sequence: Int, map: TimestampMap?, offset: MediaTime, into out: inout WebVTTBytes, headers: inout [Int: [UInt8]]
     ) {
         if let header = headers[sequence] {
             out.bytes += header
@@ -352,7 +352,7 @@ package struct SubtitleRendition: Sendable {
     /// `blocks`, if not nil, gathers the cues' blocks as a cues file does
     /// (``WebVTTBytes/addBlocks(of:to:gathering:limit:)``), up to ``heldCuesFile`` bytes.
     static func hash(
-        cues: [Cue], headerBlocks: [String], playlistText: String, assignment: [[Int]],
+        cues: [Cue], headerBlocks: [String], playlistText: String, assignment: SegmentAssignment,
         mappings: [ProgrammeTimeline.Mapping], gathering blocks: inout CueBlocks?
     ) -> ContentHash {
         var hash = ContentHash()

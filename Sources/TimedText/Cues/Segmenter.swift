@@ -8,26 +8,80 @@ package enum Segmenter {
     ///
     /// `windows` must be sorted and non-overlapping.
     ///
-    /// Runs in O(cues × log windows + output).
-    package static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> [[Int]] {
-        var result = Array(repeating: [Int](), count: windows.count)
+    /// Runs in O(cues × log windows + output), into one list for all windows.
+    package static func assign(_ cues: [Cue], to windows: [Range<MediaTime>]) -> SegmentAssignment {
+        // The first window that ends after each cue starts, and how many cues each window gets.
+        var firstWindow: [Int] = []
+        firstWindow.reserveCapacity(cues.count)
+        var counts = Array(repeating: 0, count: windows.count)
         // By index, reading the two times only (a whole cue copied would be retained).
         for index in cues.indices {
             let start = cues[index].start, end = cues[index].end
-            // The first window that ends after the cue starts.
             var low = 0
             var high = windows.count
             while low < high {
                 let mid = (low + high) / 2
                 if windows[mid].upperBound <= start { low = mid + 1 } else { high = mid }
             }
+            firstWindow.append(low)
             var w = low
             while w < windows.count, windows[w].lowerBound < end {
-                if start < windows[w].upperBound && !windows[w].isEmpty { result[w].append(index) }
+                if start < windows[w].upperBound && !windows[w].isEmpty { counts[w] += 1 }
                 w += 1
             }
         }
-        return result
+        var starts = [0]
+        starts.reserveCapacity(windows.count + 1)
+        for count in counts { starts.append(starts[starts.count - 1] + count) }
+        // Then each cue into its windows' places, in cue order.
+        var next = Array(starts.dropLast())
+        var list = Array(repeating: 0, count: starts[starts.count - 1])
+        for index in cues.indices {
+            let start = cues[index].start, end = cues[index].end
+            var w = firstWindow[index]
+            while w < windows.count, windows[w].lowerBound < end {
+                if start < windows[w].upperBound && !windows[w].isEmpty {
+                    list[next[w]] = index
+                    next[w] += 1
+                }
+                w += 1
+            }
+        }
+        return SegmentAssignment(list: list, starts: starts)
+    }
+}
+
+/// For each segment, the indices of the cues it carries (``Segmenter/assign(_:to:)``): one list
+/// for all segments and where each segment's part of it starts, not an array per segment.
+package struct SegmentAssignment: RandomAccessCollection, Sendable, Equatable {
+    private var list: [Int]
+    /// Where each segment's indices start in `list`, and where the last ends.
+    private var starts: [Int]
+
+    fileprivate init(list: [Int], starts: [Int]) {
+        self.list = list
+        self.starts = starts
+    }
+
+    /// Each segment's indices as given.
+    package init(_ segments: [[Int]]) {
+        list = segments.flatMap { $0 }
+        starts = [0]
+        for segment in segments { starts.append(starts[starts.count - 1] + segment.count) }
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { starts.count - 1 }
+
+    /// The indices of the cues segment `segment` carries, in order.
+    package subscript(segment: Int) -> ArraySlice<Int> { list[starts[segment]..<starts[segment + 1]] }
+
+    /// Segment `segment` now carries `indices` (in order) instead.
+    package mutating func replace(_ segment: Int, with indices: [Int]) {
+        let old = starts[segment]..<starts[segment + 1]
+        list.replaceSubrange(old, with: indices)
+        let change = indices.count - old.count
+        for later in (segment + 1)..<starts.count { starts[later] += change }
     }
 }
 
