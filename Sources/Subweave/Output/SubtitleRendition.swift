@@ -229,10 +229,10 @@ package struct SubtitleRendition: Sendable {
                 for cue in keptCues ?? cues {
                     if let note = cue.contentNote {
                         out.append(note)
-                        out.bytes += [0x0A, 0x0A]
+                        out.lineBreaks()
                     }
                     out.block(cue)
-                    out.bytes += [0x0A, 0x0A]
+                    out.lineBreaks()
                     // Encrypted as one piece: CBC runs through the whole file.
                     if out.bytes.count >= Self.pieceSize && encryption == nil {
                         try Self.hand(out.bytes, to: sink)
@@ -278,15 +278,10 @@ package struct SubtitleRendition: Sendable {
     /// ``CueContent/droppedByWebVTT`` of what the cues' readers kept (a TTML delivery's colours
     /// beyond WebVTT's eight, fonts, outlines).
     var formatDropped: Set<String> {
-        var dropped: Set<String> = []
-        for cue in cues {
-            switch format {
-            case .imsc1: dropped.formUnion(IMSCWriter.dropped(cue))
-            case .webVTT: dropped.formUnion(cue.keptContent?.droppedByWebVTT ?? [])
-            }
-            if dropped.count > 8 { break }
+        switch format {
+        case .imsc1: return IMSCWriter.dropped(cues, beyond: 8)
+        case .webVTT: return CueContent.droppedByWebVTT(cues, beyond: 8)
         }
-        return dropped
     }
 
     /// How many bytes of a large file are handed out at a time.
@@ -307,13 +302,13 @@ package struct SubtitleRendition: Sendable {
             // Each block copied from the cues file, its times written on the media timeline.
             for c in cueIndices {
                 out.block(c, of: cueBlocks, start: cues[c].start + offset, end: cues[c].end + offset)
-                out.bytes += [0x0A, 0x0A]
+                out.lineBreaks()
             }
             return
         }
         for c in cueIndices {
             out.block(cues[c], offset: offset)
-            out.bytes += [0x0A, 0x0A]
+            out.lineBreaks()
         }
     }
 
@@ -328,7 +323,7 @@ package struct SubtitleRendition: Sendable {
         out.bytes.append(0x0A)
         for block in headerBlocks {
             out.append(block)
-            out.bytes += [0x0A, 0x0A]
+            out.lineBreaks()
         }
     }
 

@@ -29,6 +29,18 @@ extension CueContent {
         return out
     }
 
+    /// What WebVTT drops of the content `cues` kept (``droppedByWebVTT``), gathered until it
+    /// holds more than `limit` kinds.
+    package static func droppedByWebVTT(_ cues: [Cue], beyond limit: Int) -> Set<String> {
+        var dropped: Set<String> = []
+        for index in cues.indices {
+            guard let content = cues[index].keptContent else { continue }
+            dropped.formUnion(content.droppedByWebVTT)
+            if dropped.count > limit { break }
+        }
+        return dropped
+    }
+
     /// What ``webVTT(dropping:)`` leaves out of this content; empty when WebVTT holds it all.
     public var droppedByWebVTT: Set<String> {
         var dropped: Set<String> = []

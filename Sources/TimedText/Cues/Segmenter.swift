@@ -98,7 +98,8 @@ package enum SegmentCues {
     /// Cues already writable (the common case when `sanitizing` is false) are returned as they
     /// are: the same array, not a copy.
     package static func writable(_ cues: [Cue], sanitizing: Bool = true) -> [Cue] {
-        if !sanitizing && !cues.contains(where: needsChange) { return cues }
+        // By index: a cue handed to the check whole would be copied (and retained) first.
+        if !sanitizing && !cues.indices.contains(where: { needsChange(cues, $0) }) { return cues }
         var result: [Cue] = []
         result.reserveCapacity(cues.count)
         for var cue in cues {
@@ -114,11 +115,13 @@ package enum SegmentCues {
         return result
     }
 
-    /// Whether ``writable(_:sanitizing:)`` changes `cue` other than by sanitizing its text.
-    private static func needsChange(_ cue: Cue) -> Bool {
-        let start = MediaTime(milliseconds: max(0, cue.start.milliseconds))
-        let end = MediaTime(milliseconds: max(0, cue.end.milliseconds))
-        return start != cue.start || end != cue.end || end <= start
-            || (!cue.identifier.isEmpty && (cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.containsASCII("-->")))
+    /// Whether ``writable(_:sanitizing:)`` changes cue `index` of `cues` other than by sanitizing
+    /// its text.
+    private static func needsChange(_ cues: [Cue], _ index: Int) -> Bool {
+        let (start, end) = (cues[index].start, cues[index].end)
+        let (rounded, roundedEnd) = (MediaTime(milliseconds: max(0, start.milliseconds)), MediaTime(milliseconds: max(0, end.milliseconds)))
+        guard rounded == start, roundedEnd == end, roundedEnd > rounded else { return true }
+        let identifier = cues[index].identifier.utf8
+        return !identifier.isEmpty && (identifier.contains { $0 == 0x0A || $0 == 0x0D } || cues[index].identifier.containsASCII("-->"))
     }
 }

@@ -59,6 +59,17 @@ package enum IMSCWriter {
         return Document(bytes: Array(out.utf8), dropped: dropped)
     }
 
+    /// What IMSC1 drops of `cues` (``dropped(_:)-(Cue)`` of each), gathered until it holds more
+    /// than `limit` kinds.
+    package static func dropped(_ cues: [Cue], beyond limit: Int) -> Set<String> {
+        var dropped: Set<String> = []
+        for cue in cues {
+            dropped.formUnion(Self.dropped(cue))
+            if dropped.count > limit { break }
+        }
+        return dropped
+    }
+
     /// What a document of `cue` would drop (``Document/dropped``), without writing one.
     package static func dropped(_ cue: Cue) -> Set<String> {
         var dropped: Set<String> = []

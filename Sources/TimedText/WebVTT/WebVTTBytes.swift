@@ -25,6 +25,12 @@ package struct WebVTTBytes {
 
     package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
+    /// A line break and a blank line after a block (two appended bytes, not an array of two).
+    package mutating func lineBreaks() {
+        bytes.append(0x0A)
+        bytes.append(0x0A)
+    }
+
     private mutating func twoDigits(_ n: Int) {
         bytes.append(Self.pairs[2 * n])
         bytes.append(Self.pairs[2 * n + 1])
@@ -103,8 +109,9 @@ package struct WebVTTBytes {
         // The marks are 32-bit offsets.
         let limit = min(limit, Int(Int32.max) - 2)
         gathered.reserve(cues: cues.count)
-        for (n, cue) in cues.enumerated() {
-            let block = gathered.add(cue)
+        // By index, each cue lent to the gathering, not copied for it.
+        for n in cues.indices {
+            let block = gathered.add(cues[n])
             gathered.file.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[block])) }
             hash.add(byte: 0xFF)
             if gathered.file.count > limit {
@@ -161,14 +168,12 @@ package struct CueBlocks: Sendable {
         defer { swap(&out.bytes, &file) }
         if let note = cue.contentNote {
             out.append(note)
-            out.bytes.append(0x0A)
-            out.bytes.append(0x0A)
+            out.lineBreaks()
         }
         let start = out.bytes.count
         let (timing, rest) = out.markedBlock(cue)
         let end = out.bytes.count
-        out.bytes.append(0x0A)
-        out.bytes.append(0x0A)
+        out.lineBreaks()
         marks += [Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: timing), Int32(truncatingIfNeeded: rest), Int32(truncatingIfNeeded: end)]
         return start..<end
     }
