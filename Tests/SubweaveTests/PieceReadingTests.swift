@@ -193,6 +193,24 @@ import TimedText
         #expect(read.encoding != .utf8)
     }
 
+    /// A file whose UTF-8 byte order mark was written three times reads in pieces as it reads
+    /// whole: every mark at the start goes, SubRip and WebVTT alike.
+    @Test func marksWrittenAgainGoInPiecesAsWhole() throws {
+        let folder = try Scratch.make()
+        let mark = TextDecoder.utf8ByteOrderMark
+        for (format, text) in [(SubtitleFormat.srt, "1\n00:00:01,000 --> 00:00:02,000\nHello\n"), (.vtt, "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello\n")] {
+            let bytes = mark + mark + mark + Array(text.utf8)
+            let path = folder.appendingPathComponent("marks.\(format.rawValue)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let whole = try SubtitleIngest.read(bytes, format: format, encoding: nil, sourceID: "s", location: "l")
+            let file = LinePieces(path: path, limit: 1 << 20)
+            let scan = try SubtitleIngest.scan(file)
+            let pieces = try SubtitleIngest.readPieces(file, scan: scan, format: format, sourceID: "s", location: "l")
+            #expect(whole == pieces, "\(format)")
+            #expect(whole.cues.map(\.text) == ["Hello"], "\(format): \(whole.cues.map(\.text)) \(whole.warnings)")
+        }
+    }
+
     /// A WebVTT file's own map in its header is reported whatever its line endings (a file with
     /// CRLF endings was not: its lines were not split).
     @Test func aHeaderMapIsFoundWithAnyLineEnding() throws {

@@ -21,6 +21,29 @@ struct EncodingCasesTests {
         "私たちは明日の朝早く出発します。",
     ]
 
+    /// A byte order mark written twice (or more) is not text: the decoded text starts with none,
+    /// so decoding its UTF-8 gives it back, in every Unicode encoding, guessed or forced.
+    @Test func aByteOrderMarkWrittenAgainIsNotText() {
+        let text = "\u{FEFF}\u{FEFF}ab\u{FEFF}c"
+        let encodings: [(TextEncoding, [UInt8])] = [
+            (.utf8, Array(text.utf8)),
+            (.utf16BE, text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }),
+            (.utf16LE, text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            (.utf32LE, text.unicodeScalars.flatMap { scalar in (0..<4).map { UInt8((scalar.value >> (8 * $0)) & 0xFF) } }),
+        ]
+        for (encoding, bytes) in encodings {
+            for decoded in [TextDecoder.decode(bytes), TextDecoder.decode(bytes, forced: encoding)] {
+                #expect(decoded.text == "ab\u{FEFF}c", "\(encoding): \(decoded.text.unicodeScalars.map(\.value))")
+                #expect(TextDecoder.decode(Array(decoded.text.utf8), forced: .utf8).text == decoded.text, "\(encoding)")
+            }
+        }
+        // The fuzz input that found it: a UTF-16BE mark, the mark again, a noncharacter, a lone byte.
+        let found = TextDecoder.decode([0xFE, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0x96])
+        #expect(TextDecoder.decode(Array(found.text.utf8), forced: .utf8).text == found.text)
+        var marked = Array("\u{FEFF}\u{FEFF}\u{FEFF}x".utf8)
+        #expect(TextDecoder.isUTF8(&marked, forced: nil) && marked == Array("x".utf8))
+    }
+
     /// A Korean file with UHC syllables outside KS X 1001 (똠, 뷁) is CP949, not GB18030.
     @Test func cp949ExtensionSyllables() throws {
         let text = Self.srt(Self.korean + ["똠방각하 뷁"])

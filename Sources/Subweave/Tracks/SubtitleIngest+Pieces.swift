@@ -95,14 +95,15 @@ extension SubtitleIngest {
         _ file: LinePieces, scan: FileScan, format: SubtitleFormat, sourceID: String, location: String, purpose: Purpose = .packaging
     ) throws(PieceFailure) -> IngestedSubtitles {
         var isFirst = true
-        /// Calls `body` with each piece, the decoder's UTF-8 byte order mark dropped from the first.
+        /// Calls `body` with each piece, the UTF-8 byte order marks dropped from the start of the first.
         func eachPiece(_ body: (UnsafeBufferPointer<UInt8>, _ isFirst: Bool, _ isLast: Bool) throws(PieceFailure) -> Void) throws(PieceFailure) {
             var failure: PieceFailure?
             do throws(ResourceLoader.Failure) {
                 try file.forEach { piece, isLast in
                     guard failure == nil else { return }
                     var bytes = piece[...]
-                    if isFirst, bytes.starts(with: TextDecoder.utf8ByteOrderMark) { bytes = bytes.dropFirst(TextDecoder.utf8ByteOrderMark.count) }
+                    // Every mark at the start, as decoding the whole file removes them.
+                    while isFirst, bytes.starts(with: TextDecoder.utf8ByteOrderMark) { bytes = bytes.dropFirst(TextDecoder.utf8ByteOrderMark.count) }
                     do throws(PieceFailure) { try body(UnsafeBufferPointer(rebasing: bytes), isFirst, isLast) } catch { failure = error }
                     isFirst = false
                 }

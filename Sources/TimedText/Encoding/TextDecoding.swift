@@ -31,12 +31,14 @@ package enum TextDecoder {
         if let forced {
             let skip = bomEncoding == forced ? bomLength : 0
             let (text, invalid) = decode(bytes[skip...], as: forced)
-            return DecodedText(text: text, encoding: forced, hadByteOrderMark: skip > 0, usedFallback: false, firstInvalidOffset: invalid.map { $0 + skip })
+            return DecodedText(
+                text: withoutMarks(text), encoding: forced, hadByteOrderMark: skip > 0, usedFallback: false, firstInvalidOffset: invalid.map { $0 + skip })
         }
         if let bomEncoding {
             let (text, invalid) = decode(bytes[bomLength...], as: bomEncoding)
             return DecodedText(
-                text: text, encoding: bomEncoding, hadByteOrderMark: true, usedFallback: false, firstInvalidOffset: invalid.map { $0 + bomLength })
+                text: withoutMarks(text), encoding: bomEncoding, hadByteOrderMark: true, usedFallback: false, firstInvalidOffset: invalid.map { $0 + bomLength }
+            )
         }
         for (sniff, how) in [(TextSniffing.bomlessUnicode, "its NUL bytes"), (TextSniffing.iso2022, "its escape sequences")] {
             guard let encoding = sniff(bytes) else { continue }
@@ -55,15 +57,26 @@ package enum TextDecoder {
         return DecodedText(text: String(decoding: bytes, as: UTF8.self), encoding: .utf8, hadByteOrderMark: false, usedFallback: false, firstInvalidOffset: nil)
     }
 
+    /// `text` without the byte order marks left at its start once decoding removed its own.
+    ///
+    /// A mark written twice comes from tools that add one to text that has one. Read again as
+    /// UTF-8, such a mark would be taken for the encoding's and the text would lose it, so decoding
+    /// what was decoded would not give it back. They show nothing.
+    static func withoutMarks(_ text: String) -> String {
+        guard text.unicodeScalars.first == "\u{FEFF}" else { return text }
+        return String(text.unicodeScalars.drop { $0 == "\u{FEFF}" })
+    }
+
     /// Whether `bytes` read as ``decode(_:forced:)`` would read them are UTF-8 without a
-    /// replacement (no `forced` encoding but UTF-8, every byte valid); if so, a UTF-8 byte order
-    /// mark is removed from them, as decoding removes it, and they can be parsed as they are.
+    /// replacement (no `forced` encoding but UTF-8, every byte valid); if so, the UTF-8 byte order
+    /// marks at their start are removed, as decoding removes them, and they can be parsed as they are.
     package static func isUTF8(_ bytes: inout [UInt8], forced: TextEncoding?) -> Bool {
         // A UTF-16 or UTF-32 byte order mark is never valid UTF-8.
         guard forced == nil || forced == .utf8, UTF8Check.firstInvalidOffset(bytes) == nil else { return false }
         // BOM-less UTF-16/32 of ASCII text, and ISO-2022, are valid UTF-8 too.
         if forced == nil, TextSniffing.bomlessUnicode(bytes) != nil || TextSniffing.iso2022(bytes) != nil { return false }
-        if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
+        // Every mark at the start, as decoding removes them (``withoutMarks(_:)``).
+        while bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
         return true
     }
 
