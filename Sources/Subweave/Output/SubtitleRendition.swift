@@ -7,9 +7,10 @@ import TimedText
 /// One subtitle rendition's files, described: cues segmented along the reference timeline into a
 /// WebVTT segment per video segment, and the media playlist listing them.
 ///
-/// The text is made when asked for (``eachFile(_:)``), one file at a time, so a run holds one
-/// segment's text per rendition being written; the generation name (a hash of everything the
-/// files will hold) is computed without making the text.
+/// The segments are made when asked for (``eachFile(_:)``), one file at a time, so a run holds
+/// one segment's text per rendition being written. The generation name (a hash of everything the
+/// files will hold) is computed from each cue's block; those blocks are kept as the record's cues
+/// file (``cueBlocks``, up to ``heldCuesFile`` bytes), which the segments copy from.
 package struct SubtitleRendition: Sendable {
     /// The rendition's folder, relative to the master (``RenditionLayout/folder(for:)``).
     package let folder: String
