@@ -228,12 +228,7 @@ package struct SubtitleRendition: Sendable {
                 out.bytes.removeAll(keepingCapacity: true)
                 Self.header(&out, map: nil, headerBlocks: headerBlocks)
                 for cue in keptCues ?? cues {
-                    if let note = cue.contentNote {
-                        out.append(note)
-                        out.lineBreaks()
-                    }
-                    out.block(cue)
-                    out.lineBreaks()
+                    out.keptCue(cue)
                     // Encrypted as one piece: CBC runs through the whole file.
                     if out.bytes.count >= Self.pieceSize && encryption == nil {
                         try Self.hand(out.bytes, to: sink)

@@ -68,6 +68,23 @@ package struct WebVTTBytes {
     /// ``WebVTTWriter/block(_:)`` in bytes.
     package mutating func block(_ cue: Cue, offset: MediaTime = .zero) { markedBlock(cue, offset: offset) }
 
+    /// `cue` as a cues file holds it.
+    ///
+    /// Its content note (if any) and its block at programme time, each followed by a blank line.
+    /// Gives where the block starts, its timing line starts, its times end and the block ends.
+    @discardableResult
+    package mutating func keptCue(_ cue: Cue) -> (start: Int, timing: Int, rest: Int, end: Int) {
+        if let note = cue.contentNote {
+            append(note)
+            lineBreaks()
+        }
+        let start = bytes.count
+        let (timing, rest) = markedBlock(cue)
+        let end = bytes.count
+        lineBreaks()
+        return (start, timing, rest, end)
+    }
+
     /// ``block(_:offset:)``, giving where its timing line starts and where its times end.
     @discardableResult
     mutating func markedBlock(_ cue: Cue, offset: MediaTime = .zero) -> (timing: Int, rest: Int) {
@@ -151,29 +168,25 @@ package struct WebVTTBytes {
 /// programme time, each followed by a blank line; and where in it each block's identifier line
 /// and the part after its times lie, so that a segment copies them and writes only its times.
 package struct CueBlocks: Sendable {
-    /// The file's bytes.
-    package fileprivate(set) var file: [UInt8]
+    /// The file as it is made.
+    private var out: WebVTTBytes
     /// For each cue: where its block starts, its timing line starts, its times end, its block ends.
     private var marks: [Int32] = []
 
     /// A file of `header`.
-    package init(header: [UInt8]) { file = header }
+    package init(header: [UInt8]) {
+        out = WebVTTBytes()
+        out.bytes = header
+    }
+
+    /// The file's bytes.
+    package var file: [UInt8] { out.bytes }
 
     fileprivate mutating func reserve(cues: Int) { marks.reserveCapacity(4 * cues) }
 
-    /// Adds `cue`'s note and block, and a blank line; gives where the block is.
+    /// Adds `cue` as a cues file holds it (``WebVTTBytes/keptCue(_:)``); gives where its block is.
     fileprivate mutating func add(_ cue: Cue) -> Range<Int> {
-        var out = WebVTTBytes()
-        swap(&out.bytes, &file)
-        defer { swap(&out.bytes, &file) }
-        if let note = cue.contentNote {
-            out.append(note)
-            out.lineBreaks()
-        }
-        let start = out.bytes.count
-        let (timing, rest) = out.markedBlock(cue)
-        let end = out.bytes.count
-        out.lineBreaks()
+        let (start, timing, rest, end) = out.keptCue(cue)
         marks += [Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: timing), Int32(truncatingIfNeeded: rest), Int32(truncatingIfNeeded: end)]
         return start..<end
     }
