@@ -50,7 +50,8 @@ def measure(subweave, webvtt, floor_program, hls, subs, work, runs, tag):
         # Subweave: one process, ten renditions, master rewritten (on a fresh copy each run).
         copy = os.path.join(work, f"{tag}-run{r}")
         ours.append(package_copy(subweave, hls, subs, LANGUAGES, copy))
-        # The I/O floor: the same files written the same way by a C program, nothing else.
+        # The I/O floor: the same files written the same way by a C program, nothing else (after
+        # Subweave's output is removed: run_floor says why).
         floor.append(run_floor(floor_program, copy, os.path.join(work, f"{tag}-floor{r}")))
         # Peer: webvtt-py's segmenter, one run per language, 6 s target duration.
         walls, peaks = [], []
@@ -59,8 +60,8 @@ def measure(subweave, webvtt, floor_program, hls, subs, work, runs, tag):
             w, m = run([webvtt, "segment", os.path.join(subs, f"{lang}.vtt"), "-o", out, "-d", str(SEGMENT_SECONDS), "-m", "900000"])
             walls.append(w)
             peaks.append(m)
+            shutil.rmtree(out)  # each timed run starts with the inputs alone (run_floor says why)
         peer.append((sum(walls), max(peaks)))
-        shutil.rmtree(copy)
     result = {
         "subweave": {"wall_s": statistics.median(w for w, _ in ours), "peak_rss_mib": max(m for _, m in ours)},
         "webvtt_py": {"wall_s": statistics.median(w for w, _ in peer), "peak_rss_mib": max(m for _, m in peer)},
