@@ -57,4 +57,23 @@ package enum ByteWords {
         }
         return i
     }
+
+    /// Where, stepping eight bytes at a time from `start`, the first word of `bytes` is that
+    /// holds a control byte (below 0x20, or DEL) or one of `<`, `>`, `&`, `{` and `\`: the bytes
+    /// cue-text markup, repair and sanitising look at; the start of the last, shorter-than-eight
+    /// run when no whole word does.
+    package static func firstWordWithControlOrMarkup(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var i = start
+        while i + 8 <= bytes.count {
+            let word = load(base, at: i)
+            if hasByte(below: 0x20, in: word) || has(0x7F, in: word) || has(0x3C, in: word) || has(0x3E, in: word) || has(0x26, in: word)
+                || has(0x7B, in: word) || has(0x5C, in: word)
+            {
+                return i
+            }
+            i += 8
+        }
+        return i
+    }
 }

@@ -63,12 +63,12 @@ struct ByteWriterTests {
 
     @Test func theHashOverBytesIsTheHashOverText() {
         let cues = Self.cues(5_000, seed: 11)
-        var text = ContentHash()
+        var text = WordHash()
         for cue in cues { text.add(WebVTTWriter.block(cue)) }
-        var bytes = ContentHash()
+        var bytes = WordHash()
         WebVTTBytes.addBlocks(of: cues, to: &bytes)
         #expect(bytes.hex() == text.hex())
-        var other = ContentHash()
+        var other = WordHash()
         WebVTTBytes.addBlocks(of: Array(cues.dropLast()), to: &other)
         #expect(other.hex() != text.hex(), "one cue fewer changes the hash")
     }
@@ -80,12 +80,12 @@ struct ByteWriterTests {
         var cues = Self.cues(3_000, seed: 12)
         for i in stride(from: 0, to: cues.count, by: 7) { cues[i].keptContent = SubRipMarkup.content("<font color=\"#123456\">\(cues[i].text)</font>") }
         #expect(cues.contains { $0.contentNote != nil })
-        var plain = ContentHash()
+        var plain = WordHash()
         WebVTTBytes.addBlocks(of: cues, to: &plain)
         let header = Array("WEBVTT\n\n".utf8)
         let expected = header + Array(cues.map { cue in (cue.contentNote.map { $0 + "\n\n" } ?? "") + WebVTTWriter.block(cue) + "\n\n" }.joined().utf8)
         for limit in [0, 1, 200, expected.count / 2, expected.count - 1, expected.count, 1 << 30] {
-            var hash = ContentHash()
+            var hash = WordHash()
             var blocks: CueBlocks? = CueBlocks(header: header)
             WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &blocks, limit: limit)
             #expect(hash == plain, "limit \(limit)")
@@ -103,7 +103,7 @@ struct ByteWriterTests {
                 }
             }
         }
-        var hash = ContentHash()
+        var hash = WordHash()
         var none: CueBlocks? = nil
         WebVTTBytes.addBlocks(of: cues, to: &hash, gathering: &none, limit: 1 << 30)
         #expect(hash == plain && none == nil, "nothing gathered without a file to gather into")
@@ -138,6 +138,17 @@ struct ByteWriterTests {
             #expect(!Array(text.utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) }, "\(text.debugDescription)")
         }
         #expect(Array("plain, é 日本\ttab\nline".utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) })
+        // Each byte value at each place of a text that is otherwise plain, in and past the words
+        // read eight at a time: plain unless it is markup or a control byte other than tab and LF.
+        let filler = Array("a plain line é, with ß and digits 0123456789".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let plain = !([0x3C, 0x3E, 0x26, 0x7B, 0x5C, 0x7F].contains(byte) || (byte < 0x20 && byte != 0x09 && byte != 0x0A))
+            for place in 0...filler.count {
+                var text = filler
+                text.insert(byte, at: place)
+                #expect(text.withUnsafeBufferPointer { SubRipParser.isPlain($0) } == plain, "byte \(byte) at \(place)")
+            }
+        }
     }
 
     /// Cue text whose only markup is `<i>`, `<b>`, `<u>`, `&` and `>` is converted in one pass:

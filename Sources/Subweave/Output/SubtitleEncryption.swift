@@ -28,7 +28,7 @@ package struct SubtitleEncryption: Sendable {
 
     /// What decides the encrypted bytes, for a generation's hash: the URI and the key's check
     /// value (never the key).
-    func add(to hash: inout ContentHash) {
+    func add(to hash: inout WordHash) {
         hash.add("aes-128\u{0}\(keyURI)\u{0}")
         hash.add(key.checkValue)
     }

@@ -333,8 +333,8 @@ package struct SubtitleRendition: Sendable {
     }
 
     /// The format of the files, part of every generation's hash: change it when the bytes a given
-    /// input produces change.
-    static let formatVersion = "subweave-rendition-2"
+    /// input produces change, or how the name is made (3: a ``WordHash``, eight bytes a step).
+    static let formatVersion = "subweave-rendition-3"
 
     /// A hash of everything that decides the files' bytes: the format, the playlist, the header
     /// blocks, each sequence's mapping, every cue's block (programme time) and which segments
@@ -345,8 +345,8 @@ package struct SubtitleRendition: Sendable {
     static func hash(
         cues: [Cue], headerBlocks: [String], playlistText: String, assignment: SegmentAssignment,
         mappings: [ProgrammeTimeline.Mapping], gathering blocks: inout CueBlocks?
-    ) -> ContentHash {
-        var hash = ContentHash()
+    ) -> WordHash {
+        var hash = WordHash()
         hash.add(formatVersion)
         hash.add(playlistText)
         for block in headerBlocks { hash.add(block) }

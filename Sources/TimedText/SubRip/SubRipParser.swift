@@ -328,15 +328,22 @@ package enum SubRipParser {
     /// Whether cue text of non-blank lines is plain, to be stored as it is.
     ///
     /// Plain: no byte that markup conversion (`<`, `>`, `&`, `{`, backslash), repair or
-    /// sanitising (C0 controls but tab and line feed, DEL) would look at. One pass over the bytes;
-    /// most cues are plain.
+    /// sanitising (C0 controls but tab and line feed, DEL) would look at. One pass over the bytes,
+    /// eight at a time past words without any of them (most cues are plain; a word with a line
+    /// feed or tab is looked at byte by byte).
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
-            switch byte {
-            case 0x3C, 0x3E, 0x26, 0x7B, 0x5C, 0x7F: return false
-            case 0x09, 0x0A: continue
-            case 0x00..<0x20: return false
-            default: continue
+        var i = 0
+        while i < bytes.count {
+            i = ByteWords.firstWordWithControlOrMarkup(in: bytes, from: i)
+            let end = min(i + 8, bytes.count)
+            while i < end {
+                switch bytes[i] {
+                case 0x3C, 0x3E, 0x26, 0x7B, 0x5C, 0x7F: return false
+                case 0x09, 0x0A: break
+                case 0x00..<0x20: return false
+                default: break
+                }
+                i += 1
             }
         }
         return true

@@ -107,9 +107,9 @@ package struct WebVTTBytes {
     }
 
     /// Adds each cue's block (its times moved by `offset`) and a separator to `hash`, as
-    /// ``ContentHash/add(_:)-(String)`` adds a string: one block at a time, in one reused buffer,
+    /// ``WordHash/add(_:)-(String)`` adds a string: one block at a time, in one reused buffer,
     /// so hashing a million cues holds one block, not a million.
-    package static func addBlocks(of cues: [Cue], offset: MediaTime = .zero, to hash: inout ContentHash) {
+    package static func addBlocks(of cues: [Cue], offset: MediaTime = .zero, to hash: inout WordHash) {
         addBlocks(of: cues[...], offset: offset, to: &hash)
     }
 
@@ -120,7 +120,7 @@ package struct WebVTTBytes {
     /// bytes it is let go (nil) and the hashing goes on as ``addBlocks(of:offset:to:)`` does. The
     /// blocks are made once for all: a rendition hashes its cues, then writes them and copies them
     /// into its segments.
-    package static func addBlocks(of cues: [Cue], to hash: inout ContentHash, gathering blocks: inout CueBlocks?, limit: Int) {
+    package static func addBlocks(of cues: [Cue], to hash: inout WordHash, gathering blocks: inout CueBlocks?, limit: Int) {
         guard var gathered = blocks else { return addBlocks(of: cues, to: &hash) }
         blocks = nil
         // The marks are 32-bit offsets.
@@ -153,7 +153,7 @@ package struct WebVTTBytes {
     }
 
     /// ``addBlocks(of:offset:to:)`` of a slice.
-    private static func addBlocks(of cues: ArraySlice<Cue>, offset: MediaTime, to hash: inout ContentHash) {
+    private static func addBlocks(of cues: ArraySlice<Cue>, offset: MediaTime, to hash: inout WordHash) {
         var scratch = WebVTTBytes(capacity: 256)
         for cue in cues {
             scratch.bytes.removeAll(keepingCapacity: true)
