@@ -183,8 +183,10 @@ private struct MediaPlaylistReader {
 
     private mutating func inf(_ value: Substring?, _ line: PlaylistLine) throws(HLSError) {
         let text = value ?? ""
-        // The duration is what comes before the first comma (the title after it is not read).
-        let durationText = text[..<(text.firstIndex(of: ",") ?? text.endIndex)].trimmingTrailingWhitespace
+        // The duration is what comes before the first comma (the title after it is not read): the
+        // comma byte, as RFC 8216bis §4.4.4.1 writes it, even where a combining mark follows it
+        // (the syntax is ASCII; looking for it as a character would read past it).
+        let durationText = text[..<(text.utf8.firstIndex(of: 0x2C) ?? text.endIndex)].trimmingTrailingWhitespace
         guard let time = MediaTime(decimalSeconds: durationText) else {
             throw problem(line, "#EXTINF needs a duration in decimal seconds (RFC 8216bis §4.4.4.1), found \"\(LabelText.excerpt(durationText, limit: 40))\"")
         }

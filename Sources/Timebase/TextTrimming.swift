@@ -21,7 +21,11 @@ extension Substring {
     /// Without trailing spaces, tabs and carriage returns (the end of a playlist line).
     package var trimmingTrailingWhitespace: Substring {
         var s = self
-        while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
+        // The last byte first: a text that does not end in one of these bytes cannot end in one of
+        // these characters, and most do not (no character is looked at then).
+        while let byte = s.utf8.last, byte == 0x20 || byte == 0x09 || byte == 0x0D, let last = s.last, last == " " || last == "\t" || last == "\r" {
+            s = s.dropLast()
+        }
         return s
     }
 

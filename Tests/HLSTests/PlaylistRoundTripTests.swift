@@ -130,6 +130,20 @@ struct MediaPlaylistTests {
         #expect(playlist.duration.ticks == 1_351_080)
     }
 
+    /// An `#EXTINF` duration ends at the comma byte, whatever the title after it starts with (a
+    /// combining mark, which joins the comma into one character); spaces, tabs and a carriage
+    /// return before the comma or the line end are not part of it.
+    @Test func anExtinfDurationEndsAtItsComma() throws {
+        for (line, text) in [
+            ("#EXTINF:6.006,\u{301}title", "6.006"), ("#EXTINF:4 \t,x", "4"), ("#EXTINF:2.5\r", "2.5"), ("#EXTINF:3,a,b", "3"),
+            ("#EXTINF:1.5, \u{600}", "1.5"),
+        ] {
+            let playlist = try MediaPlaylist(parsing: Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n\(line)\na.ts\n#EXT-X-ENDLIST\n".utf8), source: "p")
+            #expect(playlist.segments.first?.durationText == text, "\(line.debugDescription)")
+        }
+        #expect(throws: HLSError.self) { try MediaPlaylist(parsing: Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:\u{600} 6,\na.ts\n".utf8), source: "p") }
+    }
+
     @Test func mirrorPlaylistRepeatsTheShape() throws {
         let text =
             "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXTINF:4.000,\na.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:2.5,\nb.ts\n"

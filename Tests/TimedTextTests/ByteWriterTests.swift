@@ -161,9 +161,13 @@ struct ByteWriterTests {
             [
                 "word", " ", "\t", "é", "日本", "<i>", "</i>", "<I>", "</I>", "<b>", "</B>", "<u>", "</u>", "&", "&amp;", ">", "<", "a < b",
                 "\n", "\n", "<s>", "</x>", "< i>", "{\\an8}", "\\N", "<font color=red>", "</font>", "\u{01}", "\u{7F}", "<i", "</",
+                "         ", "a-longer-run-of-plain-words",
             ].map { Array($0.utf8) } + [[0xC3], [0xFF], [0xE2, 0x82]]
         // Half the texts are made of what the fast path takes, tags nested by construction.
-        let plain: [[UInt8]] = ["word", " ", "\t", "é", "日本", "&", "&amp;", ">", "x\ny", "a  b"].map { Array($0.utf8) } + [[0xC3], [0xE2, 0x82]]
+        let plain: [[UInt8]] =
+            ["word", " ", "\t", "é", "日本", "&", "&amp;", ">", "x\ny", "a  b", "         ", "a-longer-run-of-plain-words"].map { Array($0.utf8) } + [
+                [0xC3], [0xE2, 0x82],
+            ]
         func nested(_ depth: Int) -> [UInt8] {
             (0..<(1 + g.next(3))).flatMap { _ -> [UInt8] in
                 guard depth < 9, g.next(3) == 0 else { return plain[g.next(plain.count)] }

@@ -48,15 +48,31 @@ public struct SegmentNameTemplate: Sendable, Hashable, Codable, CustomStringConv
 
     /// Segment `number`'s name: the number at least `digits` digits, then `.extension`.
     ///
-    /// Built by appending the text around `{n}` (a title names thousands of segments per
-    /// rendition, and each is named again for its playlist, its record and the report).
+    /// Written into the name's bytes at once (a title names thousands of segments per rendition,
+    /// and each is named again for its playlist, its record and the report; the default's names
+    /// fit in a string with no storage of its own).
     public func name(_ number: Int, digits: Int, extension ext: String) -> String {
-        var name = before
-        name += String(number).zeroPadded(to: digits)
-        name += after
-        name += "."
-        name += ext
-        return name
+        guard number >= 0 else { return before + String(number).zeroPadded(to: digits) + after + "." + ext }
+        var width = 1
+        var rest = number / 10
+        while rest > 0 {
+            width += 1
+            rest /= 10
+        }
+        width = max(width, digits)
+        let (before, after) = (self.before.utf8, self.after.utf8)
+        return String(unsafeUninitializedCapacity: before.count + width + after.count + 1 + ext.utf8.count) { out in
+            var o = out.initialize(fromContentsOf: before)
+            var value = number
+            for d in stride(from: o + width - 1, through: o, by: -1) {
+                out[d] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                value /= 10
+            }
+            o += width
+            o = out[o...].initialize(fromContentsOf: after)
+            out[o] = 0x2E
+            return out[(o + 1)...].initialize(fromContentsOf: ext.utf8)
+        }
     }
 
     public var description: String { text }
