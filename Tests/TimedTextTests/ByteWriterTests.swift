@@ -133,6 +133,30 @@ struct ByteWriterTests {
         }
     }
 
+    /// The arrow test every SubRip line goes through, against its definition on each byte, over
+    /// lines long and short with dashes and `>` in and across the words it passes at once.
+    @Test func anArrowIsFoundWhereverItIs() {
+        var g = Generator(state: 21)
+        let pieces = ["-", "--", "-->", ">", "->", "- >", "a", "word ", "é", "00:00:01,000", " ", "\u{0}", "---------", "plain text run"]
+        for _ in 0..<20_000 {
+            let line = Array((0..<g.next(12)).map { _ in pieces[g.next(pieces.count)] }.joined().utf8)
+            for needed in [1, 2] {
+                var dashes = 0
+                var expected = false
+                for byte in line {
+                    if byte == 0x2D {
+                        dashes += 1
+                    } else {
+                        if byte == 0x3E && dashes >= needed { expected = true }
+                        dashes = 0
+                    }
+                }
+                let found = line.withUnsafeBufferPointer { SubRipParser.containsArrow($0, dashes: needed) }
+                #expect(found == expected, "\(String(decoding: line, as: UTF8.self).debugDescription) \(needed)")
+            }
+        }
+    }
+
     @Test func markupAndControlBytesAreNotPlain() {
         for text in ["<i>a</i>", "a > b", "a & b", "{\\an8}a", "a\\Nb", "a\u{7F}b", "a\u{01}b", "a\rb"] {
             #expect(!Array(text.utf8).withUnsafeBufferPointer { SubRipParser.isPlain($0) }, "\(text.debugDescription)")

@@ -105,14 +105,26 @@ package enum SubRipParser {
     }
 
     /// Whether `line` holds `dashes` or more `-` followed by `>` (`->` and `-->`).
+    ///
+    /// Asked of every line: the words without a `-` or `>` (most of a cue's text) are passed
+    /// eight bytes at a time.
     static func containsArrow(_ line: UnsafeBufferPointer<UInt8>, dashes needed: Int) -> Bool {
         var dashes = 0
-        for byte in line {
-            if byte == 0x2D {
-                dashes += 1
-            } else {
-                if byte == 0x3E && dashes >= needed { return true }
-                dashes = 0
+        var i = 0
+        while i < line.count {
+            let word = ByteWords.firstWord(in: line, from: i, withByteBelow: 1, or: 0x3E, 0x2D)
+            if word > i { dashes = 0 }
+            i = word
+            let end = min(i + 8, line.count)
+            while i < end {
+                let byte = line[i]
+                if byte == 0x2D {
+                    dashes += 1
+                } else {
+                    if byte == 0x3E && dashes >= needed { return true }
+                    dashes = 0
+                }
+                i += 1
             }
         }
         return false
