@@ -109,17 +109,7 @@ def run_floor(program, packaged, root):
     title: 1.3-1.8 s against 0.4-0.6 s for the floor), so a floor timed beside Subweave's output
     measured the kernel's slab growth, not the floor."""
     manifest = os.path.join(root + ".manifest")
-    with open(manifest, "w") as out:
-        for kind in ("subtitles", "captions"):
-            base = os.path.join(packaged, kind)
-            if not os.path.isdir(base):
-                continue
-            for rendition in sorted(os.listdir(base)):
-                for generation in sorted(os.listdir(os.path.join(base, rendition))):
-                    folder = os.path.join(base, rendition, generation)
-                    for name in sorted(os.listdir(folder)):
-                        out.write(f"{kind}/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
-        out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
+    write_manifest(packaged, manifest)
     import shutil
     shutil.rmtree(packaged)
     settle()
@@ -132,13 +122,41 @@ def run_floor(program, packaged, root):
 def package_copy(subweave, hls, subs, languages, copy, extra=()):
     """One `subweave package` run, subtitles only, on a fresh copy of the title at `copy`
     (segments hard-linked, the master copied so that its rewrite leaves `hls` alone)."""
+    fresh_copy(hls, copy)
+    cmd = package_command(subweave, copy, subs, languages, extra)
+    settle()
+    return run(cmd)
+
+
+def fresh_copy(hls, copy):
+    """The title at `hls` copied to `copy`: segments hard-linked, the master copied (so that its
+    rewrite leaves `hls` alone)."""
     import shutil
     shutil.copytree(hls, copy, copy_function=os.link)
     os.unlink(os.path.join(copy, "master.m3u8"))
     shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
+
+
+def package_command(subweave, copy, subs, languages, extra=()):
+    """`subweave package` of the title at `copy`, subtitles only, one SubRip track per language."""
     cmd = [subweave, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY + list(extra)
     for lang in languages:
         cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-    settle()
-    return run(cmd)
+    return cmd
+
+
+def write_manifest(packaged, path):
+    """What Subweave wrote into `packaged` (its generation folders' files and sizes, then the
+    master), as the floor program (Benchmarks/io-floor.c) reads it."""
+    with open(path, "w") as out:
+        for kind in ("subtitles", "captions"):
+            base = os.path.join(packaged, kind)
+            if not os.path.isdir(base):
+                continue
+            for rendition in sorted(os.listdir(base)):
+                for generation in sorted(os.listdir(os.path.join(base, rendition))):
+                    folder = os.path.join(base, rendition, generation)
+                    for name in sorted(os.listdir(folder)):
+                        out.write(f"{kind}/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
+        out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
 

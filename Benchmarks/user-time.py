@@ -14,24 +14,11 @@ and for --instructions valgrind and binutils' strip.
 import argparse, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import SUBTITLES_ONLY, floor_binary, make_title, settle  # noqa: E402
+from benchlib import floor_binary, fresh_copy, make_title, package_command, settle, write_manifest  # noqa: E402
 
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "sv", "pl", "ja",
              "da", "fi", "nb", "cs", "hu", "ro", "el", "tr", "ko", "zh"]
 TITLES = {"small": (1000, LANGUAGES[:10], 1500), "large": (6000, LANGUAGES, 9000)}
-
-
-def fresh_copy(hls, copy):
-    shutil.copytree(hls, copy, copy_function=os.link)
-    os.unlink(os.path.join(copy, "master.m3u8"))
-    shutil.copy(os.path.join(hls, "master.m3u8"), os.path.join(copy, "master.m3u8"))
-
-
-def command(binary, copy, subs, languages):
-    cmd = [binary, "package", os.path.join(copy, "master.m3u8")] + SUBTITLES_ONLY
-    for lang in languages:
-        cmd += ["--subtitle", f"url={subs}/{lang}.srt,language={lang}"]
-    return cmd
 
 
 def timed(cmd):
@@ -48,25 +35,13 @@ def timed(cmd):
     return wall, usage.ru_utime, usage.ru_stime
 
 
-def manifest(packaged, path):
-    """What `packaged` holds, for the floor (as benchlib.run_floor writes it)."""
-    with open(path, "w") as out:
-        base = os.path.join(packaged, "subtitles")
-        for rendition in sorted(os.listdir(base)):
-            for generation in sorted(os.listdir(os.path.join(base, rendition))):
-                folder = os.path.join(base, rendition, generation)
-                for name in sorted(os.listdir(folder)):
-                    out.write(f"subtitles/{rendition}/{generation}\t{name}\t{os.path.getsize(os.path.join(folder, name))}\n")
-        out.write(f".\tmaster.m3u8\t{os.path.getsize(os.path.join(packaged, 'master.m3u8'))}\n")
-
-
 def instructions(binary, hls, subs, languages, work):
     stripped = os.path.join(work, "stripped")
     subprocess.run(["strip", "-g", "-o", stripped, binary], check=True)
     copy = os.path.join(work, "copy")
     fresh_copy(hls, copy)
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(work, "callgrind.out")]
-                         + command(stripped, copy, subs, languages), capture_output=True, text=True)
+                         + package_command(stripped, copy, subs, languages), capture_output=True, text=True)
     shutil.rmtree(copy)
     found = re.search(r"Collected : (\d+)", out.stderr)
     if not found:
@@ -96,9 +71,9 @@ def main():
             for n, binary in enumerate(args.binaries):
                 copy = os.path.join(work, "copy")
                 fresh_copy(hls, copy)
-                runs[binary].append(timed(command(binary, copy, subs, languages)))
+                runs[binary].append(timed(package_command(binary, copy, subs, languages)))
                 if n == 0:
-                    manifest(copy, os.path.join(work, "manifest"))
+                    write_manifest(copy, os.path.join(work, "manifest"))
                 shutil.rmtree(copy)
                 if n == 0:
                     floors.append(timed([floor, os.path.join(work, "manifest"), os.path.join(work, "floor")]))
