@@ -5,7 +5,9 @@ extension StringProtocol {
     package func containsASCII(_ needle: StaticString) -> Bool {
         needle.withUTF8Buffer { pattern in
             if let found = utf8.withContiguousStorageIfAvailable({ TextSearch.contains($0, pattern) }) { return found }
-            return Array(utf8).withUnsafeBufferPointer { TextSearch.contains($0, pattern) }
+            // A small string's bytes are put on the stack, not in a new array.
+            var text = String(self)
+            return text.withUTF8 { TextSearch.contains($0, pattern) }
         }
     }
 }

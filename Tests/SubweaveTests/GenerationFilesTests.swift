@@ -127,14 +127,18 @@ struct GenerationFilesTests {
         var between = cues
         between[5].end = MediaTime(ticks: between[5].end.ticks + 10)
         #expect(SegmentCues.writable(between, sanitizing: false)[5].end == cues[5].end, "times round to the millisecond")
-        for identifier in ["a --> b", "two\nlines", "cr\r"] {
+        for identifier in ["a --> b", "two\nlines", "cr\r", "--->", "x-->", "an identifier too long to be a small string -->"] {
             var named = cues
             named[7].identifier = identifier
             #expect(SegmentCues.writable(named, sanitizing: false)[7].identifier == "", "\(identifier.debugDescription)")
         }
-        var kept = cues
-        kept[7].identifier = "a -> b"
-        #expect(SegmentCues.writable(kept, sanitizing: false).withUnsafeBufferPointer { $0.baseAddress } == kept.withUnsafeBufferPointer { $0.baseAddress })
+        for identifier in ["a -> b", "- ->", "-- >", "an identifier too long to be a small string, with -> only"] {
+            var kept = cues
+            kept[7].identifier = identifier
+            #expect(
+                SegmentCues.writable(kept, sanitizing: false).withUnsafeBufferPointer { $0.baseAddress } == kept.withUnsafeBufferPointer { $0.baseAddress },
+                "\(identifier.debugDescription)")
+        }
         var backwards = cues
         backwards[2].end = backwards[2].start
         #expect(SegmentCues.writable(backwards, sanitizing: false).count == cues.count - 1, "a cue that does not end after its start goes")

@@ -53,12 +53,40 @@ struct ByteWriterTests {
             bytes.timestamp(MediaTime(milliseconds: ms))
             #expect(String(decoding: bytes.bytes, as: UTF8.self) == WebVTTTimestamp.format(MediaTime(milliseconds: ms)), "\(ms) ms")
         }
+        // Each value of each field, the others held.
+        var fields: [Int64] = Array(0..<1000)
+        for n: Int64 in 0..<60 { fields += [n * 1_000 + 7, n * 60_000 + 59_123] }
+        for n: Int64 in 0...100 { fields.append(n * 3_600_000 + 61_001) }
+        for ms in fields {
+            var bytes = WebVTTBytes()
+            bytes.timestamp(MediaTime(milliseconds: ms))
+            #expect(String(decoding: bytes.bytes, as: UTF8.self) == WebVTTTimestamp.format(MediaTime(milliseconds: ms)), "\(ms) ms")
+        }
         // Ticks between milliseconds round as the text writer rounds them.
         for ticks: Int64 in [44, 45, 46, 89, 91, 134, 135, -44, -46] {
             var bytes = WebVTTBytes()
             bytes.timestamp(MediaTime(ticks: ticks))
             #expect(String(decoding: bytes.bytes, as: UTF8.self) == WebVTTTimestamp.format(MediaTime(ticks: ticks)), "\(ticks) ticks")
         }
+    }
+
+    /// A timing line is made whole when both times are under 100 hours, and a time at a time
+    /// otherwise: both give the text writer's timestamps either side of the arrow.
+    @Test func timingLinesAreTheTextWritersOnEitherSideOfOneHundredHours() {
+        let times = Self.times + [99 * 3_600_000 + 59 * 60_000 + 59_999, 100 * 3_600_000 + 1]
+        for first in times {
+            for last in times {
+                var bytes = WebVTTBytes()
+                bytes.timing(MediaTime(milliseconds: first), MediaTime(milliseconds: last))
+                let text = WebVTTTimestamp.format(MediaTime(milliseconds: first)) + " --> " + WebVTTTimestamp.format(MediaTime(milliseconds: last))
+                #expect(String(decoding: bytes.bytes, as: UTF8.self) == text, "\(first) → \(last) ms")
+            }
+        }
+        // Added to what is there, as the timestamps are.
+        var bytes = WebVTTBytes()
+        bytes.append("1\n")
+        bytes.timing(MediaTime(ticks: 45), MediaTime(ticks: -46))
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == "1\n00:00:00.001 --> 00:00:00.000")
     }
 
     @Test func theHashOverBytesIsTheHashOverText() {
@@ -155,6 +183,44 @@ struct ByteWriterTests {
                 #expect(found == expected, "\(String(decoding: line, as: UTF8.self).debugDescription) \(needed)")
             }
         }
+    }
+
+    /// A timing line read at its fixed places gives what reading it field by field gives, for
+    /// the usual line and for every byte value at every place of it, with and without what may
+    /// follow it; the fixed places answer for the usual line alone.
+    @Test func aTimingLineReadAtItsPlacesIsTheLineReadByFields() {
+        func both(_ line: [UInt8]) -> (canonical: Bool, fast: [Int64]?, fields: [Int64]?) {
+            line.withUnsafeBufferPointer { bytes in
+                (
+                    SubRipParser.Timing.canonical(bytes) != nil,
+                    SubRipParser.Timing.parse(bytes).map { [$0.0.ticks, $0.1.ticks] },
+                    SubRipParser.Timing.parseFields(bytes[...]).map { [$0.0.ticks, $0.1.ticks] }
+                )
+            }
+        }
+        let usual = "01:02:03,456 --> 59:58:57.999"
+        #expect(both(Array(usual.utf8)).canonical)
+        let first: Int64 = ((1 * 60 + 2) * 60 + 3) * 1000 + 456
+        let last: Int64 = ((59 * 60 + 58) * 60 + 57) * 1000 + 999
+        #expect(both(Array(usual.utf8)).fast == [first * 90, last * 90])
+        var canonicalSeen = 0
+        for tail in ["", " ", "\tX1:10 Y1:20", "0", ",5", "x"] {
+            let base = Array((usual + tail).utf8)
+            for place in 0..<base.count {
+                for byte in UInt8.min...UInt8.max {
+                    var line = base
+                    line[place] = byte
+                    let (canonical, fast, fields) = both(line)
+                    #expect(fast == fields, "\(String(decoding: line, as: UTF8.self).debugDescription)")
+                    if canonical { canonicalSeen += 1 }
+                }
+            }
+        }
+        // A digit for a digit, `.` for `,`, a tab after the line, and each of them alone.
+        #expect(canonicalSeen > 1_000)
+        #expect(!both(Array("1:02:03,456 --> 01:02:04,000".utf8)).canonical)
+        #expect(!both(Array("01:60:03,456 --> 01:02:04,000".utf8)).canonical)
+        #expect(both(Array("01:60:03,456 --> 01:02:04,000".utf8)).fields == nil)
     }
 
     @Test func markupAndControlBytesAreNotPlain() {

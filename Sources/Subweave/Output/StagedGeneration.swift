@@ -68,12 +68,27 @@ package struct StagedGeneration: Sendable {
                 continue
             }
             // A variable reference ({$NAME}) anywhere: the names are not what they look like.
-            if zip(line, line.dropFirst()).contains(where: { $0 == UInt8(ascii: "{") && $1 == UInt8(ascii: "$") }) { return false }
-            guard line.starts(with: "#EXT-X-MAP:".utf8) else { continue }
+            var i = line.startIndex
+            while i < line.endIndex - 1 {
+                if bytes[i] == UInt8(ascii: "{") && bytes[i + 1] == UInt8(ascii: "$") { return false }
+                i += 1
+            }
+            guard Self.isMapTag(line) else { continue }
             let text = String(decoding: line, as: UTF8.self)
             let value = text.split(separator: "URI=\"", maxSplits: 1).dropFirst().first?.split(separator: "\"", maxSplits: 1).first
             guard let value, MediaReader.LocalPaths.isPlainFileName(String(value)) else { return false }
         }
         return true
+    }
+
+    /// Whether `line` starts with `#EXT-X-MAP:`.
+    private static func isMapTag(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let tag: StaticString = "#EXT-X-MAP:"
+        guard line.count >= tag.utf8CodeUnitCount else { return false }
+        return tag.withUTF8Buffer { tag in
+            var i = 0
+            while i < tag.count, line[line.startIndex + i] == tag[i] { i += 1 }
+            return i == tag.count
+        }
     }
 }

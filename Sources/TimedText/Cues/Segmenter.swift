@@ -107,9 +107,7 @@ package enum SegmentCues {
             cue.end = MediaTime(milliseconds: max(0, cue.end.milliseconds))
             guard cue.end > cue.start else { continue }
             if sanitizing, case let (text, changed) = CueText.sanitized(cue.text), changed { cue.text = text }
-            if cue.identifier.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) || cue.identifier.containsASCII("-->") {
-                cue.identifier = ""
-            }
+            if !cue.identifier.isEmpty && !isReadBack(cue.identifier) { cue.identifier = "" }
             result.append(cue)
         }
         return result
@@ -121,7 +119,23 @@ package enum SegmentCues {
         let (start, end) = (cues[index].start, cues[index].end)
         let (rounded, roundedEnd) = (MediaTime(milliseconds: max(0, start.milliseconds)), MediaTime(milliseconds: max(0, end.milliseconds)))
         guard rounded == start, roundedEnd == end, roundedEnd > rounded else { return true }
-        let identifier = cues[index].identifier.utf8
-        return !identifier.isEmpty && (identifier.contains { $0 == 0x0A || $0 == 0x0D } || cues[index].identifier.containsASCII("-->"))
+        return !cues[index].identifier.isEmpty && !isReadBack(cues[index].identifier)
+    }
+
+    /// Whether a parser reads `identifier` back as the cue's identifier: no line break or `-->` in it.
+    private static func isReadBack(_ identifier: String) -> Bool {
+        var identifier = identifier
+        return identifier.withUTF8 { bytes in
+            var dashes = 0
+            for byte in bytes {
+                switch byte {
+                case 0x0A, 0x0D: return false
+                case 0x2D: dashes += 1
+                case 0x3E where dashes >= 2: return false
+                default: dashes = 0
+                }
+            }
+            return true
+        }
     }
 }

@@ -10,14 +10,6 @@ package struct WebVTTBytes {
 
     package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    /// "00" … "99", two bytes each.
-    private static let pairs: [UInt8] = {
-        var table: [UInt8] = []
-        table.reserveCapacity(200)
-        for n in 0..<100 { table += [UInt8(0x30 + n / 10), UInt8(0x30 + n % 10)] }
-        return table
-    }()
-
     package mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
@@ -32,29 +24,25 @@ package struct WebVTTBytes {
     }
 
     private mutating func twoDigits(_ n: Int) {
-        bytes.append(Self.pairs[2 * n])
-        bytes.append(Self.pairs[2 * n + 1])
+        bytes.append(Self.digitPairs.utf8Start[2 * n])
+        bytes.append(Self.digitPairs.utf8Start[2 * n + 1])
     }
 
     /// `hh:mm:ss.ttt` (at least two hour digits), rounded to the millisecond; negative times as
     /// zero: ``WebVTTTimestamp/format(_:)`` in bytes.
     package mutating func timestamp(_ time: MediaTime) {
         let total = max(0, time.milliseconds)
+        if total < Self.hundredHours {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { text in
+                Self.put(total, at: text.baseAddress!)
+                bytes.append(contentsOf: UnsafeBufferPointer(text))
+            }
+            return
+        }
         let ms = Int(total % 1000)
         let s = Int((total / 1000) % 60)
         let m = Int((total / 60_000) % 60)
-        let h = total / 3_600_000
-        if h < 100 {
-            // The twelve bytes made apart and appended at once (one capacity check, not twelve).
-            func digit(_ n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + n) }
-            var text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-                digit(Int(h) / 10), digit(Int(h) % 10), 0x3A, digit(m / 10), digit(m % 10), 0x3A, digit(s / 10), digit(s % 10), 0x2E,
-                digit(ms / 100), digit(ms / 10 % 10), digit(ms % 10)
-            )
-            withUnsafeBytes(of: &text) { bytes.append(contentsOf: $0) }
-            return
-        }
-        append(String(h))
+        append(String(total / 3_600_000))
         bytes.append(0x3A)
         twoDigits(m)
         bytes.append(0x3A)
@@ -62,6 +50,67 @@ package struct WebVTTBytes {
         bytes.append(0x2E)
         bytes.append(UInt8(0x30 + ms / 100))
         twoDigits(ms % 100)
+    }
+
+    /// A cue's times, `start --> end`, each as ``timestamp(_:)`` writes it: the 29 bytes of a
+    /// timing line under 100 hours made apart and appended at once.
+    package mutating func timing(_ start: MediaTime, _ end: MediaTime) {
+        let (first, last) = (max(0, start.milliseconds), max(0, end.milliseconds))
+        guard first < Self.hundredHours, last < Self.hundredHours else {
+            timestamp(start)
+            arrow()
+            timestamp(end)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 29) { line in
+            let at = line.baseAddress!
+            Self.put(first, at: at)
+            at[12] = 0x20
+            at[13] = 0x2D
+            at[14] = 0x2D
+            at[15] = 0x3E
+            at[16] = 0x20
+            Self.put(last, at: at + 17)
+            bytes.append(contentsOf: UnsafeBufferPointer(line))
+        }
+    }
+
+    /// ` --> ` between a cue's times.
+    private mutating func arrow() {
+        for byte in " --> ".utf8 { bytes.append(byte) }
+    }
+
+    /// Milliseconds in 100 hours: a timestamp below it has two hour digits.
+    private static let hundredHours: Int64 = 360_000_000
+
+    /// "00" … "99", two bytes each.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// Writes `hh:mm:ss.ttt` of `total` milliseconds (0 ≤ total < 100 hours) into the 12 bytes at `at`.
+    private static func put(_ total: Int64, at: UnsafeMutablePointer<UInt8>) {
+        let seconds = total / 1000
+        let minutes = seconds / 60
+        let ms = Int(total - seconds * 1000)
+        let (h, m, s) = (Int(minutes / 60), Int(minutes % 60), Int(seconds % 60))
+        let pairs = digitPairs.utf8Start
+        at[0] = pairs[2 * h]
+        at[1] = pairs[2 * h + 1]
+        at[2] = 0x3A
+        at[3] = pairs[2 * m]
+        at[4] = pairs[2 * m + 1]
+        at[5] = 0x3A
+        at[6] = pairs[2 * s]
+        at[7] = pairs[2 * s + 1]
+        at[8] = 0x2E
+        // The tens of milliseconds (0 … 99) are the first two of the three digits.
+        let tens = ms / 10
+        at[9] = pairs[2 * tens]
+        at[10] = pairs[2 * tens + 1]
+        at[11] = UInt8(truncatingIfNeeded: 0x30 + ms - 10 * tens)
     }
 
     /// A cue block without the blank line after it, its times moved by `offset`:
@@ -93,9 +142,7 @@ package struct WebVTTBytes {
             bytes.append(0x0A)
         }
         let timing = bytes.count
-        timestamp(cue.start + offset)
-        bytes += [0x20, 0x2D, 0x2D, 0x3E, 0x20]  // " --> "
-        timestamp(cue.end + offset)
+        self.timing(cue.start + offset, cue.end + offset)
         let rest = bytes.count
         if cue.hasSettings, case let settings = cue.settings.text, !settings.isEmpty {
             bytes.append(0x20)
@@ -145,9 +192,7 @@ package struct WebVTTBytes {
         let (identifier, rest) = blocks.pieces(index)
         blocks.file.withUnsafeBufferPointer { file in
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: file[identifier]))
-            timestamp(start)
-            bytes += [0x20, 0x2D, 0x2D, 0x3E, 0x20]  // " --> "
-            timestamp(end)
+            timing(start, end)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: file[rest]))
         }
     }
