@@ -34,7 +34,8 @@ package struct WebVTTBytes {
         let total = max(0, time.milliseconds)
         if total < Self.hundredHours {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 12) { text in
-                Self.put(total, at: text.baseAddress!)
+                guard let at = text.baseAddress else { return }
+                Self.put(total, at: at)
                 bytes.append(contentsOf: UnsafeBufferPointer(text))
             }
             return
@@ -63,7 +64,7 @@ package struct WebVTTBytes {
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 29) { line in
-            let at = line.baseAddress!
+            guard let at = line.baseAddress else { return }
             Self.put(first, at: at)
             at[12] = 0x20
             at[13] = 0x2D
