@@ -24,14 +24,15 @@ TITLES = {"small": (1000, LANGUAGES[:10], 1500), "large": (6000, LANGUAGES, 9000
 def timed(cmd):
     """(wall, user, system) seconds of `cmd`, after the kernel has settled."""
     settle()
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(cmd[:3])} … failed:\n{err[-2000:]}")
+    # Its messages go to a file, not a pipe read after the wait: a full pipe would stall the run.
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            log.seek(0)
+            sys.exit(f"{' '.join(cmd[:3])} … failed:\n{log.read().decode(errors='replace')[-2000:]}")
     return wall, usage.ru_utime, usage.ru_stime
 
 
@@ -41,7 +42,7 @@ def instructions(binary, hls, subs, languages, work):
     copy = os.path.join(work, "copy")
     fresh_copy(hls, copy)
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(work, "callgrind.out")]
-                         + package_command(stripped, copy, subs, languages), capture_output=True, text=True)
+                         + package_command(stripped, copy, subs, languages), capture_output=True, text=True, timeout=3600)
     shutil.rmtree(copy)
     found = re.search(r"Collected : (\d+)", out.stderr)
     if not found:

@@ -124,18 +124,9 @@ package enum SegmentCues {
 
     /// Whether a parser reads `identifier` back as the cue's identifier: no line break or `-->` in it.
     private static func isReadBack(_ identifier: String) -> Bool {
-        var identifier = identifier
-        return identifier.withUTF8 { bytes in
-            var dashes = 0
-            for byte in bytes {
-                switch byte {
-                case 0x0A, 0x0D: return false
-                case 0x2D: dashes += 1
-                case 0x3E where dashes >= 2: return false
-                default: dashes = 0
-                }
-            }
-            return true
-        }
+        // On a copy's bytes: a small string's are put on the stack (its UTF-8 view is slow per byte).
+        var bytes = identifier
+        let breaksLine = bytes.withUTF8 { $0.contains { $0 == 0x0A || $0 == 0x0D } }
+        return !breaksLine && !identifier.containsASCII("-->")
     }
 }
