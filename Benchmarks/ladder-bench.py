@@ -24,6 +24,7 @@ import argparse, glob, json, os, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import ROOT, release_subweave, run  # noqa: E402
 
+PRISTINE = "master-as-made.m3u8"
 RUNGS = [("top", "960:540", "8M"), ("mid", "480:270", "1500k"), ("low", "160:90", "300k")]
 
 
@@ -46,8 +47,10 @@ def ladder(work, minutes):
         width, height = size.split(":")
         bits = int(rate[:-1]) * (1000000 if rate.endswith("M") else 1000)
         lines += [f'#EXT-X-STREAM-INF:BANDWIDTH={bits},CODECS="avc1.64001f",RESOLUTION={width}x{height}', f"{name}/index.m3u8"]
-    with open(os.path.join(work, "master.m3u8"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    # The runs rewrite master.m3u8; a kept ladder keeps the master as made beside it, for --ladder.
+    for name in ("master.m3u8", PRISTINE):
+        with open(os.path.join(work, name), "w") as f:
+            f.write("\n".join(lines) + "\n")
     with open(os.path.join(work, "en.srt"), "w") as f:
         for i in range(int(minutes * 60 / 4)):
             f.write(f"{i + 1}\n{srt(i * 4000 + 500)} --> {srt(i * 4000 + 3000)}\nLine {i + 1}\n\n")
@@ -78,8 +81,8 @@ def main():
             # writes lands here and the kept ladder stays as made.
             for name, _, _ in RUNGS:
                 os.symlink(os.path.join(os.path.abspath(args.ladder), name), os.path.join(work, name))
-            for name in ("master.m3u8", "en.srt"):
-                shutil.copy(os.path.join(args.ladder, name), work)
+            shutil.copy(os.path.join(args.ladder, PRISTINE), os.path.join(work, "master.m3u8"))
+            shutil.copy(os.path.join(args.ladder, "en.srt"), work)
         else:
             ladder(work, args.minutes)
         sizes = {name: sum(os.path.getsize(p) for p in glob.glob(os.path.join(work, name, "*.ts"))) for name, _, _ in RUNGS}

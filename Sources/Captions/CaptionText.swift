@@ -60,7 +60,10 @@ package enum CaptionStyle {
     /// sanitised (tags balanced).
     package static func webVTT(_ text: String) -> String {
         let escaped = CueText.escaped(text)
-        guard escaped.unicodeScalars.contains(where: { (0xE000...0xE003).contains($0.value) }) else { return CueText.sanitized(escaped).text }
+        // The marks U+E000-U+E003 are EE 80 80-83 in UTF-8: text without 0xEE has none.
+        guard escaped.utf8.contains(0xEE), escaped.unicodeScalars.contains(where: { (0xE000...0xE003).contains($0.value) }) else {
+            return CueText.sanitized(escaped).text
+        }
         var tagged = ""
         for character in escaped {
             switch character {

@@ -63,14 +63,20 @@ package enum NALUnits {
     static func rbsp(_ nal: ArraySlice<UInt8>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(nal.count)
-        var zeros = 0
-        for byte in nal {
-            if zeros >= 2 && byte == 0x03 {
-                zeros = 0
-                continue
+        // The bytes between emulation-prevention bytes are copied a run at a time.
+        nal.withUnsafeBufferPointer { source in
+            var zeros = 0, run = 0
+            for i in source.indices {
+                let byte = source[i]
+                if zeros >= 2 && byte == 0x03 {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<i]))
+                    run = i + 1
+                    zeros = 0
+                    continue
+                }
+                zeros = byte == 0 ? zeros + 1 : 0
             }
-            out.append(byte)
-            zeros = byte == 0 ? zeros + 1 : 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...]))
         }
     }
 

@@ -10,27 +10,41 @@ import TimedText
 /// frames) and releases the earliest-presented one as each new one arrives.
 struct ReorderBuffer {
     static let depth = 16
-    private var pending: [(time: MediaTime, data: [CCData], sequence: Int)] = []
-    private var sequence = 0
+    private static let capacity = depth + 1
+    /// A ring of `capacity` slots: the `count` units held start at `head`, in the order they are
+    /// released (earliest time first, equal times in arrival order).
+    private var slots = [(time: MediaTime, data: [CCData])](repeating: (.zero, []), count: capacity)
+    private var head = 0
+    private var count = 0
 
     /// Adds an access unit's caption data; returns the one that can no longer be preceded, if any.
     mutating func add(_ data: [CCData], time: MediaTime) -> (MediaTime, [CCData])? {
-        pending.append((time, data, sequence))
-        sequence += 1
-        guard pending.count > Self.depth else { return nil }
-        return popEarliest()
+        var at = (head + count) % Self.capacity
+        slots[at] = (time, data)
+        count += 1
+        // Moved back past each unit shown later (a unit in decode order belongs at the end or
+        // a few places before it); equal times keep arrival order.
+        for _ in 1..<count {
+            let before = (at + Self.capacity - 1) % Self.capacity
+            guard slots[before].time > time else { break }
+            slots.swapAt(before, at)
+            at = before
+        }
+        guard count > Self.depth else { return nil }
+        return releaseFirst()
     }
 
     mutating func drain() -> [(MediaTime, [CCData])] {
         var out: [(MediaTime, [CCData])] = []
-        while !pending.isEmpty { out.append(popEarliest()) }
+        while count > 0 { out.append(releaseFirst()) }
         return out
     }
 
-    private mutating func popEarliest() -> (MediaTime, [CCData]) {
-        var best = 0
-        for i in pending.indices.dropFirst() where (pending[i].time, pending[i].sequence) < (pending[best].time, pending[best].sequence) { best = i }
-        let item = pending.remove(at: best)
-        return (item.time, item.data)
+    private mutating func releaseFirst() -> (MediaTime, [CCData]) {
+        let first = slots[head]
+        slots[head].data = []
+        head = (head + 1) % Self.capacity
+        count -= 1
+        return first
     }
 }

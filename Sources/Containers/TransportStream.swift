@@ -302,9 +302,16 @@ package enum TransportStream {
         /// Bytes from the start of the PES packet to its payload.
         package let headerLength: Int
 
-        /// Stream IDs without the optional PES header: program stream map, padding, private 2,
-        /// ECM, EMM, directory, DSMCC, H.222.1 E.
-        package static let withoutOptionalHeader: Set<UInt8> = [0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xFF, 0xF2, 0xF8]
+        /// Whether a PES packet of `streamID` lacks the optional PES header: program stream map,
+        /// padding, private 2, ECM, EMM, directory, DSMCC, H.222.1 E (asked of every PES packet:
+        /// compared, not hashed).
+        @inline(__always)
+        package static func lacksOptionalHeader(_ streamID: UInt8) -> Bool {
+            switch streamID {
+            case 0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xFF, 0xF2, 0xF8: return true
+            default: return false
+            }
+        }
 
         /// The same header with PES_packet_length 0 (unbounded).
         package var unbounded: PESHeader { PESHeader(streamID: streamID, packetLength: 0, pts: pts, dts: dts, headerLength: headerLength) }
@@ -323,7 +330,7 @@ package enum TransportStream {
             guard bytes.count >= 6, bytes[b] == 0, bytes[b + 1] == 0, bytes[b + 2] == 1 else { return nil }
             streamID = bytes[b + 3]
             packetLength = Int(bytes[b + 4]) << 8 | Int(bytes[b + 5])
-            guard !Self.withoutOptionalHeader.contains(streamID), bytes.count >= 9, bytes[b + 6] & 0xC0 == 0x80 else {
+            guard !Self.lacksOptionalHeader(streamID), bytes.count >= 9, bytes[b + 6] & 0xC0 == 0x80 else {
                 pts = nil
                 dts = nil
                 headerLength = 6

@@ -263,7 +263,9 @@ package struct TransportStreamDemuxer {
             flushCurrent(emit)
             currentOffset = absolute
             collecting = true
-            current = Array(data[packet.payload])
+            // Into the storage the last PES packet used, when its reader kept none of it.
+            current.removeAll(keepingCapacity: true)
+            current.append(contentsOf: data[packet.payload])
             currentLength = packet.payload.count
             headerPending = true
             parseHeader()
@@ -292,7 +294,7 @@ package struct TransportStreamDemuxer {
             return
         }
         // Streams with the optional header need its first 9 bytes to know its length.
-        if !TransportStream.PESHeader.withoutOptionalHeader.contains(current[3]) && current.count < 9 { return }
+        if !TransportStream.PESHeader.lacksOptionalHeader(current[3]) && current.count < 9 { return }
         guard let header = TransportStream.PESHeader(current[...]) else { return }
         guard current.count >= header.headerLength else { return }
         headerPending = false
@@ -422,18 +424,22 @@ package struct TransportStreamDemuxer {
     /// Ends collection at the first start code of picture data at or after `from`.
     private mutating func truncateAtPictureData(from: Int) {
         guard let stop = stopAtUnit, collecting, current.count >= 4 else { return }
-        var i = from
-        while i + 3 < current.count {
-            if current[i + 2] > 1 {
-                i += 3
-                continue
+        let found: Int? = current.withUnsafeBufferPointer { bytes in
+            var i = from
+            while i + 3 < bytes.count {
+                // A start code needs a zero at i+2 or later.
+                if bytes[i + 2] > 1 {
+                    i += 3
+                    continue
+                }
+                if bytes[i] == 0 && bytes[i + 1] == 0 && bytes[i + 2] == 1 && stop(bytes[i + 3]) { return i }
+                i += 1
             }
-            if current[i] == 0 && current[i + 1] == 0 && current[i + 2] == 1 && stop(current[i + 3]) {
-                current.removeSubrange(i...)
-                collecting = false
-                return
-            }
-            i += 1
+            return nil
+        }
+        if let found {
+            current.removeSubrange(found...)
+            collecting = false
         }
     }
 
@@ -461,7 +467,9 @@ package struct TransportStreamDemuxer {
             if collecting && payload.count > expected { payload.removeLast(payload.count - expected) }
         }
         emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload, offset: currentOffset))
-        current = []
+        // Emptied in place: the next PES packet reuses the storage unless the reader kept it.
+        payload = []
+        current.removeAll(keepingCapacity: true)
         currentHeader = nil
     }
 }

@@ -202,6 +202,38 @@ struct DecoderTests {
         #expect(out == Array(0..<40))
     }
 
+    /// The buffer releases what a plain model does (of the units held, the one shown first, the
+    /// earlier arrival on equal times) on random orders: repeated times, a unit later than the
+    /// window, one earlier than everything already released.
+    @Test func reorderBufferReleasesWhatTheModelReleases() {
+        var state: UInt64 = 12_345
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<200 {
+            var buffer = ReorderBuffer()
+            var model: [(time: Int64, tag: UInt8)] = []
+            var got: [(Int64, UInt8)] = [], expected: [(Int64, UInt8)] = []
+            func popModel() -> (Int64, UInt8) {
+                var best = 0
+                for i in model.indices.dropFirst() where model[i].time < model[best].time { best = i }
+                return model.remove(at: best)
+            }
+            for n in 0..<next(80) {
+                let time = Int64([next(40), next(4), 1_000 + next(3), -next(50)][next(4)])
+                let tag = UInt8(truncatingIfNeeded: n)
+                model.append((time, tag))
+                if model.count > ReorderBuffer.depth { expected.append(popModel()) }
+                let data = [CCData(type: 0, valid: true, byte1: tag, byte2: 0)]
+                if let released = buffer.add(data, time: MediaTime(ticks: time)) { got.append((released.0.ticks, released.1[0].byte1)) }
+            }
+            while !model.isEmpty { expected.append(popModel()) }
+            got += buffer.drain().map { ($0.0.ticks, $0.1[0].byte1) }
+            #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1))
+        }
+    }
+
     // MARK: - A cue is a screen state (CTA-608-E: what the displayed memory shows, frame by frame)
 
     /// Paint-on "LINE ONE" at 1 s, "LINE TWO" on row 15 at 13 s, EDM at 16 s.

@@ -1,8 +1,9 @@
-import Captions
 import Containers
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Captions
 
 /// NAL units, SEI messages and A/53 cc_data, from bytes built in code.
 struct SEIParsingTests {
@@ -42,6 +43,42 @@ struct SEIParsingTests {
         let data = CaptionDecoder.captionData(accessUnit: nal + slice, codec: .h264)
         #expect(data.first == CCData(type: 0, valid: true, byte1: 0x94, byte2: 0x20))
         #expect(data.count == 3)
+    }
+
+    /// Removing emulation prevention gives back what escaping made (H.264 §7.4.1: an escaped
+    /// unit never holds 00 00 00-03 unescaped), on bytes dense in zeros and threes, and reads a
+    /// raw unit as the byte-by-byte rule does (`00 00 03` drops the 03, and the count of zeros
+    /// starts again after it).
+    @Test func emulationPreventionComesOutWhereverItIs() {
+        var state: UInt64 = 99
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        func model(_ nal: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [], zeros = 0
+            for byte in nal {
+                if zeros >= 2 && byte == 3 {
+                    zeros = 0
+                    continue
+                }
+                out.append(byte)
+                zeros = byte == 0 ? zeros + 1 : 0
+            }
+            return out
+        }
+        var out: [UInt8] = [9, 9, 9]
+        for _ in 0..<2_000 {
+            let rbsp = (0..<next(60)).map { _ in UInt8([0, 0, 0, 3, 1, 2, 0x80, 0xFF][next(8)]) }
+            // Escaped bytes are read back whole (an RBSP that ends in zeros keeps them).
+            let escaped = CaptionedStream.escape(rbsp)
+            NALUnits.rbsp(escaped[...], into: &out)
+            #expect(out == rbsp, "\(escaped)")
+            // Raw bytes, from a slice not at the start of its array, as the byte rule reads them.
+            let raw = [0x47] + (0..<next(60)).map { _ in UInt8([0, 0, 3, 3, 1][next(5)]) }
+            NALUnits.rbsp(raw[1...], into: &out)
+            #expect(out == model(Array(raw[1...])), "\(raw)")
+        }
     }
 
     @Test func hevcPrefixAndSuffixSEI() {

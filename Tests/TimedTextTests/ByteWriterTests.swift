@@ -47,6 +47,47 @@ struct ByteWriterTests {
         }
     }
 
+    /// Each setting as WebVTT writes it (W3C WebVTT §4.4), in the writers' fixed order, and an
+    /// alignment without the setting it aligns written as nothing (no space left after the times).
+    @Test func settingsAreWrittenAsTheSpecSpellsThem() {
+        let written: [(CueSettings, String)] = [
+            (CueSettings(), ""),
+            (CueSettings(region: "r1"), "region:r1"),
+            (CueSettings(vertical: .rl), "vertical:rl"),
+            (CueSettings(vertical: .lr), "vertical:lr"),
+            (CueSettings(line: .number("-2")), "line:-2"),
+            (CueSettings(line: .number("0"), lineAlign: .end), "line:0,end"),
+            (CueSettings(line: .percentage("84.67"), lineAlign: .start), "line:84.67%,start"),
+            (CueSettings(line: .percentage("50"), lineAlign: .center), "line:50%,center"),
+            (CueSettings(position: "10"), "position:10%"),
+            (CueSettings(position: "10", positionAlign: .lineLeft), "position:10%,line-left"),
+            (CueSettings(position: "90", positionAlign: .lineRight), "position:90%,line-right"),
+            (CueSettings(position: "50", positionAlign: .center), "position:50%,center"),
+            (CueSettings(size: "60"), "size:60%"),
+            (CueSettings(align: .left), "align:left"),
+            (CueSettings(align: .right), "align:right"),
+            (CueSettings(align: .center), "align:center"),
+            (CueSettings(lineAlign: .end), ""),
+            (CueSettings(positionAlign: .lineLeft), ""),
+            (CueSettings(lineAlign: .start, positionAlign: .lineRight, align: .end), "align:end"),
+            (
+                CueSettings(
+                    vertical: .rl, line: .percentage("10"), lineAlign: .start, position: "80", positionAlign: .lineLeft, size: "15", align: .start,
+                    region: "fred"),
+                "region:fred vertical:rl line:10%,start position:80%,line-left size:15% align:start"
+            ),
+        ]
+        for (settings, text) in written {
+            #expect(settings.text == text)
+            let cue = Cue(start: MediaTime(milliseconds: 1_000), end: MediaTime(milliseconds: 2_000), settings: settings, text: "Hi")
+            var bytes = WebVTTBytes()
+            bytes.block(cue)
+            let expected = "00:00:01.000 --> 00:00:02.000" + (text.isEmpty ? "" : " " + text) + "\nHi"
+            #expect(String(decoding: bytes.bytes, as: UTF8.self) == expected)
+            #expect(WebVTTWriter.block(cue) == expected)
+        }
+    }
+
     @Test func timestampsAreTheTextWritersForEveryField() {
         for ms in Self.times + [86_399_999, 99 * 3_600_000 + 59 * 60_000 + 59_999, 100 * 3_600_000, 12_345 * 3_600_000 + 7] {
             var bytes = WebVTTBytes()

@@ -100,8 +100,15 @@ struct Screen: Equatable {
     var placement: CueSettings {
         guard let first = cells.firstIndex(where: Self.shows) else { return CueSettings() }
         let top = first / Self.columns
+        // The leftmost column any row shows something in: each row looked at up to its first.
         var left = Self.columns
-        for (index, scalar) in cells.enumerated() where Self.shows(scalar) { left = min(left, index % Self.columns) }
+        for row in top..<Self.rows {
+            let start = row * Self.columns
+            for column in 0..<left where Self.shows(cells[start + column]) {
+                left = column
+                break
+            }
+        }
         return CueSettings(
             line: .percentage(CuePercent.text(10 + Double(top) * 80 / Double(Screen.rows))), lineAlign: .start,
             position: CuePercent.text(10 + Double(left) * 80 / Double(Screen.columns)), positionAlign: .lineLeft, align: .left)
@@ -114,6 +121,17 @@ struct Screen: Equatable {
             let start = r * Self.columns, end = start + Self.columns
             guard let first = cells[start..<end].firstIndex(where: Self.shows), let last = cells[start..<end].lastIndex(where: Self.shows) else { continue }
             if !out.isEmpty { out += "\n" }
+            // A row without styles is its scalars as they are (the same text, without making a
+            // Character of each).
+            if !styles[first...last].contains(where: { $0 != 0 }) {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(4 * (last - first + 1))
+                for scalar in cells[first...last] {
+                    if scalar.isASCII { bytes.append(UInt8(truncatingIfNeeded: scalar.value)) } else { UTF8.encode(scalar) { bytes.append($0) } }
+                }
+                out += String(decoding: bytes, as: UTF8.self)
+                continue
+            }
             CaptionStyle.append(cells[first...last].map(Character.init)[...], styles: styles[first...last], to: &out)
         }
         return out

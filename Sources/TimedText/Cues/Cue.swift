@@ -157,26 +157,62 @@ public struct CueSettings: Sendable, Equatable {
 
     /// The settings as written after a WebVTT timing line (`line:0 align:start`), in a fixed order.
     public var text: String {
-        var parts: [String] = []
-        if let region { parts.append("region:\(region)") }
-        if let vertical { parts.append("vertical:\(vertical.rawValue)") }
+        var bytes: [UInt8] = []
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``text``'s UTF-8 to `bytes`, made in place (no string per setting): the cue
+    /// writers call it once per cue.
+    package func write(into bytes: inout [UInt8]) {
+        var first = true
+        func name(_ name: StaticString) {
+            if !first { bytes.append(0x20) }
+            first = false
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            bytes.append(0x3A)
+        }
+        func value(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        let percent: UInt8 = 0x25, comma: UInt8 = 0x2C
+        if let region {
+            name("region")
+            value(region)
+        }
+        if let vertical {
+            name("vertical")
+            value(vertical.rawValue)
+        }
         if let line {
-            var value: String
+            name("line")
             switch line {
-            case .number(let n): value = n
-            case .percentage(let p): value = "\(p)%"
+            case .number(let n): value(n)
+            case .percentage(let p):
+                value(p)
+                bytes.append(percent)
             }
-            if let lineAlign { value += ",\(lineAlign.rawValue)" }
-            parts.append("line:\(value)")
+            if let lineAlign {
+                bytes.append(comma)
+                value(lineAlign.rawValue)
+            }
         }
         if let position {
-            var value = "\(position)%"
-            if let positionAlign { value += ",\(positionAlign.rawValue)" }
-            parts.append("position:\(value)")
+            name("position")
+            value(position)
+            bytes.append(percent)
+            if let positionAlign {
+                bytes.append(comma)
+                value(positionAlign.rawValue)
+            }
         }
-        if let size { parts.append("size:\(size)%") }
-        if let align { parts.append("align:\(align.rawValue)") }
-        return parts.joined(separator: " ")
+        if let size {
+            name("size")
+            value(size)
+            bytes.append(percent)
+        }
+        if let align {
+            name("align")
+            value(align.rawValue)
+        }
     }
 }
 

@@ -9,6 +9,8 @@
 package enum CueText {
     /// Escapes plain text for a WebVTT cue: `&`, `<` and `>` as character references.
     package static func escaped(_ plain: String) -> String {
+        // Most text has nothing to escape.
+        guard plain.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return plain }
         var out = ""
         out.reserveCapacity(plain.utf8.count)
         for scalar in plain.unicodeScalars {

@@ -145,9 +145,12 @@ package struct WebVTTBytes {
         let timing = bytes.count
         self.timing(cue.start + offset, cue.end + offset)
         let rest = bytes.count
-        if cue.hasSettings, case let settings = cue.settings.text, !settings.isEmpty {
+        if cue.hasSettings {
+            // A space, then the settings; taken back when they write nothing (an alignment
+            // alone, without the setting it aligns).
             bytes.append(0x20)
-            append(settings)
+            cue.settings.write(into: &bytes)
+            if bytes.count == rest + 1 { bytes.removeLast() }
         }
         bytes.append(0x0A)
         append(cue.text)
