@@ -200,6 +200,9 @@ package struct CCData: Sendable, Equatable {
         guard flags & 0x40 != 0 else { return true }  // process_cc_data_flag
         let count = Int(flags & 0x1F)
         var i = s + 7  // after em_data
+        // Room for an access unit's triplets, made once (not grown triplet by triplet); only
+        // into an empty array, so that a caller gathering many never reallocates each time.
+        if result.isEmpty { result.reserveCapacity(min(count, (p.endIndex - i) / 3)) }
         for _ in 0..<count where i + 3 <= p.endIndex {
             let b = p[i]
             result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: p[i + 1], byte2: p[i + 2]))

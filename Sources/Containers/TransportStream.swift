@@ -39,8 +39,12 @@ package enum TransportStream {
         ///
         /// Inlined: the demuxer calls it for every packet, and a call retains and releases `data`.
         @inline(__always)
-        package init?(_ data: [UInt8], at offset: Int) {
-            guard offset + TransportStream.packetSize <= data.count, data[offset] == TransportStream.syncByte else { return nil }
+        package init?(_ data: [UInt8], at offset: Int) { self.init(data[...], at: offset) }
+
+        /// The packet at index `offset` of `data` (an index of the slice, as its payload range is).
+        @inline(__always)
+        package init?(_ data: ArraySlice<UInt8>, at offset: Int) {
+            guard offset >= data.startIndex, offset + TransportStream.packetSize <= data.endIndex, data[offset] == TransportStream.syncByte else { return nil }
             let b1 = data[offset + 1], b2 = data[offset + 2], b3 = data[offset + 3]
             self.offset = offset
             pid = UInt16(b1 & 0x1F) << 8 | UInt16(b2)
@@ -51,7 +55,7 @@ package enum TransportStream {
             var discontinuity = false
             if control & 0x2 != 0 {
                 let length = Int(data[offset + 4])
-                if length > 0 && offset + 5 < data.count { discontinuity = data[offset + 5] & 0x80 != 0 }
+                if length > 0 && offset + 5 < data.endIndex { discontinuity = data[offset + 5] & 0x80 != 0 }
                 start += 1 + length
             }
             self.discontinuity = discontinuity
@@ -358,7 +362,7 @@ struct SectionAssembler {
     private var collecting = false
 
     /// Adds a packet's payload; returns a complete section (from table_id) when one ends.
-    mutating func add(_ data: [UInt8], payload: Range<Int>, unitStart: Bool) -> ArraySlice<UInt8>? {
+    mutating func add(_ data: ArraySlice<UInt8>, payload: Range<Int>, unitStart: Bool) -> ArraySlice<UInt8>? {
         guard !payload.isEmpty else { return nil }
         if unitStart {
             let pointer = Int(data[payload.lowerBound])
@@ -438,7 +442,10 @@ struct ProgramTables {
     var programMapPIDs: [UInt16] { pmts.map(\.pid) }
 
     /// Reads `packet` if it carries the PAT or a PMT (true), else leaves it to the caller (false).
-    mutating func consume(_ packet: TransportStream.Packet, in data: [UInt8]) -> Bool {
+    mutating func consume(_ packet: TransportStream.Packet, in data: [UInt8]) -> Bool { consume(packet, in: data[...]) }
+
+    /// ``consume(_:in:)`` of a packet read from a slice (its payload range an index range of it).
+    mutating func consume(_ packet: TransportStream.Packet, in data: ArraySlice<UInt8>) -> Bool {
         if packet.pid == 0 {
             if let section = pat.add(data, payload: packet.payload, unitStart: packet.payloadUnitStart), isNew(section, on: 0) {
                 sawPAT = true

@@ -88,18 +88,27 @@ package struct TransportStreamDemuxer {
     /// depends only on the bytes themselves, so the same stream gives the same packets however
     /// it is cut into chunks.
     package mutating func feed(_ data: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) {
+        // Read where it lies (a caller's reused buffer, a chunk of it): copied only to be joined
+        // to the bytes left over from the chunk before.
+        let buffer: ArraySlice<UInt8>
+        if pending.isEmpty {
+            buffer = data
+        } else {
+            buffer = (pending + data)[...]
+            pending = []
+        }
         let size = TransportStream.packetSize
-        var buffer: [UInt8]
-        if pending.isEmpty { buffer = Array(data) } else { buffer = pending + data; pending = [] }
+        let base = buffer.startIndex
         var offset = 0
         // One pointer for the whole chunk: the common packets are read without a bounds check or
-        // a retain each (``skipQuickly(_:from:)``).
+        // a retain each (``skipQuickly(_:from:)``). Offsets count from the chunk's start; the
+        // slice is indexed at `base + offset`.
         buffer.withUnsafeBufferPointer { p in
             while true {
                 if !synced {
-                    guard let found = Self.confirmedSync(buffer, from: offset) else {
+                    guard let found = Self.confirmedSync(p, from: offset) else {
                         // Positions whose third packet has not arrived yet are decided with the next chunk.
-                        offset = max(offset, buffer.count - 2 * size)
+                        offset = max(offset, p.count - 2 * size)
                         break
                     }
                     offset = found
@@ -107,7 +116,7 @@ package struct TransportStreamDemuxer {
                 }
                 offset = skipQuickly(p, from: offset)
                 guard offset + size <= p.count else { break }
-                guard p[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: offset) else {
+                guard p[offset] == TransportStream.syncByte, let packet = TransportStream.Packet(buffer, at: base + offset) else {
                     synced = false
                     note(Self.lostSync, at: bytesRead + offset)
                     offset += 1
@@ -117,7 +126,7 @@ package struct TransportStreamDemuxer {
                 offset += size
             }
         }
-        pending = Array(buffer[offset...])
+        pending = Array(buffer[(base + offset)...])
         bytesRead += offset
     }
 
@@ -174,7 +183,7 @@ package struct TransportStreamDemuxer {
     }
 
     /// The first position at or after `start` where the sync byte starts three packets in a row.
-    static func confirmedSync(_ buffer: [UInt8], from start: Int) -> Int? {
+    static func confirmedSync(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let size = TransportStream.packetSize
         var p = start
         while p + 2 * size < buffer.count {
@@ -213,7 +222,7 @@ package struct TransportStreamDemuxer {
                 offset += 1
                 continue
             }
-            handle(packet, buffer, absolute: bytesRead + offset, emit)
+            handle(packet, buffer[...], absolute: bytesRead + offset, emit)
             offset += size
         }
         if synced && offset < buffer.count {
@@ -228,7 +237,9 @@ package struct TransportStreamDemuxer {
     package static let lostSync =
         "lost MPEG-TS sync: no sync byte (0x47) where a packet should start; the bytes up to the next three packets in a row were skipped"
 
-    private mutating func handle(_ packet: TransportStream.Packet, _ data: [UInt8], absolute: Int, _ emit: (PESPacket) -> Void) {
+    /// Reads one packet of `data` (`packet`'s payload range is an index range of the slice),
+    /// `absolute` bytes into the stream.
+    private mutating func handle(_ packet: TransportStream.Packet, _ data: ArraySlice<UInt8>, absolute: Int, _ emit: (PESPacket) -> Void) {
         if tables.consume(packet, in: data) {
             if video == nil {
                 switch selection {
