@@ -41,10 +41,16 @@ struct CaptionVariantChoice {
                 && abs((frameRate(variants[index]) ?? referenceFrames ?? 0) - (referenceFrames ?? frameRate(variants[index]) ?? 0)) < 0.01
         }.sorted { (rate(variants[$0]) ?? .max, $0) < (rate(variants[$1]) ?? .max, $1) }
         let selection = ReferenceSelection(master: presentation.master, masterURL: presentation.masterURL, reader: reader)
-        for index in smaller.prefix(2) {
+        func probe(_ index: Int) async -> (URL, ProgrammeTimeline)? {
+            // Probed with the reference already, most often; else read now.
+            if let probed = presentation.variantTimelines[index] { return probed }
             guard let (url, playlist) = try? await selection.readVariant(variants[index], number: index),
-                let timeline = try? await reader.timeline(of: playlist, at: url), standsFor(timeline)
-            else { continue }
+                let timeline = try? await reader.timeline(of: playlist, at: url)
+            else { return nil }
+            return (url, timeline)
+        }
+        for index in smaller.prefix(2) {
+            guard let (url, timeline) = await probe(index), standsFor(timeline) else { continue }
             let bandwidth = rate(variants[index]) ?? 0
             return (
                 index, url, timeline,

@@ -31,6 +31,10 @@ public struct Presentation: Sendable {
     public let key: ContentKey?
     /// Told as planning advances: the video read for captions, the tracks made.
     public var onProgress: ProgressHandler = { _ in }
+    /// The other variants probed with the reference (``ReferenceSelection``), by their index
+    /// among the variants: their playlist URLs and timelines, so that choosing the variant to
+    /// read captions on does not read them again.
+    let variantTimelines: [Int: (url: URL, timeline: ProgrammeTimeline)]
 
     /// Reads `master` (a local file or `http(s)://` URL), chooses the reference variant, and reads
     /// the first segment of each of its discontinuity sequences for their timestamps (decrypted
@@ -40,7 +44,8 @@ public struct Presentation: Sendable {
         let bytes = try await reader.read(master, kind: .playlist, what: "the master playlist")
         let parsed: MasterPlaylist
         do { parsed = try MasterPlaylist(parsing: bytes, source: MediaReader.display(master)) } catch { throw .playlist(error) }
-        let (reference, timeline, warnings) = try await ReferenceSelection(master: parsed, masterURL: master, reader: reader).choose()
+        let (reference, timeline, warnings, others) = try await ReferenceSelection(master: parsed, masterURL: master, reader: reader).choose()
+        self.variantTimelines = others
         self.masterURL = master
         self.master = parsed
         self.masterBytes = bytes
@@ -102,7 +107,11 @@ struct ReferenceSelection {
         return (.unknown, "")
     }
 
-    func choose() async throws(SubweaveError) -> (ReferenceVariant, ProgrammeTimeline, [PackageWarning]) {
+    /// The reference, its timeline, what to warn of, and the other variants probed (their
+    /// playlist URLs and timelines, by index).
+    func choose() async throws(SubweaveError) -> (
+        ReferenceVariant, ProgrammeTimeline, [PackageWarning], [Int: (url: URL, timeline: ProgrammeTimeline)]
+    ) {
         let variants = master.variants
         var probed: [Int: (URL, MediaPlaylist, ProgrammeTimeline)] = [:]
         func probe(_ index: Int) async throws(SubweaveError) -> (URL, MediaPlaylist, ProgrammeTimeline) {
@@ -156,7 +165,11 @@ struct ReferenceSelection {
                     ))
             }
         }
-        return (ReferenceVariant(index: index, url: url, playlist: playlist, reason: reason), timeline, warnings)
+        var otherTimelines: [Int: (url: URL, timeline: ProgrammeTimeline)] = [:]
+        for other in compared {
+            if let (otherURL, _, otherTimeline) = probed[other] ?? (try? probes[other]?.get()) { otherTimelines[other] = (otherURL, otherTimeline) }
+        }
+        return (ReferenceVariant(index: index, url: url, playlist: playlist, reason: reason), timeline, warnings, otherTimelines)
     }
 
     /// The media playlists and timelines of the variants `indices`, read `atOnce` at a time.

@@ -79,7 +79,7 @@ public struct PresentationValidator: Sendable {
         var reference: (url: URL, playlist: MediaPlaylist)
         var timeline: ProgrammeTimeline?
         do {
-            let (chosen, chosenTimeline, _) = try await selection.choose()
+            let (chosen, chosenTimeline, _, _) = try await selection.choose()
             reference = (chosen.url, chosen.playlist)
             timeline = chosenTimeline
         } catch {
