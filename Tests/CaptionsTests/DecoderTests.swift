@@ -234,6 +234,49 @@ struct DecoderTests {
         }
     }
 
+    /// A 608 screen's text, placement and "only added" test against plain models on random
+    /// screens: rows trimmed of spaces and no-break spaces, joined by LF, styles marked as the
+    /// 708 windows' text is (``CaptionStyle/visibleText(rows:styles:)``); the top row and
+    /// leftmost column showing something; every character shown before still in its cell.
+    @Test func screenTextAndPlacementAreWhatTheModelsGive() {
+        var state: UInt64 = 2_026
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let scalars: [Unicode.Scalar] = [" ", " ", " ", "\u{00A0}", "A", "z", "é", "♪", "日", "'"]
+        for _ in 0..<300 {
+            var screen = Screen()
+            var grid = [[Character]](repeating: [Character](repeating: " ", count: Screen.columns), count: Screen.rows)
+            var styles = [[UInt8]](repeating: [UInt8](repeating: 0, count: Screen.columns), count: Screen.rows)
+            let before = screen
+            for _ in 0..<next(40) {
+                let (row, column) = (next(Screen.rows), next(Screen.columns))
+                let scalar = scalars[next(scalars.count)]
+                let style = next(3) == 0 ? UInt8(next(4)) : 0
+                screen.set(scalar, row: row, column: column, style: style)
+                grid[row][column] = Character(scalar)
+                styles[row][column] = scalar == Screen.blank ? 0 : style
+            }
+            #expect(screen.text == CaptionStyle.visibleText(rows: grid, styles: styles))
+            let shown = grid.indices.flatMap { r in grid[r].indices.filter { grid[r][$0] != " " && grid[r][$0] != "\u{00A0}" }.map { (r, $0) } }
+            let placement = screen.placement
+            if let top = shown.map(\.0).min(), let left = shown.map(\.1).min() {
+                #expect(placement.line == .percentage(CuePercent.text(10 + Double(top) * 80 / Double(Screen.rows))))
+                #expect(placement.position == CuePercent.text(10 + Double(left) * 80 / Double(Screen.columns)))
+            } else {
+                #expect(placement == CueSettings())
+            }
+            #expect(screen.keepsEveryCharacter(of: before))
+            #expect(before.keepsEveryCharacter(of: screen) == grid.allSatisfy { $0.allSatisfy { $0 == " " } })
+            if let (r, c) = shown.first {
+                var changed = screen
+                changed.set(Screen.blank, row: r, column: c)
+                #expect(!changed.keepsEveryCharacter(of: screen))
+            }
+        }
+    }
+
     // MARK: - A cue is a screen state (CTA-608-E: what the displayed memory shows, frame by frame)
 
     /// Paint-on "LINE ONE" at 1 s, "LINE TWO" on row 15 at 13 s, EDM at 16 s.

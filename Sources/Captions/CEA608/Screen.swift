@@ -85,8 +85,12 @@ struct Screen: Equatable {
     /// True when every character `earlier` shows is still shown, in the same cell (this screen
     /// only added text to it).
     func keepsEveryCharacter(of earlier: Screen) -> Bool {
-        for index in cells.indices where earlier.cells[index] != Self.blank && cells[index] != earlier.cells[index] { return false }
-        return true
+        cells.withUnsafeBufferPointer { now in
+            earlier.cells.withUnsafeBufferPointer { before in
+                for index in 0..<min(now.count, before.count) where before[index] != Self.blank && now[index] != before[index] { return false }
+                return true
+            }
+        }
     }
 
     /// Whether a cell shows something (neither a space nor a no-break space).
@@ -98,17 +102,21 @@ struct Screen: Equatable {
     /// and a column 2.5 % of its width; the cue's top is its top row (`line:`, start-aligned)
     /// and its left edge the leftmost text (`position:`, `align:left`). Empty for an empty screen.
     var placement: CueSettings {
-        guard let first = cells.firstIndex(where: Self.shows) else { return CueSettings() }
-        let top = first / Self.columns
-        // The leftmost column any row shows something in: each row looked at up to its first.
+        // The top row showing something, and the leftmost column any row shows something in:
+        // each row looked at up to the leftmost found so far.
+        var top: Int?
         var left = Self.columns
-        for row in top..<Self.rows {
-            let start = row * Self.columns
-            for column in 0..<left where Self.shows(cells[start + column]) {
-                left = column
-                break
+        cells.withUnsafeBufferPointer { cells in
+            for row in 0..<Self.rows {
+                let start = row * Self.columns
+                for column in 0..<left where Self.shows(cells[start + column]) {
+                    if top == nil { top = row }
+                    left = column
+                    break
+                }
             }
         }
+        guard let top else { return CueSettings() }
         return CueSettings(
             line: .percentage(CuePercent.text(10 + Double(top) * 80 / Double(Screen.rows))), lineAlign: .start,
             position: CuePercent.text(10 + Double(left) * 80 / Double(Screen.columns)), positionAlign: .lineLeft, align: .left)
@@ -117,23 +125,36 @@ struct Screen: Equatable {
     /// The visible text: non-blank rows, top to bottom, each trimmed, joined by LF.
     var text: String {
         var out = ""
-        for r in 0..<Self.rows {
-            let start = r * Self.columns, end = start + Self.columns
-            guard let first = cells[start..<end].firstIndex(where: Self.shows), let last = cells[start..<end].lastIndex(where: Self.shows) else { continue }
-            if !out.isEmpty { out += "\n" }
-            // A row without styles is its scalars as they are (the same text, without making a
-            // Character of each).
-            if !styles[first...last].contains(where: { $0 != 0 }) {
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(4 * (last - first + 1))
-                for scalar in cells[first...last] {
-                    if scalar.isASCII { bytes.append(UInt8(truncatingIfNeeded: scalar.value)) } else { UTF8.encode(scalar) { bytes.append($0) } }
+        // Unstyled rows as UTF-8, put into `out` before a styled row and at the end.
+        var bytes: [UInt8] = []
+        var rowsWritten = 0
+        cells.withUnsafeBufferPointer { cells in
+            styles.withUnsafeBufferPointer { styles in
+                for r in 0..<Self.rows {
+                    let start = r * Self.columns, end = start + Self.columns
+                    var first = start
+                    while first < end && !Self.shows(cells[first]) { first += 1 }
+                    guard first < end else { continue }
+                    var last = end - 1
+                    while !Self.shows(cells[last]) { last -= 1 }
+                    if rowsWritten > 0 { bytes.append(0x0A) }
+                    rowsWritten += 1
+                    if !(first...last).contains(where: { styles[$0] != 0 }) {
+                        // A row without styles is its scalars as they are.
+                        for index in first...last {
+                            let scalar = cells[index]
+                            if scalar.isASCII { bytes.append(UInt8(truncatingIfNeeded: scalar.value)) } else { UTF8.encode(scalar) { bytes.append($0) } }
+                        }
+                        continue
+                    }
+                    out += String(decoding: bytes, as: UTF8.self)
+                    bytes.removeAll(keepingCapacity: true)
+                    CaptionStyle.append(
+                        UnsafeBufferPointer(rebasing: cells[first...last]).map(Character.init)[...], styles: Array(styles[first...last])[...], to: &out)
                 }
-                out += String(decoding: bytes, as: UTF8.self)
-                continue
             }
-            CaptionStyle.append(cells[first...last].map(Character.init)[...], styles: styles[first...last], to: &out)
         }
+        out += String(decoding: bytes, as: UTF8.self)
         return out
     }
 }
