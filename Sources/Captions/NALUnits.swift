@@ -198,15 +198,18 @@ package struct CCData: Sendable, Equatable {
         else { return false }
         let flags = p[s + 5]
         guard flags & 0x40 != 0 else { return true }  // process_cc_data_flag
-        let count = Int(flags & 0x1F)
-        var i = s + 7  // after em_data
+        // The triplets after em_data, as many as cc_count says and the data holds.
+        let count = min(Int(flags & 0x1F), (p.count - 7) / 3)
         // Room for an access unit's triplets, made once (not grown triplet by triplet); only
         // into an empty array, so that a caller gathering many never reallocates each time.
-        if result.isEmpty { result.reserveCapacity(min(count, (p.endIndex - i) / 3)) }
-        for _ in 0..<count where i + 3 <= p.endIndex {
-            let b = p[i]
-            result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: p[i + 1], byte2: p[i + 2]))
-            i += 3
+        if result.isEmpty { result.reserveCapacity(count) }
+        p.withUnsafeBufferPointer { bytes in
+            var i = 7
+            for _ in 0..<count {
+                let b = bytes[i]
+                result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: bytes[i + 1], byte2: bytes[i + 2]))
+                i += 3
+            }
         }
         return true
     }

@@ -26,6 +26,11 @@ struct SEIParsingTests {
                 CCData(type: 0, valid: true, byte1: 0x94, byte2: 0x20), CCData(type: 2, valid: true, byte1: 0, byte2: 0),
                 CCData(type: 0, valid: false, byte1: 0x94, byte2: 0x20),
             ])
+        // cc_count says 3; data cut inside the third (or second) triplet gives the whole ones.
+        for cut in 0...9 {
+            let short = Array(Self.t35.prefix(Self.t35.count - 1 - cut))
+            #expect(CCData.parse(t35: short[...]) == Array(data?.prefix((short.count - 10) / 3) ?? []), "cut \(cut)")
+        }
         var other = Self.t35
         other[3] = 0x44  // "DTG1" and other identifiers are not A/53 captions
         #expect(CCData.parse(t35: other[...]) == nil)
