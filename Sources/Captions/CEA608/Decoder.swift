@@ -26,6 +26,9 @@ package struct CEA608FieldDecoder {
     private var lastTime = MediaTime.zero
     /// Services in which a printable character has been seen.
     package private(set) var servicesWithText: Set<CaptionService> = []
+    /// Whether each channel's service is in ``servicesWithText`` already (asked at every
+    /// character, without hashing the service).
+    private var channelHasText = [false, false]
 
     package init(field: Int) {
         self.field = field
@@ -64,7 +67,7 @@ package struct CEA608FieldDecoder {
             let channel = c1 & 0x08 == 0 ? 0 : 1
             current = channel
             channels[channel].control(c1 & 0xF7, c2, at: time, into: &sink)
-            if channels[channel].wroteText { servicesWithText.insert(channels[channel].service) }
+            noteText(channel)
             return
         }
         lastControl = nil
@@ -73,7 +76,14 @@ package struct CEA608FieldDecoder {
         // null (0x00) is filler and shows nothing (CTA-608-E §4.1).
         if c1 >= 0x20 { channels[channel].write(parity1 ? CharacterSets.basic(c1) : "█", at: time, into: &sink) }
         if c2 >= 0x20 { channels[channel].write(parity2 ? CharacterSets.basic(c2) : "█", at: time, into: &sink) }
-        if channels[channel].wroteText { servicesWithText.insert(channels[channel].service) }
+        noteText(channel)
+    }
+
+    /// Adds `channel`'s service to ``servicesWithText`` once the channel has written text.
+    private mutating func noteText(_ channel: Int) {
+        guard !channelHasText[channel], channels[channel].wroteText else { return }
+        channelHasText[channel] = true
+        servicesWithText.insert(channels[channel].service)
     }
 
     /// What each channel shows at `time` and since when (captions not ended yet), for a live
