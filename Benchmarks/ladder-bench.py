@@ -69,7 +69,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--keep", action="store_true")
-    ap.add_argument("--ladder", help="a ladder kept by an earlier --keep run, timed again instead of a new one")
+    ap.add_argument("--ladder", help="a ladder kept by an earlier --keep run (its master as made, " + PRISTINE + "), timed again instead of a new one")
     ap.add_argument("--base", help="an earlier subweave binary to time package --dry-run with")
     ap.add_argument("--pairs", type=int, default=9, help="with --base: how many alternated runs of each")
     args = ap.parse_args()
