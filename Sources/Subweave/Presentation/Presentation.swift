@@ -152,9 +152,12 @@ struct ReferenceSelection {
         let (url, playlist, timeline) = try await probe(index)
         let probes = await others.value
         warnings += timeline.notes.map { PackageWarning(.media, MessageText($0)) }
+        // Each other variant probed is kept (for the caption choice) and compared with the reference.
+        var otherTimelines: [Int: (url: URL, timeline: ProgrammeTimeline)] = [:]
         for other in compared {
-            guard let (otherURL, _, otherTimeline) = probed[other] ?? (try? probes[other]?.get()),
-                let a = timeline.sequences.first?.media, let b = otherTimeline.sequences.first?.media, b.source == .video, a.source == .video
+            guard let (otherURL, _, otherTimeline) = probed[other] ?? (try? probes[other]?.get()) else { continue }
+            otherTimelines[other] = (otherURL, otherTimeline)
+            guard let a = timeline.sequences.first?.media, let b = otherTimeline.sequences.first?.media, b.source == .video, a.source == .video
             else { continue }
             let difference = PresentationTimestamp.wrappedDifference(b.start, a.start)
             if abs(difference) > ProgrammeTimeline.frameTolerance.ticks {
@@ -164,10 +167,6 @@ struct ReferenceSelection {
                         "variant \(other + 1) (\(MediaReader.display(otherURL))) starts \(MediaTime(ticks: difference).decimalSeconds) s away from the reference variant \(index + 1) (\(MediaReader.display(url))); players time each variant's cues from its own first frame, so cues will be off by that much on one of them"
                     ))
             }
-        }
-        var otherTimelines: [Int: (url: URL, timeline: ProgrammeTimeline)] = [:]
-        for other in compared {
-            if let (otherURL, _, otherTimeline) = probed[other] ?? (try? probes[other]?.get()) { otherTimelines[other] = (otherURL, otherTimeline) }
         }
         return (ReferenceVariant(index: index, url: url, playlist: playlist, reason: reason), timeline, warnings, otherTimelines)
     }
