@@ -30,22 +30,23 @@ package struct CaptionDecoder {
     /// The caption triplets of an access unit (Annex B).
     package static func captionData(accessUnit: [UInt8], codec: NALUnits.Codec) -> [CCData] {
         var scratch: [UInt8] = [], result: [CCData] = []
-        appendCaptionData(accessUnit: accessUnit, codec: codec, scratch: &scratch, to: &result)
+        appendCaptionData(accessUnit: accessUnit[...], codec: codec, scratch: &scratch, to: &result)
         return result
     }
 
     /// Appends the caption triplets of an access unit to `result`; `scratch` holds each SEI's
     /// RBSP in turn (its storage is reused from one access unit to the next).
-    static func appendCaptionData(accessUnit: [UInt8], codec: NALUnits.Codec, scratch: inout [UInt8], to result: inout [CCData]) {
+    static func appendCaptionData(accessUnit: ArraySlice<UInt8>, codec: NALUnits.Codec, scratch: inout [UInt8], to result: inout [CCData]) {
+        let base = accessUnit.startIndex
         accessUnit.withUnsafeBufferPointer { p in
             NALUnits.forEachLeadingUnit(p, codec: codec) { range in
                 guard !range.isEmpty else { return }
                 if codec == .mpeg2 {
                     // MPEG-2 video: user_data() (start code 00 00 01 B2) after the picture header.
                     guard range.count > 1, p[range.lowerBound] == 0xB2 else { return }
-                    _ = CCData.append(atscUserData: accessUnit[(range.lowerBound + 1)..<range.upperBound], to: &result)
+                    _ = CCData.append(atscUserData: accessUnit[(base + range.lowerBound + 1)..<(base + range.upperBound)], to: &result)
                 } else if codec.isSEI(p[range.lowerBound]) {
-                    appendCaptionData(sei: accessUnit[range], codec: codec, scratch: &scratch, to: &result)
+                    appendCaptionData(sei: accessUnit[(base + range.lowerBound)..<(base + range.upperBound)], codec: codec, scratch: &scratch, to: &result)
                 }
             }
         }
@@ -60,21 +61,32 @@ package struct CaptionDecoder {
 
     /// Appends the caption triplets of one SEI NAL unit to `result`.
     static func appendCaptionData(sei nal: ArraySlice<UInt8>, codec: NALUnits.Codec, scratch: inout [UInt8], to result: inout [CCData]) {
-        NALUnits.rbsp(nal, into: &scratch)
-        SEIMessages.forEachRegisteredUserData(scratch[...], headerLength: codec.headerLength) { payload in
+        // Read where it lies when nothing is escaped (the usual case), else from its RBSP.
+        let rbsp: ArraySlice<UInt8>
+        if NALUnits.hasEmulationPrevention(nal) {
+            NALUnits.rbsp(nal, into: &scratch)
+            rbsp = scratch[...]
+        } else {
+            rbsp = nal
+        }
+        SEIMessages.forEachRegisteredUserData(rbsp, headerLength: codec.headerLength) { payload in
             _ = CCData.append(t35: payload, to: &result)
         }
     }
 
     /// Adds one access unit shown at `time`.
-    package mutating func add(accessUnit: [UInt8], time: MediaTime) {
+    package mutating func add(accessUnit: ArraySlice<UInt8>, time: MediaTime) {
         var data: [CCData] = []
         Self.appendCaptionData(accessUnit: accessUnit, codec: codec, scratch: &scratch, to: &data)
-        add(captionData: data, time: time)
+        add(captionData: data[...], time: time)
     }
 
     /// Adds the caption data of one access unit (picture) shown at `time`, in decode order.
-    package mutating func add(captionData data: [CCData], time: MediaTime) {
+    package mutating func add(captionData data: [CCData], time: MediaTime) { add(captionData: data[...], time: time) }
+
+    /// Adds the caption data of one access unit (picture) shown at `time`, in decode order: a
+    /// part of an array that holds many (``SegmentCaptionExtractor``).
+    package mutating func add(captionData data: ArraySlice<CCData>, time: MediaTime) {
         accessUnits += 1
         if let (t, items) = reorder.add(data, time: time) { decode(items, at: t) }
     }
@@ -83,16 +95,16 @@ package struct CaptionDecoder {
     /// files: one caption distribution packet a frame).
     package mutating func add(presentedCaptionData data: [CCData], time: MediaTime) {
         accessUnits += 1
-        decode(data, at: time)
+        decode(data[...], at: time)
     }
 
     /// Adds caption byte pairs directly (SCC files): field 1 or 2, in presentation order.
     package mutating func add(pairs: [(UInt8, UInt8)], field: Int, time: MediaTime) {
         let data = pairs.map { CCData(type: UInt8(field - 1), valid: true, byte1: $0.0, byte2: $0.1) }
-        decode(data, at: time)
+        decode(data[...], at: time)
     }
 
-    private mutating func decode(_ data: [CCData], at time: MediaTime) {
+    private mutating func decode(_ data: ArraySlice<CCData>, at time: MediaTime) {
         if let last = lastTime, time > last { frameStep = min(frameStep ?? (time - last), time - last) }
         lastTime = max(lastTime ?? time, time)
         if data.contains(where: { $0.valid }) { captionDataUnits += 1 }

@@ -58,6 +58,26 @@ package enum NALUnits {
         if let s = start, s < n { body(s..<n) }
     }
 
+    /// Whether a NAL unit holds an emulation-prevention byte (`00 00 03`): when it does not, its
+    /// RBSP is its bytes as they are (``rbsp(_:into:)`` removes nothing).
+    static func hasEmulationPrevention(_ nal: ArraySlice<UInt8>) -> Bool {
+        nal.withUnsafeBufferPointer { b in
+            var i = 2
+            while i < b.count {
+                // A `03` at i+0 needs zeros before it; a byte neither 0 nor 3 at i ends every
+                // pattern that would include it.
+                let byte = b[i]
+                if byte > 3 || byte == 1 || byte == 2 {
+                    i += 3
+                    continue
+                }
+                if byte == 3 && b[i - 1] == 0 && b[i - 2] == 0 { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
     /// The RBSP of a NAL unit (emulation-prevention bytes, the `03` of `00 00 03`, removed) into
     /// `out`, emptied first and its storage kept: no allocation once it is large enough.
     static func rbsp(_ nal: ArraySlice<UInt8>, into out: inout [UInt8]) {

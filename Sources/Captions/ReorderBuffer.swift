@@ -13,12 +13,12 @@ struct ReorderBuffer {
     private static let capacity = depth + 1
     /// A ring of `capacity` slots: the `count` units held start at `head`, in the order they are
     /// released (earliest time first, equal times in arrival order).
-    private var slots = [(time: MediaTime, data: [CCData])](repeating: (.zero, []), count: capacity)
+    private var slots = [(time: MediaTime, data: ArraySlice<CCData>)](repeating: (.zero, []), count: capacity)
     private var head = 0
     private var count = 0
 
     /// Adds an access unit's caption data; returns the one that can no longer be preceded, if any.
-    mutating func add(_ data: [CCData], time: MediaTime) -> (MediaTime, [CCData])? {
+    mutating func add(_ data: ArraySlice<CCData>, time: MediaTime) -> (MediaTime, ArraySlice<CCData>)? {
         var at = (head + count) % Self.capacity
         slots[at] = (time, data)
         count += 1
@@ -34,13 +34,13 @@ struct ReorderBuffer {
         return releaseFirst()
     }
 
-    mutating func drain() -> [(MediaTime, [CCData])] {
-        var out: [(MediaTime, [CCData])] = []
+    mutating func drain() -> [(MediaTime, ArraySlice<CCData>)] {
+        var out: [(MediaTime, ArraySlice<CCData>)] = []
         while count > 0 { out.append(releaseFirst()) }
         return out
     }
 
-    private mutating func releaseFirst() -> (MediaTime, [CCData]) {
+    private mutating func releaseFirst() -> (MediaTime, ArraySlice<CCData>) {
         let first = slots[head]
         slots[head].data = []
         head = (head + 1) % Self.capacity

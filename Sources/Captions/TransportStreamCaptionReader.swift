@@ -79,7 +79,7 @@ package struct TransportStreamCaptionReader {
             finished = nothingBeside
             return !finished
         }
-        var units: [(Int64, [UInt8])] = []
+        var units: [(Int64, ArraySlice<UInt8>)] = []
         let base = label == nil ? 0 : demuxer.position
         var withoutPTS = 0
         demuxer.feed(bytes) { packet in
@@ -127,7 +127,7 @@ package struct TransportStreamCaptionReader {
     /// before the next segment's (a segment starts a group of pictures in decode order). Open
     /// captions stay open; the input goes on.
     package mutating func endOfSegment() {
-        var last: [(Int64, [UInt8])] = []
+        var last: [(Int64, ArraySlice<UInt8>)] = []
         let base = demuxer.position
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
@@ -144,7 +144,7 @@ package struct TransportStreamCaptionReader {
 
     /// Ends the input.
     package mutating func finish(at end: MediaTime? = nil) {
-        var last: [(Int64, [UInt8])] = []
+        var last: [(Int64, ArraySlice<UInt8>)] = []
         let base = demuxer.position
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) }
@@ -163,7 +163,7 @@ package struct TransportStreamCaptionReader {
     }
 
     /// Unwraps the PTS against the previous one, notes the origin, and decodes the access unit.
-    private mutating func add(_ payload: [UInt8], pts: Int64, to decoder: inout CaptionDecoder) {
+    private mutating func add(_ payload: ArraySlice<UInt8>, pts: Int64, to decoder: inout CaptionDecoder) {
         decoder.add(accessUnit: payload, time: timeOf(unwrap(pts)))
     }
 
@@ -191,7 +191,7 @@ package struct TransportStreamCaptionReader {
     /// Reading on would end it where the next segment starts a unit, as joined segments do.
     /// False when that made a note (a damaged end: read the rest on, not apart).
     package mutating func endBeforeJoining() -> Bool {
-        var last: [(Int64, [UInt8])] = []
+        var last: [(Int64, ArraySlice<UInt8>)] = []
         var withoutPTS = 0
         demuxer.finish { packet in
             if let pts = packet.pts { last.append((pts, packet.payload)) } else { withoutPTS += 1 }
@@ -209,7 +209,9 @@ package struct TransportStreamCaptionReader {
         guard var decoder else { return }
         self.decoder = nil
         defer { self.decoder = decoder }
-        for unit in segment.units { decoder.add(captionData: unit.data, time: timeOf(unwrap(unit.pts))) }
+        for (unit, pts) in segment.pts.enumerated() {
+            decoder.add(captionData: segment.triplets[segment.starts[unit]..<segment.starts[unit + 1]], time: timeOf(unwrap(pts)))
+        }
     }
 
     /// Marks a discontinuity: what follows is another timeline.
@@ -261,12 +263,22 @@ package struct SegmentCaptionExtractor: Sendable {
     /// The PMT PIDs known before (a segment that names another cannot be joined).
     let tablesBefore: [UInt16]
 
-    /// One segment's caption data.
+    /// One segment's caption data: the triplets of all its video access units in one array.
     package struct Segment: Sendable {
-        /// Each video access unit's PTS (as written) and caption data, in decode order.
-        package var units: [(pts: Int64, data: [CCData])]
+        /// Each video access unit's PTS (as written), in decode order.
+        package var pts: [Int64] = []
+        /// Where each access unit's triplets start in ``triplets``, and (last) where they end:
+        /// one more than ``pts`` has.
+        package var starts: [Int] = [0]
+        /// The caption data of every access unit, one after another.
+        package var triplets: [CCData] = []
         /// Whether the segment can be joined to the one before (see the type).
-        package var joins: Bool
+        package var joins = false
+
+        /// The access units' caption data, each with its PTS.
+        package var units: [(pts: Int64, data: ArraySlice<CCData>)] {
+            pts.indices.map { (pts[$0], triplets[starts[$0]..<starts[$0 + 1]]) }
+        }
     }
 
     /// Where in `bytes` (which start at a packet) a segment may begin: the first packet that
@@ -318,15 +330,16 @@ package struct SegmentCaptionExtractor: Sendable {
             let reading = demuxer.segmentReading(count: count, startsInSync: startsInSync, tablesBefore: tablesBefore)
             var found = self.found.takeAll()
             demuxer.finish { found.take($0) }
-            let joins = reading.joinsSeamlessly && found.withoutPTS == 0 && demuxer.takeNotes(since: 0).isEmpty
-            return Segment(units: found.units, joins: joins)
+            var segment = found.segment
+            segment.joins = reading.joinsSeamlessly && found.withoutPTS == 0 && demuxer.takeNotes(since: 0).isEmpty
+            return segment
         }
     }
 
     /// The caption data taken from a segment's video PES packets so far.
     private struct Found: Sendable {
         let codec: NALUnits.Codec
-        var units: [(pts: Int64, data: [CCData])] = []
+        var segment = Segment()
         var scratch: [UInt8] = []
         var withoutPTS = 0
 
@@ -342,9 +355,9 @@ package struct SegmentCaptionExtractor: Sendable {
                 withoutPTS += 1
                 return
             }
-            var data: [CCData] = []
-            CaptionDecoder.appendCaptionData(accessUnit: packet.payload, codec: codec, scratch: &scratch, to: &data)
-            units.append((pts, data))
+            CaptionDecoder.appendCaptionData(accessUnit: packet.payload, codec: codec, scratch: &scratch, to: &segment.triplets)
+            segment.pts.append(pts)
+            segment.starts.append(segment.triplets.count)
         }
     }
 }

@@ -10,8 +10,9 @@ package struct TransportStreamDemuxer {
     package struct PESPacket: Sendable {
         package let pts: Int64?
         package let dts: Int64?
-        /// The elementary stream bytes (for video, an access unit in Annex B).
-        package let payload: [UInt8]
+        /// The elementary stream bytes (for video, an access unit in Annex B), where the demuxer
+        /// gathered them: read them while emitted (the storage is reused when no one keeps them).
+        package let payload: ArraySlice<UInt8>
         /// The byte offset of the packet that started it.
         package let offset: Int
     }
@@ -48,8 +49,11 @@ package struct TransportStreamDemuxer {
 
     private var pending: [UInt8] = []
     private var tables = ProgramTables()
+    /// The PES packet being assembled, its header included (its payload starts at ``payloadStart``).
     private var current: [UInt8] = []
     private var currentHeader: TransportStream.PESHeader?
+    /// Where the payload of ``current`` starts, once its header is read.
+    private var payloadStart = 0
     /// A PES packet has started and its header is not complete yet (it may span TS packets).
     private var headerPending = false
     /// What was read although malformed, by kind: how often, and the first byte offset.
@@ -274,8 +278,9 @@ package struct TransportStreamDemuxer {
             flushCurrent(emit)
             currentOffset = absolute
             collecting = true
+            if emitsInPlace(data[packet.payload], emit) { return }
             // Into the storage the last PES packet used, when its reader kept none of it.
-            current.removeAll(keepingCapacity: true)
+            if !current.isEmpty { current.removeAll(keepingCapacity: true) }
             current.append(contentsOf: data[packet.payload])
             currentLength = packet.payload.count
             headerPending = true
@@ -289,9 +294,38 @@ package struct TransportStreamDemuxer {
             guard collecting else { return }
             let before = current.count
             current.append(contentsOf: data[packet.payload])
-            truncateAtPictureData(from: max(0, before - 3))
+            truncateAtPictureData(from: max(payloadStart, before - 3))
         }
     }
+
+    /// Emits a PES packet of the video from its first TS packet's `payload`, where it lies.
+    ///
+    /// Done when that packet holds all that is collected of it: its whole header,
+    /// PES_packet_length 0 (unbounded, as video's is: nothing to check at its end) and the start
+    /// of its picture data. False (nothing done) otherwise: it is gathered packet by packet.
+    ///
+    /// What is emitted is what gathering it gives (the same bytes: the part before the picture
+    /// data), only sooner and without a copy; the packets after it are skipped as gathering skips
+    /// them once its picture data is found.
+    private mutating func emitsInPlace(_ payload: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) -> Bool {
+        guard let stop = stopAtUnit, payload.count >= 9 else { return false }
+        let s = payload.startIndex
+        guard payload[s] == 0, payload[s + 1] == 0, payload[s + 2] == 1, !TransportStream.PESHeader.lacksOptionalHeader(payload[s + 3]),
+            let header = TransportStream.PESHeader(payload), header.packetLength == 0, header.headerLength <= payload.count
+        else { return false }
+        let start = s + header.headerLength
+        guard let found = payload.withUnsafeBufferPointer({ Self.pictureDataStart($0, from: header.headerLength, stop) }) else { return false }
+        currentLength = payload.count
+        headerPending = false
+        collecting = false
+        currentHeader = header
+        emittedInPlace = true
+        emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload[start..<(s + found)], offset: currentOffset))
+        return true
+    }
+
+    /// Whether the PES packet being read was emitted at its first TS packet (``emitsInPlace(_:_:)``).
+    private var emittedInPlace = false
 
     /// Reads the PES header once its bytes are in (a header may span TS packets), then keeps
     /// only the payload after it.
@@ -316,8 +350,8 @@ package struct TransportStreamDemuxer {
             parsed = header.unbounded
         }
         currentHeader = parsed
-        current.removeFirst(header.headerLength)
-        truncateAtPictureData(from: 0)
+        payloadStart = header.headerLength
+        truncateAtPictureData(from: payloadStart)
     }
 
     /// Records something read although malformed.
@@ -434,27 +468,37 @@ package struct TransportStreamDemuxer {
 
     /// Ends collection at the first start code of picture data at or after `from`.
     private mutating func truncateAtPictureData(from: Int) {
-        guard let stop = stopAtUnit, collecting, current.count >= 4 else { return }
-        let found: Int? = current.withUnsafeBufferPointer { bytes in
-            var i = from
-            while i + 3 < bytes.count {
-                // A start code needs a zero at i+2 or later.
-                if bytes[i + 2] > 1 {
-                    i += 3
-                    continue
-                }
-                if bytes[i] == 0 && bytes[i + 1] == 0 && bytes[i + 2] == 1 && stop(bytes[i + 3]) { return i }
-                i += 1
-            }
-            return nil
-        }
-        if let found {
-            current.removeSubrange(found...)
+        guard let stop = stopAtUnit, collecting, current.count >= from + 4 else { return }
+        if let found = current.withUnsafeBufferPointer({ Self.pictureDataStart($0, from: from, stop) }) {
+            current.removeLast(current.count - found)
             collecting = false
         }
     }
 
+    /// Where the first start code (`00 00 01`) at or after `from` whose next byte begins
+    /// picture data (`stop`) is in `bytes`; nil when there is none (or its next byte is not
+    /// there yet).
+    @inline(__always)
+    private static func pictureDataStart(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ stop: (UInt8) -> Bool) -> Int? {
+        var i = from
+        while i + 3 < bytes.count {
+            // A start code needs a zero at i+2 or later.
+            if bytes[i + 2] > 1 {
+                i += 3
+                continue
+            }
+            if bytes[i] == 0 && bytes[i + 1] == 0 && bytes[i + 2] == 1 && stop(bytes[i + 3]) { return i }
+            i += 1
+        }
+        return nil
+    }
+
     private mutating func flushCurrent(_ emit: (PESPacket) -> Void) {
+        if emittedInPlace {
+            emittedInPlace = false
+            currentHeader = nil
+            return
+        }
         if headerPending {
             headerPending = false
             current = []
@@ -462,7 +506,7 @@ package struct TransportStreamDemuxer {
             return
         }
         guard let header = currentHeader else { return }
-        var payload = current
+        var end = current.count
         if header.packetLength > 0 {
             // PES_packet_length counts the bytes after itself.
             let declared = header.packetLength + 6
@@ -475,11 +519,10 @@ package struct TransportStreamDemuxer {
             }
             // A header that claims more than the packet holds leaves no payload.
             let expected = max(0, declared - header.headerLength)
-            if collecting && payload.count > expected { payload.removeLast(payload.count - expected) }
+            if collecting { end = min(end, payloadStart + expected) }
         }
-        emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload, offset: currentOffset))
+        emit(PESPacket(pts: header.pts, dts: header.dts, payload: current[payloadStart..<end], offset: currentOffset))
         // Emptied in place: the next PES packet reuses the storage unless the reader kept it.
-        payload = []
         current.removeAll(keepingCapacity: true)
         currentHeader = nil
     }

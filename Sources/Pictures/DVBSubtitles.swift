@@ -48,7 +48,7 @@ public enum DVBSubtitles {
             guard let raw = packet.pts else { continue }
             let pts = lastPTS.map { PresentationTimestamp.unwrapped(raw, near: $0) } ?? raw
             lastPTS = pts
-            decoder.decode(packet.payload, time: MediaTime(ticks: pts), offset: packet.offset)
+            decoder.decode(Array(packet.payload), time: MediaTime(ticks: pts), offset: packet.offset)
         }
         decoder.close()
         stream.pictures = decoder.pictures

@@ -282,8 +282,8 @@ struct CaptionMediaTests {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         var demuxer = TransportStreamDemuxer()
         var units: [[UInt8]] = []
-        demuxer.feed(bytes[...]) { units.append($0.payload) }
-        demuxer.finish { units.append($0.payload) }
+        demuxer.feed(bytes[...]) { units.append(Array($0.payload)) }
+        demuxer.finish { units.append(Array($0.payload)) }
         var decoder = CEA608FieldDecoder(field: 1)
         var collector = CaptionCollector()
         for (i, unit) in units.enumerated() {

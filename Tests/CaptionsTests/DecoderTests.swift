@@ -226,7 +226,7 @@ struct DecoderTests {
                 model.append((time, tag))
                 if model.count > ReorderBuffer.depth { expected.append(popModel()) }
                 let data = [CCData(type: 0, valid: true, byte1: tag, byte2: 0)]
-                if let released = buffer.add(data, time: MediaTime(ticks: time)) { got.append((released.0.ticks, released.1[0].byte1)) }
+                if let released = buffer.add(data[...], time: MediaTime(ticks: time)) { got.append((released.0.ticks, released.1[0].byte1)) }
             }
             while !model.isEmpty { expected.append(popModel()) }
             got += buffer.drain().map { ($0.0.ticks, $0.1[0].byte1) }

@@ -83,6 +83,9 @@ struct SEIParsingTests {
             let raw = [0x47] + (0..<next(60)).map { _ in UInt8([0, 0, 3, 3, 1][next(5)]) }
             NALUnits.rbsp(raw[1...], into: &out)
             #expect(out == model(Array(raw[1...])), "\(raw)")
+            // An SEI is read where it lies exactly when its RBSP is its bytes.
+            #expect(NALUnits.hasEmulationPrevention(raw[1...]) == (out != Array(raw[1...])), "\(raw)")
+            #expect(NALUnits.hasEmulationPrevention(escaped[...]) == (escaped != rbsp), "\(escaped)")
         }
     }
 

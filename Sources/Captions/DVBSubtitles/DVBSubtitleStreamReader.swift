@@ -111,7 +111,7 @@ package struct DVBSubtitleStreamReader {
         streams[k].decoder.budget += 256 * packet.payload.count
         packetsDecoded += 1
         let known = streams[k].decoder.problems.count
-        streams[k].decoder.decode(packet.payload, time: time, offset: packet.offset)
+        streams[k].decoder.decode(Array(packet.payload), time: time, offset: packet.offset)
         for problem in streams[k].decoder.problems.dropFirst(known) {
             guard problemNotes.count < Self.noteLimit else {
                 problemsLeftOut += 1

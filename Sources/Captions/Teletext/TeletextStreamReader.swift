@@ -66,7 +66,7 @@ package struct TeletextStreamReader {
         lastPTS = unwrapped
         let time = timeOf(unwrapped)
         lastTime = time
-        decoder.add(packet.payload[...], time: time)
+        decoder.add(packet.payload, time: time)
     }
 
     /// Whether `page` is a subtitle page: listed as one by the descriptor (handed to the decoder
