@@ -9,6 +9,10 @@ import TimedText
 /// Every 608 character is one Unicode scalar, so the cells are scalars in one flat array (row by
 /// row) and the styles another: a copy is two buffers, and comparing two screens is comparing
 /// them, which the decoder does for every character it writes.
+///
+/// A caption holds one to four rows of the fifteen: which rows may hold something is kept
+/// (``rowsInUse``), so that reading the text, the placement or what was kept looks at those
+/// rows only.
 struct Screen: Equatable {
     static let rows = 15
     static let columns = 32
@@ -19,8 +23,22 @@ struct Screen: Equatable {
     private var cells = Screen.blankCells
     /// Each cell's style (``CaptionStyle`` bits), moved with its character.
     private var styles = Screen.blankStyles
+    /// Bit `r` is clear only when row `r` is all blank, unstyled cells: a row something was put
+    /// in since it was last cleared has its bit set (it may have been blanked cell by cell since).
+    private var rowsInUse: UInt16 = 0
 
-    var isEmpty: Bool { cells.allSatisfy { $0 == Self.blank } }
+    /// Screens are equal when their cells and styles are (however they came to be).
+    static func == (a: Screen, b: Screen) -> Bool { a.cells == b.cells && a.styles == b.styles }
+
+    /// Whether row `row` may hold something (see ``rowsInUse``).
+    @inline(__always)
+    private func inUse(_ row: Int) -> Bool { rowsInUse & (1 << row) != 0 }
+
+    var isEmpty: Bool {
+        (0..<Self.rows).allSatisfy { row in
+            !inUse(row) || cells[(row * Self.columns)..<((row + 1) * Self.columns)].allSatisfy { $0 == Self.blank }
+        }
+    }
 
     /// The characters of row `index`, left to right.
     func row(_ index: Int) -> [Character] { cells[(index * Self.columns)..<((index + 1) * Self.columns)].map(Character.init) }
@@ -28,6 +46,7 @@ struct Screen: Equatable {
     mutating func erase() {
         cells = Self.blankCells
         styles = Self.blankStyles
+        rowsInUse = 0
     }
 
     /// Puts `scalar` (with `style`, none for a space) in a cell; whether the cell changed.
@@ -38,6 +57,7 @@ struct Screen: Equatable {
         guard cells[index] != scalar || styles[index] != newStyle else { return false }
         cells[index] = scalar
         styles[index] = newStyle
+        if scalar != Self.blank { rowsInUse |= 1 << row }
         return true
     }
 
@@ -50,9 +70,17 @@ struct Screen: Equatable {
         let s = from * Self.columns, d = to * Self.columns
         cells.replaceSubrange(d..<(d + Self.columns), with: source.cells[s..<(s + Self.columns)])
         styles.replaceSubrange(d..<(d + Self.columns), with: source.styles[s..<(s + Self.columns)])
+        rowsInUse = source.inUse(from) ? rowsInUse | 1 << to : rowsInUse & ~(1 << to)
     }
 
-    private mutating func clearRow(_ row: Int) { eraseToEndOfRow(row: row, from: 0) }
+    /// Blanks row `row` (nothing to do when it is not in use).
+    private mutating func clearRow(_ row: Int) {
+        guard inUse(row) else { return }
+        let d = row * Self.columns
+        cells.replaceSubrange(d..<(d + Self.columns), with: Self.blankCells[0..<Self.columns])
+        styles.replaceSubrange(d..<(d + Self.columns), with: Self.blankStyles[0..<Self.columns])
+        rowsInUse &= ~(1 << row)
+    }
 
     /// Rolls the window `bottom - depth + 1 ... bottom` up one row: its top row leaves, the
     /// others move up, the bottom row is cleared; rows outside the window are cleared
@@ -87,7 +115,11 @@ struct Screen: Equatable {
     func keepsEveryCharacter(of earlier: Screen) -> Bool {
         cells.withUnsafeBufferPointer { now in
             earlier.cells.withUnsafeBufferPointer { before in
-                for index in 0..<min(now.count, before.count) where before[index] != Self.blank && now[index] != before[index] { return false }
+                for row in 0..<Self.rows where earlier.inUse(row) {
+                    for index in (row * Self.columns)..<((row + 1) * Self.columns) where before[index] != Self.blank && now[index] != before[index] {
+                        return false
+                    }
+                }
                 return true
             }
         }
@@ -107,7 +139,7 @@ struct Screen: Equatable {
         var top: Int?
         var left = Self.columns
         cells.withUnsafeBufferPointer { cells in
-            for row in 0..<Self.rows {
+            for row in 0..<Self.rows where inUse(row) {
                 let start = row * Self.columns
                 for column in 0..<left where Self.shows(cells[start + column]) {
                     if top == nil { top = row }
@@ -130,7 +162,7 @@ struct Screen: Equatable {
         var rowsWritten = 0
         cells.withUnsafeBufferPointer { cells in
             styles.withUnsafeBufferPointer { styles in
-                for r in 0..<Self.rows {
+                for r in 0..<Self.rows where inUse(r) {
                     let start = r * Self.columns, end = start + Self.columns
                     var first = start
                     while first < end && !Self.shows(cells[first]) { first += 1 }

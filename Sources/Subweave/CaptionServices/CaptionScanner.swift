@@ -209,8 +209,11 @@ package struct CaptionScanner: Sendable {
                 buffer = spare.popLast() ?? ReusableBytes()
                 try await self.reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
             }
+            // A look (a few segments, alongside the read of the whole programme: both cores are
+            // busy) reads one segment after another into one buffer, which faults no fresh memory
+            // in after the first; reading ahead would need a second buffer as large.
             ahead =
-                wanted.indices.contains(position + 1) && !(readsApart && position == 0)
+                only == nil && wanted.indices.contains(position + 1) && !(readsApart && position == 0)
                 ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader, into: spare.popLast() ?? ReusableBytes())
                 : nil
             try buffer.withBytes { (bytes: inout [UInt8]) throws(SubweaveError) in
