@@ -13,40 +13,140 @@ package enum TimelineProbe {
     /// Probes `segment`; `initialization` is the `EXT-X-MAP` data for fMP4 (nil for TS, or for
     /// fMP4 whose segment carries its own `moov`).
     package static func probe(segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
-        if let offset = TransportStream.firstPacketOffset(segment) {
-            return try probeTransportStream(segment, from: offset)
-        }
-        if ISOBMFF.looksLikeISOBMFF(segment) {
-            return try probeFragmentedMP4(segment, initialization: initialization)
-        }
-        throw ContainerError(
+        var reading = Reading()
+        reading.feed(segment[...])
+        return try reading.finish(initialization: initialization)
+    }
+
+    /// The format error of bytes that are neither MPEG-TS nor fragmented MP4.
+    static func unknownFormat(_ segment: [UInt8]) -> ContainerError {
+        ContainerError(
             .unknownFormat, offset: 0,
             segment.isEmpty
                 ? "the file is empty; a media segment was expected"
                 : "neither MPEG-TS (no sync byte 0x47 repeating every 188 bytes) nor fragmented MP4 (no ISO BMFF box at the start) in \(segment.count) bytes")
     }
 
-    static func probeTransportStream(_ data: [UInt8], from first: Int) throws(ContainerError) -> SegmentTimeline {
-        var tables = ProgramTables()
-        var firstPTS: [UInt16: Int64] = [:]
-        var firstDTS: [UInt16: Int64] = [:]
-        var lowestPTS: [UInt16: Int64] = [:]  // unwrapped against the stream's first PTS
-        var offset = first
-        var shortHeaders: [String] = []
-        while offset + TransportStream.packetSize <= data.count {
-            guard let packet = TransportStream.Packet(data, at: offset) else {
-                throw ContainerError(.malformed, offset: offset, "lost MPEG-TS sync: expected 0x47, found 0x\(String(data[offset], radix: 16))")
+    /// A segment probed as it is read, in chunks of any size.
+    ///
+    /// An MPEG-TS segment is read packet by packet (memory: one chunk, however large the
+    /// segment), anything else gathered and probed whole at the end. Gives what
+    /// ``probe(segment:initialization:)`` gives the whole segment.
+    package struct Reading: Sendable {
+        /// The bytes before the format is known (enough to tell: four packets), and all of a
+        /// segment that is not MPEG-TS.
+        private var gathered: [UInt8] = []
+        private var transportStream: TransportStreamStart?
+        private var isTransportStream: Bool?
+
+        /// Bytes enough to tell MPEG-TS (``TransportStream/firstPacketOffset(_:)`` looks at a
+        /// sync byte in the first packet and the two after it).
+        private static let enoughToTell = 4 * TransportStream.packetSize
+
+        package init() {}
+
+        /// Reads the segment's next bytes.
+        package mutating func feed(_ chunk: ArraySlice<UInt8>) {
+            switch isTransportStream {
+            case true?: transportStream?.feed(chunk)
+            case false?: gathered += chunk
+            case nil:
+                gathered += chunk
+                if gathered.count >= Self.enoughToTell { decide() }
             }
-            offset += TransportStream.packetSize
-            if tables.consume(packet, in: data) { continue }
-            guard packet.payloadUnitStart, !packet.payload.isEmpty, let header = TransportStream.PESHeader(data[packet.payload]) else { continue }
+        }
+
+        /// Decides the format from the bytes gathered (all of them, when fewer came).
+        private mutating func decide() {
+            if let first = TransportStream.firstPacketOffset(gathered) {
+                isTransportStream = true
+                var start = TransportStreamStart(from: first)
+                start.feed(gathered[...])
+                transportStream = start
+                gathered = []
+            } else {
+                isTransportStream = false
+            }
+        }
+
+        /// The segment's presentation start, once all its bytes are fed; `initialization` is the
+        /// `EXT-X-MAP` data for fMP4.
+        package mutating func finish(initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {
+            if isTransportStream == nil { decide() }
+            if let transportStream { return try transportStream.finish() }
+            if ISOBMFF.looksLikeISOBMFF(gathered) { return try probeFragmentedMP4(gathered, initialization: initialization) }
+            throw unknownFormat(gathered)
+        }
+    }
+
+    /// An MPEG-TS segment's start read packet by packet (see ``TimelineProbe``): the lowest PTS of
+    /// the video streams the PMT lists, else of the audio.
+    struct TransportStreamStart: Sendable {
+        private var tables = ProgramTables()
+        private var firstPTS: [UInt16: Int64] = [:]
+        private var firstDTS: [UInt16: Int64] = [:]
+        /// Unwrapped against the stream's first PTS.
+        private var lowestPTS: [UInt16: Int64] = [:]
+        private var shortHeaders: [String] = []
+        /// Where the first packet starts in the segment.
+        private let first: Int
+        /// The stream position of the next byte fed.
+        private var position = 0
+        /// The start of a packet cut by the end of the last chunk.
+        private var pending: [UInt8] = []
+        /// The first fault read; nothing after it is read.
+        private var failure: ContainerError?
+
+        init(from first: Int) { self.first = first }
+
+        /// Reads the next bytes of the segment (from its start).
+        mutating func feed(_ chunk: ArraySlice<UInt8>) {
+            var rest = chunk
+            // The bytes before the first packet are not read.
+            if position < first {
+                let skip = min(first - position, rest.count)
+                position += skip
+                rest = rest.dropFirst(skip)
+            }
+            let size = TransportStream.packetSize
+            if !pending.isEmpty {
+                let take = min(size - pending.count, rest.count)
+                pending += rest.prefix(take)
+                rest = rest.dropFirst(take)
+                position += take
+                guard pending.count == size else { return }
+                let packet = pending
+                pending = []
+                read(packet[...], at: position - size)
+            }
+            var offset = rest.startIndex
+            while offset + size <= rest.endIndex && failure == nil {
+                read(rest[offset..<(offset + size)], at: position)
+                offset += size
+                position += size
+            }
+            if failure == nil && offset < rest.endIndex {
+                pending = Array(rest[offset...])
+                position += pending.count
+            }
+        }
+
+        /// Reads one packet (`bytes`, 188 of them), at `at` in the segment.
+        private mutating func read(_ bytes: ArraySlice<UInt8>, at: Int) {
+            guard failure == nil else { return }
+            guard let packet = TransportStream.Packet(bytes, at: bytes.startIndex) else {
+                failure = ContainerError(.malformed, offset: at, "lost MPEG-TS sync: expected 0x47, found 0x\(String(bytes[bytes.startIndex], radix: 16))")
+                return
+            }
+            if tables.consume(packet, in: bytes) { return }
+            guard packet.payloadUnitStart, !packet.payload.isEmpty, let header = TransportStream.PESHeader(bytes[packet.payload]) else { return }
             guard let pts = header.pts else {
                 if header.headerLength > packet.payload.count && firstPTS[packet.pid] == nil {
                     shortHeaders.append(
-                        "the first PES packet of PID \(packet.pid) at byte \(offset - TransportStream.packetSize) has a header of \(header.headerLength) bytes, longer than its TS packet's \(packet.payload.count) bytes of payload: its timestamps were not read, and the stream's start was taken from a later packet"
+                        "the first PES packet of PID \(packet.pid) at byte \(at) has a header of \(header.headerLength) bytes, longer than its TS packet's \(packet.payload.count) bytes of payload: its timestamps were not read, and the stream's start was taken from a later packet"
                     )
                 }
-                continue
+                return
             }
             if let reference = firstPTS[packet.pid] {
                 let unwrapped = PresentationTimestamp.unwrapped(pts, near: reference)
@@ -57,34 +157,39 @@ package enum TimelineProbe {
                 lowestPTS[packet.pid] = pts
             }
         }
-        let streams = tables.streams
-        guard tables.sawPAT else {
-            throw ContainerError(.missing, offset: first, "no PAT (PID 0) in the segment: its streams cannot be identified")
+
+        /// The segment's start, once all its bytes are fed (a packet cut by the end is not read).
+        func finish() throws(ContainerError) -> SegmentTimeline {
+            if let failure { throw failure }
+            let streams = tables.streams
+            guard tables.sawPAT else {
+                throw ContainerError(.missing, offset: first, "no PAT (PID 0) in the segment: its streams cannot be identified")
+            }
+            guard !streams.isEmpty else {
+                throw ContainerError(.missing, offset: first, "no PMT in the segment: its streams cannot be identified")
+            }
+            func lowest(_ kind: TransportStream.ElementaryStream.Kind) -> Int64? {
+                let values = streams.values.filter { $0.kind == kind }.compactMap { lowestPTS[$0.pid] }
+                guard let reference = values.first else { return nil }
+                // Streams may sit either side of a wrap: compare each against the first.
+                return values.map { PresentationTimestamp.unwrapped($0, near: reference) }.min()
+            }
+            let videoLanguage = streams.values.filter { $0.kind == .video }.sorted { $0.pid < $1.pid }.first?.language
+            func decodeStart(_ kind: TransportStream.ElementaryStream.Kind) -> Int64? {
+                streams.values.filter { $0.kind == kind }.sorted { $0.pid < $1.pid }.lazy.compactMap { firstDTS[$0.pid] }.first
+            }
+            if let video = lowest(.video) {
+                return SegmentTimeline(
+                    container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage,
+                    decodeStart: decodeStart(.video), notes: shortHeaders)
+            }
+            if let audio = lowest(.audio) {
+                return SegmentTimeline(
+                    container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil,
+                    decodeStart: decodeStart(.audio), notes: shortHeaders)
+            }
+            throw ContainerError(.missing, offset: first, "no PES packet with a PTS for any video or audio stream the PMT lists")
         }
-        guard !streams.isEmpty else {
-            throw ContainerError(.missing, offset: first, "no PMT in the segment: its streams cannot be identified")
-        }
-        func lowest(_ kind: TransportStream.ElementaryStream.Kind) -> Int64? {
-            let values = streams.values.filter { $0.kind == kind }.compactMap { lowestPTS[$0.pid] }
-            guard let reference = values.first else { return nil }
-            // Streams may sit either side of a wrap: compare each against the first.
-            return values.map { PresentationTimestamp.unwrapped($0, near: reference) }.min()
-        }
-        let videoLanguage = streams.values.filter { $0.kind == .video }.sorted { $0.pid < $1.pid }.first?.language
-        func decodeStart(_ kind: TransportStream.ElementaryStream.Kind) -> Int64? {
-            streams.values.filter { $0.kind == kind }.sorted { $0.pid < $1.pid }.lazy.compactMap { firstDTS[$0.pid] }.first
-        }
-        if let video = lowest(.video) {
-            return SegmentTimeline(
-                container: .mpegTS, start: PresentationTimestamp.wrapped(video), source: .video, videoLanguage: videoLanguage,
-                decodeStart: decodeStart(.video), notes: shortHeaders)
-        }
-        if let audio = lowest(.audio) {
-            return SegmentTimeline(
-                container: .mpegTS, start: PresentationTimestamp.wrapped(audio), source: .audio, videoLanguage: nil,
-                decodeStart: decodeStart(.audio), notes: shortHeaders)
-        }
-        throw ContainerError(.missing, offset: first, "no PES packet with a PTS for any video or audio stream the PMT lists")
     }
 
     static func probeFragmentedMP4(_ segment: [UInt8], initialization: [UInt8]?) throws(ContainerError) -> SegmentTimeline {

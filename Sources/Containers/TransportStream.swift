@@ -330,25 +330,29 @@ package enum TransportStream {
 
         /// Parses the header at the start of `bytes`; nil if there is no start code prefix.
         package init?(_ bytes: ArraySlice<UInt8>) {
-            let b = bytes.startIndex
-            guard bytes.count >= 6, bytes[b] == 0, bytes[b + 1] == 0, bytes[b + 2] == 1 else { return nil }
-            streamID = bytes[b + 3]
-            packetLength = Int(bytes[b + 4]) << 8 | Int(bytes[b + 5])
-            guard !Self.lacksOptionalHeader(streamID), bytes.count >= 9, bytes[b + 6] & 0xC0 == 0x80 else {
+            guard let header = bytes.withUnsafeBufferPointer({ PESHeader($0) }) else { return nil }
+            self = header
+        }
+
+        /// ``init(_:)`` of bytes read through a pointer (the demuxer reads one at every video
+        /// access unit).
+        @inline(__always)
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count >= 6, bytes[0] == 0, bytes[1] == 0, bytes[2] == 1 else { return nil }
+            streamID = bytes[3]
+            packetLength = Int(bytes[4]) << 8 | Int(bytes[5])
+            guard !Self.lacksOptionalHeader(streamID), bytes.count >= 9, bytes[6] & 0xC0 == 0x80 else {
                 pts = nil
                 dts = nil
                 headerLength = 6
                 return
             }
-            let flags = bytes[b + 7] >> 6
-            headerLength = 9 + Int(bytes[b + 8])
-            func timestamp(_ o: Int) -> Int64? {
-                guard o + 5 <= bytes.count else { return nil }
-                let p = b + o
-                let v =
-                    (Int64(bytes[p] >> 1) & 0x07) << 30 | Int64(bytes[p + 1]) << 22 | Int64(bytes[p + 2] >> 1) << 15
-                    | Int64(bytes[p + 3]) << 7 | Int64(bytes[p + 4] >> 1)
-                return v
+            let flags = bytes[7] >> 6
+            headerLength = 9 + Int(bytes[8])
+            func timestamp(_ p: Int) -> Int64? {
+                guard p + 5 <= bytes.count else { return nil }
+                return (Int64(bytes[p] >> 1) & 0x07) << 30 | Int64(bytes[p + 1]) << 22 | Int64(bytes[p + 2] >> 1) << 15 | Int64(bytes[p + 3]) << 7
+                    | Int64(bytes[p + 4] >> 1)
             }
             pts = flags & 0x2 != 0 ? timestamp(9) : nil
             dts = flags == 0x3 ? timestamp(14) : nil

@@ -309,18 +309,20 @@ package struct TransportStreamDemuxer {
     /// them once its picture data is found.
     private mutating func emitsInPlace(_ payload: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) -> Bool {
         guard let stop = stopAtUnit, payload.count >= 9 else { return false }
-        let s = payload.startIndex
-        guard payload[s] == 0, payload[s + 1] == 0, payload[s + 2] == 1, !TransportStream.PESHeader.lacksOptionalHeader(payload[s + 3]),
-            let header = TransportStream.PESHeader(payload), header.packetLength == 0, header.headerLength <= payload.count
-        else { return false }
-        let start = s + header.headerLength
-        guard let found = payload.withUnsafeBufferPointer({ Self.pictureDataStart($0, from: header.headerLength, stop) }) else { return false }
+        let read: (header: TransportStream.PESHeader, end: Int)? = payload.withUnsafeBufferPointer { p in
+            guard p[0] == 0, p[1] == 0, p[2] == 1, !TransportStream.PESHeader.lacksOptionalHeader(p[3]), let header = TransportStream.PESHeader(p),
+                header.packetLength == 0, header.headerLength <= p.count, let end = Self.pictureDataStart(p, from: header.headerLength, stop)
+            else { return nil }
+            return (header, end)
+        }
+        guard let (header, end) = read else { return false }
         currentLength = payload.count
         headerPending = false
         collecting = false
         currentHeader = header
         emittedInPlace = true
-        emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload[start..<(s + found)], offset: currentOffset))
+        let s = payload.startIndex
+        emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload[(s + header.headerLength)..<(s + end)], offset: currentOffset))
         return true
     }
 

@@ -49,6 +49,41 @@ struct TimelineProbeTests {
         #expect(timeline.decodeStart == timeline.start)
     }
 
+    /// A segment probed as it is read gives what the whole segment gives, whatever the chunks:
+    /// the start, or the same error at the same byte; leading junk, a packet cut by a chunk's end,
+    /// lost sync, a segment shorter than four packets, fMP4 and garbage included.
+    @Test(.enabled(if: Tools.ffprobe != nil, "ffprobe is not installed"))
+    func aSegmentReadInChunksIsProbedAsAWhole() throws {
+        func probe(_ bytes: [UInt8], chunk size: Int, initialization: [UInt8]? = nil) -> String {
+            var reading = TimelineProbe.Reading()
+            var start = 0
+            repeat {
+                let end = size == 0 ? bytes.count : min(bytes.count, start + size)
+                reading.feed(bytes[start..<end])
+                start = end
+            } while start < bytes.count
+            do { return "\(try reading.finish(initialization: initialization))" } catch { return "error at \(error.offset): \(error.reason)" }
+        }
+        let segment = try Fixtures.bytes("media/ts-bframes/seg_000.ts")
+        var lostSync = segment
+        lostSync[188 * 40] = 0x00
+        let junk: [UInt8] = [0x47, 0x00, 0x11] + [UInt8](repeating: 0xAA, count: 90)
+        let short = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x1B, 0x100)]) + TSBuilder.pes(pid: 0x100, pts: 9_000)
+        let cases: [(String, [UInt8], [UInt8]?)] = [
+            ("clean", segment, nil), ("lost sync", lostSync, nil), ("leading junk", junk + segment, nil), ("cut at the end", Array(segment.dropLast(100)), nil),
+            ("three packets", short, nil), ("garbage", Array("hello world".utf8), nil),
+            ("fMP4", try Fixtures.bytes("media/fmp4/seg_000.m4s"), try Fixtures.bytes("media/fmp4/init.mp4")),
+        ]
+        for (name, bytes, initialization) in cases {
+            let whole = probe(bytes, chunk: 0, initialization: initialization)
+            if name == "clean" || name == "leading junk" { #expect(!whole.hasPrefix("error"), "\(name): \(whole)") }
+            if name == "lost sync" { #expect(whole.contains("error at \(188 * 40)"), "\(whole)") }
+            for size in [1, 7, 187, 188, 189, 1_000, 188 * 1_024] {
+                #expect(probe(bytes, chunk: size, initialization: initialization) == whole, "\(name), chunks of \(size)")
+            }
+        }
+    }
+
     @Test func garbageIsNeitherFormat() {
         #expect(throws: ContainerError.self) { try TimelineProbe.probe(segment: Array("hello world".utf8), initialization: nil) }
         #expect(throws: ContainerError.self) { try TimelineProbe.probe(segment: [], initialization: nil) }

@@ -417,9 +417,15 @@ public enum FuzzEntry {
     /// results must agree: the demuxer keeps state across chunk boundaries).
     public static func transportStream(_ bytes: [UInt8]) -> [String] {
         var violations: [String] = []
-        _ = try? TimelineProbe.probe(segment: bytes, initialization: nil)
-        let whole = TransportStreamCaptions.decode([bytes[...]])
         let split = bytes.isEmpty ? 0 : Int(bytes[0]) * bytes.count / 256
+        // The segment's start, probed whole and as it is read in two chunks: the same.
+        let probed = Result { () throws(ContainerError) in try TimelineProbe.probe(segment: bytes, initialization: nil) }
+        var reading = TimelineProbe.Reading()
+        reading.feed(bytes[..<split])
+        reading.feed(bytes[split...])
+        let probedInChunks = Result { () throws(ContainerError) in try reading.finish(initialization: nil) }
+        if "\(probed)" != "\(probedInChunks)" { violations.append("the probe differs when the segment is read in two chunks (split at \(split))") }
+        let whole = TransportStreamCaptions.decode([bytes[...]])
         let chunked = TransportStreamCaptions.decode([bytes[..<split], bytes[split...]])
         let a = whole.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }
         let b = chunked.services.map { "\($0.service.rawValue):\($0.cues.map { "\($0.start.ticks)-\($0.end.ticks) \($0.text)" })" }

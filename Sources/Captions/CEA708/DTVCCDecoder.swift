@@ -33,6 +33,8 @@ package struct DTVCCDecoder {
 
     /// Called at every frame, with or without 708 data.
     package mutating func settle<S: CaptionSink>(at time: MediaTime, into sink: inout S) {
+        // Asked at every access unit: most streams have no 708 service.
+        guard !active.isEmpty else { return }
         for number in active where decoders[number]?.isWaiting == true { decoders[number]?.settle(at: time, into: &sink) }
     }
 

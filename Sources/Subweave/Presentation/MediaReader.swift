@@ -93,6 +93,9 @@ struct MediaReader: Sendable {
         }
     }
 
+    /// The chunks a segment is probed in (a whole number of MPEG-TS packets).
+    static let probeChunkSize = 188 * 1_024
+
     /// Reads the first segment of every discontinuity sequence of `playlist` (at `url`) and finds
     /// where its presentation starts.
     func timeline(of playlist: MediaPlaylist, at url: URL) async throws(SubweaveError) -> ProgrammeTimeline {
@@ -106,9 +109,13 @@ struct MediaReader: Sendable {
                 throw .encrypted(EncryptedSegment(place: place, method: method.text, purpose: .timestamps))
             }
             let segmentURL = try resolve(segment.uri, against: url, in: playlist, line: segment.line)
-            let bytes = try await self.segment(
+            // Probed as it is read, a chunk at a time: an MPEG-TS segment (6 MiB at 8 Mbit/s) is
+            // not held whole, nor fresh memory faulted in for it.
+            var reading = try await self.segment(
                 index, of: playlist, at: url, segmentURL: segmentURL,
-                what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)")
+                what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)", chunkSize: Self.probeChunkSize,
+                into: ReusableBytes(), state: TimelineProbe.Reading()
+            ) { reading, chunk in reading.feed(chunk) }
             let known = segment.map.map { initializations[$0] != nil } ?? true
             let initialization = try await initializationSection(segment, of: url, cache: &initializations)
             if !known, let initialization, let map = segment.map {
@@ -116,7 +123,7 @@ struct MediaReader: Sendable {
                 notes += ISOBMFF.initializationNotes(initialization).map { "\(where_): \($0)" }
             }
             do {
-                let probe = try TimelineProbe.probe(segment: bytes, initialization: initialization)
+                let probe = try reading.finish(initialization: initialization)
                 probes[index] = probe
                 notes += probe.notes.map { "\(Self.display(segmentURL)) (\(place)): \($0)" }
             } catch {
