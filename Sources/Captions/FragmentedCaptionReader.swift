@@ -15,7 +15,7 @@ package struct FragmentedCaptionReader {
     package private(set) var track: ISOBMFF.Track
     package private(set) var decoder: CaptionDecoder
     /// Maps a presentation time (90 kHz) to a time on the output timeline.
-    package var timeOf: (Int64) -> MediaTime
+    package var timeOf: @Sendable (Int64) -> MediaTime
     /// Stop after this many access units (detection); nil for no limit.
     package let accessUnitLimit: Int?
     package private(set) var finished = false
@@ -26,7 +26,7 @@ package struct FragmentedCaptionReader {
 
     /// A reader for the first H.264 or HEVC video track of `initialization` (its `moov`); nil
     /// when there is none (no captions are possible).
-    package init?(initialization: [UInt8], accessUnitLimit: Int? = nil, timeOf: @escaping (Int64) -> MediaTime) throws(ContainerError) {
+    package init?(initialization: [UInt8], accessUnitLimit: Int? = nil, timeOf: @escaping @Sendable (Int64) -> MediaTime) throws(ContainerError) {
         let tracks = try ISOBMFF.tracks(initialization)
         guard
             let track = tracks.first(where: { $0.handler == "vide" && $0.nalLengthSize != nil && Self.codec(of: $0.sampleEntry) != nil }),

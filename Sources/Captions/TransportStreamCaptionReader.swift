@@ -14,7 +14,7 @@ package struct TransportStreamCaptionReader {
     /// The DVB subtitle streams' pictures (nothing is read past the PMT when there is none).
     package private(set) var dvbSubtitles: DVBSubtitleStreamReader
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
-    package var timeOf: (Int64) -> MediaTime {
+    package var timeOf: @Sendable (Int64) -> MediaTime {
         didSet {
             teletext.timeOf = timeOf
             dvbSubtitles.timeOf = timeOf
@@ -36,7 +36,7 @@ package struct TransportStreamCaptionReader {
     private var unitsSeen = 0
 
     /// `timeOf` converts an (unwrapped) PTS to output time.
-    package init(accessUnitLimit: Int? = nil, timeOf: @escaping (Int64) -> MediaTime) {
+    package init(accessUnitLimit: Int? = nil, timeOf: @escaping @Sendable (Int64) -> MediaTime) {
         self.accessUnitLimit = accessUnitLimit
         self.timeOf = timeOf
         teletext = TeletextStreamReader(timeOf: timeOf)
@@ -64,13 +64,14 @@ package struct TransportStreamCaptionReader {
     /// Whether no stream beside the video carries subtitles (teletext or DVB).
     private var nothingBeside: Bool { teletext.absent && dvbSubtitles.absent }
 
-    /// Feeds bytes (of the file `label`, when they are a file of their own); returns false once
+    /// Feeds bytes (of the file `label`, when they are a file of their own, of which
+    /// `offsetInFile` bytes were fed before: a file may come in chunks); returns false once
     /// nothing more is wanted (no SEI codec and no subtitle stream beside it, or a bounded look
     /// is over).
-    package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) -> Bool {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil, offsetInFile: Int = 0) -> Bool {
         guard !finished else { return false }
         teletext.feed(bytes)
-        dvbSubtitles.feed(bytes, label: label)
+        dvbSubtitles.feed(bytes, label: label, offsetInFile: offsetInFile)
         if accessUnitLimit != nil && (teletext.firstText != nil || dvbSubtitles.firstPicture != nil) {
             finished = true
             return false
@@ -80,7 +81,7 @@ package struct TransportStreamCaptionReader {
             return !finished
         }
         var units: [(Int64, ArraySlice<UInt8>)] = []
-        let base = label == nil ? 0 : demuxer.position
+        let base = label == nil ? 0 : demuxer.position - offsetInFile
         var withoutPTS = 0
         demuxer.feed(bytes) { packet in
             if let pts = packet.pts { units.append((pts, packet.payload)) } else { withoutPTS += 1 }

@@ -2,6 +2,7 @@ import Captions
 import Containers
 import TestSupport
 import Testing
+import Timebase
 
 /// What a damaged MPEG-TS stream costs its captions, and what is said of it.
 struct DamagedStreamCaptionTests {
@@ -46,6 +47,32 @@ struct DamagedStreamCaptionTests {
         let cut = Self.decoded(bytes)
         #expect(cut.notes.contains { $0.hasPrefix("lost MPEG-TS sync") && $0.hasSuffix("first at byte \(at))") }, "\(cut.notes)")
         #expect(cut.cues.count > 20)
+    }
+
+    /// A file fed in chunks, each with how far into the file it starts, reads as the file fed
+    /// whole: the same cues, and the same notes naming the file and the same byte offsets in it
+    /// (a look reads a reference's segments so), after a file before it on the same reader.
+    @Test func aFileFedInChunksIsNotedAsTheWholeFile() throws {
+        var bytes = try Fixtures.bytes("captions/programme.ts")
+        let at = bytes.count / 2 / 188 * 188
+        bytes.insert(contentsOf: [UInt8](repeating: 0, count: 61), at: at)
+        let before = Array(try Fixtures.bytes("captions/programme.ts").prefix(188 * 500))
+        func read(chunk size: Int) -> String {
+            var reader = TransportStreamCaptionReader(timeOf: { MediaTime(ticks: $0) })
+            _ = reader.feed(before[...], label: "before.ts")
+            var offset = 0
+            while offset < bytes.count {
+                let end = size == 0 ? bytes.count : min(bytes.count, offset + size)
+                _ = reader.feed(bytes[offset..<end], label: "damaged.ts", offsetInFile: offset)
+                offset = end
+            }
+            reader.finish()
+            return "\(reader.cues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.map { "\($0.start.ticks) \($0.text)" })" }) \(reader.notes)"
+        }
+        let whole = read(chunk: 0)
+        #expect(whole.contains("damaged.ts: lost MPEG-TS sync"), "\(whole.suffix(400))")
+        #expect(whole.contains("first at byte \(at))"), "\(whole.suffix(400))")
+        for size in [188 * 1_024, 100_000, 4_096] { #expect(read(chunk: size) == whole, "chunks of \(size)") }
     }
 
     /// Past the first twenty notes, how many more there were is said, not dropped in silence:

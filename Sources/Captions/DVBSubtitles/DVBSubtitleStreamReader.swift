@@ -24,7 +24,7 @@ package struct DVBSubtitleStreamReader {
     private var finder = TransportStreamDemuxer(selecting: .dvbSubtitles)
     private var streams: [Stream] = []
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
-    package var timeOf: (Int64) -> MediaTime
+    package var timeOf: @Sendable (Int64) -> MediaTime
     /// The time of the last page read (output timeline).
     package private(set) var lastTime: MediaTime?
     /// The PMT lists no DVB subtitle stream: nothing more is read.
@@ -33,11 +33,11 @@ package struct DVBSubtitleStreamReader {
     /// every chunk reads them again only when this has moved.
     package private(set) var packetsDecoded = 0
 
-    package init(timeOf: @escaping (Int64) -> MediaTime = { MediaTime(ticks: $0) }) { self.timeOf = timeOf }
+    package init(timeOf: @escaping @Sendable (Int64) -> MediaTime = { MediaTime(ticks: $0) }) { self.timeOf = timeOf }
 
     /// Feeds bytes (of the file `label`, when they are a file of their own: problems are said
-    /// with its name and their byte offset in it).
-    package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil) {
+    /// with its name and their byte offset in it; `offsetInFile` bytes of it were fed before).
+    package mutating func feed(_ bytes: ArraySlice<UInt8>, label: String? = nil, offsetInFile: Int = 0) {
         guard !absent else { return }
         if streams.isEmpty {
             // Each stream's demuxer is the finder as it was before this chunk, following the
@@ -62,7 +62,7 @@ package struct DVBSubtitleStreamReader {
             }
         }
         for k in streams.indices {
-            let base = label == nil ? 0 : streams[k].demuxer.position
+            let base = label == nil ? 0 : streams[k].demuxer.position - offsetInFile
             var packets: [TransportStreamDemuxer.PESPacket] = []
             streams[k].demuxer.feed(bytes) { packets.append($0) }
             for packet in packets { add(packet, to: k, file: label.map { ($0, base) }) }

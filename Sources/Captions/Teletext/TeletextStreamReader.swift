@@ -10,13 +10,13 @@ package struct TeletextStreamReader {
     package private(set) var decoder = TeletextDecoder()
     private var lastPTS: Int64?
     /// Maps an (unwrapped) PES PTS to a time on the output timeline; change it at a discontinuity.
-    package var timeOf: (Int64) -> MediaTime
+    package var timeOf: @Sendable (Int64) -> MediaTime
     /// PES packets without a PTS (their pages cannot be timed): skipped.
     package private(set) var untimedPackets = 0
     /// The time of the last page read (output timeline).
     package private(set) var lastTime: MediaTime?
 
-    package init(timeOf: @escaping (Int64) -> MediaTime = { MediaTime(ticks: $0) }) { self.timeOf = timeOf }
+    package init(timeOf: @escaping @Sendable (Int64) -> MediaTime = { MediaTime(ticks: $0) }) { self.timeOf = timeOf }
 
     /// The teletext stream's pages as its descriptor lists them, once the PMT has been read.
     package var announcedPages: [TransportStream.TeletextPageEntry] { demuxer.video?.teletextPages ?? [] }

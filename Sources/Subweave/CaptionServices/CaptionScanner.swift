@@ -25,6 +25,8 @@ package struct CaptionScanner: Sendable {
     /// What the operator said of the services: the language DVB subtitle pictures are read in
     /// (a service's own, else the stream's, else the default caption language, else English).
     var settings = CaptionServiceSettings()
+    /// The chunks a look reads an MPEG-TS segment in (``look(at:of:playlistURL:)``).
+    var lookChunkSize = TransportStreamPieces.chunkSize
 
     /// Decodes the reference variant's segments: all of them, or with `accessUnitLimit` until
     /// the first character or that many access units.
@@ -203,21 +205,39 @@ package struct CaptionScanner: Sendable {
             let base = placed.media.start, start = placed.playlistStart
             decoding.timeOf = { pts in start + MediaTime(ticks: PresentationTimestamp.wrappedDifference(pts, base)) }
             let buffer: ReusableBytes
-            if let prefetched = ahead, prefetched.index == index {
-                buffer = try await prefetched.task.value.get()
-            } else {
+            if only != nil, decoding.isTransportStream {
+                // A look (a few segments, read alongside the whole programme: both cores are busy)
+                // reads an MPEG-TS segment a chunk at a time into one small buffer, each chunk
+                // decoded while it is in the core's cache: a reference's segment (6 MiB at 8
+                // Mbit/s) is neither held whole nor faulted into fresh memory.
                 buffer = spare.popLast() ?? ReusableBytes()
-                try await self.reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
-            }
-            // A look (a few segments, alongside the read of the whole programme: both cores are
-            // busy) reads one segment after another into one buffer, which faults no fresh memory
-            // in after the first; reading ahead would need a second buffer as large.
-            ahead =
-                only == nil && wanted.indices.contains(position + 1) && !(readsApart && position == 0)
-                ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader, into: spare.popLast() ?? ReusableBytes())
-                : nil
-            try buffer.withBytes { (bytes: inout [UInt8]) throws(SubweaveError) in
-                try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+                let label = MediaReader.display(url)
+                let source = decoding
+                decoding = .empty
+                let read = try await reader.segment(
+                    index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", chunkSize: lookChunkSize,
+                    into: buffer, state: (source: source, offset: 0)
+                ) { state, chunk in
+                    state.source.feed(chunk: chunk, file: label, offsetInFile: state.offset)
+                    state.offset += chunk.count
+                }
+                decoding = read.source
+            } else {
+                if let prefetched = ahead, prefetched.index == index {
+                    buffer = try await prefetched.task.value.get()
+                } else {
+                    buffer = spare.popLast() ?? ReusableBytes()
+                    try await self.reader.segment(index, of: playlist, at: playlistURL, segmentURL: url, what: "media segment \(index)", into: buffer)
+                }
+                // The next segment is read while this one is decoded (not for a look: it reads
+                // one segment after another into one buffer).
+                ahead =
+                    only == nil && wanted.indices.contains(position + 1) && !(readsApart && position == 0)
+                    ? SegmentPrefetch(index: wanted[position + 1], of: playlist, at: playlistURL, reader: reader, into: spare.popLast() ?? ReusableBytes())
+                    : nil
+                try buffer.withBytes { (bytes: inout [UInt8]) throws(SubweaveError) in
+                    try decoding.feed(bytes, file: url, origin: segment.byteRange?.offset ?? 0)
+                }
             }
             spare.append(buffer)
             onProgress(WorkProgress(.captionSegments, done: index + 1, total: playlist.segments.count))
@@ -270,7 +290,7 @@ package struct CaptionScanner: Sendable {
 
     /// The caption reader for segments with this initialisation section (fMP4) or none (MPEG-TS);
     /// nil when the fMP4 video cannot carry captions.
-    static func source(_ initialization: [UInt8]?, file: URL, accessUnitLimit: Int?, timeOf: @escaping (Int64) -> MediaTime) throws(SubweaveError)
+    static func source(_ initialization: [UInt8]?, file: URL, accessUnitLimit: Int?, timeOf: @escaping @Sendable (Int64) -> MediaTime) throws(SubweaveError)
         -> CaptionSource?
     {
         guard let initialization else { return .transportStream(TransportStreamCaptionReader(accessUnitLimit: accessUnitLimit, timeOf: timeOf)) }

@@ -12,7 +12,7 @@ enum CaptionSource {
     /// Only while a reader is taken out to be changed (so its storage is not copied).
     case empty
 
-    var timeOf: (Int64) -> MediaTime {
+    var timeOf: @Sendable (Int64) -> MediaTime {
         get {
             switch self {
             case .transportStream(let r): return r.timeOf
@@ -45,6 +45,21 @@ enum CaptionSource {
             }
         case .empty: break
         }
+    }
+
+    /// Whether it reads MPEG-TS (whose segments may come in chunks: ``feed(chunk:file:offsetInFile:)``).
+    var isTransportStream: Bool {
+        if case .transportStream = self { return true }
+        return false
+    }
+
+    /// Reads a chunk of an MPEG-TS segment of the file `label`, `offsetInFile` bytes into it
+    /// (nothing for fMP4, whose segments are read whole).
+    mutating func feed(chunk: ArraySlice<UInt8>, file label: String, offsetInFile: Int) {
+        guard case .transportStream(var r) = self else { return }
+        self = .empty
+        _ = r.feed(chunk, label: label, offsetInFile: offsetInFile)
+        self = .transportStream(r)
     }
 
     /// A new initialisation section (fMP4, at a discontinuity); the decoded cues are kept.
