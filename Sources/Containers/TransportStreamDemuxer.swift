@@ -300,9 +300,9 @@ package struct TransportStreamDemuxer {
 
     /// Emits a PES packet of the video from its first TS packet's `payload`, where it lies.
     ///
-    /// Done when that packet holds all that is collected of it: its whole header,
-    /// PES_packet_length 0 (unbounded, as video's is: nothing to check at its end) and the start
-    /// of its picture data. False (nothing done) otherwise: it is gathered packet by packet.
+    /// Done when that packet holds all that is collected of it: its whole header and the start of
+    /// its picture data. False (nothing done) otherwise: it is gathered packet by packet. A
+    /// bounded packet's length is still checked where it ends (``flushCurrent(_:)``).
     ///
     /// What is emitted is what gathering it gives (the same bytes: the part before the picture
     /// data), only sooner and without a copy; the packets after it are skipped as gathering skips
@@ -310,8 +310,11 @@ package struct TransportStreamDemuxer {
     private mutating func emitsInPlace(_ payload: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) -> Bool {
         guard let stop = stopAtUnit, payload.count >= 9 else { return false }
         let read: (header: TransportStream.PESHeader, end: Int)? = payload.withUnsafeBufferPointer { p in
+            // A PES_packet_length shorter than the header itself is read as unbounded, with a
+            // note, where the packet is gathered.
             guard p[0] == 0, p[1] == 0, p[2] == 1, !TransportStream.PESHeader.lacksOptionalHeader(p[3]), let header = TransportStream.PESHeader(p),
-                header.packetLength == 0, header.headerLength <= p.count, let end = Self.pictureDataStart(p, from: header.headerLength, stop)
+                header.packetLength == 0 || header.packetLength + 6 >= header.headerLength, header.headerLength <= p.count,
+                let end = Self.pictureDataStart(p, from: header.headerLength, stop)
             else { return nil }
             return (header, end)
         }
@@ -495,9 +498,24 @@ package struct TransportStreamDemuxer {
         return nil
     }
 
+    /// Notes a bounded PES packet (the one ending) whose bytes are not as many as its
+    /// PES_packet_length declares (which counts the bytes after itself).
+    private mutating func noteLength(of header: TransportStream.PESHeader) {
+        guard header.packetLength > 0 else { return }
+        let declared = header.packetLength + 6
+        if currentLength > declared {
+            note(
+                "a PES packet carries more bytes than its PES_packet_length declares (the container is damaged); it was cut at the declared length",
+                at: currentOffset)
+        } else if currentLength < declared {
+            note("a PES packet ends before the length its PES_packet_length declares (the container is damaged); what it holds was read", at: currentOffset)
+        }
+    }
+
     private mutating func flushCurrent(_ emit: (PESPacket) -> Void) {
         if emittedInPlace {
             emittedInPlace = false
+            if let header = currentHeader { noteLength(of: header) }
             currentHeader = nil
             return
         }
@@ -509,19 +527,11 @@ package struct TransportStreamDemuxer {
         }
         guard let header = currentHeader else { return }
         var end = current.count
-        if header.packetLength > 0 {
-            // PES_packet_length counts the bytes after itself.
-            let declared = header.packetLength + 6
-            if currentLength > declared {
-                note(
-                    "a PES packet carries more bytes than its PES_packet_length declares (the container is damaged); it was cut at the declared length",
-                    at: currentOffset)
-            } else if currentLength < declared {
-                note("a PES packet ends before the length its PES_packet_length declares (the container is damaged); what it holds was read", at: currentOffset)
-            }
+        noteLength(of: header)
+        if header.packetLength > 0 && collecting {
             // A header that claims more than the packet holds leaves no payload.
-            let expected = max(0, declared - header.headerLength)
-            if collecting { end = min(end, payloadStart + expected) }
+            let expected = max(0, header.packetLength + 6 - header.headerLength)
+            end = min(end, payloadStart + expected)
         }
         emit(PESPacket(pts: header.pts, dts: header.dts, payload: current[payloadStart..<end], offset: currentOffset))
         // Emptied in place: the next PES packet reuses the storage unless the reader kept it.
