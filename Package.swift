@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "CPlatform"),
         // What touches the operating system below the library: child processes (ffmpeg), bounded
         // and stopped on every exit path; the file system (atomic writes, no link followed,
-        // confinement to a root), failing with FileFailure (path, operation, errno).
+        // confinement to a root), failing with FileFailure (path, operation, errno); blocking work
+        // off the cooperative pool, and work spread over every core.
         .target(name: "Platform", dependencies: ["CPlatform"]),
         // The public API: track descriptors, rendition rules, orchestration, atomic output, reports.
         .target(name: "Subweave", dependencies: ["Timebase", "HLS", "TimedText", "Containers", "Captions", "Pictures", "Sync", "CCurl", "Platform"]),

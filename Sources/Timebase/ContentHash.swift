@@ -43,6 +43,39 @@ package struct ContentHash: Sendable, Equatable {
         add(byte: 0xFF)
     }
 
+    /// Adds the UTF-8 of `text` with no separator: a piece of a longer text, whose pieces added
+    /// one after another (and ``add(byte:)`` 0xFF at its end) hash as ``add(_:)-(String)`` of
+    /// the whole text does, without the whole being built.
+    package mutating func add(piece text: String) {
+        var text = text
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Adds `number` in decimal digits, as `"\(number)"` writes it, with no separator (a piece:
+    /// ``add(piece:)``).
+    package mutating func add(decimal number: Int64) { add(digitsOf: number.magnitude, negative: number < 0) }
+
+    /// ``add(decimal:)-(Int64)`` of an `Int`.
+    package mutating func add(decimal number: Int) { add(digitsOf: UInt64(number.magnitude), negative: number < 0) }
+
+    /// ``add(decimal:)-(Int64)`` of a `UInt64`.
+    package mutating func add(decimal number: UInt64) { add(digitsOf: number, negative: false) }
+
+    private mutating func add(digitsOf magnitude: UInt64, negative: Bool) {
+        if negative { add(byte: UInt8(ascii: "-")) }
+        var left = magnitude
+        // At most 20 digits, written from the last.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = digits.count
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: left % 10)
+                left /= 10
+            } while left > 0
+            add(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: digits[first...])))
+        }
+    }
+
     /// The hash of `bytes` as 16 hexadecimal digits.
     package static func of(_ bytes: [UInt8]) -> String {
         var hash = ContentHash()

@@ -28,6 +28,59 @@ struct CaptionRecordValueTests {
         #expect(MediaReader.LocalPaths.isPlainFileName(uri) == plain, "\(uri)")
     }
 
+    /// The key is the hash of the text it is documented to be: the record a run kept is found by
+    /// any later build, however the key is put together.
+    @Test func theKeyIsTheHashOfItsText() throws {
+        let folder = try Scratch.make()
+        for name in ["s0.ts", "s1.ts", "s 2.ts", "all.ts"] { try Data(repeating: 0x47, count: 376).write(to: folder.appendingPathComponent(name)) }
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-VERSION:4
+            #EXTINF:6.006,
+            s0.ts
+            #EXTINF:5.5,
+            s%202.ts
+            #EXT-X-DISCONTINUITY
+            #EXT-X-KEY:METHOD=AES-128,URI="k.key"
+            #EXTINF:4,
+            s1.ts
+            #EXT-X-KEY:METHOD=NONE
+            #EXT-X-BYTERANGE:188@0
+            #EXTINF:2,
+            all.ts
+            #EXT-X-BYTERANGE:188
+            #EXTINF:2,
+            all.ts
+            #EXT-X-GAP
+            #EXTINF:2,
+            missing.ts
+            #EXT-X-ENDLIST
+
+            """
+        let url = folder.appendingPathComponent("v.m3u8")
+        let playlist = try MediaPlaylist(parsing: Array(text.utf8), source: "v.m3u8")
+        var settings = CaptionServiceSettings()
+        settings.defaultLanguage = LanguageTag(parsing: "de")
+        let key = CaptionRecord.key([(role: "reference", url: url, playlist: playlist)], pictureLanguages: settings)
+
+        var hash = ContentHash()
+        hash.add("subweave-captions-1\u{0}")
+        hash.add("ocr\u{0}\u{0}de\u{0}")
+        hash.add(stat: "/proc/self/exe")
+        hash.add("reference\u{0}\(url.absoluteString)\u{0}true\u{0}")
+        for segment in playlist.segments {
+            let path = try #require(MediaReader.resolve(segment.uri, against: url)).path
+            let range = segment.byteRange.map { "\($0.length)@\($0.offset ?? -1)" } ?? ""
+            hash.add(
+                "\(path)\u{0}\(range)\u{0}\(segment.duration.ticks)\u{0}\(segment.start.ticks)\u{0}\(segment.discontinuitySequence)\u{0}"
+                    + "\(segment.encryption != nil)\u{0}\(segment.isGap)\u{0}")
+            hash.add(stat: path)
+        }
+        #expect(key == hash.hex(16))
+        #expect(playlist.segments.contains { $0.byteRange != nil } && playlist.segments.contains { $0.encryption != nil })
+    }
+
     @Test func aRecordGivesBackWhatWasRead() throws {
         let settings = [
             CueSettings(),

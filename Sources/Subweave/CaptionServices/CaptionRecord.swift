@@ -1,6 +1,7 @@
 import Captions
 import Foundation
 import HLS
+import Platform
 import Timebase
 import TimedText
 
@@ -75,14 +76,36 @@ struct CaptionRecord: Codable, Sendable {
         hash.add(stat: "/proc/self/exe")
         for (role, url, playlist) in playlists {
             hash.add("\(role)\u{0}\(url.absoluteString)\u{0}\(playlist.hasEndList)\u{0}")
-            let paths = MediaReader.LocalPaths(playlist: url)
+            let local = MediaReader.LocalPaths(playlist: url)
+            var paths: [String] = []
+            paths.reserveCapacity(playlist.segments.count)
             for segment in playlist.segments {
-                guard let path = paths.path(segment.uri) else { return nil }
-                let range = segment.byteRange.map { "\($0.length)@\($0.offset ?? -1)" } ?? ""
-                hash.add(
-                    "\(path)\u{0}\(range)\u{0}\(segment.duration.ticks)\u{0}\(segment.start.ticks)\u{0}\(segment.discontinuitySequence)\u{0}"
-                        + "\(segment.encryption != nil)\u{0}\(segment.isGap)\u{0}")
-                hash.add(stat: path)
+                guard let path = local.path(segment.uri) else { return nil }
+                paths.append(path)
+            }
+            // Each folder opened once for the segments' `stat`s.
+            let identities = FileSystem.identities(of: paths)
+            for (index, segment) in playlist.segments.enumerated() {
+                // "path\0length@offset\0duration\0start\0sequence\0encrypted\0gap\0" as one text,
+                // added in pieces (no string is built for each of thousands of segments).
+                hash.add(piece: paths[index])
+                hash.add(byte: 0)
+                if let range = segment.byteRange {
+                    hash.add(decimal: range.length)
+                    hash.add(byte: UInt8(ascii: "@"))
+                    hash.add(decimal: range.offset ?? -1)
+                }
+                for number in [segment.duration.ticks, segment.start.ticks, Int64(segment.discontinuitySequence)] {
+                    hash.add(byte: 0)
+                    hash.add(decimal: number)
+                }
+                for flag in [segment.encryption != nil, segment.isGap] {
+                    hash.add(byte: 0)
+                    hash.add(piece: flag ? "true" : "false")
+                }
+                hash.add(byte: 0)
+                hash.add(byte: 0xFF)
+                hash.add(identity: identities[index])
                 if let map = segment.map {
                     guard let mapURL = MediaReader.resolve(map.uri, against: url), mapURL.isFileURL else { return nil }
                     hash.add("map\u{0}\(mapURL.path)\u{0}\(map.byteRange.map { "\($0.length)@\($0.offset ?? -1)" } ?? "")\u{0}")

@@ -1,7 +1,6 @@
 import Foundation
 import HLS
 import Platform
-import Synchronization
 import Timebase
 
 /// What a `package` run of a title depended on, hashed, so that the same run on the same inputs
@@ -117,7 +116,7 @@ public enum RunFingerprint {
         }
         let files = distinct, imports = parsed.definitions
         let pieces =
-            onEveryCore(files.count, stoppingAtNil: false) { index in
+            onEveryCore(files.count) { index -> String? in
                 guard let bytes = try? ResourceLoader.readFile(files[index].path, limit: ReadLimits().playlist, kind: .playlist),
                     subweaveGeneration(of: files[index], bytes: bytes) == nil
                 else { return nil }
@@ -142,30 +141,9 @@ public enum RunFingerprint {
     /// Each playlist's ``piece(_:imports:)`` (or its piece in `known`), in order, worked out on
     /// every core; nil as soon as one is nil (the others stop).
     private static func pieces(of files: [URL], imports: [String: String], known: [String: String]) -> [String]? {
-        let pieces = onEveryCore(files.count, stoppingAtNil: true) { index in known[files[index].path] ?? piece(files[index], imports: imports) }
+        let pieces = onEveryCore(files.count, stopping: { $0 == nil }) { index in known[files[index].path] ?? piece(files[index], imports: imports) }
         let kept = pieces?.compactMap { $0 } ?? []
         return kept.count == files.count ? kept : nil
-    }
-
-    /// `work` of each index below `count`, on every core, in index order (nil where it gave
-    /// none); with `stoppingAtNil`, nil as soon as one gives none (the others stop).
-    private static func onEveryCore(_ count: Int, stoppingAtNil: Bool, _ work: @Sendable (Int) -> String?) -> [String?]? {
-        let results = Mutex<[String?]>(Array(repeating: nil, count: count))
-        let failed = Atomic<Bool>(false)
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
-            while !failed.load(ordering: .relaxed) {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
-                let result = work(index)
-                if result == nil && stoppingAtNil {
-                    failed.store(true, ordering: .relaxed)
-                    return
-                }
-                results.withLock { $0[index] = result }
-            }
-        }
-        return failed.load(ordering: .relaxed) ? nil : results.withLock { $0 }
     }
 
     /// The hash of the playlist at `url` and of the identity of every segment and map it names.

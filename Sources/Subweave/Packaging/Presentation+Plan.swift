@@ -38,13 +38,23 @@ extension Presentation {
         // what is declared must never hide captions the video carries; only a request that wants
         // neither renditions nor declarations of them (captions off, CLOSED-CAPTIONS=NONE) skips it.
         let encryption = try await subtitleEncryption(settings, output: output)
-        let (captions, captionWarnings, captionRecord) = try await inBandCaptions(settings, reader: reader, output: output)
-        // Each track against the programme's speech, when asked: warned of, or retimed.
-        let (syncWarnings, syncEntries) = try await checkSync(&request)
-        // An open programme's renditions are appended to, under the URIs players already follow.
-        let published = output == masterURL ? publishedRenditions(naming: settings.naming, encrypted: encryption != nil, templates: templates) : [:]
-        let made = try await makeTrackRenditions(
-            request.tracks, stager: stager, published: published, encryption: encryption, naming: settings.naming, folders: settings.renditionFolder)
+        // The captions are read while the side-loaded tracks are checked and made: neither needs
+        // the other, and the tracks' work fills what the read leaves of the cores instead of
+        // coming after it. The captions' failure is thrown first, as when one came after the other.
+        async let readCaptions = Result.capturing { () async throws(SubweaveError) in
+            try await inBandCaptions(settings, reader: reader, output: output)
+        }
+        let tracksMade = await Result.capturing { () async throws(SubweaveError) in
+            // Each track against the programme's speech, when asked: warned of, or retimed.
+            let (syncWarnings, syncEntries) = try await checkSync(&request)
+            // An open programme's renditions are appended to, under the URIs players already follow.
+            let published = output == masterURL ? publishedRenditions(naming: settings.naming, encrypted: encryption != nil, templates: templates) : [:]
+            let made = try await makeTrackRenditions(
+                request.tracks, stager: stager, published: published, encryption: encryption, naming: settings.naming, folders: settings.renditionFolder)
+            return (syncWarnings, syncEntries, published, made)
+        }
+        let (captions, captionWarnings, captionRecord) = try await readCaptions.get()
+        let (syncWarnings, syncEntries, published, made) = try tracksMade.get()
         request.tracks = made.map(\.track)
         var planner = RenditionPlanner(timeline: timeline, published: published)
         planner.encryption = encryption

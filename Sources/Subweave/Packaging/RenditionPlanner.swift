@@ -1,6 +1,7 @@
 import Captions
 import Foundation
 import HLS
+import Platform
 import Timebase
 import TimedText
 
@@ -245,7 +246,11 @@ package struct RenditionPlanner {
     /// Adds a subtitle rendition for each published caption service that `makesRendition`
     /// takes; without `placement`, its cues carry no position settings.
     mutating func add(_ captions: ProgrammeCaptions, placement: Bool = true, makesRendition: (CaptionService) -> Bool = { _ in true }) {
-        for service in captions.published where makesRendition(service.service) {
+        let services = captions.published.filter { makesRendition($0.service) }
+        let (timeline, published, encryption, naming) = (self.timeline, self.published, self.encryption, self.naming)
+        // Each service's rendition (its segments cut and hashed) on a core of its own; added in order.
+        let made = onEveryCore(services.count) { index -> (SubtitleRendition, RenditionRecord, LanguageTag) in
+            let service = services[index]
             let language = captions.language(for: service.service) ?? .undetermined
             let identity = RenditionIdentity.inBand(service.service)
             var cues = service.cues
@@ -263,6 +268,9 @@ package struct RenditionPlanner {
             let rendition = SubtitleRendition(
                 folder: folder, cues: writable, headerBlocks: [], timeline: timeline, record: record, writable: true, appending: published[folder],
                 encryption: encryption, naming: naming)
+            return (rendition, record, language)
+        }
+        for (service, (rendition, record, language)) in zip(services, made ?? []) {
             append(
                 rendition, record: record, encoding: nil, action: "added",
                 origin: Self.origin(service.service), replacesLine: nil,
