@@ -119,12 +119,22 @@ package enum TimelineProbe {
                 pending = []
                 read(packet[...], at: position - size)
             }
-            var offset = rest.startIndex
-            while offset + size <= rest.endIndex && failure == nil {
-                read(rest[offset..<(offset + size)], at: position)
-                offset += size
-                position += size
+            let base = rest.startIndex
+            let whole = rest.withUnsafeBufferPointer { p in
+                var offset = 0
+                while offset + size <= p.count && failure == nil {
+                    // A packet in sync that starts no PES packet and is no table's holds nothing
+                    // the probe reads (most packets): skipped without being parsed.
+                    let b1 = p[offset + 1]
+                    if p[offset] != TransportStream.syncByte || b1 & 0x40 != 0 || tables.isTable(UInt16(b1 & 0x1F) << 8 | UInt16(p[offset + 2])) {
+                        read(rest[(base + offset)..<(base + offset + size)], at: position)
+                    }
+                    offset += size
+                    position += size
+                }
+                return offset
             }
+            let offset = base + whole
             if failure == nil && offset < rest.endIndex {
                 pending = Array(rest[offset...])
                 position += pending.count

@@ -112,6 +112,34 @@ struct TimelineProbeTests {
         #expect(timeline.start == m - 6000)
     }
 
+    /// A PMT whose section goes on in a second packet (no unit start) is read whole, and a packet
+    /// that starts no PES packet is not read for a PTS, however much it looks like a PES header.
+    @Test func aTableCrossingPacketsIsReadAndContinuationsAreNot() throws {
+        var body: [UInt8] = [0xE1, 0x00, 0xF0, 0x00]
+        // 20 audio streams with a language descriptor each (11 bytes apiece), then the video: the
+        // section ends in its second packet, the video's entry with it.
+        for index in 0..<20 { body += [0x0F, 0xE2, UInt8(index), 0xF0, 0x06, 0x0A, 0x04, 0x65, 0x6E, 0x67, 0x00] }
+        body += [0x1B, 0xE1, 0x00, 0xF0, 0x00]
+        let section = TSBuilder.section(tableID: 0x02, body: body)
+        #expect(section.count > 184 && section.count < 368)
+        var data = TSBuilder.pat(pmtPID: 0x1000)
+        data += TSBuilder.packet(pid: 0x1000, unitStart: true, payload: Array(section.prefix(184)))
+        // Audio between the two parts of the PMT.
+        data += TSBuilder.packet(pid: 0x200, unitStart: false, payload: [UInt8](repeating: 0xAA, count: 184))
+        data += TSBuilder.packet(pid: 0x1000, unitStart: false, payload: Array(section.dropFirst(184)), counter: 1)
+        data += TSBuilder.pes(pid: 0x100, pts: 900_000)
+        // The video PES goes on: its next packet carries bytes that read as a PES header with an
+        // earlier PTS, but starts no unit.
+        var lookalike = TSBuilder.pes(pid: 0x100, pts: 450_000)
+        lookalike[1] &= ~0x40
+        lookalike[3] = (lookalike[3] & 0xF0) | 1
+        data += lookalike
+        data += TSBuilder.pes(pid: 0x100, pts: 903_003)
+        let timeline = try TimelineProbe.probe(segment: data, initialization: nil)
+        #expect(timeline.source == .video)
+        #expect(timeline.start == 900_000)
+    }
+
     @Test func audioOnlyUsesAudio() throws {
         var data = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x0F, 0x101)])
         data += TSBuilder.pes(pid: 0x101, pts: 900_000, streamID: 0xC0)
