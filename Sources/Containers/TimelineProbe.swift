@@ -4,7 +4,11 @@ import Timebase
 ///
 /// - MPEG-TS: the lowest PTS among the PES packets of the video streams the PMT lists (with
 ///   B-frames the first PES in the file is not the earliest frame); the lowest audio PTS when
-///   there is no video. Timestamps are compared across the 2^33 wrap.
+///   there is no video. Timestamps are compared across the 2^33 wrap. The segment is read until
+///   that is settled: once a stream that gives decode times (DTS) decodes a frame after its
+///   lowest PTS so far, no later frame can be presented before it (a frame is presented no
+///   earlier than it is decoded, and decode times rise), so the rest of the segment, most of it,
+///   is not read, nor checked. A stream with PTS only is read to the end of the segment.
 /// - fMP4: the earliest presentation time (`tfdt` decode time plus `trun` composition offset)
 ///   of the first fragment's samples of the video track (else audio), on the timescale of the
 ///   init segment's `mdhd`, converted to 90 kHz. Edit lists (`elst`) are ignored, as the players
@@ -44,6 +48,10 @@ package enum TimelineProbe {
         private static let enoughToTell = 4 * TransportStream.packetSize
 
         package init() {}
+
+        /// Whether the start is known whatever the rest of the segment holds (an MPEG-TS
+        /// segment's, once settled: see ``TimelineProbe``): more bytes are not read.
+        package var isSettled: Bool { transportStream?.isSettled ?? false }
 
         /// Reads the segment's next bytes.
         package mutating func feed(_ chunk: ArraySlice<UInt8>) {
@@ -87,6 +95,17 @@ package enum TimelineProbe {
         private var firstDTS: [UInt16: Int64] = [:]
         /// Unwrapped against the stream's first PTS.
         private var lowestPTS: [UInt16: Int64] = [:]
+        /// The decode time of the stream's latest PES packet (its PTS when it has no DTS),
+        /// unwrapped against its first PTS.
+        private var latestDTS: [UInt16: Int64] = [:]
+        /// The streams that have given a DTS (only these settle).
+        private var givesDecodeTimes: Set<UInt16> = []
+        /// Whether every stream the start is taken from has been decoded past its lowest PTS, so
+        /// that no later packet can lower it: nothing more is read.
+        private(set) var isSettled = false
+        /// The PIDs of the streams the start is taken from, as the tables read so far list them
+        /// (nil: not worked out since a table was read).
+        private var startStreams: [UInt16]?
         private var shortHeaders: [String] = []
         /// Where the first packet starts in the segment.
         private let first: Int
@@ -109,6 +128,7 @@ package enum TimelineProbe {
                 rest = rest.dropFirst(skip)
             }
             let size = TransportStream.packetSize
+            guard !isSettled else { return }
             if !pending.isEmpty {
                 let take = min(size - pending.count, rest.count)
                 pending += rest.prefix(take)
@@ -122,7 +142,7 @@ package enum TimelineProbe {
             let base = rest.startIndex
             let whole = rest.withUnsafeBufferPointer { p in
                 var offset = 0
-                while offset + size <= p.count && failure == nil {
+                while offset + size <= p.count && failure == nil && !isSettled {
                     // A packet in sync that starts no PES packet and is no table's holds nothing
                     // the probe reads (most packets): skipped without being parsed.
                     let b1 = p[offset + 1]
@@ -135,7 +155,7 @@ package enum TimelineProbe {
                 return offset
             }
             let offset = base + whole
-            if failure == nil && offset < rest.endIndex {
+            if failure == nil && !isSettled && offset < rest.endIndex {
                 pending = Array(rest[offset...])
                 position += pending.count
             }
@@ -148,7 +168,10 @@ package enum TimelineProbe {
                 failure = ContainerError(.malformed, offset: at, "lost MPEG-TS sync: expected 0x47, found 0x\(String(bytes[bytes.startIndex], radix: 16))")
                 return
             }
-            if tables.consume(packet, in: bytes) { return }
+            if tables.consume(packet, in: bytes) {
+                startStreams = nil
+                return
+            }
             guard packet.payloadUnitStart, !packet.payload.isEmpty, let header = TransportStream.PESHeader(bytes[packet.payload]) else { return }
             guard let pts = header.pts else {
                 if header.headerLength > packet.payload.count && firstPTS[packet.pid] == nil {
@@ -161,10 +184,31 @@ package enum TimelineProbe {
             if let reference = firstPTS[packet.pid] {
                 let unwrapped = PresentationTimestamp.unwrapped(pts, near: reference)
                 lowestPTS[packet.pid] = min(lowestPTS[packet.pid] ?? unwrapped, unwrapped)
+                latestDTS[packet.pid] = PresentationTimestamp.unwrapped(header.dts ?? pts, near: reference)
             } else {
                 firstPTS[packet.pid] = pts
                 firstDTS[packet.pid] = header.dts ?? pts
                 lowestPTS[packet.pid] = pts
+                latestDTS[packet.pid] = PresentationTimestamp.unwrapped(header.dts ?? pts, near: pts)
+            }
+            if header.dts != nil { givesDecodeTimes.insert(packet.pid) }
+            isSettled = settles()
+        }
+
+        /// Whether the streams the start is taken from (the PMT's video streams, else its audio
+        /// streams) have each given decode times and been decoded past their lowest PTS (a
+        /// later DTS, not equal).
+        private mutating func settles() -> Bool {
+            guard tables.sawPAT else { return false }
+            if startStreams == nil {
+                let streams = tables.streams.values
+                let video = streams.filter { $0.kind == .video }
+                startStreams = (video.isEmpty ? streams.filter { $0.kind == .audio } : video).map(\.pid)
+            }
+            guard let pids = startStreams, !pids.isEmpty else { return false }
+            return pids.allSatisfy { pid in
+                guard givesDecodeTimes.contains(pid), let latest = latestDTS[pid], let lowest = lowestPTS[pid] else { return false }
+                return latest > lowest
             }
         }
 

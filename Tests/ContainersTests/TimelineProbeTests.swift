@@ -65,19 +65,25 @@ struct TimelineProbeTests {
             do { return "\(try reading.finish(initialization: initialization))" } catch { return "error at \(error.offset): \(error.reason)" }
         }
         let segment = try Fixtures.bytes("media/ts-bframes/seg_000.ts")
+        // Sync lost in the first frame, before the start is settled; and in the last packet,
+        // after it is, where the probe reads nothing.
         var lostSync = segment
-        lostSync[188 * 40] = 0x00
+        lostSync[188 * 5] = 0x00
+        var lostLate = segment
+        lostLate[segment.count - 188] = 0x00
         let junk: [UInt8] = [0x47, 0x00, 0x11] + [UInt8](repeating: 0xAA, count: 90)
         let short = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x1B, 0x100)]) + TSBuilder.pes(pid: 0x100, pts: 9_000)
         let cases: [(String, [UInt8], [UInt8]?)] = [
-            ("clean", segment, nil), ("lost sync", lostSync, nil), ("leading junk", junk + segment, nil), ("cut at the end", Array(segment.dropLast(100)), nil),
+            ("clean", segment, nil), ("lost sync", lostSync, nil), ("lost sync once settled", lostLate, nil), ("leading junk", junk + segment, nil),
+            ("cut at the end", Array(segment.dropLast(100)), nil),
             ("three packets", short, nil), ("garbage", Array("hello world".utf8), nil),
             ("fMP4", try Fixtures.bytes("media/fmp4/seg_000.m4s"), try Fixtures.bytes("media/fmp4/init.mp4")),
         ]
         for (name, bytes, initialization) in cases {
             let whole = probe(bytes, chunk: 0, initialization: initialization)
             if name == "clean" || name == "leading junk" { #expect(!whole.hasPrefix("error"), "\(name): \(whole)") }
-            if name == "lost sync" { #expect(whole.contains("error at \(188 * 40)"), "\(whole)") }
+            if name == "lost sync" { #expect(whole.contains("error at \(188 * 5)"), "\(whole)") }
+            if name == "lost sync once settled" { #expect(whole == probe(segment, chunk: 0), "\(whole)") }
             for size in [1, 7, 187, 188, 189, 1_000, 188 * 1_024] {
                 #expect(probe(bytes, chunk: size, initialization: initialization) == whole, "\(name), chunks of \(size)")
             }
@@ -140,6 +146,36 @@ struct TimelineProbeTests {
         #expect(timeline.start == 900_000)
     }
 
+    /// The probe stops once a frame is decoded after the lowest PTS so far.
+    ///
+    /// With decode times given, no later frame can be presented earlier. Without them it reads on
+    /// to the end.
+    @Test func theStartSettlesOnceAFrameIsDecodedAfterIt() throws {
+        let head = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x1B, 0x100)])
+        // Decode order I P B B, two frames of delay: (DTS, PTS).
+        let frames: [(Int64, Int64)] = [(0, 6_006), (3_003, 15_015), (6_006, 9_009), (9_009, 12_012)]
+        var data = head
+        for (dts, pts) in frames { data += TSBuilder.pes(pid: 0x100, pts: pts, dts: dts) }
+        var reading = TimelineProbe.Reading()
+        reading.feed(data[...])
+        #expect(reading.isSettled)
+        // What comes after is not read: a later packet that would present earlier (the stream
+        // is damaged), or lost sync.
+        let after = TSBuilder.pes(pid: 0x100, pts: 1_000, dts: 12_012) + [UInt8](repeating: 0, count: 188)
+        #expect(try TimelineProbe.probe(segment: data + after, initialization: nil).start == 6_006)
+        // Before the fourth frame (DTS 6,006 is not after 6,006) it is not settled.
+        var early = TimelineProbe.Reading()
+        early.feed(data.dropLast(188)[...])
+        #expect(!early.isSettled)
+        // PTS only: read to the end, where the lower PTS is.
+        var ptsOnly = head
+        for (_, pts) in frames { ptsOnly += TSBuilder.pes(pid: 0x100, pts: pts) }
+        var unsettled = TimelineProbe.Reading()
+        unsettled.feed((ptsOnly + TSBuilder.pes(pid: 0x100, pts: 1_000))[...])
+        #expect(!unsettled.isSettled)
+        #expect(try unsettled.finish(initialization: nil).start == 1_000)
+    }
+
     @Test func audioOnlyUsesAudio() throws {
         var data = TSBuilder.pat(pmtPID: 0x1000) + TSBuilder.pmt(pid: 0x1000, streams: [(0x0F, 0x101)])
         data += TSBuilder.pes(pid: 0x101, pts: 900_000, streamID: 0xC0)
@@ -200,23 +236,26 @@ enum TSBuilder {
         return packet(pid: pid, unitStart: true, payload: section(tableID: 0x02, body: body))
     }
 
-    static func pes(pid: UInt16, pts: Int64, streamID: UInt8 = 0xE0) -> [UInt8] {
-        let p = UInt64(pts)
-        let ptsBytes: [UInt8] = [
-            0x21 | UInt8((p >> 29) & 0x0E),  // '0010', PTS[32..30], marker
-            UInt8((p >> 22) & 0xFF),  // PTS[29..22]
-            UInt8((p >> 14) & 0xFE) | 1,  // PTS[21..15], marker
-            UInt8((p >> 7) & 0xFF),  // PTS[14..7]
-            UInt8((p << 1) & 0xFE) | 1,  // PTS[6..0], marker
-        ]
+    static func pes(pid: UInt16, pts: Int64, dts: Int64? = nil, streamID: UInt8 = 0xE0) -> [UInt8] {
+        func timestamp(_ value: Int64, prefix: UInt8) -> [UInt8] {
+            let p = UInt64(value)
+            return [
+                prefix << 4 | UInt8((p >> 29) & 0x0E) | 1,  // prefix, [32..30], marker
+                UInt8((p >> 22) & 0xFF),  // [29..22]
+                UInt8((p >> 14) & 0xFE) | 1,  // [21..15], marker
+                UInt8((p >> 7) & 0xFF),  // [14..7]
+                UInt8((p << 1) & 0xFE) | 1,  // [6..0], marker
+            ]
+        }
+        let stamps = dts.map { timestamp(pts, prefix: 0x3) + timestamp($0, prefix: 0x1) } ?? timestamp(pts, prefix: 0x2)
         let header: [UInt8] =
             [
                 0, 0, 1, streamID,  // start code, stream_id
                 0, 0,  // PES_packet_length (unbounded)
                 0x80,  // '10', no scrambling
-                0x80,  // PTS only
-                5,
-            ] + ptsBytes  // PES_header_data_length
+                dts == nil ? 0x80 : 0xC0,  // PTS only, or PTS and DTS
+                UInt8(stamps.count),  // PES_header_data_length
+            ] + stamps
         return packet(pid: pid, unitStart: true, payload: header + [0, 0, 0, 1, 0x09, 0xF0])
     }
 }

@@ -91,9 +91,12 @@ public struct ResourceLoader: Sendable {
     /// ``read(_:kind:range:)`` handed to `body` in order, `state` carried from one call to the
     /// next: a local file (or its range) in chunks of `chunkSize` bytes read into `buffer`'s
     /// storage, each worked on while it is in the core's cache; a URL whole, once.
+    ///
+    /// With `until`, a local file is read no further once it says the state wants nothing more
+    /// (what was not read is not checked: its length, the read limit).
     package func read<State: Sendable>(
         _ url: URL, kind: ResourceKind, range: ByteRange? = nil, chunkSize: Int, into buffer: ReusableBytes, state: State,
-        _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> Void
+        until wantsNoMore: (@Sendable (State) -> Bool)? = nil, _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> Void
     ) async throws(Failure) -> State {
         guard url.isFileURL else {
             let bytes = try await read(url, kind: kind, range: range)
@@ -111,6 +114,7 @@ public struct ResourceLoader: Sendable {
             let length = range.map { $0.length } ?? file.size
             guard length <= limit else { throw Self.tooLarge(length, limit, kind) }
             var state = state
+            var stopped = false
             let done = try buffer.withBytes { (bytes: inout [UInt8]) throws(Failure) -> Int in
                 if bytes.count < chunkSize { bytes = [UInt8](repeating: 0, count: chunkSize) }
                 var done = 0
@@ -125,13 +129,17 @@ public struct ResourceLoader: Sendable {
                     guard count > 0 else { break }
                     body(&state, bytes[0..<count])
                     done += count
+                    if let wantsNoMore, wantsNoMore(state) {
+                        stopped = true
+                        return done
+                    }
                 }
                 if range == nil && done == limit, (try? file.read(count: 1, at: start + done))?.isEmpty == false {
                     throw Self.tooLarge(done, limit, kind, atLeast: true)
                 }
                 return done
             }
-            if let range, done < range.length { throw Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(range.length)@\(start)") }
+            if let range, done < range.length, !stopped { throw Failure(explanation: "is shorter than its EXT-X-BYTERANGE \(range.length)@\(start)") }
             return state
         }
     }

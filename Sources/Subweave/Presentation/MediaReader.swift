@@ -56,10 +56,11 @@ struct MediaReader: Sendable {
 
     /// ``segment(_:of:at:segmentURL:kind:what:)`` handed to `body` in order, `state` carried from
     /// one call to the next: in chunks of `chunkSize` bytes read into `buffer` when it is a local
-    /// file read as it is, else whole (an AES-128 segment is decrypted whole).
+    /// file read as it is (no further once `until` says the state wants nothing more), else whole
+    /// (an AES-128 segment is decrypted whole).
     func segment<State: Sendable>(
         _ index: Int, of playlist: MediaPlaylist, at url: URL, segmentURL: URL, what: String, chunkSize: Int, into buffer: ReusableBytes,
-        state: State, _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> Void
+        state: State, until wantsNoMore: (@Sendable (State) -> Bool)? = nil, _ body: @escaping @Sendable (inout State, ArraySlice<UInt8>) -> Void
     ) async throws(SubweaveError) -> State {
         let segment = playlist.segments[index]
         guard segment.key?.method != .aes128 else {
@@ -68,8 +69,10 @@ struct MediaReader: Sendable {
             buffer.withBytes { body(&state, $0[...]) }
             return state
         }
-        do { return try await loader.read(segmentURL, kind: .segment, range: segment.byteRange, chunkSize: chunkSize, into: buffer, state: state, body) } catch
-        {
+        do {
+            return try await loader.read(
+                segmentURL, kind: .segment, range: segment.byteRange, chunkSize: chunkSize, into: buffer, state: state, until: wantsNoMore, body)
+        } catch {
             throw .unreadable(path: Self.display(segmentURL), what: what, error)
         }
     }
@@ -114,7 +117,7 @@ struct MediaReader: Sendable {
             var reading = try await self.segment(
                 index, of: playlist, at: url, segmentURL: segmentURL,
                 what: "the first media segment of discontinuity sequence \(segment.discontinuitySequence)", chunkSize: Self.probeChunkSize,
-                into: ReusableBytes(), state: TimelineProbe.Reading()
+                into: ReusableBytes(), state: TimelineProbe.Reading(), until: \.isSettled
             ) { reading, chunk in reading.feed(chunk) }
             let known = segment.map.map { initializations[$0] != nil } ?? true
             let initialization = try await initializationSection(segment, of: url, cache: &initializations)
