@@ -117,6 +117,17 @@ struct CaptionRecord: Codable, Sendable {
     }
 }
 
+/// A caption record to keep when the run writes: what it will hold, made into the record (every
+/// cue converted to the form stored) only then, so that a dry-run converts nothing.
+struct CaptionRecordToKeep: Sendable {
+    let key: String
+    let captions: ProgrammeCaptions
+    let warnings: [PackageWarning]
+
+    /// The record.
+    var record: CaptionRecord { CaptionRecord(key: key, captions: captions, warnings: warnings) }
+}
+
 /// A service's cues as stored.
 private struct StoredService: Codable {
     let service: CaptionService

@@ -98,7 +98,7 @@ struct CaptionVariantChoice {
     /// it was read from has not changed, and nothing is read; else the captions are read and the
     /// record to keep comes back with them.
     func read(onProgress: @escaping ProgressHandler, recordBeside master: URL? = nil) async throws(SubweaveError)
-        -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecord?)
+        -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecordToKeep?)
     {
         let small = await smallest()
         // The look that confirms services beginning in the first segment (most programmes) is
@@ -111,7 +111,7 @@ struct CaptionVariantChoice {
         let key = master == nil ? nil : CaptionRecord.key(playlists, pictureLanguages: settings)
         if let key, let master, let record = CaptionRecord.read(master: master, key: key) { return (record.captions, record.warnings, nil) }
         let (captions, warnings) = try await read(small: small, early: early, onProgress: onProgress)
-        return (captions, warnings, key.map { CaptionRecord(key: $0, captions: captions, warnings: warnings) })
+        return (captions, warnings, key.map { CaptionRecordToKeep(key: $0, captions: captions, warnings: warnings) })
     }
 
     /// The segments ``confirmingSegments(_:)`` gives when every service begins in the first

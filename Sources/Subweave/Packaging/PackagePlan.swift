@@ -37,7 +37,7 @@ public struct PackagePlan: Sendable {
     public let intent: TitleIntent
     /// The in-band captions this run read, kept beside the master once it is written (nil when
     /// an earlier run's record answered, or the media is not all local).
-    let captionRecord: CaptionRecord?
+    let captionRecord: CaptionRecordToKeep?
 
     /// Every path the plan writes, relative to the output folder.
     public var files: [String] {

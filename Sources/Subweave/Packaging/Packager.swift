@@ -89,7 +89,7 @@ public struct Packager: Sendable {
                 named: plan.named, previous: plan.previous, removedFolders: plan.removedFolders, intent: plan.intent)
             // Only a run that succeeded leaves the record of what it read; a failure to keep it
             // only means the next run reads the captions again.
-            if let record = plan.captionRecord, plan.output.isFileURL, let text = record.text {
+            if let record = plan.captionRecord, plan.output.isFileURL, let text = record.record.text {
                 try? FileSystem.replaceFile(
                     at: CaptionRecord.path(master: plan.output), with: text,
                     temporaryName: FileSystem.temporaryPrefix + "captions-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")

@@ -129,7 +129,7 @@ extension Presentation {
     /// A record of an earlier run's reading beside `output` answers when the media has not
     /// changed; the record to keep comes back when the captions were read.
     func inBandCaptions(_ settings: EffectiveSettings, reader: MediaReader, output: URL) async throws(SubweaveError)
-        -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecord?)
+        -> (captions: ProgrammeCaptions, warnings: [PackageWarning], record: CaptionRecordToKeep?)
     {
         guard settings.captions == .auto || settings.closedCaptions != .none else { return (.none, [], nil) }
         let choice = CaptionVariantChoice(presentation: self, reader: reader, settings: settings.captionServices)
