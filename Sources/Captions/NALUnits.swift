@@ -60,44 +60,45 @@ package enum NALUnits {
 
     /// Whether a NAL unit holds an emulation-prevention byte (`00 00 03`): when it does not, its
     /// RBSP is its bytes as they are (``rbsp(_:into:)`` removes nothing).
-    static func hasEmulationPrevention(_ nal: ArraySlice<UInt8>) -> Bool {
-        nal.withUnsafeBufferPointer { b in
-            var i = 2
-            while i < b.count {
-                // A `03` at i+0 needs zeros before it; a byte neither 0 nor 3 at i ends every
-                // pattern that would include it.
-                let byte = b[i]
-                if byte > 3 || byte == 1 || byte == 2 {
-                    i += 3
-                    continue
-                }
-                if byte == 3 && b[i - 1] == 0 && b[i - 2] == 0 { return true }
-                i += 1
+    static func hasEmulationPrevention(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 2
+        while i < b.count {
+            // A `03` at i+0 needs zeros before it; a byte neither 0 nor 3 at i ends every
+            // pattern that would include it.
+            let byte = b[i]
+            if byte > 3 || byte == 1 || byte == 2 {
+                i += 3
+                continue
             }
-            return false
+            if byte == 3 && b[i - 1] == 0 && b[i - 2] == 0 { return true }
+            i += 1
         }
+        return false
     }
 
     /// The RBSP of a NAL unit (emulation-prevention bytes, the `03` of `00 00 03`, removed) into
     /// `out`, emptied first and its storage kept: no allocation once it is large enough.
     static func rbsp(_ nal: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        nal.withUnsafeBufferPointer { rbsp($0, into: &out) }
+    }
+
+    /// ``rbsp(_:into:)`` of a NAL unit where it lies.
+    static func rbsp(_ source: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
-        out.reserveCapacity(nal.count)
+        out.reserveCapacity(source.count)
         // The bytes between emulation-prevention bytes are copied a run at a time.
-        nal.withUnsafeBufferPointer { source in
-            var zeros = 0, run = 0
-            for i in source.indices {
-                let byte = source[i]
-                if zeros >= 2 && byte == 0x03 {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<i]))
-                    run = i + 1
-                    zeros = 0
-                    continue
-                }
-                zeros = byte == 0 ? zeros + 1 : 0
+        var zeros = 0, run = 0
+        for i in source.indices {
+            let byte = source[i]
+            if zeros >= 2 && byte == 0x03 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<i]))
+                run = i + 1
+                zeros = 0
+                continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...]))
+            zeros = byte == 0 ? zeros + 1 : 0
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...]))
     }
 
     /// The video codecs whose SEI can carry A/53 captions.
@@ -159,9 +160,9 @@ package enum SEIMessages {
     ///
     /// Payload type and size are coded as runs of 0xFF plus a last byte; several messages may
     /// follow one another until the RBSP trailing bits.
-    static func forEachRegisteredUserData(_ rbsp: ArraySlice<UInt8>, headerLength: Int, _ body: (ArraySlice<UInt8>) -> Void) {
-        var i = rbsp.startIndex + headerLength
-        let end = rbsp.endIndex
+    static func forEachRegisteredUserData(_ rbsp: UnsafeBufferPointer<UInt8>, headerLength: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var i = headerLength
+        let end = rbsp.count
         while i < end {
             if rbsp[i] == 0x80 && i == end - 1 { break }  // rbsp_trailing_bits
             var type = 0
@@ -173,7 +174,7 @@ package enum SEIMessages {
             guard i < end else { break }
             size += Int(rbsp[i]); i += 1
             guard size <= end - i else { break }
-            if type == 4 { body(rbsp[i..<(i + size)]) }
+            if type == 4 { body(UnsafeBufferPointer(rebasing: rbsp[i..<(i + size)])) }
             i += size
         }
     }
@@ -198,7 +199,7 @@ package struct CCData: Sendable, Equatable {
     /// provider 0x0031, user identifier `GA94`, user_data_type_code 3.
     package static func parse(t35 payload: ArraySlice<UInt8>) -> [CCData]? {
         var result: [CCData] = []
-        return append(t35: payload, to: &result) ? result : nil
+        return payload.withUnsafeBufferPointer { append(t35: $0, to: &result) } ? result : nil
     }
 
     /// The triplets of ATSC A/53 user data starting at its identifier: `GA94`, then
@@ -206,37 +207,34 @@ package struct CCData: Sendable, Equatable {
     /// user data, or of a T.35 payload after its country and provider codes.
     package static func parse(atscUserData data: ArraySlice<UInt8>) -> [CCData]? {
         var result: [CCData] = []
-        return append(atscUserData: data, to: &result) ? result : nil
+        return data.withUnsafeBufferPointer { append(atscUserData: $0, to: &result) } ? result : nil
     }
 
-    /// Appends the triplets of ``parse(atscUserData:)`` to `result`; false when `data` is not
+    /// Appends the triplets of ``parse(atscUserData:)`` to `result`; false when `bytes` are not
     /// A/53 caption data (nothing appended).
-    static func append(atscUserData p: ArraySlice<UInt8>, to result: inout [CCData]) -> Bool {
-        let s = p.startIndex
-        guard p.count >= 7, p[s] == 0x47, p[s + 1] == 0x41, p[s + 2] == 0x39, p[s + 3] == 0x34,  // "GA94"
-            p[s + 4] == 0x03
+    static func append(atscUserData bytes: UnsafeBufferPointer<UInt8>, to result: inout [CCData]) -> Bool {
+        guard bytes.count >= 7, bytes[0] == 0x47, bytes[1] == 0x41, bytes[2] == 0x39, bytes[3] == 0x34,  // "GA94"
+            bytes[4] == 0x03
         else { return false }
-        let flags = p[s + 5]
+        let flags = bytes[5]
         guard flags & 0x40 != 0 else { return true }  // process_cc_data_flag
         // The triplets after em_data, as many as cc_count says and the data holds.
-        let count = min(Int(flags & 0x1F), (p.count - 7) / 3)
+        let count = min(Int(flags & 0x1F), (bytes.count - 7) / 3)
         // Room for an access unit's triplets, made once (not grown triplet by triplet); only
         // into an empty array, so that a caller gathering many never reallocates each time.
         if result.isEmpty { result.reserveCapacity(count) }
-        p.withUnsafeBufferPointer { bytes in
-            var i = 7
-            for _ in 0..<count {
-                let b = bytes[i]
-                result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: bytes[i + 1], byte2: bytes[i + 2]))
-                i += 3
-            }
+        var i = 7
+        for _ in 0..<count {
+            let b = bytes[i]
+            result.append(CCData(type: b & 0x03, valid: b & 0x04 != 0, byte1: bytes[i + 1], byte2: bytes[i + 2]))
+            i += 3
         }
         return true
     }
 
     /// Appends the triplets of ``parse(t35:)`` to `result`; false when it is not A/53 caption data.
-    static func append(t35 p: ArraySlice<UInt8>, to result: inout [CCData]) -> Bool {
-        guard p.count >= 3, p[p.startIndex] == 0xB5, p[p.startIndex + 1] == 0x00, p[p.startIndex + 2] == 0x31 else { return false }
-        return append(atscUserData: p.dropFirst(3), to: &result)
+    static func append(t35 bytes: UnsafeBufferPointer<UInt8>, to result: inout [CCData]) -> Bool {
+        guard bytes.count >= 3, bytes[0] == 0xB5, bytes[1] == 0x00, bytes[2] == 0x31 else { return false }
+        return append(atscUserData: UnsafeBufferPointer(rebasing: bytes[3...]), to: &result)
     }
 }

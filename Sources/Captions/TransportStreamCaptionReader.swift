@@ -210,8 +210,11 @@ package struct TransportStreamCaptionReader {
         guard var decoder else { return }
         self.decoder = nil
         defer { self.decoder = decoder }
-        for (unit, pts) in segment.pts.enumerated() {
-            decoder.add(captionData: segment.triplets[segment.starts[unit]..<segment.starts[unit + 1]], time: timeOf(unwrap(pts)))
+        // Each unit's triplets where they lie: no slice (and no reference count) per unit.
+        segment.triplets.withUnsafeBufferPointer { triplets in
+            for (unit, pts) in segment.pts.enumerated() {
+                decoder.add(captionData: UnsafeBufferPointer(rebasing: triplets[segment.starts[unit]..<segment.starts[unit + 1]]), time: timeOf(unwrap(pts)))
+            }
         }
     }
 

@@ -37,7 +37,7 @@ package struct TransportStreamDemuxer {
     package private(set) var video: TransportStream.ElementaryStream? {
         didSet {
             videoPID = video?.pid
-            stopAtUnit = video.flatMap { pictureData?($0.streamType) }
+            stopAtUnit = video.flatMap { pictureData?($0.streamType) }.map(ByteSet.init(where:))
         }
     }
     /// The video stream's PID, compared with every packet's (without copying the stream).
@@ -66,8 +66,9 @@ package struct TransportStreamDemuxer {
     private var synced = false
     /// Whether the PES being assembled still collects payload (see ``pictureData``).
     private var collecting = true
-    /// The video's picture-data test, from ``pictureData`` once the PMT names the video.
-    private var stopAtUnit: (@Sendable (UInt8) -> Bool)?
+    /// The bytes that begin picture data after a start code, from ``pictureData`` once the PMT
+    /// names the video (a set, not the test itself: looked up, not called, at every start code).
+    private var stopAtUnit: ByteSet?
 
     /// For a video stream type, whether the byte after a start code (`00 00 01`) begins picture data.
     ///
@@ -278,7 +279,7 @@ package struct TransportStreamDemuxer {
             flushCurrent(emit)
             currentOffset = absolute
             collecting = true
-            if emitsInPlace(data[packet.payload], emit) { return }
+            if emitsInPlace(data, packet.payload, emit) { return }
             // Into the storage the last PES packet used, when its reader kept none of it.
             if !current.isEmpty { current.removeAll(keepingCapacity: true) }
             current.append(contentsOf: data[packet.payload])
@@ -307,9 +308,13 @@ package struct TransportStreamDemuxer {
     /// What is emitted is what gathering it gives (the same bytes: the part before the picture
     /// data), only sooner and without a copy; the packets after it are skipped as gathering skips
     /// them once its picture data is found.
-    private mutating func emitsInPlace(_ payload: ArraySlice<UInt8>, _ emit: (PESPacket) -> Void) -> Bool {
-        guard let stop = stopAtUnit, payload.count >= 9 else { return false }
-        let read: (header: TransportStream.PESHeader, end: Int)? = payload.withUnsafeBufferPointer { p in
+    ///
+    /// The payload is `range` of `data`: read where it lies, and sliced once, for the packet emitted.
+    private mutating func emitsInPlace(_ data: ArraySlice<UInt8>, _ range: Range<Int>, _ emit: (PESPacket) -> Void) -> Bool {
+        guard let stop = stopAtUnit, range.count >= 9 else { return false }
+        let start = range.lowerBound - data.startIndex
+        let read: (header: TransportStream.PESHeader, end: Int)? = data.withUnsafeBufferPointer { whole in
+            let p = UnsafeBufferPointer(rebasing: whole[start..<(start + range.count)])
             // A PES_packet_length shorter than the header itself is read as unbounded, with a
             // note, where the packet is gathered.
             guard p[0] == 0, p[1] == 0, p[2] == 1, !TransportStream.PESHeader.lacksOptionalHeader(p[3]), let header = TransportStream.PESHeader(p),
@@ -319,13 +324,13 @@ package struct TransportStreamDemuxer {
             return (header, end)
         }
         guard let (header, end) = read else { return false }
-        currentLength = payload.count
+        currentLength = range.count
         headerPending = false
         collecting = false
         currentHeader = header
         emittedInPlace = true
-        let s = payload.startIndex
-        emit(PESPacket(pts: header.pts, dts: header.dts, payload: payload[(s + header.headerLength)..<(s + end)], offset: currentOffset))
+        let s = range.lowerBound
+        emit(PESPacket(pts: header.pts, dts: header.dts, payload: data[(s + header.headerLength)..<(s + end)], offset: currentOffset))
         return true
     }
 
@@ -484,7 +489,7 @@ package struct TransportStreamDemuxer {
     /// picture data (`stop`) is in `bytes`; nil when there is none (or its next byte is not
     /// there yet).
     @inline(__always)
-    private static func pictureDataStart(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ stop: (UInt8) -> Bool) -> Int? {
+    private static func pictureDataStart(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, _ stop: ByteSet) -> Int? {
         var i = from
         while i + 3 < bytes.count {
             // A start code needs a zero at i+2 or later.
@@ -492,7 +497,7 @@ package struct TransportStreamDemuxer {
                 i += 3
                 continue
             }
-            if bytes[i] == 0 && bytes[i + 1] == 0 && bytes[i + 2] == 1 && stop(bytes[i + 3]) { return i }
+            if bytes[i] == 0 && bytes[i + 1] == 0 && bytes[i + 2] == 1 && stop.contains(bytes[i + 3]) { return i }
             i += 1
         }
         return nil
@@ -537,5 +542,35 @@ package struct TransportStreamDemuxer {
         // Emptied in place: the next PES packet reuses the storage unless the reader kept it.
         current.removeAll(keepingCapacity: true)
         currentHeader = nil
+    }
+}
+
+/// A set of byte values, looked up with a shift and a mask.
+struct ByteSet: Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The bytes for which `test` holds.
+    init(where test: (UInt8) -> Bool) {
+        for byte in UInt8.min...UInt8.max where test(byte) {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            switch byte >> 6 {
+            case 0: words.0 |= bit
+            case 1: words.1 |= bit
+            case 2: words.2 |= bit
+            default: words.3 |= bit
+            }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        case 2: word = words.2
+        default: word = words.3
+        }
+        return word >> UInt64(byte & 63) & 1 != 0
     }
 }

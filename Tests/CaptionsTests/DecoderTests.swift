@@ -195,10 +195,10 @@ struct DecoderTests {
         for gop in 0..<10 {
             for t: Int64 in [0, 3, 1, 2] {
                 let time = MediaTime(ticks: (Int64(gop) * 4 + t) * 1000)
-                if let released = buffer.add([], time: time) { out.append(released.0.ticks / 1000) }
+                buffer.add(UnsafeBufferPointer(start: nil, count: 0), time: time) { released, _ in out.append(released.ticks / 1000) }
             }
         }
-        out += buffer.drain().map { $0.0.ticks / 1000 }
+        buffer.drain { released, _ in out.append(released.ticks / 1000) }
         #expect(out == Array(0..<40))
     }
 
@@ -225,11 +225,17 @@ struct DecoderTests {
                 let tag = UInt8(truncatingIfNeeded: n)
                 model.append((time, tag))
                 if model.count > ReorderBuffer.depth { expected.append(popModel()) }
-                let data = [CCData(type: 0, valid: true, byte1: tag, byte2: 0)]
-                if let released = buffer.add(data[...], time: MediaTime(ticks: time)) { got.append((released.0.ticks, released.1[0].byte1)) }
+                // Units of one to 40 triplets (more than a slot first holds): each comes back whole.
+                let data = (0...(n % 40)).map { CCData(type: 0, valid: true, byte1: tag, byte2: UInt8($0)) }
+                data.withUnsafeBufferPointer { data in
+                    buffer.add(data, time: MediaTime(ticks: time)) { released, items in
+                        #expect(items.map(\.byte2) == (0...(Int(items[0].byte1) % 40)).map { UInt8($0) })
+                        got.append((released.ticks, items[0].byte1))
+                    }
+                }
             }
             while !model.isEmpty { expected.append(popModel()) }
-            got += buffer.drain().map { ($0.0.ticks, $0.1[0].byte1) }
+            buffer.drain { released, items in got.append((released.ticks, items[0].byte1)) }
             #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1))
         }
     }

@@ -84,8 +84,8 @@ struct SEIParsingTests {
             NALUnits.rbsp(raw[1...], into: &out)
             #expect(out == model(Array(raw[1...])), "\(raw)")
             // An SEI is read where it lies exactly when its RBSP is its bytes.
-            #expect(NALUnits.hasEmulationPrevention(raw[1...]) == (out != Array(raw[1...])), "\(raw)")
-            #expect(NALUnits.hasEmulationPrevention(escaped[...]) == (escaped != rbsp), "\(escaped)")
+            #expect(raw[1...].withUnsafeBufferPointer(NALUnits.hasEmulationPrevention) == (out != Array(raw[1...])), "\(raw)")
+            #expect(escaped.withUnsafeBufferPointer(NALUnits.hasEmulationPrevention) == (escaped != rbsp), "\(escaped)")
         }
     }
 
