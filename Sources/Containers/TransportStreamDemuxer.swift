@@ -376,12 +376,18 @@ package struct TransportStreamDemuxer {
     ///
     /// What it gives is what this demuxer would give reading on into the segment when
     /// ``SegmentReading/joinsSeamlessly`` holds for it (see there).
-    package func forSegment() -> TransportStreamDemuxer {
-        var fresh = TransportStreamDemuxer(pictureData: pictureData, selecting: selection)
-        fresh.tables = tables.detached()
-        fresh.video = video
-        fresh.firstVideoPacket = .none
-        return fresh
+    package func forSegment() -> TransportStreamDemuxer { TransportStreamDemuxer(segmentOf: self) }
+
+    /// ``forSegment()``'s demuxer; made in an initialiser so that the stream's picture-data set is
+    /// copied, not made again (``video``'s observer does not run here).
+    private init(segmentOf other: TransportStreamDemuxer) {
+        pictureData = other.pictureData
+        selection = other.selection
+        tables = other.tables.detached()
+        video = other.video
+        videoPID = other.videoPID
+        stopAtUnit = other.stopAtUnit
+        firstVideoPacket = .none
     }
 
     /// How a segment read with a demuxer from ``forSegment()`` began and ended.

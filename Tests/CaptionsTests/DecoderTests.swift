@@ -280,6 +280,24 @@ struct DecoderTests {
                 changed.set(Screen.blank, row: r, column: c)
                 #expect(!changed.keepsEveryCharacter(of: screen))
             }
+            // Equality is the cells' and styles' (a row blanked cell by cell stays in use on one
+            // side only): against another random screen, and against this one rebuilt cell by cell.
+            var other = Screen()
+            var otherGrid = grid, otherStyles = styles
+            for _ in 0..<next(6) {
+                let (row, column) = (next(Screen.rows), next(Screen.columns))
+                let scalar = scalars[next(scalars.count)]
+                let style = next(3) == 0 ? UInt8(next(4)) : 0
+                otherGrid[row][column] = Character(scalar)
+                otherStyles[row][column] = scalar == Screen.blank ? 0 : style
+            }
+            for r in 0..<Screen.rows {
+                for c in 0..<Screen.columns {
+                    other.set(otherGrid[r][c].unicodeScalars.first ?? Screen.blank, row: r, column: c, style: otherStyles[r][c])
+                }
+            }
+            #expect((screen == other) == (grid == otherGrid && styles == otherStyles))
+            #expect(other == other && screen == screen)
         }
     }
 

@@ -38,7 +38,8 @@ package struct CEA608FieldDecoder {
     /// Decodes one pair, as transmitted (with parity bits).
     package mutating func decode<S: CaptionSink>(_ byte1: UInt8, _ byte2: UInt8, at time: MediaTime, into sink: inout S) {
         lastTime = time
-        for index in channels.indices { channels[index].settle(at: time, into: &sink) }
+        // Looked at before it is changed: most pairs find nothing gathered (no write access then).
+        for index in channels.indices where channels[index].gathering != nil { channels[index].settle(at: time, into: &sink) }
         let c1 = byte1 & 0x7F, c2 = byte2 & 0x7F
         let parity1 = CharacterSets.hasOddParity(byte1), parity2 = CharacterSets.hasOddParity(byte2)
         if c1 == 0 && c2 == 0 {

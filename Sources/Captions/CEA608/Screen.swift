@@ -28,7 +28,28 @@ struct Screen: Equatable {
     private var rowsInUse: UInt16 = 0
 
     /// Screens are equal when their cells and styles are (however they came to be).
-    static func == (a: Screen, b: Screen) -> Bool { a.cells == b.cells && a.styles == b.styles }
+    ///
+    /// Only rows in use on either screen are compared: a row in use on neither is blank and
+    /// unstyled on both.
+    static func == (a: Screen, b: Screen) -> Bool {
+        let rows = a.rowsInUse | b.rowsInUse
+        guard rows != 0 else { return true }
+        return a.cells.withUnsafeBufferPointer { aCells in
+            b.cells.withUnsafeBufferPointer { bCells in
+                a.styles.withUnsafeBufferPointer { aStyles in
+                    b.styles.withUnsafeBufferPointer { bStyles in
+                        for row in 0..<Self.rows where rows & (1 << row) != 0 {
+                            for index in (row * Self.columns)..<((row + 1) * Self.columns)
+                            where aCells[index] != bCells[index] || aStyles[index] != bStyles[index] {
+                                return false
+                            }
+                        }
+                        return true
+                    }
+                }
+            }
+        }
+    }
 
     /// Whether row `row` may hold something (see ``rowsInUse``).
     @inline(__always)
